@@ -1,0 +1,2 @@
+def main() -> None:  # placeholder until the CLI lands
+    raise SystemExit("turnlens: not built yet")
