@@ -1,0 +1,762 @@
+"""AgentV results files (DECISIONS §5): a cheap sniff, a full-record reader, and an mmap offset index.
+
+A results file holds one EvaluationResult per case, as JSONL or as YAML documents separated by `---`. Files can
+be very large (hundreds of MB), so nothing here loads a whole file: `ResultsFile.scan()` walks an mmap once and
+keeps, per record, only its byte range and a small summary (eval id, score, error flag, target, dataset,
+timestamp) in compact arrays. A record is parsed in full only when asked for (`ResultsFile.record(i)`).
+
+Pure Python: never imports textual or rich.
+"""
+
+from __future__ import annotations
+
+import math
+import mmap
+import os
+import re
+import threading
+import time
+from array import array
+from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
+from typing import Any, Iterator, Optional
+
+import orjson
+
+from .model import ChatMessage, Diagnostic
+
+RESULTS_SUFFIXES = (".jsonl", ".ndjson", ".json", ".yaml", ".yml")
+YAML_SUFFIXES = (".yaml", ".yml")
+SNIFF_BYTES = 64 * 1024
+# Pages of the mapping already scanned are handed back to the OS this often, so that indexing an 800 MB file
+# does not leave the whole file resident in our process (RSS) — the page cache keeps it warm anyway.
+RELEASE_EVERY = 16 * 1024 * 1024
+# A summary keeps at most this much of an id/target/dataset string: a hostile 10 MB eval_id must not be copied
+# into the index.
+SUMMARY_TEXT_LIMIT = 200
+
+FLAG_ERROR = 1  # the record has a non-empty `error`
+FLAG_NO_SCORE = 2  # `score` missing or not a number
+
+_EVAL_ID_KEY = re.compile(rb'"eval_id"\s*:')
+_YAML_EVAL_ID = re.compile(rb"^(?:-\s+)?eval_id\s*:", re.M)
+_YAML_EVAL_SCHEMA = re.compile(rb"^\$schema\s*:\s*['\"]?agentv-eval", re.M)
+_YAML_DOC_SEPARATOR = re.compile(rb"^---[ \t]*(?:#[^\n]*)?\r?$", re.M)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Sniffing
+
+
+def is_yaml_path(path: str) -> bool:
+    return path.lower().endswith(YAML_SUFFIXES)
+
+
+def looks_like_results_file(path: str) -> bool:
+    """Cheap check, reading at most 64 KiB: is `path` an AgentV results file (or a folder holding some)?
+
+    JSONL: the first non-blank line is an object mentioning "eval_id". YAML: a top-level `eval_id:` key and no
+    `$schema: agentv-eval…` (that is an eval file). A folder counts when it directly holds a results file.
+    """
+    try:
+        if os.path.isdir(path):
+            return any(looks_like_results_file(p) for p in list_results_files(path)[:20])
+        if not path.lower().endswith(RESULTS_SUFFIXES):
+            return False
+        with open(path, "rb") as handle:
+            head = handle.read(SNIFF_BYTES)
+    except OSError:
+        return False
+    if is_yaml_path(path):
+        return bool(_YAML_EVAL_ID.search(head)) and not _YAML_EVAL_SCHEMA.search(head)
+    stripped = head.lstrip()
+    return stripped.startswith(b"{") and bool(_EVAL_ID_KEY.search(stripped.split(b"\n", 1)[0]) or _EVAL_ID_KEY.search(stripped))
+
+
+def list_results_files(folder: str) -> list[str]:
+    """Results-looking file names directly inside `folder` (by suffix only), sorted by name."""
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    return [
+        os.path.join(folder, name)
+        for name in names
+        if name.lower().endswith(RESULTS_SUFFIXES) and os.path.isfile(os.path.join(folder, name))
+    ]
+
+
+def expand_results_paths(paths: list[str]) -> tuple[list[str], list[Diagnostic]]:
+    """Folders become the results files inside them; other paths stay as given."""
+    files: list[str] = []
+    problems: list[Diagnostic] = []
+    for path in paths:
+        if os.path.isdir(path):
+            found = [p for p in list_results_files(path) if looks_like_results_file(p)]
+            if not found:
+                problems.append(Diagnostic(path, None, "no results files in this folder", "error"))
+            files.extend(found)
+        else:
+            files.append(path)
+    return files, problems
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Untrusted text
+
+
+def _control_picture(ch: str) -> str:
+    code = ord(ch)
+    if code < 0x20:
+        return chr(0x2400 + code)  # ␛ for ESC, ␍ for CR, …
+    if code == 0x7F:
+        return "␡"
+    return f"<U+{code:04X}>"  # C1 controls
+
+
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def visible_text(text: str) -> str:
+    """Make terminal control sequences visible: C0 (except newline and tab), DEL and C1 become printable marks."""
+    if not _CONTROL.search(text):
+        return text
+    return _CONTROL.sub(lambda m: _control_picture(m.group()), text)
+
+
+def truncate_text(text: str, limit: int) -> tuple[str, int]:
+    """`text` cut to `limit` characters, and how many were cut."""
+    if len(text) <= limit:
+        return text, 0
+    return text[:limit], len(text) - limit
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Full records
+
+
+@dataclass
+class RecordedRequest:
+    """A provider request as AgentV recorded it (lm_provider_request / agent_provider_request)."""
+
+    question: Optional[str] = None
+    guidelines: Optional[str] = None
+    chat_prompt: Optional[list[ChatMessage]] = None
+    guideline_paths: list[str] = field(default_factory=list)
+    raw: dict = field(default_factory=dict)
+
+
+@dataclass
+class EvaluatorRequest:
+    user_prompt: Optional[str] = None
+    system_prompt: Optional[str] = None
+    target: Optional[str] = None
+    raw: dict = field(default_factory=dict)
+
+
+@dataclass
+class EvaluatorResult:
+    name: str
+    type: str
+    score: Optional[float]
+    hits: list[str]
+    misses: list[str]
+    reasoning: str
+    requests: Any = None  # as recorded (often evaluator_provider_request-shaped)
+
+
+@dataclass
+class ResultRecord:
+    """One EvaluationResult, every field optional, wrong types coerced to text and reported."""
+
+    file: str
+    line: int
+    eval_id: Optional[str] = None
+    dataset: Optional[str] = None
+    conversation_id: Optional[str] = None
+    target: Optional[str] = None
+    timestamp: Optional[str] = None
+    score: Optional[float] = None
+    hits: list[str] = field(default_factory=list)
+    misses: list[str] = field(default_factory=list)
+    candidate_answer: str = ""
+    reasoning: str = ""
+    raw_aspects: Any = None
+    lm_request: Optional[RecordedRequest] = None
+    agent_request: Optional[RecordedRequest] = None
+    evaluator_request: Optional[EvaluatorRequest] = None
+    evaluator_results: list[EvaluatorResult] = field(default_factory=list)
+    error: Optional[str] = None
+    raw: dict = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return self.eval_id if self.eval_id is not None else f"(no eval_id, line {self.line})"
+
+
+def _text(value: Any) -> Optional[str]:
+    """A string as is; None as None; anything else as compact JSON (never lost, never a crash)."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (datetime, date)):
+        return value.isoformat()
+    try:
+        return orjson.dumps(value, default=str).decode()
+    except TypeError:
+        return str(value)
+
+
+def _number(value: Any) -> Optional[float]:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    number = float(value)
+    return None if math.isnan(number) else number
+
+
+def _text_list(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return [_text(v) or "" for v in value]
+    return [_text(value) or ""]
+
+
+def _chat_prompt(value: Any) -> Optional[list[ChatMessage]]:
+    if not isinstance(value, list):
+        return None
+    messages = []
+    for entry in value:
+        if isinstance(entry, dict):
+            messages.append(ChatMessage(_text(entry.get("role")) or "?", _text(entry.get("content")) or ""))
+        else:
+            messages.append(ChatMessage("?", _text(entry) or ""))
+    return messages
+
+
+def _request(value: Any) -> Optional[RecordedRequest]:
+    if not isinstance(value, dict):
+        return None
+    chat = value.get("chat_prompt", value.get("chatPrompt"))
+    return RecordedRequest(
+        question=_text(value.get("question")),
+        guidelines=_text(value.get("guidelines")),
+        chat_prompt=_chat_prompt(chat),
+        guideline_paths=_text_list(value.get("guideline_paths")),
+        raw=value,
+    )
+
+
+def _evaluator_request(value: Any) -> Optional[EvaluatorRequest]:
+    if not isinstance(value, dict):
+        return None
+    return EvaluatorRequest(
+        user_prompt=_text(value.get("userPrompt", value.get("user_prompt"))),
+        system_prompt=_text(value.get("systemPrompt", value.get("system_prompt"))),
+        target=_text(value.get("target")),
+        raw=value,
+    )
+
+
+def _error_text(value: Any) -> Optional[str]:
+    if value is None or value is False or value == "":
+        return None
+    if isinstance(value, dict) and isinstance(value.get("message"), str):
+        return value["message"]
+    return _text(value)
+
+
+def record_from_mapping(data: Any, file: str, line: int) -> ResultRecord:
+    """Build a ResultRecord from one parsed document; never raises."""
+    if not isinstance(data, dict):
+        record = ResultRecord(file=file, line=line, raw={})
+        record.diagnostics.append(Diagnostic(file, line, f"not a mapping but {type(data).__name__}", "error"))
+        return record
+    record = ResultRecord(
+        file=file,
+        line=line,
+        eval_id=_text(data.get("eval_id")),
+        dataset=_text(data.get("dataset")),
+        conversation_id=_text(data.get("conversation_id")),
+        target=_text(data.get("target")),
+        timestamp=_text(data.get("timestamp")),
+        score=_number(data.get("score")),
+        hits=_text_list(data.get("hits")),
+        misses=_text_list(data.get("misses")),
+        candidate_answer=_text(data.get("candidate_answer")) or "",
+        reasoning=_text(data.get("reasoning")) or "",
+        raw_aspects=data.get("raw_aspects"),
+        lm_request=_request(data.get("lm_provider_request")),
+        agent_request=_request(data.get("agent_provider_request")),
+        evaluator_request=_evaluator_request(data.get("evaluator_provider_request")),
+        error=_error_text(data.get("error")),
+        raw=data,
+    )
+    if "score" in data and record.score is None and data.get("score") is not None:
+        record.diagnostics.append(Diagnostic(file, line, f"score is not a number: {_text(data['score'])[:60]}"))
+    evaluators = data.get("evaluator_results")
+    if isinstance(evaluators, list):
+        for entry in evaluators:
+            if not isinstance(entry, dict):
+                continue
+            record.evaluator_results.append(
+                EvaluatorResult(
+                    name=_text(entry.get("name")) or "",
+                    type=_text(entry.get("type")) or "",
+                    score=_number(entry.get("score")),
+                    hits=_text_list(entry.get("hits")),
+                    misses=_text_list(entry.get("misses")),
+                    reasoning=_text(entry.get("reasoning")) or "",
+                    requests=entry.get("evaluator_provider_request", entry.get("requests")),
+                )
+            )
+    return record
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Index
+
+
+def _timestamp_seconds(value: Any) -> float:
+    if isinstance(value, datetime):
+        moment = value
+    elif isinstance(value, str) and value:
+        text = value.strip()
+        if text.endswith(("Z", "z")):
+            text = text[:-1] + "+00:00"
+        try:
+            moment = datetime.fromisoformat(text)
+        except ValueError:
+            return math.nan
+    else:
+        return math.nan
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.timestamp()
+
+
+def _short(value: Any) -> str:
+    if value is None:
+        return ""
+    text = value if isinstance(value, str) else _text(value) or ""
+    return text[:SUMMARY_TEXT_LIMIT]
+
+
+@dataclass
+class ScanProgress:
+    """Posted while indexing: bytes done of size, records found so far."""
+
+    position: int
+    size: int
+    count: int
+    done: bool = False
+    elapsed: float = 0.0
+
+    @property
+    def fraction(self) -> float:
+        return 1.0 if self.size == 0 else min(1.0, self.position / self.size)
+
+
+@dataclass
+class Summary:
+    """One record's summary, as the list shows it."""
+
+    index: int
+    eval_id: str
+    score: Optional[float]
+    error: bool
+    target: str
+    dataset: str
+    timestamp: float
+    line: int
+
+
+class ResultsFile:
+    """A results file opened for reading: mmap, offset index and per-record summaries.
+
+    `scan()` is meant to run in a worker thread. It only ever appends; `count` is published last for each record,
+    so another thread may read summaries `0 .. count-1` at any time while the scan goes on.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.name = os.path.basename(path)
+        self.is_yaml = is_yaml_path(path)
+        self.size = 0
+        self.diagnostics: list[Diagnostic] = []
+        self.error: Optional[Diagnostic] = None  # the file could not be opened at all
+        self.scanned = False
+        self.scan_seconds = 0.0
+        self._file = None
+        self._mm: Optional[mmap.mmap] = None
+        self._lock = threading.Lock()
+        # per-record columns
+        self.starts = array("q")
+        self.ends = array("q")
+        self.lines = array("q")
+        self.scores = array("d")
+        self.flags = array("B")
+        self.timestamps = array("d")
+        self.targets = array("I")
+        self.datasets = array("I")
+        self.eval_ids: list[str] = []
+        self.strings: list[str] = [""]  # interned targets and datasets; 0 is "none"
+        self._string_ids: dict[str, int] = {"": 0}
+        self.count = 0
+
+    # -- opening ---------------------------------------------------------------------------------------------
+
+    def open(self) -> bool:
+        """Open and map the file. On failure `error` says why (no exception)."""
+        if self._mm is not None or self.size:
+            return True
+        try:
+            self._file = open(self.path, "rb", buffering=0)
+            self.size = os.fstat(self._file.fileno()).st_size
+            if self.size:
+                self._mm = mmap.mmap(self._file.fileno(), 0, access=mmap.ACCESS_READ)
+        except (OSError, ValueError) as error:
+            self.error = Diagnostic(self.path, None, f"cannot read: {getattr(error, 'strerror', None) or error}", "error")
+            self.close()
+            return False
+        return True
+
+    def close(self) -> None:
+        with self._lock:
+            if self._mm is not None:
+                try:
+                    self._mm.close()
+                except BufferError:  # a slice still exported; the GC will finish
+                    pass
+                self._mm = None
+            if self._file is not None:
+                self._file.close()
+                self._file = None
+
+    def __enter__(self) -> "ResultsFile":
+        self.open()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- scanning --------------------------------------------------------------------------------------------
+
+    def _intern(self, value: Any) -> int:
+        text = _short(value)
+        number = self._string_ids.get(text)
+        if number is None:
+            number = len(self.strings)
+            self.strings.append(text)
+            self._string_ids[text] = number
+        return number
+
+    def _add(self, data: dict, start: int, end: int, line: int) -> None:
+        score = _number(data.get("score"))
+        flags = 0
+        if _error_text(data.get("error")) is not None:
+            flags |= FLAG_ERROR
+        if score is None:
+            flags |= FLAG_NO_SCORE
+        eval_id = data.get("eval_id")
+        self.starts.append(start)
+        self.ends.append(end)
+        self.lines.append(line)
+        self.scores.append(math.nan if score is None else score)
+        self.flags.append(flags)
+        self.timestamps.append(_timestamp_seconds(data.get("timestamp")))
+        self.targets.append(self._intern(data.get("target")))
+        self.datasets.append(self._intern(data.get("dataset")))
+        self.eval_ids.append(_short(eval_id) if eval_id is not None else "")
+        self.count += 1  # published last: readers see complete rows only
+
+    def _release(self, upto: int) -> None:
+        """Drop already-scanned pages from our resident set (they stay in the page cache)."""
+        if self._mm is None or not hasattr(self._mm, "madvise") or not hasattr(mmap, "MADV_DONTNEED"):
+            return
+        length = upto - upto % mmap.PAGESIZE
+        if length > 0:
+            try:
+                self._mm.madvise(mmap.MADV_DONTNEED, 0, length)
+            except (OSError, ValueError):
+                pass
+
+    def scan(self, batch_seconds: float = 0.1, stop: Optional[threading.Event] = None) -> Iterator[ScanProgress]:
+        """Index the whole file. Yields progress after the first record and then every `batch_seconds`."""
+        started = time.monotonic()
+        if not self.open():
+            yield ScanProgress(0, 0, 0, done=True)
+            return
+        if self._mm is None:
+            self.scanned = True
+            yield ScanProgress(0, 0, 0, done=True)
+            return
+        steps = self._scan_yaml(stop) if self.is_yaml else self._scan_jsonl(stop)
+        last = time.monotonic()
+        first = True
+        for position in steps:
+            now = time.monotonic()
+            if first and self.count or now - last >= batch_seconds:
+                first = first and not self.count
+                last = now
+                yield ScanProgress(position, self.size, self.count, elapsed=now - started)
+        self.scanned = True
+        self.scan_seconds = time.monotonic() - started
+        self._release(self.size)
+        yield ScanProgress(self.size, self.size, self.count, done=True, elapsed=self.scan_seconds)
+
+    def _scan_jsonl(self, stop: Optional[threading.Event]) -> Iterator[int]:
+        mm = self._mm
+        assert mm is not None
+        size = self.size
+        find = mm.find
+        loads = orjson.loads
+        position = 0
+        line = 0
+        released = 0
+        while position < size:
+            line += 1
+            newline = find(b"\n", position)
+            end = size if newline == -1 else newline
+            # cheap blank test without copying a possibly huge line
+            first_char = position
+            while first_char < end and mm[first_char] in b" \t\r":
+                first_char += 1
+            if first_char < end:
+                chunk = mm[position:end]
+                try:
+                    data = loads(chunk)
+                except orjson.JSONDecodeError as error:
+                    truncated = newline == -1
+                    why = "truncated record (no final newline)" if truncated else "not valid JSON"
+                    self.diagnostics.append(Diagnostic(self.path, line, f"{why}: {error}", "error"))
+                else:
+                    if isinstance(data, dict):
+                        self._add(data, position, end, line)
+                    else:
+                        self.diagnostics.append(
+                            Diagnostic(self.path, line, f"not a JSON object but {type(data).__name__}", "error")
+                        )
+                del chunk
+            position = end + 1
+            if position - released >= RELEASE_EVERY:
+                released = position
+                self._release(position)
+            if stop is not None and stop.is_set():
+                return
+            yield position
+
+    def _scan_yaml(self, stop: Optional[threading.Event]) -> Iterator[int]:
+        import yaml
+
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        mm = self._mm
+        assert mm is not None
+        bounds: list[tuple[int, int]] = []  # (start of document text, start of its separator line or EOF)
+        start = 0
+        for match in _YAML_DOC_SEPARATOR.finditer(mm):
+            bounds.append((start, match.start()))
+            start = match.end() + 1
+        bounds.append((start, self.size))
+        line = 1  # line number of `start`
+        counted_to = 0
+        for doc_start, doc_end in bounds:
+            if doc_start > self.size:
+                break
+            line += mm[counted_to:doc_start].count(b"\n") if doc_start > counted_to else 0
+            counted_to = max(counted_to, doc_start)
+            chunk = mm[doc_start:doc_end]
+            if chunk.strip() and chunk.strip() != b"...":
+                try:
+                    data = yaml.load(chunk, Loader=loader)
+                except yaml.YAMLError as error:
+                    mark = getattr(error, "problem_mark", None)
+                    where = line + mark.line if mark is not None else line
+                    problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+                    self.diagnostics.append(Diagnostic(self.path, where, f"not valid YAML: {problem}", "error"))
+                else:
+                    first_line = line + _leading_blank_lines(chunk)
+                    if isinstance(data, dict):
+                        self._add(data, doc_start, doc_end, first_line)
+                    elif data is not None:
+                        self.diagnostics.append(
+                            Diagnostic(self.path, first_line, f"not a mapping but {type(data).__name__}", "error")
+                        )
+            if stop is not None and stop.is_set():
+                return
+            yield doc_end
+
+    # -- reading ---------------------------------------------------------------------------------------------
+
+    def raw(self, index: int) -> bytes:
+        """The bytes of record `index` (a copy)."""
+        with self._lock:
+            if self._mm is None and not self.open():
+                return b""
+            if self._mm is None:
+                return b""
+            return self._mm[self.starts[index] : self.ends[index]]
+
+    def record(self, index: int) -> ResultRecord:
+        """Parse record `index` in full. May take a while for a 10 MB record: call it from a worker."""
+        line = self.lines[index]
+        data = self.raw(index)
+        try:
+            if self.is_yaml:
+                import yaml
+
+                parsed = yaml.load(data, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+            else:
+                parsed = orjson.loads(data)
+        except Exception as error:  # the file changed under us
+            record = ResultRecord(file=self.path, line=line)
+            record.diagnostics.append(Diagnostic(self.path, line, f"cannot parse record: {error}", "error"))
+            return record
+        return record_from_mapping(parsed, self.path, line)
+
+    def summary(self, index: int) -> Summary:
+        score = self.scores[index]
+        flags = self.flags[index]
+        return Summary(
+            index=index,
+            eval_id=self.eval_ids[index],
+            score=None if flags & FLAG_NO_SCORE else score,
+            error=bool(flags & FLAG_ERROR),
+            target=self.strings[self.targets[index]],
+            dataset=self.strings[self.datasets[index]],
+            timestamp=self.timestamps[index],
+            line=self.lines[index],
+        )
+
+    def score_of(self, index: int) -> Optional[float]:
+        return None if self.flags[index] & FLAG_NO_SCORE else self.scores[index]
+
+    def is_error(self, index: int) -> bool:
+        return bool(self.flags[index] & FLAG_ERROR)
+
+    def target_of(self, index: int) -> str:
+        return self.strings[self.targets[index]]
+
+    def dataset_of(self, index: int) -> str:
+        return self.strings[self.datasets[index]]
+
+
+def _leading_blank_lines(chunk: bytes) -> int:
+    count = 0
+    for raw_line in chunk.split(b"\n", 50)[:50]:
+        stripped = raw_line.strip()
+        if stripped and not stripped.startswith(b"#"):
+            break
+        count += 1
+    return count
+
+
+def read_all(path: str) -> tuple[ResultsFile, list[ResultRecord]]:
+    """Index and parse a whole (small) file: for tests, export and compare of modest runs."""
+    results = ResultsFile(path)
+    for _ in results.scan():
+        pass
+    return results, [results.record(i) for i in range(results.count)]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Views over the index: statistics, filtering, sorting, searching
+
+
+@dataclass
+class Stats:
+    count: int
+    scored: int
+    mean: Optional[float]
+    passed: int
+    failed: int
+    errors: int
+    histogram: list[int]  # 10 bins over [0, 1]; scores outside are clamped
+
+    @property
+    def pass_rate(self) -> Optional[float]:
+        judged = self.passed + self.failed
+        return None if judged == 0 else self.passed / judged
+
+
+def passes(score: Optional[float], error: bool, threshold: float) -> bool:
+    return not error and score is not None and score >= threshold
+
+
+def compute_stats(results: ResultsFile, threshold: float, upto: Optional[int] = None) -> Stats:
+    count = results.count if upto is None else min(upto, results.count)
+    scores = results.scores
+    flags = results.flags
+    histogram = [0] * 10
+    total = 0.0
+    scored = passed = failed = errors = 0
+    for i in range(count):
+        flag = flags[i]
+        if flag & FLAG_ERROR:
+            errors += 1
+        if flag & FLAG_NO_SCORE:
+            if flag & FLAG_ERROR:
+                failed += 1
+            continue
+        score = scores[i]
+        scored += 1
+        total += score
+        histogram[min(9, max(0, int(score * 10)))] += 1
+        if score >= threshold and not flag & FLAG_ERROR:
+            passed += 1
+        else:
+            failed += 1
+    return Stats(count, scored, total / scored if scored else None, passed, failed, errors, histogram)
+
+
+SORT_KEYS = ("score", "id", "time", "file")
+FILTERS = ("all", "failures", "errors")
+
+
+def select(
+    results: ResultsFile,
+    *,
+    sort: str = "file",
+    reverse: bool = False,
+    filter: str = "all",
+    query: str = "",
+    threshold: float = 0.5,
+    upto: Optional[int] = None,
+) -> array:
+    """Record indexes to show, in order. Works on summaries only (never reads a record)."""
+    count = results.count if upto is None else min(upto, results.count)
+    scores, flags, eval_ids = results.scores, results.flags, results.eval_ids
+    indexes: Any = range(count)
+    if filter == "errors":
+        indexes = [i for i in indexes if flags[i] & FLAG_ERROR]
+    elif filter == "failures":
+        indexes = [
+            i
+            for i in indexes
+            if flags[i] & FLAG_ERROR or flags[i] & FLAG_NO_SCORE or scores[i] < threshold
+        ]
+    needle = query.strip().lower()
+    if needle:
+        strings, targets, datasets = results.strings, results.targets, results.datasets
+        indexes = [
+            i
+            for i in indexes
+            if needle in eval_ids[i].lower()
+            or needle in strings[targets[i]].lower()
+            or needle in strings[datasets[i]].lower()
+        ]
+    if sort == "score":
+        # errors first, then no score, then ascending score: failures first
+        def score_key(i: int) -> tuple:
+            flag = flags[i]
+            return (0 if flag & FLAG_ERROR else 1, 0 if flag & FLAG_NO_SCORE else 1, scores[i] if not flag & FLAG_NO_SCORE else 0.0, i)
+
+        indexes = sorted(indexes, key=score_key)
+    elif sort == "id":
+        indexes = sorted(indexes, key=lambda i: (eval_ids[i], i))
+    elif sort == "time":
+        stamps = results.timestamps
+        indexes = sorted(indexes, key=lambda i: (math.isnan(stamps[i]), stamps[i] if not math.isnan(stamps[i]) else 0.0, i))
+    if reverse:
+        indexes = list(indexes)[::-1]
+    return array("I", indexes)

@@ -1,0 +1,169 @@
+"""The results reader: sniffing, the offset index, broken lines, YAML documents, missing fields."""
+
+from __future__ import annotations
+
+import math
+import os
+
+import orjson
+import pytest
+
+from formatting.results import (
+    ResultsFile,
+    compute_stats,
+    expand_results_paths,
+    looks_like_results_file,
+    read_all,
+    record_from_mapping,
+    select,
+    visible_text,
+)
+
+FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "results")
+
+
+def fixture(name: str) -> str:
+    return os.path.join(FIXTURES, name)
+
+
+def scanned(path: str) -> ResultsFile:
+    results = ResultsFile(path)
+    progress = list(results.scan())
+    assert progress[-1].done
+    return results
+
+
+class TestSniff:
+    def test_jsonl_results(self):
+        assert looks_like_results_file(fixture("run-a.jsonl"))
+
+    def test_yaml_results(self):
+        assert looks_like_results_file(fixture("run.yaml"))
+
+    def test_eval_file_is_not_results(self, tmp_path):
+        path = tmp_path / "evals.yaml"
+        path.write_text("$schema: agentv-eval-v2\nevalcases:\n  - id: a\n    eval_id: x\n")
+        assert not looks_like_results_file(str(path))
+
+    def test_other_json(self, tmp_path):
+        path = tmp_path / "x.jsonl"
+        path.write_text('{"name": 1}\n')
+        assert not looks_like_results_file(str(path))
+        assert not looks_like_results_file(str(tmp_path / "missing.jsonl"))
+
+    def test_folder(self):
+        folder = fixture("project/.agentv/results")
+        assert looks_like_results_file(folder)
+        files, problems = expand_results_paths([folder])
+        assert [os.path.basename(f) for f in files] == ["mini-run.jsonl"] and not problems
+
+
+class TestIndex:
+    def test_jsonl_summaries(self):
+        results = scanned(fixture("run-a.jsonl"))
+        assert results.count == 6 and not results.diagnostics
+        assert results.eval_ids[:3] == ["greet-flat", "sum-markers", "chat-history"]
+        assert results.summary(3).error and results.summary(3).target == "claude"
+        assert results.summary(5).target == "" and results.score_of(5) == 0.9
+        assert list(results.lines) == [1, 2, 3, 4, 5, 6]
+        assert not math.isnan(results.timestamps[0]) and math.isnan(results.timestamps[5])
+
+    def test_offsets_are_exact(self):
+        results = scanned(fixture("run-a.jsonl"))
+        for i in range(results.count):
+            assert orjson.loads(results.raw(i))["eval_id"] == results.eval_ids[i]
+
+    def test_broken_lines_reported_rest_usable(self):
+        results = scanned(fixture("broken.jsonl"))
+        assert results.count == 2
+        assert [results.lines[i] for i in range(2)] == [1, 5]
+        lines = [(d.line, d.message.split(":")[0]) for d in results.diagnostics]
+        assert lines == [(2, "not valid JSON"), (4, "not a JSON object but list"), (6, "truncated record (no final newline)")]
+        assert all(d.file.endswith("broken.jsonl") for d in results.diagnostics)
+        assert results.record(1).eval_id == "sum-markers"
+
+    def test_yaml_documents(self):
+        results = scanned(fixture("run.yaml"))
+        assert results.eval_ids == ["greet-flat", "sum-markers", "chat-history"]
+        assert len(results.diagnostics) == 1
+        broken = results.diagnostics[0]
+        text = open(fixture("run.yaml")).read().splitlines()
+        assert text[broken.line - 1].startswith(("eval_id: [unclosed", "score: 1")), broken
+        record = results.record(2)
+        assert record.lm_request.chat_prompt[0].role == "system"
+        assert text[results.lines[1] - 1].startswith("timestamp:")
+
+    def test_empty_and_missing_file(self, tmp_path):
+        empty = tmp_path / "empty.jsonl"
+        empty.write_bytes(b"")
+        assert scanned(str(empty)).count == 0
+        missing = ResultsFile(str(tmp_path / "nope.jsonl"))
+        assert list(missing.scan())[-1].done and missing.error and "cannot read" in missing.error.message
+
+    def test_crlf_and_blank_lines(self, tmp_path):
+        path = tmp_path / "crlf.jsonl"
+        path.write_bytes(b'{"eval_id": "a", "score": 1}\r\n\r\n   \r\n{"eval_id": "b", "score": 0}\r\n')
+        results = scanned(str(path))
+        assert results.eval_ids == ["a", "b"] and list(results.lines) == [1, 4] and not results.diagnostics
+
+    def test_huge_single_line_is_indexed_not_summarised_in_full(self, tmp_path):
+        path = tmp_path / "huge.jsonl"
+        big = "x" * (10 * 1024 * 1024)
+        path.write_bytes(orjson.dumps({"eval_id": "big" + big, "score": 0.5, "candidate_answer": big}) + b"\n")
+        results = scanned(str(path))
+        assert results.count == 1 and len(results.eval_ids[0]) <= 200
+        assert len(results.record(0).candidate_answer) == len(big)
+
+    def test_progress_is_reported(self, tmp_path):
+        path = tmp_path / "many.jsonl"
+        path.write_bytes(b"".join(orjson.dumps({"eval_id": f"c{i}", "score": i % 2}) + b"\n" for i in range(2000)))
+        progress = list(ResultsFile(str(path)).scan(batch_seconds=0))
+        assert progress[0].count >= 1 and progress[-1].done and progress[-1].count == 2000
+        assert progress[-1].fraction == 1.0
+
+
+class TestRecord:
+    def test_missing_fields(self):
+        record = record_from_mapping({"eval_id": "x"}, "f.jsonl", 3)
+        assert record.score is None and record.hits == [] and record.lm_request is None and record.error is None
+
+    def test_wrong_types_are_coerced_and_reported(self):
+        record = record_from_mapping({"eval_id": 12, "score": "high", "hits": "one", "error": {"message": "boom"}}, "f", 1)
+        assert record.eval_id == "12" and record.score is None and record.hits == ["one"] and record.error == "boom"
+        assert record.diagnostics and "score is not a number" in record.diagnostics[0].message
+
+    def test_not_a_mapping(self):
+        record = record_from_mapping([1], "f", 1)
+        assert record.diagnostics[0].severity == "error"
+
+    def test_full_record(self):
+        _, records = read_all(fixture("run-a.jsonl"))
+        record = records[1]
+        assert record.lm_request.question.startswith("@[System]:")
+        assert [e.name for e in record.evaluator_results] == ["judge", "has-code"]
+        assert record.evaluator_request.system_prompt.startswith("You are an expert")
+
+
+class TestSelect:
+    def test_stats(self):
+        results = scanned(fixture("run-a.jsonl"))
+        stats = compute_stats(results, 0.5)
+        assert (stats.count, stats.errors, stats.passed, stats.failed) == (6, 1, 4, 2)
+        assert sum(stats.histogram) == 6 and stats.histogram[9] == 2
+        assert compute_stats(results, 0.95).passed == 1
+
+    def test_sort_and_filter(self):
+        results = scanned(fixture("run-a.jsonl"))
+        ids = lambda order: [results.eval_ids[i] for i in order]  # noqa: E731
+        assert ids(select(results, sort="score"))[:2] == ["timeout-case", "sum-markers"]
+        assert ids(select(results, sort="id"))[0] == "bare-minimum"
+        assert ids(select(results, filter="errors")) == ["timeout-case"]
+        assert ids(select(results, filter="failures", threshold=0.6)) == ["sum-markers", "timeout-case", "markup-injection"]
+        assert ids(select(results, query="CHAT")) == ["chat-history"]
+        assert ids(select(results, query="claude")) == ["timeout-case"]
+        assert ids(select(results, sort="time"))[-1] == "bare-minimum"
+
+
+def test_visible_text():
+    assert visible_text("a\x1b[31mb\x07\tc\n\x9b") == "a␛[31mb␇\tc\n<U+009B>"
+    assert visible_text("plain [bold]") == "plain [bold]"
