@@ -1,0 +1,408 @@
+"""Formatting: loaded eval cases -> question, guidelines, chatPrompt, evaluator prompt, and the explanation.
+
+Two stages, as in the reference (DECISIONS §1):
+- load time (loader.py): every kept message's files are resolved; a file whose path *relative to the repo root*
+  matches a guideline pattern goes to `guidelines` and leaves the segments; the rest form the flat segment list;
+- format time (here): each message is scanned again from its content *as written*: a file whose written path
+  matches a pattern becomes `<Attached: path>`; any other file is looked up by its written path among the files
+  loaded (by display path), and silently lost when the two differ (e.g. `/x.py` is loaded as `x.py`).
+The marker rule then decides between the flat question (built from the load-time segments) and the marked one
+(built from the format-time segments).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Optional, Union
+
+from .globs import is_guideline, matching_pattern
+from .model import (
+    ChatMessage,
+    EvalCase,
+    EvalFile,
+    Explanation,
+    FormattedCase,
+    Message,
+    MessageFate,
+    Mode,
+    Profile,
+    Rendered,
+    SegmentFate,
+)
+
+_CODE_BLOCK = re.compile(r"```[\s\S]*?```")
+
+EVALUATOR_TEMPLATE_HEAD = (
+    "You are an expert evaluator. Your goal is to grade the candidate_answer based on how well it achieves the "
+    "expected_outcome for the original task.\n\n"
+    "Use the reference_answer as a gold standard for a high-quality response (if provided). The candidate_answer "
+    "does not need to match it verbatim, but should capture the key points and follow the same spirit.\n\n"
+    "Be concise and focused in your evaluation. Provide succinct, specific feedback rather than verbose "
+    "explanations.\n\n"
+)
+
+
+def evaluator_prompt(outcome: str, question: str, reference_answer: str, candidate_answer: str = "") -> str:
+    """The default evaluator user prompt: the candidate's exact question under `[[ ## question ## ]]`."""
+    return (
+        f"{EVALUATOR_TEMPLATE_HEAD}[[ ## expected_outcome ## ]]\n{outcome}\n\n"
+        f"[[ ## question ## ]]\n{question}\n\n"
+        f"[[ ## reference_answer ## ]]\n{reference_answer}\n\n"
+        f"[[ ## candidate_answer ## ]]\n{candidate_answer}"
+    )
+
+
+def role_marker(role: str) -> str:
+    return f"@[{role[:1].upper()}{role[1:]}]:"
+
+
+# --- format-time segments -----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Part:
+    """A segment as the format stage sees it."""
+
+    kind: str  # "text" | "file" | "ref"
+    value: str  # text, or the path as written
+    text: Optional[str]  # file contents for "file"
+    segment_index: int
+
+
+def _render_part(part: _Part, mode: Mode) -> str:
+    if part.kind == "text":
+        return part.value
+    if part.kind == "ref":
+        return f"<Attached: {part.value}>"
+    if mode == "agent":
+        return f'<file: path="{part.value}">'
+    return f'<file path="{part.value}">\n{part.text.strip()}\n</file>'
+
+
+def _format_parts(message: Message, file_texts: dict[str, str], patterns: tuple[str, ...]) -> list[_Part]:
+    parts: list[_Part] = []
+    if message.content_is_string:
+        seg = message.segments[0]
+        if seg.value.strip():
+            parts.append(_Part("text", seg.value, None, 0))
+        return parts
+    for seg in message.segments:
+        if seg.type == "file":
+            if not seg.value:
+                continue
+            if is_guideline(seg.value, patterns):
+                parts.append(_Part("ref", seg.value, None, seg.index))
+                continue
+            text = file_texts.get(seg.value)
+            if text is not None:
+                parts.append(_Part("file", seg.value, text, seg.index))
+        elif seg.type == "text":
+            if seg.value is not None and seg.value.strip():
+                parts.append(_Part("text", seg.value, None, seg.index))
+    return parts
+
+
+def _visible(parts: list[_Part]) -> bool:
+    return any(p.kind != "ref" for p in parts)
+
+
+# --- the case -----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Analysis:
+    kept: list[Message]  # messages the reference keeps, in order
+    parts: list[list[_Part]]  # format-time parts, per kept message
+    flat_segments: list  # load-time (text | non-guideline file) segments, in order
+    code_snippets: list[str]
+    guideline_segments: list  # load-time guideline segments, in order
+    uses_markers: bool
+    non_user: list[int]  # message indexes (as written) of assistant/tool turns
+    visible: list[int]  # message indexes (as written) with visible content at format time
+
+
+def _analyse(case: EvalCase, patterns: tuple[str, ...]) -> _Analysis:
+    kept = [m for m in case.messages if m.dropped is None]
+    flat_segments = []
+    guideline_segments = []
+    snippets: list[str] = []
+    file_texts: dict[str, str] = {}
+    for message in kept:
+        for seg in message.segments:
+            if seg.type == "text" and seg.value is not None:
+                flat_segments.append(seg)
+                snippets.extend(_CODE_BLOCK.findall(seg.value))
+            elif seg.type == "file" and seg.text is not None:
+                if seg.is_guideline:
+                    guideline_segments.append(seg)
+                else:
+                    flat_segments.append(seg)
+                    file_texts[seg.display_path] = seg.text
+    parts = [_format_parts(m, file_texts, patterns) for m in kept]
+    non_user = [m.index for m in kept if m.role in ("assistant", "tool")]
+    visible = [m.index for m, p in zip(kept, parts) if _visible(p)]
+    uses_markers = bool(non_user) or len(visible) > 1
+    return _Analysis(kept, parts, flat_segments, snippets, guideline_segments, uses_markers, non_user, visible)
+
+
+def _guidelines(an: _Analysis) -> str:
+    blocks = []
+    for seg in an.guideline_segments:
+        name = seg.resolved_path.replace("\\", "/").rsplit("/", 1)[-1]
+        blocks.append(f'<file path="{name}">\n{seg.text.strip()}\n</file>')
+    return "\n\n".join(blocks)
+
+
+def _flat_question(an: _Analysis, mode: Mode) -> str:
+    chunks = []
+    for seg in an.flat_segments:
+        if seg.type == "text":
+            chunk = seg.value
+        elif mode == "agent":
+            chunk = f'<file: path="{seg.display_path}">'
+        else:
+            chunk = f'<file path="{seg.display_path}">\n{seg.text.strip()}\n</file>'
+        chunk = chunk.strip()
+        if chunk:
+            chunks.append(chunk)
+    if an.code_snippets:
+        chunks.append("\n".join(an.code_snippets))
+    return "\n\n".join(chunks)
+
+
+def _marked_question(an: _Analysis, mode: Mode) -> str:
+    turns = []
+    for message, parts in zip(an.kept, an.parts):
+        if not _visible(parts):
+            continue
+        body = "\n".join(_render_part(p, mode) for p in parts)
+        turns.append(f"{role_marker(message.role)}\n{body}")
+    return "\n\n".join(turns)
+
+
+def _leading_system_count(kept: list[Message]) -> int:
+    n = 0
+    while n < len(kept) and kept[n].role == "system":
+        n += 1
+    return n
+
+
+def _agentv_chat(an: _Analysis, guidelines: str, mode: Mode) -> list[ChatMessage]:
+    chat: list[ChatMessage] = []
+    lead = _leading_system_count(an.kept)
+    system_parts = []
+    if guidelines:
+        system_parts.append(f"[[ ## Guidelines ## ]]\n\n{guidelines}")
+    for parts in an.parts[:lead]:
+        content = "\n".join(_render_part(p, mode) for p in parts)
+        if content:
+            system_parts.append(content)
+    if system_parts:
+        chat.append(ChatMessage("system", "\n\n".join(system_parts)))
+    for message, parts in zip(an.kept[lead:], an.parts[lead:]):
+        rendered = [_render_part(p, mode) for p in parts if p.kind != "ref"]
+        if message.role in ("system", "tool"):
+            chat.append(ChatMessage("assistant", "\n".join([role_marker(message.role), *rendered])))
+        elif rendered:
+            chat.append(ChatMessage(message.role, "\n".join(rendered)))
+    return chat
+
+
+def _design_part(part: _Part, mode: Mode) -> str:
+    if part.kind == "text":
+        return part.value
+    if part.kind == "ref":
+        return f"<Attached: {part.value}>"
+    if mode == "agent":
+        return f'<file: path="{part.value}">'
+    return f"=== {part.value} ===\n{part.text.strip()}"
+
+
+def _design_chat(an: _Analysis, guidelines: str, mode: Mode) -> list[ChatMessage]:
+    """Design 004: every system message merged up front; assistant/tool keep their roles."""
+    chat: list[ChatMessage] = []
+    system_parts = []
+    if guidelines:
+        system_parts.append(f"[[ ## Guidelines ## ]]\n\n{guidelines}")
+    for message, parts in zip(an.kept, an.parts):
+        if message.role != "system":
+            continue
+        texts = [p.value if p.kind == "text" else p.text.strip() for p in parts if p.kind != "ref"]
+        if texts:
+            system_parts.append("\n".join(texts))
+    if system_parts:
+        chat.append(ChatMessage("system", "\n\n".join(system_parts)))
+    for message, parts in zip(an.kept, an.parts):
+        if message.role == "system":
+            continue
+        rendered = [_design_part(p, mode) for p in parts]
+        if rendered:
+            chat.append(ChatMessage(message.role, "\n".join(rendered)))
+    return chat
+
+
+def _render(an: _Analysis, mode: Mode, profile: Profile, guidelines: str) -> Rendered:
+    question = _marked_question(an, mode) if an.uses_markers else _flat_question(an, mode)
+    if profile == "design":
+        chat = _design_chat(an, guidelines, mode)
+    else:
+        chat = _agentv_chat(an, guidelines, mode) if an.uses_markers else None
+    return Rendered(question, guidelines, chat)
+
+
+def format_case(case: EvalCase, eval_file: EvalFile, profile: Profile = "agentv") -> FormattedCase:
+    """Everything the model and the evaluator receive for one case, and why."""
+    if case.skipped is not None:
+        raise ValueError(f"case {case.index} is skipped: {case.skipped}")
+    patterns = tuple(eval_file.config.patterns)
+    an = _analyse(case, patterns)
+    guidelines = _guidelines(an)
+    lm = _render(an, "lm", profile, guidelines)
+    agent = _render(an, "agent", profile, guidelines)
+    prompt = evaluator_prompt(case.outcome or "", lm.question, case.reference_answer)
+    explanation = explain(case, an, patterns)
+    return FormattedCase(case, profile, lm, agent, prompt, explanation)
+
+
+def format_file(eval_file: EvalFile, profile: Profile = "agentv") -> list[Union[FormattedCase, EvalCase]]:
+    return [c if c.skipped is not None else format_case(c, eval_file, profile) for c in eval_file.cases]
+
+
+# --- the explanation (DECISIONS §4) -------------------------------------------------------------------------
+
+
+def _msg_label(message: Message) -> str:
+    return f"message {message.index + 1} ({message.role or 'no role'})"
+
+
+def _lines(text: str) -> str:
+    n = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+    return f"{n} line{'s' if n != 1 else ''}"
+
+
+def explain(case: EvalCase, an: _Analysis, patterns: tuple[str, ...]) -> Explanation:
+    by_index = {m.index: m for m in case.messages}
+    if an.non_user:
+        first = by_index[an.non_user[0]]
+        rule = "non-user turn"
+        trigger = list(an.non_user)
+        summary = f"Role markers: {_msg_label(first)} is a non-user turn"
+        evidence = [f"Markers are used whenever an assistant or tool message is present; found "
+                    + ", ".join(_msg_label(by_index[i]) for i in an.non_user) + "."]
+        if len(an.visible) > 1:
+            evidence.append(f"Also {len(an.visible)} messages have visible content: "
+                            + ", ".join(_msg_label(by_index[i]) for i in an.visible) + ".")
+    elif len(an.visible) > 1:
+        rule = "several visible turns"
+        trigger = list(an.visible)
+        summary = f"Role markers: {len(an.visible)} messages have visible content"
+        evidence = ["Markers are used when more than one message has visible content after guideline extraction: "
+                    + ", ".join(_msg_label(by_index[i]) for i in an.visible) + "."]
+    elif an.visible:
+        rule = "single visible turn"
+        trigger = list(an.visible)
+        summary = f"Flat: only {_msg_label(by_index[an.visible[0]])} has visible content"
+        evidence = ["No assistant or tool message, and exactly one message has visible content after guideline "
+                    "extraction, so the question is flat (no role markers)."]
+    else:
+        rule = "no visible content"
+        trigger = []
+        summary = "Flat: no message has visible content"
+        evidence = ["No assistant or tool message and no message with visible content: the question is flat."]
+    if not an.uses_markers:
+        evidence.append("The flat question is built from the loaded segments of every kept message, joined by a "
+                        "blank line; guideline files are left out.")
+        if an.code_snippets:
+            evidence.append(f"{len(an.code_snippets)} fenced code block(s) from the text are appended again at the "
+                            "end of the flat question.")
+        evidence.append("chatPrompt is null in the agentv profile: it exists only when role markers are used.")
+    else:
+        lead = _leading_system_count(an.kept)
+        if lead:
+            evidence.append(f"chatPrompt: the leading {lead} system message(s) merge into one system message"
+                            + (" after the [[ ## Guidelines ## ]] block." if an.guideline_segments else "."))
+        elif an.guideline_segments:
+            evidence.append("chatPrompt starts with a system message holding the [[ ## Guidelines ## ]] block.")
+    dropped = [m for m in case.messages if m.dropped is not None]
+    for m in dropped:
+        evidence.append(f"{_msg_label(m)} is dropped by the reference: {m.dropped}.")
+
+    fates: list[SegmentFate] = []
+    msg_fates: list[MessageFate] = []
+    lead = _leading_system_count(an.kept)
+    kept_pos = {m.index: pos for pos, m in enumerate(an.kept)}
+    for message in case.messages:
+        if message.dropped is not None:
+            msg_fates.append(MessageFate(message.index, message.role, False, False, None,
+                                         f"dropped: {message.dropped}"))
+            for seg in message.segments:
+                fates.append(SegmentFate(message.index, seg.index, "not a mapping" if "not a mapping" in
+                                         message.dropped else "unknown type dropped",
+                                         f"lost with its message ({message.dropped})", seg.value))
+            continue
+        pos = kept_pos[message.index]
+        parts = an.parts[pos]
+        visible = message.index in an.visible
+        part_by_seg = {p.segment_index: p for p in parts}
+        in_question = visible if an.uses_markers else True
+        if an.uses_markers:
+            if pos < lead:
+                chat_role, note = "system", "merged into the leading system message"
+            elif message.role in ("system", "tool"):
+                chat_role, note = "assistant", f"sent as an assistant message starting with {role_marker(message.role)}"
+            elif any(p.kind != "ref" for p in parts):
+                chat_role, note = message.role, f"kept as a {message.role} message"
+            else:
+                chat_role, note = None, "left out of chatPrompt: no content besides guideline references"
+            if not visible:
+                note = "not a turn of the question (no visible content); " + note
+        else:
+            chat_role, note = None, "part of the flat question" if visible else "contributes nothing visible"
+        msg_fates.append(MessageFate(message.index, message.role, visible, in_question, chat_role, note))
+        for seg in message.segments:
+            fates.append(_segment_fate(message, seg, part_by_seg.get(seg.index), an.uses_markers, patterns))
+    return Explanation(rule, an.uses_markers, summary, evidence, trigger, list(an.visible), msg_fates, fates)
+
+
+def _segment_fate(message: Message, seg, part: Optional[_Part], markers: bool, patterns) -> SegmentFate:
+    m, i = message.index, seg.index
+    if seg.type == "text":
+        if seg.value is None:
+            return SegmentFate(m, i, "unknown type dropped", "text segment whose value is not a string: dropped")
+        if not seg.value.strip():
+            return SegmentFate(m, i, "blank dropped", "blank text: dropped")
+        return SegmentFate(m, i, "text kept", f"text kept ({_lines(seg.value)})")
+    if seg.type != "file":
+        what = f"segment type {seg.type!r}" if seg.type else "segment without a type"
+        return SegmentFate(m, i, "unknown type dropped", f"{what}: ignored")
+    path = seg.value
+    if not path:
+        return SegmentFate(m, i, "unknown type dropped", "file segment without a path: ignored")
+    if seg.resolved_path is None:
+        return SegmentFate(m, i, "file missing", f"file not found: {seg.display_path} (tried {len(seg.tried)} places)",
+                           path)
+    if seg.text is None:
+        return SegmentFate(m, i, "file unreadable", f"could not read {seg.resolved_path}", path)
+    written_pattern = matching_pattern(path, patterns)
+    if seg.is_guideline:
+        loaded_pattern = "a guideline pattern"
+        base = f"guideline ({loaded_pattern} matched its repo path): content goes to `guidelines`"
+        if markers and part is not None and part.kind == "ref":
+            return SegmentFate(m, i, "guideline marked", f"{base}; shown in its turn as <Attached: {path}>", path)
+        if markers:
+            return SegmentFate(m, i, "guideline extracted",
+                               f"{base}; the path as written ({path}) matches no pattern, so the turn does not "
+                               "mention it", path)
+        return SegmentFate(m, i, "guideline extracted", f"{base}; the flat question leaves it out", path)
+    if markers:
+        if part is None:
+            return SegmentFate(m, i, "reference not matched",
+                               f"loaded as {seg.display_path}, but the turn looks it up as written ({path}): lost "
+                               "from the marked question", path)
+        if part.kind == "ref":
+            return SegmentFate(m, i, "guideline marked",
+                               f"written path matches {written_pattern!r}: shown as <Attached: {path}>; its content "
+                               "is not embedded (its repo path matched no pattern, so it is not in `guidelines`)",
+                               path)
+    return SegmentFate(m, i, "file embedded", f"embedded as {seg.display_path} ({_lines(seg.text)})", path)

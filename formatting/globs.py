@@ -1,0 +1,42 @@
+"""Guideline pattern matching with the reference's (micromatch) semantics, on wcmatch.
+
+- `*` and `**` never match a segment that starts with a dot (so `./x` and `../x` never match `**/…`);
+- braces `{a,b}`, `?`, character classes and extglobs work;
+- a pattern starting with `!` matches every path the rest of the pattern does not;
+- backslashes in the path are read as separators.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from wcmatch import glob as _glob
+
+_FLAGS = _glob.GLOBSTAR | _glob.BRACE | _glob.EXTGLOB
+
+
+@lru_cache(maxsize=4096)
+def _match_one(path: str, pattern: str) -> bool:
+    if pattern.startswith("!") and not pattern.startswith("!("):
+        return not _match_one(path, pattern[1:])
+    try:
+        return _glob.globmatch(path, pattern, flags=_FLAGS)
+    except Exception:  # a pattern wcmatch cannot compile matches nothing
+        return False
+
+
+def is_guideline(path: str, patterns: tuple[str, ...] | list[str]) -> bool:
+    """True when `path` matches any of the guideline patterns."""
+    if not patterns or not path:
+        return False
+    normalized = path.replace("\\", "/")
+    return any(_match_one(normalized, p) for p in patterns)
+
+
+def matching_pattern(path: str, patterns: tuple[str, ...] | list[str]) -> str | None:
+    """The first pattern that matches `path`, for the explanation."""
+    normalized = path.replace("\\", "/")
+    for p in patterns or ():
+        if _match_one(normalized, p):
+            return p
+    return None

@@ -1,0 +1,407 @@
+"""Loading eval files, their `.agentv/config.yaml` and every file they reference (DECISIONS §3).
+
+Nothing here prints or raises for bad input: problems come back as `Diagnostic`s with file and line. Warnings
+carry the reference's wording (without its "Warning: " prefix) so authors can match them to an `agentv` run.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any, Optional
+
+from .globs import is_guideline
+from .model import Diagnostic, EvalCase, EvalFile, GuidelineConfig, Message, Segment
+from .yaml12 import YamlError, parse_yaml_bytes
+
+EVAL_SCHEMA = "agentv-eval-v2"
+CONFIG_SCHEMA = "agentv-config-v2"
+ROLES = ("system", "user", "assistant", "tool")
+# Past this size a referenced file is still embedded (the reference does), but the author is told.
+LARGE_FILE_BYTES = 1 << 20
+
+_SCHEMA_SNIFF = re.compile(rb"""^\$schema\s*:\s*["']?agentv-eval-v2["']?\s*(#.*)?$""", re.M)
+
+
+def find_repo_root(cwd: Optional[str] = None) -> str:
+    """Nearest ancestor of `cwd` holding `.git`, else `cwd` itself."""
+    start = os.path.abspath(cwd or os.getcwd())
+    current = start
+    while True:
+        if os.path.exists(os.path.join(current, ".git")):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return start
+        current = parent
+
+
+def looks_like_eval_file(path: str | os.PathLike) -> bool:
+    """Cheap sniff: a YAML file whose first few KB declare `$schema: agentv-eval-v2`."""
+    p = str(path)
+    if not p.endswith((".yaml", ".yml")):
+        return False
+    try:
+        with open(p, "rb") as fh:
+            head = fh.read(8192)
+    except OSError:
+        return False
+    return bool(_SCHEMA_SNIFF.search(head.replace(b"\r\n", b"\n")))
+
+
+def _dirs_up(start: str, stop: str) -> list[str]:
+    """`start`, its parent, … up to and including `stop` (or the filesystem root when `stop` is not above)."""
+    out = []
+    current = start
+    while True:
+        out.append(current)
+        if current == stop:
+            break
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    return out
+
+
+def _posix_rel(path: str, root: str) -> str:
+    return os.path.relpath(path, root).replace(os.sep, "/")
+
+
+def _read_text(path: str) -> str:
+    """File text as the reference reads it: UTF-8 (invalid bytes replaced), CRLF -> LF."""
+    with open(path, "rb") as fh:
+        raw = fh.read()
+    return raw.decode("utf-8", errors="replace").replace("\r\n", "\n")
+
+
+def _os_error_text(exc: OSError, path: str, op: str = "open") -> str:
+    import errno
+
+    names = {errno.EISDIR: ("EISDIR", "illegal operation on a directory"), errno.EACCES: ("EACCES", "permission denied")}
+    code, text = names.get(exc.errno or 0, (errno.errorcode.get(exc.errno or 0, "EIO"), exc.strerror or "error"))
+    if exc.errno == errno.EISDIR:
+        return f"{code}: {text}, read"
+    return f"{code}: {text}, {op} '{path}'"
+
+
+# --- config -------------------------------------------------------------------------------------------------
+
+
+def load_config(eval_dir: str, repo_root: str) -> GuidelineConfig:
+    """The first valid `.agentv/config.yaml` from the eval file's folder up to the repo root."""
+    diags: list[Diagnostic] = []
+    for folder in _dirs_up(eval_dir, repo_root):
+        cfg_path = os.path.join(folder, ".agentv", "config.yaml")
+        if not os.path.isfile(cfg_path):
+            continue
+        try:
+            with open(cfg_path, "rb") as fh:
+                doc = parse_yaml_bytes(fh.read())
+        except YamlError as exc:
+            diags.append(Diagnostic(cfg_path, exc.line, f"Could not read .agentv/config.yaml: {exc.message}"))
+            continue
+        except OSError as exc:
+            diags.append(Diagnostic(cfg_path, None, f"Could not read .agentv/config.yaml: {exc.strerror}"))
+            continue
+        data = doc.data
+        if not isinstance(data, dict):
+            diags.append(Diagnostic(cfg_path, 1, "Invalid .agentv/config.yaml: expected a mapping"))
+            continue
+        schema = data.get("$schema")
+        if schema != CONFIG_SCHEMA:
+            if schema is None:
+                msg = f"Missing required field '$schema' in {cfg_path}. Expected '{CONFIG_SCHEMA}'"
+            else:
+                msg = f"Invalid $schema value '{schema}' in {cfg_path}. Expected '{CONFIG_SCHEMA}'"
+            diags.append(Diagnostic(cfg_path, doc.line(data, "$schema") or 1, msg))
+            continue
+        patterns = data.get("guideline_patterns")
+        if patterns is None:
+            return GuidelineConfig(cfg_path, [], diags)
+        if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
+            line = doc.line(data, "guideline_patterns")
+            if isinstance(patterns, list):
+                msg = f"Invalid guideline_patterns in {cfg_path}, all entries must be strings"
+            else:
+                msg = f"Invalid guideline_patterns in {cfg_path}, expected a list of strings"
+            diags.append(Diagnostic(cfg_path, line, msg))
+            continue
+        return GuidelineConfig(cfg_path, list(patterns), diags)
+    return GuidelineConfig(None, [], diags)
+
+
+# --- file references ----------------------------------------------------------------------------------------
+
+
+class _Resolver:
+    """The reference's search order for a file reference, with a cache (eval files repeat references)."""
+
+    def __init__(self, eval_dir: str, repo_root: str, cwd: str):
+        roots = _dirs_up(eval_dir, repo_root)
+        for extra in (repo_root, cwd):
+            if extra not in roots:
+                roots.append(extra)
+        self.roots = roots
+        self._cache: dict[str, tuple[Optional[str], list[str]]] = {}
+
+    @staticmethod
+    def display_path(raw: str) -> str:
+        return raw.lstrip("/\\")
+
+    def resolve(self, raw: str) -> tuple[Optional[str], list[str]]:
+        hit = self._cache.get(raw)
+        if hit is not None:
+            return hit
+        display = self.display_path(raw)
+        tried: list[str] = []
+        if os.path.isabs(raw):
+            tried.append(os.path.normpath(raw))
+        for root in self.roots:
+            cand = os.path.normpath(os.path.join(root, display))
+            if cand not in tried:
+                tried.append(cand)
+        found = next((p for p in tried if os.path.exists(p)), None)
+        result = (found, tried)
+        self._cache[raw] = result
+        return result
+
+
+# --- eval file ----------------------------------------------------------------------------------------------
+
+
+class _Context:
+    def __init__(self, eval_path: str, abs_path: str, repo_root: str, cwd: str, patterns: list[str]):
+        self.eval_path = eval_path
+        self.repo_root = repo_root
+        self.patterns = tuple(patterns)
+        self.resolver = _Resolver(os.path.dirname(abs_path), repo_root, cwd)
+        self.texts: dict[str, tuple[Optional[str], Optional[str]]] = {}  # abs path -> (text, error)
+        self.watched: set[str] = set()
+
+    def read(self, path: str) -> tuple[Optional[str], Optional[str]]:
+        hit = self.texts.get(path)
+        if hit is None:
+            try:
+                hit = (_read_text(path), None)
+            except OSError as exc:
+                hit = (None, f"Could not read file {path}: {_os_error_text(exc, path)}")
+            self.texts[path] = hit
+        return hit
+
+
+def _line(doc, obj, key=None) -> Optional[int]:
+    try:
+        return doc.line(obj, key)
+    except Exception:
+        return None
+
+
+def _message_problem(raw: Any) -> Optional[str]:
+    """Why the reference drops this input message entirely, or None when it keeps it."""
+    if not isinstance(raw, dict):
+        return "not a mapping"
+    role = raw.get("role")
+    if role not in ROLES:
+        if role is None:
+            return "no role"
+        return f"role {role!r} is not one of system, user, assistant, tool"
+    content = raw.get("content")
+    if isinstance(content, str):
+        return None
+    if isinstance(content, list):
+        for i, entry in enumerate(content):
+            if not isinstance(entry, dict):
+                return f"content entry {i + 1} is not a mapping"
+        return None
+    if content is None:
+        return "no content"
+    return f"content is a {_type_name(content)}, not text or a list"
+
+
+def _type_name(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, dict):
+        return "mapping"
+    if isinstance(value, list):
+        return "list"
+    if value is None:
+        return "null"
+    return type(value).__name__
+
+
+def _load_segments(ctx: _Context, doc, raw_msg: dict, diags: list[Diagnostic], guideline_paths: list[str] | None,
+                   expected: bool = False) -> list[Segment]:
+    """Segments of one kept message, files resolved and read (load time)."""
+    content = raw_msg.get("content")
+    if isinstance(content, str):
+        return [Segment(0, "text", content, _line(doc, raw_msg, "content"))]
+    segments: list[Segment] = []
+    for i, entry in enumerate(content):
+        line = _line(doc, content, i)
+        seg_type = entry.get("type")
+        value = entry.get("value")
+        seg = Segment(i, seg_type if isinstance(seg_type, str) else "", value if isinstance(value, str) else None, line)
+        segments.append(seg)
+        if seg_type != "file" or not isinstance(value, str) or not value:
+            continue
+        resolved, tried = ctx.resolver.resolve(value)
+        seg.display_path = ctx.resolver.display_path(value)
+        if resolved is None:
+            seg.tried = tried
+            attempts = "\n".join(f"    {t}" for t in tried)
+            diags.append(Diagnostic(ctx.eval_path, line, f"File not found: {seg.display_path}\n  Tried:\n{attempts}"))
+            continue
+        seg.resolved_path = resolved
+        ctx.watched.add(resolved)
+        text, error = ctx.read(resolved)
+        if error is not None:
+            diags.append(Diagnostic(ctx.eval_path, line, error))
+            continue
+        seg.text = text
+        if len(text) > LARGE_FILE_BYTES:
+            diags.append(Diagnostic(ctx.eval_path, line, f"Large file embedded: {seg.display_path} "
+                                    f"({len(text) / (1 << 20):.1f} MB)", "info"))
+        if "\x00" in text:
+            diags.append(Diagnostic(ctx.eval_path, line, f"File looks binary (NUL bytes): {seg.display_path}", "info"))
+        if not expected and is_guideline(_posix_rel(resolved, ctx.repo_root), ctx.patterns):
+            seg.is_guideline = True
+            if guideline_paths is not None:
+                guideline_paths.append(resolved)
+    return segments
+
+
+def _reference_answer(segments: list[Segment], content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    parts = []
+    for seg in segments:
+        if seg.type == "text" and seg.value is not None:
+            part = seg.value
+        elif seg.type == "file" and seg.text is not None:
+            part = f'<file path="{seg.display_path}">\n{seg.text.strip()}\n</file>'
+        else:
+            continue
+        part = part.strip()
+        if part:
+            parts.append(part)
+    return "\n\n".join(parts)
+
+
+def _load_case(ctx: _Context, doc, index: int, raw: Any, file_diags: list[Diagnostic]) -> EvalCase:
+    line = _line(doc, raw) if isinstance(raw, (dict, list)) else _line(doc, doc.data.get("evalcases"), index)
+    if not isinstance(raw, dict):
+        file_diags.append(Diagnostic(ctx.eval_path, line, "Skipping invalid eval case entry (expected object)"))
+        return EvalCase(index, None, line, ctx.eval_path, skipped="not a mapping (expected object)", raw=raw)
+    case_id = raw.get("id")
+    case = EvalCase(index, case_id if isinstance(case_id, str) else None, line, ctx.eval_path, raw=raw)
+    outcome = raw.get("outcome")
+    messages = raw.get("input_messages")
+    missing = []
+    if not isinstance(case_id, str):
+        missing.append("`id` is not a string" if "id" in raw else "no `id`")
+    if not isinstance(outcome, str):
+        missing.append("`outcome` is not a string" if "outcome" in raw else "no `outcome`")
+    if not isinstance(messages, list):
+        missing.append("`input_messages` is not a list" if "input_messages" in raw else "no `input_messages`")
+    if missing:
+        label = case_id if isinstance(case_id, str) else "unknown"
+        case.skipped = "; ".join(missing)
+        case.diagnostics.append(Diagnostic(ctx.eval_path, line, f"Skipping incomplete eval case: {label}"))
+        return case
+    case.outcome = outcome
+
+    diags = case.diagnostics
+    for m_index, raw_msg in enumerate(messages):
+        m_line = _line(doc, messages, m_index)
+        problem = _message_problem(raw_msg)
+        role = raw_msg.get("role") if isinstance(raw_msg, dict) else None
+        role_text = role if isinstance(role, str) else ""
+        if problem is not None:
+            segs = []
+            content = raw_msg.get("content") if isinstance(raw_msg, dict) else None
+            if isinstance(content, list):
+                for i, entry in enumerate(content):
+                    e = entry if isinstance(entry, dict) else {}
+                    t, v = e.get("type"), e.get("value")
+                    segs.append(Segment(i, t if isinstance(t, str) else "", v if isinstance(v, str) else
+                                        (entry if isinstance(entry, str) else None), _line(doc, content, i)))
+            elif isinstance(content, str):
+                segs.append(Segment(0, "text", content, _line(doc, raw_msg, "content")))
+            case.messages.append(Message(m_index, role_text, m_line, isinstance(content, str), segs, dropped=problem))
+            diags.append(Diagnostic(ctx.eval_path, m_line, f"Input message {m_index + 1} dropped: {problem}"))
+            continue
+        segs = _load_segments(ctx, doc, raw_msg, diags, case.guideline_paths)
+        case.messages.append(Message(m_index, role_text, m_line, isinstance(raw_msg["content"], str), segs))
+
+    expected = raw.get("expected_messages")
+    if isinstance(expected, list) and expected:
+        if len(expected) > 1:
+            diags.append(Diagnostic(ctx.eval_path, _line(doc, raw, "expected_messages"),
+                                    f"Multiple expected messages found for eval case: {case_id}, using first"))
+        first = expected[0]
+        if isinstance(first, dict) and _message_problem(first) is None:
+            segs = _load_segments(ctx, doc, first, diags, None, expected=True)
+            e_role = first.get("role")
+            case.expected_messages.append(Message(0, e_role, _line(doc, expected, 0),
+                                                  isinstance(first["content"], str), segs))
+            case.reference_answer = _reference_answer(segs, first["content"])
+    return case
+
+
+def load_eval_file(path: str | os.PathLike, repo_root: Optional[str] = None, cwd: Optional[str] = None) -> EvalFile:
+    """Load an eval file. Never raises for bad input: a refused file has `.error`, problems are diagnostics."""
+    path = str(path)
+    cwd = os.path.abspath(cwd or os.getcwd())
+    repo_root = os.path.abspath(repo_root) if repo_root else find_repo_root(cwd)
+    abs_path = os.path.abspath(os.path.join(cwd, path))
+    eval_dir = os.path.dirname(abs_path)
+    config = load_config(eval_dir, repo_root)
+    result = EvalFile(path, abs_path, repo_root, config, diagnostics=list(config.diagnostics))
+    result.watched_paths.add(abs_path)
+    if config.path:
+        result.watched_paths.add(config.path)
+    for folder in _dirs_up(eval_dir, repo_root):  # a config that appears later must trigger a reload too
+        result.watched_paths.add(os.path.join(folder, ".agentv", "config.yaml"))
+
+    def refuse(message: str, line: Optional[int] = None) -> EvalFile:
+        result.error = Diagnostic(path, line, message, "error")
+        return result
+
+    try:
+        with open(abs_path, "rb") as fh:
+            raw_bytes = fh.read()
+    except IsADirectoryError:
+        return refuse("is a folder, not an eval file")
+    except FileNotFoundError:
+        return refuse("file not found")
+    except OSError as exc:
+        return refuse(f"cannot be read: {exc.strerror}")
+    try:
+        doc = parse_yaml_bytes(raw_bytes)
+    except YamlError as exc:
+        return refuse(exc.message, exc.line)
+    data = doc.data
+    name = os.path.basename(path)
+    if not isinstance(data, dict):
+        return refuse(f"Invalid test file format: {name} (the top level must be a mapping)", 1)
+    if "$schema" not in data:
+        return refuse(f"Missing required field '$schema' in {name}. Please add '$schema: {EVAL_SCHEMA}' at the top "
+                      "of the file.", 1)
+    if data["$schema"] != EVAL_SCHEMA:
+        return refuse(f"Invalid $schema value '{data['$schema']}' in {name}. Expected '{EVAL_SCHEMA}'",
+                      doc.line(data, "$schema"))
+    cases = data.get("evalcases")
+    if not isinstance(cases, list):
+        return refuse(f"Invalid test file format: {name} - missing 'evalcases' field"
+                      + ("" if "evalcases" not in data else " (it must be a list)"),
+                      doc.line(data, "evalcases") or 1)
+    ctx = _Context(path, abs_path, repo_root, cwd, config.patterns)
+    for index, raw_case in enumerate(cases):
+        result.cases.append(_load_case(ctx, doc, index, raw_case, result.diagnostics))
+    result.watched_paths |= ctx.watched
+    return result
