@@ -46,9 +46,9 @@ EVALUATOR_TEMPLATE_HEAD = (
 def evaluator_prompt(outcome: str, question: str, reference_answer: str, candidate_answer: str = "") -> str:
     """The default evaluator user prompt: the candidate's exact question under `[[ ## question ## ]]`."""
     return (
-        f"{EVALUATOR_TEMPLATE_HEAD}[[ ## expected_outcome ## ]]\n{outcome}\n\n"
-        f"[[ ## question ## ]]\n{question}\n\n"
-        f"[[ ## reference_answer ## ]]\n{reference_answer}\n\n"
+        f"{EVALUATOR_TEMPLATE_HEAD}[[ ## expected_outcome ## ]]\n{outcome.strip()}\n\n"
+        f"[[ ## question ## ]]\n{question.strip()}\n\n"
+        f"[[ ## reference_answer ## ]]\n{reference_answer.strip()}\n\n"
         f"[[ ## candidate_answer ## ]]\n{candidate_answer}"
     )
 
@@ -154,11 +154,14 @@ def _guidelines(an: _Analysis) -> str:
     return "\n\n".join(blocks)
 
 
-def _flat_question(an: _Analysis, mode: Mode) -> str:
+def _flat_question(an: _Analysis, mode: Mode, patterns: tuple[str, ...]) -> str:
     chunks = []
     for seg in an.flat_segments:
         if seg.type == "text":
             chunk = seg.value
+        elif is_guideline(seg.display_path, patterns):
+            # a guideline only by its display path (its repo path matched nothing at load time)
+            chunk = f"<Attached: {seg.display_path}>"
         elif mode == "agent":
             chunk = f'<file: path="{seg.display_path}">'
         else:
@@ -242,8 +245,8 @@ def _design_chat(an: _Analysis, guidelines: str, mode: Mode) -> list[ChatMessage
     return chat
 
 
-def _render(an: _Analysis, mode: Mode, profile: Profile, guidelines: str) -> Rendered:
-    question = _marked_question(an, mode) if an.uses_markers else _flat_question(an, mode)
+def _render(an: _Analysis, mode: Mode, profile: Profile, guidelines: str, patterns: tuple[str, ...]) -> Rendered:
+    question = _marked_question(an, mode) if an.uses_markers else _flat_question(an, mode, patterns)
     if profile == "design":
         chat = _design_chat(an, guidelines, mode)
     else:
@@ -258,8 +261,8 @@ def format_case(case: EvalCase, eval_file: EvalFile, profile: Profile = "agentv"
     patterns = tuple(eval_file.config.patterns)
     an = _analyse(case, patterns)
     guidelines = _guidelines(an)
-    lm = _render(an, "lm", profile, guidelines)
-    agent = _render(an, "agent", profile, guidelines)
+    lm = _render(an, "lm", profile, guidelines, patterns)
+    agent = _render(an, "agent", profile, guidelines, patterns)
     prompt = evaluator_prompt(case.outcome or "", lm.question, case.reference_answer)
     explanation = explain(case, an, patterns)
     return FormattedCase(case, profile, lm, agent, prompt, explanation)

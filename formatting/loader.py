@@ -276,19 +276,15 @@ def _load_segments(ctx: _Context, doc, raw_msg: dict, diags: list[Diagnostic], g
 
 
 def _reference_answer(segments: list[Segment], content: Any) -> str:
+    """The first expected message as the reference reads it (the evaluator prompt trims the whole)."""
     if isinstance(content, str):
         return content
     parts = []
     for seg in segments:
         if seg.type == "text" and seg.value is not None:
-            part = seg.value
+            parts.append(seg.value)
         elif seg.type == "file" and seg.text is not None:
-            part = f'<file path="{seg.display_path}">\n{seg.text.strip()}\n</file>'
-        else:
-            continue
-        part = part.strip()
-        if part:
-            parts.append(part)
+            parts.append(f'<file path="{seg.display_path}">\n{seg.text.strip()}\n</file>')
     return "\n\n".join(parts)
 
 
