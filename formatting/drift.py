@@ -1,0 +1,218 @@
+"""Drift: does the request a result recorded still equal what the eval file produces today?
+
+For a result, find the eval file and case behind it (`--evals PATH`, or the eval files under the project root the
+results file lives in: `<root>/.agentv/results/x.jsonl` -> eval files under `<root>`), recompute the request with
+the engine (profile `agentv`, what AgentV sends) and compare it with the recorded `lm_provider_request` /
+`agent_provider_request` and evaluator prompt. Pure Python; the engine is imported lazily.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import threading
+from dataclasses import dataclass, field
+from typing import Literal, Optional
+
+from .model import ChatMessage, EvalCase, EvalFile
+from .results import ResultRecord
+
+DriftStatus = Literal["equal", "drifted", "eval not found", "nothing recorded", "eval refused", "case skipped"]
+SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".agentv", ".tox", ".mypy_cache", "dist", "build"}
+MAX_EVAL_FILES = 2000  # stop walking a huge tree: drift is a convenience, not a crawler
+
+
+@dataclass
+class FieldDrift:
+    field: str  # e.g. "lm question", "lm chat_prompt", "evaluator prompt"
+    recorded: str
+    current: str
+    diff: str  # unified diff, recorded -> current
+
+    @property
+    def equal(self) -> bool:
+        return self.recorded == self.current
+
+
+@dataclass
+class DriftReport:
+    status: DriftStatus
+    message: str  # one line for the UI
+    eval_file: Optional[str] = None
+    case_line: Optional[int] = None
+    fields: list[FieldDrift] = field(default_factory=list)  # every compared field, equal ones included
+
+    @property
+    def drifted_fields(self) -> list[FieldDrift]:
+        return [f for f in self.fields if not f.equal]
+
+
+def chat_prompt_text(messages: Optional[list[ChatMessage]]) -> str:
+    """A chat prompt as diffable text: one `── role ──` header line per message (roles verbatim, not capitalised)."""
+    if messages is None:
+        return "(no chat_prompt)"
+    return "\n\n".join(f"── {m.role} ──\n{m.content}" for m in messages)
+
+
+def unified_diff(recorded: str, current: str, name: str) -> str:
+    lines = difflib.unified_diff(
+        recorded.splitlines(keepends=True),
+        current.splitlines(keepends=True),
+        fromfile=f"recorded {name}",
+        tofile=f"current {name}",
+        n=2,
+    )
+    out = []
+    for line in lines:
+        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of text\n")
+    return "".join(out)
+
+
+def _compare(name: str, recorded: str, current: str) -> FieldDrift:
+    return FieldDrift(name, recorded, current, "" if recorded == current else unified_diff(recorded, current, name))
+
+
+def project_root_of(results_path: str) -> str:
+    """`<root>/.agentv/results/x.jsonl` -> `<root>`; otherwise the results file's folder."""
+    absolute = os.path.abspath(results_path)
+    folder = absolute if os.path.isdir(absolute) else os.path.dirname(absolute)
+    current = folder
+    while True:
+        if os.path.basename(current) == ".agentv":
+            return os.path.dirname(current)
+        parent = os.path.dirname(current)
+        if parent == current:
+            return folder
+        current = parent
+
+
+def find_eval_files(root: str) -> list[str]:
+    """Eval files (by the cheap `$schema` sniff) under `root`, skipping dot/vendor folders, sorted."""
+    from .loader import looks_like_eval_file
+
+    if os.path.isfile(root):
+        return [root]
+    found: list[str] = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
+        for name in sorted(files):
+            if name.endswith((".yaml", ".yml")):
+                path = os.path.join(folder, name)
+                if looks_like_eval_file(path):
+                    found.append(path)
+                    if len(found) >= MAX_EVAL_FILES:
+                        return found
+    return found
+
+
+def _dataset_name(path: str) -> str:
+    return os.path.splitext(os.path.basename(path))[0]
+
+
+class DriftChecker:
+    """Finds the eval case behind a result and compares. Eval files are loaded once and cached; thread-safe."""
+
+    def __init__(self, results_path: str, evals: Optional[str] = None, repo_root: Optional[str] = None) -> None:
+        self.results_path = results_path
+        self.root = os.path.abspath(evals) if evals else project_root_of(results_path)
+        # `.agentv/` lives at the repo root in AgentV projects; an explicit --repo-root wins
+        self.repo_root = repo_root or (project_root_of(results_path) if not evals else None)
+        self._lock = threading.Lock()
+        self._eval_paths: Optional[list[str]] = None
+        self._loaded: dict[str, EvalFile] = {}
+        self._by_id: Optional[dict[str, list[tuple[str, int]]]] = None
+
+    @property
+    def eval_paths(self) -> list[str]:
+        with self._lock:
+            if self._eval_paths is None:
+                self._eval_paths = find_eval_files(self.root) if os.path.exists(self.root) else []
+            return self._eval_paths
+
+    def _load(self, path: str) -> EvalFile:
+        from .loader import load_eval_file
+
+        eval_file = self._loaded.get(path)
+        if eval_file is None:
+            eval_file = load_eval_file(path, repo_root=self.repo_root, cwd=os.path.dirname(path))
+            self._loaded[path] = eval_file
+        return eval_file
+
+    def _index(self) -> dict[str, list[tuple[str, int]]]:
+        paths = self.eval_paths
+        with self._lock:
+            if self._by_id is None:
+                by_id: dict[str, list[tuple[str, int]]] = {}
+                for path in paths:
+                    eval_file = self._load(path)
+                    for case in eval_file.cases:
+                        if case.id is not None:
+                            by_id.setdefault(case.id, []).append((path, case.index))
+                self._by_id = by_id
+            return self._by_id
+
+    def find_case(self, eval_id: Optional[str], dataset: Optional[str]) -> Optional[tuple[EvalFile, EvalCase]]:
+        if not eval_id:
+            return None
+        places = self._index().get(eval_id, [])
+        if not places:
+            return None
+        # several files hold the id: the one whose name (AgentV's default dataset) or `dataset:` matches wins
+        chosen = places[0]
+        if len(places) > 1 and dataset:
+            for path, index in places:
+                if _dataset_name(path) == dataset:
+                    chosen = (path, index)
+                    break
+        path, index = chosen
+        eval_file = self._loaded[path]
+        return eval_file, eval_file.cases[index]
+
+    def check(self, record: ResultRecord) -> DriftReport:
+        if record.lm_request is None and record.agent_request is None and record.evaluator_request is None:
+            return DriftReport("nothing recorded", "the result recorded no provider request")
+        if not self.eval_paths:
+            return DriftReport("eval not found", f"no eval files under {self.root}")
+        found = self.find_case(record.eval_id, record.dataset)
+        if found is None:
+            return DriftReport("eval not found", f"no eval case with id {record.eval_id!r} under {self.root}")
+        eval_file, case = found
+        if eval_file.error is not None:
+            return DriftReport("eval refused", str(eval_file.error), eval_file.path)
+        if case.skipped is not None:
+            return DriftReport("case skipped", f"the case is skipped: {case.skipped}", eval_file.path, case.line)
+        return compare_with_case(record, eval_file, case)
+
+
+def compare_with_case(record: ResultRecord, eval_file: EvalFile, case: EvalCase) -> DriftReport:
+    from .engine import evaluator_prompt, format_case
+
+    formatted = format_case(case, eval_file, "agentv")
+    fields: list[FieldDrift] = []
+    for mode, recorded in (("lm", record.lm_request), ("agent", record.agent_request)):
+        if recorded is None:
+            continue
+        current = formatted.rendered(mode)  # type: ignore[arg-type]
+        if recorded.chat_prompt is not None or "chat_prompt" in recorded.raw or "chatPrompt" in recorded.raw:
+            fields.append(_compare(f"{mode} chat_prompt", chat_prompt_text(recorded.chat_prompt),
+                                   chat_prompt_text(current.chat_prompt)))
+        if recorded.question is not None:
+            fields.append(_compare(f"{mode} question", recorded.question, current.question))
+        if recorded.guidelines is not None:
+            fields.append(_compare(f"{mode} guidelines", recorded.guidelines, current.guidelines))
+    if record.evaluator_request is not None and record.evaluator_request.user_prompt is not None:
+        recorded_prompt = record.evaluator_request.user_prompt
+        variants = [
+            evaluator_prompt(case.outcome or "", formatted.rendered(mode).question, case.reference_answer,
+                             record.candidate_answer)
+            for mode in (("agent", "lm") if record.lm_request is None else ("lm", "agent"))
+        ]
+        current_prompt = recorded_prompt if recorded_prompt in variants else variants[0]
+        fields.append(_compare("evaluator prompt", recorded_prompt, current_prompt))
+    where = f"{eval_file.path}:{case.line}" if case.line else eval_file.path
+    changed = [f.field for f in fields if not f.equal]
+    if not fields:
+        return DriftReport("nothing recorded", "the recorded requests hold nothing to compare", eval_file.path, case.line, fields)
+    if changed:
+        return DriftReport("drifted", f"{', '.join(changed)} changed since the run ({where})", eval_file.path, case.line, fields)
+    return DriftReport("equal", f"still equal to {where}", eval_file.path, case.line, fields)
