@@ -35,7 +35,7 @@ def export_rows(path: str, repo_root: Optional[str] = None, profile: str = "agen
     rows: list[dict] = []
     for case in ev.cases:
         if case.skipped is not None:
-            rows.append({"index": case.index, "id": case.id, "skipped": case.skipped})
+            rows.append({"index": case.index, "id": case.id, "skipped": case.skipped, "line": case.line})
             continue
         fc = format_case(case, ev, profile)  # type: ignore[arg-type]
         rows.append({
@@ -97,7 +97,8 @@ def main(argv: Optional[list[str]] = None) -> int:
                     print(f"turnlens export: warning: {w}", file=sys.stderr)
                 if "skipped" in row:
                     label = row["id"] if row["id"] is not None else f"#{row['index'] + 1}"
-                    print(f"turnlens export: warning: {path}: case {label} skipped: {row['skipped']}",
+                    where = f"{path}:{row['line']}" if row.get("line") else path
+                    print(f"turnlens export: warning: {where}: case {label} skipped: {row['skipped']}",
                           file=sys.stderr)
             chunks.append(_dumps(row))
         if chunks:

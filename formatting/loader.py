@@ -69,11 +69,15 @@ def _posix_rel(path: str, root: str) -> str:
     return os.path.relpath(path, root).replace(os.sep, "/")
 
 
-def _read_text(path: str) -> str:
-    """File text as the reference reads it: UTF-8 (invalid bytes replaced), CRLF -> LF."""
+def _read_text(path: str) -> tuple[str, bool]:
+    """File text as the reference reads it: UTF-8 (invalid bytes replaced), CRLF -> LF; and whether it was valid."""
     with open(path, "rb") as fh:
         raw = fh.read()
-    return raw.decode("utf-8", errors="replace").replace("\r\n", "\n")
+    try:
+        text, valid = raw.decode("utf-8"), True
+    except UnicodeDecodeError:
+        text, valid = raw.decode("utf-8", errors="replace"), False
+    return text.replace("\r\n", "\n"), valid
 
 
 def _os_error_text(exc: OSError, path: str, op: str = "open") -> str:
@@ -177,16 +181,17 @@ class _Context:
         self.repo_root = repo_root
         self.patterns = tuple(patterns)
         self.resolver = _Resolver(os.path.dirname(abs_path), repo_root, cwd)
-        self.texts: dict[str, tuple[Optional[str], Optional[str]]] = {}  # abs path -> (text, error)
+        self.texts: dict[str, tuple[Optional[str], Optional[str], bool]] = {}  # abs path -> (text, error, utf8)
         self.watched: set[str] = set()
 
-    def read(self, path: str) -> tuple[Optional[str], Optional[str]]:
+    def read(self, path: str) -> tuple[Optional[str], Optional[str], bool]:
         hit = self.texts.get(path)
         if hit is None:
             try:
-                hit = (_read_text(path), None)
+                text, valid = _read_text(path)
+                hit = (text, None, valid)
             except OSError as exc:
-                hit = (None, f"Could not read file {path}: {_os_error_text(exc, path)}")
+                hit = (None, f"Could not read file {path}: {_os_error_text(exc, path)}", True)
             self.texts[path] = hit
         return hit
 
@@ -258,11 +263,14 @@ def _load_segments(ctx: _Context, doc, raw_msg: dict, diags: list[Diagnostic], g
             continue
         seg.resolved_path = resolved
         ctx.watched.add(resolved)
-        text, error = ctx.read(resolved)
+        text, error, valid_utf8 = ctx.read(resolved)
         if error is not None:
             diags.append(Diagnostic(ctx.eval_path, line, error))
             continue
         seg.text = text
+        if not valid_utf8:
+            diags.append(Diagnostic(ctx.eval_path, line, f"File is not valid UTF-8: {seg.display_path} (invalid "
+                                    "bytes are sent as U+FFFD, as AgentV reads it)", "info"))
         if len(text) > LARGE_FILE_BYTES:
             diags.append(Diagnostic(ctx.eval_path, line, f"Large file embedded: {seg.display_path} "
                                     f"({len(text) / (1 << 20):.1f} MB)", "info"))

@@ -1,0 +1,33 @@
+"""formatting/ is the pure engine: importing any of it must load neither textual nor rich (harlequin's model)."""
+
+import pkgutil
+import subprocess
+import sys
+from pathlib import Path
+
+import formatting
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_formatting_imports_neither_textual_nor_rich():
+    modules = sorted(m.name for m in pkgutil.walk_packages(formatting.__path__, "formatting."))
+    assert "formatting.engine" in modules and "formatting.loader" in modules
+    code = (
+        "import importlib, sys\n"
+        f"for name in {modules!r}:\n"
+        "    importlib.import_module(name)\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich'))\n"
+        "print(','.join(bad))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "", f"formatting pulled in: {out.stdout.strip()}"
+
+
+def test_export_command_does_not_import_textual():
+    code = (
+        "import sys\n"
+        "import formatting.export\n"
+        "assert 'textual' not in sys.modules and 'rich' not in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
