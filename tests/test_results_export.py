@@ -1,0 +1,73 @@
+"""`turnlens export RESULTS --format toon|jsonl|markdown`."""
+
+from __future__ import annotations
+
+import io
+import os
+
+import orjson
+import toon_format
+
+from formatting.results import read_all
+from formatting.results_export import export_results, export_row, main
+
+FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "results")
+RUN_A = os.path.join(FIXTURES, "run-a.jsonl")
+
+
+def run(fmt: str, *paths: str) -> tuple[str, list]:
+    out = io.StringIO()
+    problems = export_results(list(paths) or [RUN_A], fmt, out)
+    return out.getvalue(), problems
+
+
+def test_jsonl_rows():
+    text, problems = run("jsonl")
+    rows = [orjson.loads(line) for line in text.splitlines()]
+    assert not problems and len(rows) == 6
+    assert rows[2]["conversation"][-2:] == [{"role": "user", "content": "4711"},
+                                            {"role": "assistant", "content": "Order 4711 ships tomorrow."}]
+    assert rows[3]["verdict"]["error"].startswith("Provider timed out") and rows[3]["verdict"]["pass"] is False
+    assert rows[5] == {"eval_id": "bare-minimum", "dataset": None, "target": None, "timestamp": None,
+                       "conversation": [{"role": "assistant", "content": ""}],
+                       "verdict": {"score": 0.9, "pass": True, "hits": [], "misses": [], "reasoning": ""}}
+
+
+def test_toon_is_streamed_yet_one_valid_document():
+    text, _ = run("toon")
+    _, records = read_all(RUN_A)
+    rows = [export_row(r) for r in records]
+    assert text == toon_format.encode({"results": rows}) + "\n"
+    assert toon_format.decode(text) == {"results": rows}
+
+
+def test_toon_empty(tmp_path):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    assert run("toon", str(empty))[0] == "results[0]:\n"
+
+
+def test_markdown_is_literal_and_control_free():
+    text, _ = run("markdown")
+    assert text.startswith("# Results: run-a.jsonl\n")
+    assert "## sum-markers — score 0.25 (fail)" in text and "## timeout-case — score 0 (error)" in text
+    assert "\x1b" not in text and "␛[31mRED" in text
+
+
+def test_broken_lines_are_reported_and_rest_exported(capsys):
+    assert main(["export", os.path.join(FIXTURES, "broken.jsonl"), "--format", "jsonl"]) == 0
+    captured = capsys.readouterr()
+    assert len(captured.out.splitlines()) == 2
+    assert "broken.jsonl:2: not valid JSON" in captured.err and "broken.jsonl:6: truncated" in captured.err
+
+
+def test_missing_file_fails_cleanly(capsys, tmp_path):
+    assert main([str(tmp_path / "nope.jsonl"), "--format", "toon"]) == 1
+    assert "nope.jsonl: cannot read" in capsys.readouterr().err
+
+
+def test_yaml_results_and_folders(capsys):
+    assert main([os.path.join(FIXTURES, "run.yaml"), os.path.join(FIXTURES, "project", ".agentv", "results")]) == 0
+    out = capsys.readouterr().out
+    assert [orjson.loads(line)["eval_id"] for line in out.splitlines()] == [
+        "greet-flat", "sum-markers", "chat-history", "greet-flat", "sum-markers", "chat-history", "deleted-case"]
