@@ -1,16 +1,62 @@
-"""The `turnlens` command. `turnlens export …` never imports textual (it is benchmarked on start-up time)."""
+"""The `turnlens` command. `turnlens export …` never imports Textual (its startup time is measured)."""
 
 from __future__ import annotations
 
+import argparse
 import sys
+from typing import Optional, Sequence
 
 
-def main(argv: list[str] | None = None) -> None:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] == "export":
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="turnlens",
+        description=(
+            "Inspect how AgentV eval cases become the prompt a model and an evaluator receive. "
+            "With no PATH, opens the bundled sample_evals/. `turnlens export EVAL_FILE` prints JSONL instead."
+        ),
+    )
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="eval files or folders (or AgentV results files)")
+    parser.add_argument("--repo-root", metavar="DIR", help="repository root (default: nearest folder with .git)")
+    parser.add_argument("--mode", choices=("lm", "agent"), default="lm", help="rendering mode shown first (default lm)")
+    parser.add_argument("--profile", choices=("agentv", "design"), default="agentv", help="formatting profile (default agentv)")
+    parser.add_argument("--evals", metavar="PATH", help="eval file or folder behind a results file (results view)")
+    parser.add_argument("--no-watch", action="store_true", help="do not re-render when the files change")
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> None:
+    """Entry point; always ends with SystemExit carrying the exit status (also under `python -c`)."""
+    raise SystemExit(run(argv))
+
+
+def run(argv: Optional[Sequence[str]] = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] == "export":
         from formatting.export import main as export_main
 
-        raise SystemExit(export_main(argv[1:]))
-    from tui.app import run  # lazy: textual loads only for the app
+        return export_main(args[1:])
 
-    raise SystemExit(run(argv))
+    options = _parser().parse_args(args)
+    import os
+
+    missing = [p for p in options.paths if not os.path.exists(p)]
+    if missing:
+        print(f"turnlens: no such file or folder: {', '.join(missing)}", file=sys.stderr)
+        return 2
+
+    from .app import make_app  # imports Textual: only now
+
+    app = make_app(
+        options.paths,
+        repo_root=options.repo_root,
+        mode=options.mode,
+        profile=options.profile,
+        evals=options.evals,
+        watch=not options.no_watch,
+    )
+    app.run()
+    return app.return_code or 0
+
+
+if __name__ == "__main__":
+    main()

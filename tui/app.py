@@ -1,0 +1,137 @@
+"""The turnlens Textual app and its one factory, `make_app`, used by the CLI, the tests and the benchmarks."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Iterable, Optional, Sequence
+
+from rich.text import Text
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from .commands import CaseCommands
+
+THEME = "textual-dark"
+
+
+class MessageScreen(Screen):
+    """A plain message instead of a view (e.g. the results view is not installed)."""
+
+    BINDINGS = [Binding("q,escape", "app.quit", "Quit")]
+
+    def __init__(self, message: str) -> None:
+        super().__init__()
+        self.message = message
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(self.message), id="message", markup=False)
+        yield Footer()
+
+
+class TurnlensApp(App):
+    CSS_PATH = "app.tcss"
+    TITLE = "turnlens"
+    COMMANDS = App.COMMANDS | {CaseCommands}
+
+    def __init__(self, first_screen_factory) -> None:
+        super().__init__()
+        self._first_screen_factory = first_screen_factory
+        self.theme = THEME
+
+    def on_mount(self) -> None:
+        self.push_screen(self._first_screen_factory())
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        from .inspector import InspectorScreen
+
+        yield from super().get_system_commands(screen)
+        if isinstance(screen, InspectorScreen):
+            for title, help_text, action in (
+                ("Jump to case", "Pick a case by id (g)", "jump"),
+                ("Next case with warnings", "n", "next_warning"),
+                ("Previous case with warnings", "N", "previous_warning"),
+                ("Next case", "]", "next_case"),
+                ("Previous case", "[", "previous_case"),
+                ("Toggle mode (lm / agent)", "m", "toggle_mode"),
+                ("Toggle profile (agentv / design)", "p", "toggle_profile"),
+                ("Profile diff", "Both profiles' chatPrompts side by side (d)", "profile_diff"),
+                ("Evaluator prompt", "The evaluator prompt of this case (e)", "evaluator"),
+                ("Open in editor", "Open the eval file at the case's line in $EDITOR (o)", "open_editor"),
+                ("Copy focused pane", "Copy the focused pane's text to the clipboard (c)", "copy"),
+                ("Maximise pane", "Maximise the focused pane; z or esc restores (z)", "maximize_pane"),
+                ("Filter cases", "Type to filter the case list (/)", "focus_filter"),
+                ("Help", "Keys and legend (?)", "help"),
+            ):
+                yield SystemCommand(title, help_text, _screen_action(screen, action))
+
+
+def _screen_action(screen: Screen, action: str):
+    async def run() -> None:
+        await screen.run_action(action)
+
+    return run
+
+
+def _is_results_path(path: str) -> bool:
+    """AgentV results (JSONL, or YAML documents with eval_id) rather than an eval file."""
+    if path.endswith(".jsonl"):
+        return True
+    try:
+        from formatting.results import looks_like_results_file
+    except ImportError:
+        return False
+    try:
+        return bool(looks_like_results_file(path))
+    except Exception:
+        return False
+
+
+def make_app(
+    paths: Sequence[str | os.PathLike] = (),
+    *,
+    repo_root: Optional[str] = None,
+    mode: str = "lm",
+    profile: str = "agentv",
+    evals: Optional[str] = None,
+    watch: bool = True,
+) -> App:
+    """The app for eval files/folders (inspector) or AgentV results files (results view)."""
+    from .session import Session, default_sample_dir
+
+    path_list = [os.fspath(p) for p in paths] or [str(default_sample_dir())]
+    files = [p for p in path_list if os.path.isfile(p)]
+    if files and all(_is_results_path(p) for p in files) and len(files) == len(path_list):
+        return TurnlensApp(lambda: _results_screen(path_list, repo_root=repo_root, evals=evals, mode=mode, profile=profile))
+    if any(os.path.isdir(p) and _is_results_folder(p) for p in path_list) and not files:
+        return TurnlensApp(lambda: _results_screen(path_list, repo_root=repo_root, evals=evals, mode=mode, profile=profile))
+
+    def inspector():
+        from .inspector import InspectorScreen
+
+        session = Session(path_list, repo_root=repo_root)
+        return InspectorScreen(session, mode=mode, profile=profile, watch=watch)
+
+    return TurnlensApp(inspector)
+
+
+def _is_results_folder(path: str) -> bool:
+    """A folder holding results files and no eval files (e.g. `.agentv/results/`)."""
+    p = Path(path)
+    if p.name != "results" and not p.name.startswith("."):
+        return False
+    entries = [e for e in p.iterdir() if e.is_file()]
+    return bool(entries) and all(_is_results_path(str(e)) for e in entries if e.suffix in (".jsonl", ".yaml", ".yml"))
+
+
+def _results_screen(paths, *, repo_root, evals, mode, profile) -> Screen:
+    try:
+        from .results.screen import ResultsScreen
+    except ImportError as error:
+        return MessageScreen(
+            "These look like AgentV results files, but the results view is not available in this build "
+            f"(tui.results: {error}).\nOpen an eval file or folder instead, e.g. `turnlens sample_evals/`."
+        )
+    return ResultsScreen(paths, repo_root=repo_root, evals=evals, mode=mode, profile=profile)

@@ -1,0 +1,526 @@
+"""The inspector screen: case list on the left, the selected case's panes on the right, live re-render."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+from dataclasses import dataclass
+from typing import Optional
+
+from rich.style import Style
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from formatting.model import Diagnostic, EvalCase, FormattedCase
+
+from . import render
+from .editor import editor_command
+from .session import LoadedFile, Session, display_path
+from .widgets.case_list import CaseList, FileEntry
+from .widgets.chip import Chip
+from .widgets.pane import Pane
+
+NARROW_WIDTH = 120  # below this the panes stack and the case list moves on top
+WATCH_DEBOUNCE_MS = 150
+WATCH_STEP_MS = 40
+
+
+@dataclass
+class CaseView:
+    """Everything the panes show for one case in one mode/profile (built once, cached)."""
+
+    title: Text
+    rule_line: Text
+    messages: Text
+    question: Text
+    question_raw: str
+    guidelines: Text
+    guidelines_raw: str
+    chat: Text
+    chat_raw: str
+    rule: Text
+    rule_raw: str
+
+
+def build_case_view(session: Session, key: str, mode: str, profile: str) -> Optional[CaseView]:
+    found = session.case(key)
+    if found is None:
+        return None
+    loaded, case = found
+    formatted = session.formatted(key, profile)
+    title = Text(end="", no_wrap=True, overflow="ellipsis")
+    title.append(render.sanitize(case.id if case.id is not None else f"case #{case.index + 1}"), style="bold")
+    title.append(f"  {render.sanitize(loaded.rel)}" + (f":{case.line}" if case.line else ""), style="dim")
+    messages = render.messages_text(case, formatted)
+    rule = render.rule_text(case, formatted, session.repo_root)
+    if formatted is None:
+        skipped = Text(f"skipped: {render.sanitize(case.skipped or '')}", style="dim italic", end="")
+        rule_line = Text(end="", no_wrap=True, overflow="ellipsis")
+        rule_line.append(" SKIPPED ", style=Style(color="black", bgcolor="#5c6370", bold=True))
+        rule_line.append(" " + render.sanitize(case.skipped or ""), style="italic")
+        return CaseView(title, rule_line, messages, skipped, "", skipped, "", skipped, "", rule, rule.plain)
+    rendered = formatted.rendered(mode)
+    rule_line = Text(end="", no_wrap=True, overflow="ellipsis")
+    rule_line.append_text(render.rule_badge(formatted.explanation.uses_markers))
+    rule_line.append(" " + render.sanitize(formatted.explanation.summary))
+    warnings = sum(1 for d in case.diagnostics if d.severity != "info")
+    if warnings:
+        rule_line.append(f"  ⚠ {warnings} warning{'s' if warnings != 1 else ''}", style=render.WARN)
+    return CaseView(
+        title=title,
+        rule_line=rule_line,
+        messages=messages,
+        question=render.prompt_text(rendered.question, "(empty question)"),
+        question_raw=rendered.question,
+        guidelines=render.prompt_text(rendered.guidelines, "(no guidelines)"),
+        guidelines_raw=rendered.guidelines,
+        chat=render.chat_text(rendered, profile),
+        chat_raw=render.chat_copy_text(rendered),
+        rule=rule,
+        rule_raw=rule.plain,
+    )
+
+
+def diagnostic_text(d: Diagnostic, repo_root: str) -> str:
+    """`file:line: message` with paths shown relative to the repo root."""
+    return render.diagnostic_line(d, repo_root)
+
+
+def _toggle_text(label: str, key: str, options: tuple[str, ...], active: str) -> Text:
+    text = Text(end="", no_wrap=True)
+    text.append(f"{key} ", style="bold #e5c07b")
+    text.append(f"{label} ", style="dim")
+    for n, option in enumerate(options):
+        if n:
+            text.append("│", style="dim")
+        if option == active:
+            text.append(f" {option} ", style="bold reverse")
+        else:
+            text.append(f" {option} ", style="dim")
+    return text
+
+
+def _action_text(key: str, label: str) -> Text:
+    text = Text(end="", no_wrap=True)
+    text.append(f"{key} ", style="bold #e5c07b")
+    text.append(label)
+    return text
+
+
+class InspectorScreen(Screen):
+    """Eval cases of one or more files, side by side with what they become."""
+
+    BINDINGS = [
+        Binding("slash", "focus_filter", "Filter", tooltip="Filter the case list as you type"),
+        Binding("g", "jump", "Jump", tooltip="Jump to a case by id"),
+        Binding("n", "next_warning", "Next ⚠", tooltip="Next case with warnings"),
+        Binding("N", "previous_warning", "Prev ⚠", show=False),
+        Binding("m", "toggle_mode", "Mode"),
+        Binding("p", "toggle_profile", "Profile"),
+        Binding("e", "evaluator", "Evaluator"),
+        Binding("d", "profile_diff", "Diff"),
+        Binding("o", "open_editor", "Editor"),
+        Binding("c", "copy", "Copy"),
+        Binding("z", "maximize_pane", "Max"),
+        Binding("question_mark,f1", "help", "Help", key_display="?"),
+        Binding("q", "app.quit", "Quit"),
+        Binding("right_square_bracket", "next_case", "Next case", show=False),
+        Binding("left_square_bracket", "previous_case", "Previous case", show=False),
+        Binding("1", "focus_pane('messages')", show=False),
+        Binding("2", "focus_pane('question')", show=False),
+        Binding("3", "focus_pane('guidelines')", show=False),
+        Binding("4", "focus_pane('chat')", show=False),
+        Binding("5", "focus_pane('rule')", show=False),
+        Binding("0", "focus_cases", show=False),
+    ]
+
+    def __init__(self, session: Session, *, mode: str = "lm", profile: str = "agentv", watch: bool = True) -> None:
+        super().__init__()
+        self.session = session
+        self.mode = mode
+        self.profile = profile
+        self.watch_enabled = watch
+        self.current: Optional[str] = None
+        self._views: dict[tuple, CaseView] = {}
+        self._watch_restart: Optional[asyncio.Event] = None
+        self.loaded = False  # the first load has been applied (tests and benchmarks wait on it)
+        self.reloads = 0  # applied reloads, for tests
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon="◈")
+        yield Static("", id="banner", markup=False)
+        with Horizontal(id="main"):
+            yield CaseList(id="cases")
+            with Vertical(id="detail"):
+                with Horizontal(id="toolbar"):
+                    yield Static("", id="case-title", markup=False)
+                    yield Chip("screen.toggle_mode", id="mode-chip")
+                    yield Chip("screen.toggle_profile", id="profile-chip")
+                    yield Chip("screen.evaluator", id="evaluator-chip")
+                    yield Chip("screen.profile_diff", id="diff-chip")
+                yield Static("", id="rule-line", markup=False)
+                with Vertical(id="panes"):
+                    # Grid order (3 columns): messages, question, chat (two rows) / rule, guidelines.
+                    yield Pane("1 messages as written", id="messages")
+                    yield Pane("2 question", id="question")
+                    yield Pane("4 chatPrompt", id="chat")
+                    yield Pane("5 marker rule", id="rule")
+                    yield Pane("3 guidelines", id="guidelines")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._apply_width(self.size.width or self.app.size.width)
+        self._update_chips()
+        self.query_one("#case-title", Static).update(Text("loading…", style="dim italic"))
+        self.query_one("#evaluator-chip", Chip).set_state(_action_text("e", "evaluator prompt"))
+        self.query_one("#diff-chip", Chip).set_state(_action_text("d", "profile diff"))
+        self._load_all()
+
+    def on_resize(self, event) -> None:
+        self._apply_width(event.size.width)
+
+    def _apply_width(self, width: int) -> None:
+        self.set_class(width < NARROW_WIDTH, "-narrow")
+
+    # ------------------------------------------------------------------ loading
+
+    @work(thread=True, group="load", exclusive=True)
+    def _load_all(self) -> None:
+        results = [(n, self.session.load(n)) for n in range(len(self.session.files))]
+        self.app.call_from_thread(self._first_load_done, results)
+
+    def _first_load_done(self, results) -> None:
+        for number, eval_file in results:
+            self.session.apply(number, eval_file)
+        self.loaded = True
+        self._refresh_list()
+        self._update_banner()
+        self._update_subtitle()
+        if self.current is None:
+            keys = self.session.case_keys()
+            if keys:
+                self.show_case(keys[0])
+            else:
+                self._show_nothing()
+        self.query_one("#case-options").focus()
+        if self.watch_enabled:
+            self._watch_files()
+
+    def _update_subtitle(self) -> None:
+        files = self.session.files
+        if len(files) == 1:
+            self.sub_title = files[0].rel
+        else:
+            cases = len(self.session.case_keys())
+            self.sub_title = f"{len(files)} eval files, {cases} cases"
+
+    def _file_entries(self) -> list[FileEntry]:
+        entries = []
+        for number, loaded in enumerate(self.session.files):
+            rows = []
+            if loaded.good is not None:
+                for case in loaded.good.cases:
+                    row = self.session.row(f"{number}:{case.index}", self.profile)
+                    if row is not None:
+                        rows.append(row)
+            error = diagnostic_text(loaded.error, self.session.repo_root) if loaded.error else None
+            entries.append(FileEntry(loaded.rel, error, loaded.stale, tuple(rows)))
+        return entries
+
+    def _refresh_list(self) -> None:
+        self.query_one(CaseList).set_entries(self._file_entries(), current=self.current)
+
+    def _update_banner(self) -> None:
+        banner = self.query_one("#banner", Static)
+        errors = self.session.errors()
+        if not errors:
+            banner.update("")
+            banner.remove_class("-visible")
+            return
+        text = Text(end="")
+        for n, (loaded, error) in enumerate(errors):
+            if n:
+                text.append("\n")
+            text.append(" ✗ ", style="bold")
+            text.append(render.sanitize(diagnostic_text(error, self.session.repo_root)))
+            if loaded.stale:
+                text.append("  — showing the last good version until it parses again", style="italic")
+        banner.update(text)
+        banner.add_class("-visible")
+
+    def _show_nothing(self) -> None:
+        note = Text("No eval cases to show.", style="dim italic")
+        self.query_one("#case-title", Static).update(note)
+        self.query_one("#rule-line", Static).update("")
+        for pane in self.query(Pane):
+            pane.show(Text(""), "")
+
+    # ------------------------------------------------------------------ showing a case
+
+    def view(self, key: str) -> Optional[CaseView]:
+        found = self.session.case(key)
+        if found is None:
+            return None
+        loaded, case = found
+        cache_key = (loaded.path, loaded.generation, case.index, self.mode, self.profile)
+        view = self._views.get(cache_key)
+        if view is None:
+            view = build_case_view(self.session, key, self.mode, self.profile)
+            if view is not None:
+                self._views[cache_key] = view
+        return view
+
+    def show_case(self, key: str, *, keep_scroll: bool = False) -> None:
+        view = self.view(key)
+        if view is None:
+            return
+        self.current = key
+        mode = self.mode.upper() if self.mode == "lm" else self.mode
+        with self.app.batch_update():
+            self.query_one("#case-title", Static).update(view.title)
+            self.query_one("#rule-line", Static).update(view.rule_line)
+            self.query_one("#messages", Pane).show(view.messages, view.messages.plain, keep_scroll=keep_scroll)
+            self.query_one("#question", Pane).show(
+                view.question, view.question_raw, subtitle=f"{mode} · {len(view.question_raw)} chars", keep_scroll=keep_scroll
+            )
+            self.query_one("#guidelines", Pane).show(view.guidelines, view.guidelines_raw, subtitle=mode, keep_scroll=keep_scroll)
+            self.query_one("#chat", Pane).show(view.chat, view.chat_raw, subtitle=f"{mode} · {self.profile}", keep_scroll=keep_scroll)
+            self.query_one("#rule", Pane).show(view.rule, view.rule_raw, keep_scroll=keep_scroll)
+
+    @on(CaseList.CaseSelected)
+    def _case_selected(self, event: CaseList.CaseSelected) -> None:
+        if event.key != self.current:
+            self.show_case(event.key)
+
+    def select_case(self, key: str) -> None:
+        """Move the list highlight (and so the panes) to `key`."""
+        if not self.query_one(CaseList).select(key):
+            self.show_case(key)
+
+    def _update_chips(self) -> None:
+        self.query_one("#mode-chip", Chip).set_state(_toggle_text("mode", "m", ("lm", "agent"), self.mode))
+        self.query_one("#profile-chip", Chip).set_state(_toggle_text("profile", "p", ("agentv", "design"), self.profile))
+
+    def _rerender(self) -> None:
+        self._update_chips()
+        self._refresh_list()
+        if self.current is not None:
+            self.show_case(self.current, keep_scroll=True)
+
+    # ------------------------------------------------------------------ live re-render
+
+    @work(group="watch", exclusive=True)
+    async def _watch_files(self) -> None:
+        from watchfiles import awatch
+
+        while True:
+            watched = self.session.watched_paths()
+            folders = sorted({folder for folder in (_existing_parent(p) for p in watched) if folder})
+            if not folders:
+                return
+            self._watch_restart = asyncio.Event()
+            async for changes in awatch(
+                *folders,
+                stop_event=self._watch_restart,
+                debounce=WATCH_DEBOUNCE_MS * 4,
+                step=WATCH_STEP_MS,
+                recursive=False,
+                watch_filter=lambda _change, path, _watched=watched: os.path.realpath(path) in _watched,
+            ):
+                numbers = self.session.files_depending_on(path for _change, path in changes)
+                if numbers:
+                    await self.reload_files(numbers)
+                if self.session.watched_paths() != watched:
+                    break  # the set of referenced files changed: watch the new set
+
+    async def reload_files(self, numbers: list[int]) -> None:
+        """Reload files (in a thread), then redraw keeping the selected case and the scroll positions."""
+        current = self.session.case(self.current) if self.current else None
+        anchor = (current[0].path, current[1].id, current[1].index) if current else None
+        results = await asyncio.to_thread(lambda: [(n, self.session.load(n)) for n in numbers])
+        for number, eval_file in results:
+            self.session.apply(number, eval_file)
+        self.reloads += 1
+        if anchor is not None:
+            key = self.session.find_key(*anchor)
+            self.current = key
+        self._views.clear()
+        self._refresh_list()
+        self._update_banner()
+        self._update_subtitle()
+        if self.current is not None:
+            self.show_case(self.current, keep_scroll=True)
+        elif self.session.case_keys():
+            self.show_case(self.session.case_keys()[0])
+
+    # ------------------------------------------------------------------ actions
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#case-filter").focus()
+
+    def action_focus_cases(self) -> None:
+        self.query_one("#case-options").focus()
+
+    def action_focus_pane(self, pane_id: str) -> None:
+        self.query_one(f"#{pane_id}", Pane).focus()
+
+    def action_toggle_mode(self) -> None:
+        self.mode = "agent" if self.mode == "lm" else "lm"
+        self._rerender()
+
+    def action_toggle_profile(self) -> None:
+        self.profile = "design" if self.profile == "agentv" else "agentv"
+        self._rerender()
+
+    def _step(self, keys: list[str], direction: int, predicate=None) -> Optional[str]:
+        if not keys:
+            return None
+        start = keys.index(self.current) if self.current in keys else -1
+        for offset in range(1, len(keys) + 1):
+            key = keys[(start + direction * offset) % len(keys)]
+            if predicate is None or predicate(key):
+                return key
+        return None
+
+    def _has_warnings(self, key: str) -> bool:
+        found = self.session.case(key)
+        return bool(found and any(d.severity != "info" for d in found[1].diagnostics))
+
+    def action_next_case(self) -> None:
+        key = self._step(self.query_one(CaseList).visible_keys(), 1)
+        if key:
+            self.select_case(key)
+
+    def action_previous_case(self) -> None:
+        key = self._step(self.query_one(CaseList).visible_keys(), -1)
+        if key:
+            self.select_case(key)
+
+    def action_next_warning(self) -> None:
+        self._jump_warning(1)
+
+    def action_previous_warning(self) -> None:
+        self._jump_warning(-1)
+
+    def _jump_warning(self, direction: int) -> None:
+        key = self._step(self.session.case_keys(), direction, self._has_warnings)
+        if key is None:
+            self.notify("No case has warnings.", markup=False)
+        else:
+            self.select_case(key)
+
+    def action_jump(self) -> None:
+        from textual.command import CommandPalette
+
+        from .commands import CaseCommands
+
+        self.app.push_screen(CommandPalette(providers=[CaseCommands], placeholder="Jump to case…"))
+
+    def case_choices(self) -> list[tuple[str, str, str]]:
+        """(key, label, help) for every case, for the jump palette."""
+        choices = []
+        for key in self.session.case_keys():
+            row = self.session.row(key, self.profile)
+            found = self.session.case(key)
+            if row is None or found is None:
+                continue
+            where = f"{found[0].rel}:{found[1].line}" if found[1].line else found[0].rel
+            if row.skipped:
+                summary = f"skipped: {row.skipped}"
+            else:
+                summary = ("markers" if row.markers else "flat") + f" · {row.rule}"
+                if row.warnings:
+                    summary += f" · {row.warnings} warnings"
+            choices.append((key, render.sanitize(row.label), render.sanitize(f"{summary} — {where}")))
+        return choices
+
+    def action_evaluator(self) -> None:
+        from .screens import EvaluatorScreen
+
+        if self.current is None:
+            return
+        found = self.session.case(self.current)
+        formatted = self.session.formatted(self.current, self.profile)
+        if found is None:
+            return
+        if formatted is None:
+            self.notify("A skipped case has no evaluator prompt.", markup=False, severity="warning")
+            return
+        self.app.push_screen(EvaluatorScreen(found[1], formatted))
+
+    def action_profile_diff(self) -> None:
+        from .screens import ProfileDiffScreen
+
+        if self.current is None:
+            return
+        found = self.session.case(self.current)
+        agentv = self.session.formatted(self.current, "agentv")
+        design = self.session.formatted(self.current, "design")
+        if found is None:
+            return
+        if agentv is None or design is None:
+            self.notify("A skipped case has no chatPrompt to compare.", markup=False, severity="warning")
+            return
+        self.app.push_screen(ProfileDiffScreen(found[1], agentv, design, self.mode))
+
+    def action_open_editor(self) -> None:
+        if self.current is None:
+            return
+        found = self.session.case(self.current)
+        if found is None:
+            return
+        loaded, case = found
+        command = editor_command(loaded.path, case.line)
+        from textual.app import SuspendNotSupported
+
+        try:
+            with self.app.suspend():
+                run_editor(command)
+        except SuspendNotSupported:
+            self.notify("This terminal cannot hand over to an editor.", markup=False, severity="warning")
+        except OSError as error:
+            self.notify(f"Could not start the editor: {error}", markup=False, severity="error")
+
+    def action_copy(self) -> None:
+        focused = self.focused
+        pane = focused if isinstance(focused, Pane) else self.query_one("#question", Pane)
+        self.app.copy_to_clipboard(pane.copy_text)
+        title = pane.border_title.plain if hasattr(pane.border_title, "plain") else str(pane.border_title)
+        self.notify(f"Copied {title.split(' ', 1)[-1]} ({len(pane.copy_text)} characters)", markup=False)
+
+    def action_maximize_pane(self) -> None:
+        if self.maximized is not None:
+            self.minimize()
+            return
+        focused = self.focused
+        pane = focused if isinstance(focused, Pane) else self.query_one("#question", Pane)
+        pane.focus()
+        self.maximize(pane)
+
+    def action_help(self) -> None:
+        from .screens import HelpScreen
+
+        self.app.push_screen(HelpScreen())
+
+
+def run_editor(command: list[str]) -> int:
+    """Run the editor in the foreground (the app is suspended meanwhile)."""
+    return subprocess.call(command)
+
+
+def _existing_parent(path: str) -> Optional[str]:
+    folder = os.path.dirname(path)
+    while folder and not os.path.isdir(folder):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+    return folder or None

@@ -1,0 +1,413 @@
+"""Engine data -> rich Text for the panes. Pure functions: no widgets, no app state.
+
+Every string from an eval file or a referenced file is untrusted. It goes through `sanitize` (terminal control
+characters become visible pictures such as ␛) and into `Text(...)`/`append(...)` with styles attached by span —
+never through a markup parser — so `[bold]`, `[@click=app.quit]` or `@[User]:` inside a file stay literal.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable, Optional
+
+from rich.style import Style
+from rich.text import Span as RichSpan
+from rich.text import Text
+
+from formatting.highlight import file_spans, prompt_spans
+from formatting.model import EvalCase, FormattedCase, Message, Rendered
+
+# C0 controls except \t and \n, DEL, and C1 controls. ESC & co. become Unicode control pictures so an escape
+# sequence shows as `␛[31m` instead of recolouring the terminal.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]")
+_CONTROL_PICTURES = {i: chr(0x2400 + i) for i in range(0x20) if i not in (9, 10)}
+_CONTROL_PICTURES[0x7F] = "\u2421"  # ␡
+_CONTROL_PICTURES.update({i: f"\\x{i:02x}" for i in range(0x80, 0xA0)})
+
+
+def sanitize(text: str) -> str:
+    """Make terminal control characters visible (␛, ␍, ␇, \\x9b …); \\n and \\t pass through."""
+    if _CONTROL.search(text) is None:
+        return text
+    return text.translate(_CONTROL_PICTURES)
+
+
+ROLE_COLOURS = {
+    "system": "#e5c07b",
+    "user": "#98c379",
+    "assistant": "#61afef",
+    "tool": "#c678dd",
+}
+OTHER_ROLE_COLOUR = "#abb2bf"
+
+
+def role_colour(role: str) -> str:
+    return ROLE_COLOURS.get(role.lower(), OTHER_ROLE_COLOUR)
+
+
+_KIND_STYLES = {
+    "file-tag": Style(color="#56b6c2", bold=True),
+    "attached": Style(color="#d19a66", bold=True, underline=True),
+    "section": Style(color="#e06c75", bold=True),
+    "fence": Style(color="#7f848e"),
+    "heading": Style(color="#56b6c2", bold=True),
+}
+
+DIM = Style(dim=True)
+WARN = Style(color="#e5c07b")
+ERROR = Style(color="#e06c75", bold=True)
+BOLD = Style(bold=True)
+
+
+@lru_cache(maxsize=512)
+def _token_style(token: str) -> Style:
+    from pygments.token import string_to_tokentype
+    from rich.syntax import Syntax
+
+    theme = _syntax_theme()
+    return theme.get_style_for_token(string_to_tokentype(token)).copy()
+
+
+@lru_cache(maxsize=1)
+def _syntax_theme():
+    from rich.syntax import Syntax
+
+    return Syntax.get_theme("monokai")
+
+
+@lru_cache(maxsize=1024)
+def style_for(kind: str) -> Style:
+    if kind.startswith("marker:"):
+        return Style(color="black", bgcolor=role_colour(kind[7:]), bold=True)
+    if kind.startswith("token:"):
+        return _token_style(kind[6:])
+    return _KIND_STYLES.get(kind, Style())
+
+
+def highlighted(text: str, *, path: Optional[str] = None) -> Text:
+    """A prompt (or a file's contents when `path` is given) as styled Text; control characters made visible."""
+    clean = sanitize(text)
+    spans = file_spans(clean, path) if path else prompt_spans(clean)
+    return Text(clean, spans=[RichSpan(s, e, style_for(k)) for s, e, k in spans], end="")
+
+
+def _plain(text: str, style: Style | str = "") -> Text:
+    return Text(sanitize(text), style=style, end="")
+
+
+def _empty_note(note: str) -> Text:
+    return Text(note, style=Style(dim=True, italic=True), end="")
+
+
+# ----------------------------------------------------------------------------------------------- case list rows
+
+
+RULE_SHORT = {
+    "non-user turn": "non-user",
+    "several visible turns": "several",
+    "single visible turn": "single",
+    "no visible content": "empty",
+}
+
+
+@dataclass(frozen=True)
+class CaseRow:
+    """One case as the case list shows it."""
+
+    key: str  # "<file number>:<case index>"
+    label: str  # id, or "#<index>" when it has none
+    markers: Optional[bool]  # None for a skipped case
+    rule: str  # short rule name, "" when skipped
+    warnings: int
+    skipped: Optional[str] = None
+
+    @property
+    def search_text(self) -> str:
+        parts = [self.label, self.rule]
+        if self.markers is not None:
+            parts.append("markers" if self.markers else "flat")
+        if self.warnings:
+            parts.append("warnings warn")
+        if self.skipped:
+            parts.extend(["skipped", self.skipped])
+        return " ".join(parts).lower()
+
+
+def case_row_text(row: CaseRow) -> Text:
+    """Two lines: the id, then the badge, the rule and the warning count (or the skip reason)."""
+    text = Text(end="", no_wrap=True, overflow="ellipsis")
+    if row.skipped is not None:
+        text.append(sanitize(row.label), style=Style(dim=True, strike=True))
+        text.append("\n")
+        text.append(" SKIP ", style=Style(color="black", bgcolor="#5c6370"))
+        text.append(" " + sanitize(row.skipped), style=Style(dim=True, italic=True))
+        return text
+    text.append(sanitize(row.label), style=BOLD)
+    text.append("\n")
+    if row.markers:
+        text.append(" MARK ", style=Style(color="black", bgcolor="#61afef", bold=True))
+    else:
+        text.append(" FLAT ", style=Style(color="black", bgcolor="#98c379", bold=True))
+    text.append(f" {row.rule}", style=DIM)
+    if row.warnings:
+        text.append(f"  ⚠ {row.warnings}", style=WARN)
+    return text
+
+
+def file_header_text(rel_path: str, error: Optional[str], stale: bool) -> Text:
+    text = Text(end="", no_wrap=True, overflow="ellipsis")
+    text.append("▸ " + sanitize(rel_path), style=Style(color="#56b6c2", bold=True))
+    if error:
+        text.append("\n")
+        text.append(("stale: " if stale else "") + sanitize(error), style=ERROR)
+    return text
+
+
+# ----------------------------------------------------------------------------------------------- the panes
+
+
+def _message_header(msg: Message, note: str = "") -> Text:
+    colour = role_colour(msg.role)
+    text = Text(end="")
+    text.append(f" {msg.index + 1} {sanitize(msg.role)} ", style=Style(color="black", bgcolor=colour, bold=True))
+    if msg.line:
+        text.append(f" line {msg.line}", style=DIM)
+    if msg.content_is_string:
+        text.append("  string content", style=DIM)
+    if note:
+        text.append("  " + sanitize(note), style=DIM)
+    if msg.dropped:
+        text.append("\n  ✗ message dropped: " + sanitize(msg.dropped), style=ERROR)
+    return text
+
+
+_FATE_STYLES = {
+    "text kept": Style(color="#98c379"),
+    "blank dropped": DIM,
+    "file embedded": Style(color="#56b6c2"),
+    "file missing": ERROR,
+    "file unreadable": ERROR,
+    "guideline extracted": Style(color="#d19a66"),
+    "guideline marked": Style(color="#d19a66"),
+    "reference not matched": WARN,
+    "unknown type dropped": WARN,
+    "not a mapping": ERROR,
+}
+
+
+def fate_style(fate: str) -> Style:
+    return _FATE_STYLES.get(fate, Style())
+
+
+def messages_text(case: EvalCase, formatted: Optional[FormattedCase]) -> Text:
+    """The input messages as written: role headers, each text segment, each file with what it resolved to."""
+    if not case.messages:
+        return _empty_note("(no input messages)")
+    fates = {}
+    notes = {}
+    if formatted is not None:
+        fates = {(f.message_index, f.segment_index): f for f in formatted.explanation.segments}
+        notes = {m.message_index: m.note for m in formatted.explanation.messages}
+    out = Text(end="")
+    for n, msg in enumerate(case.messages):
+        if n:
+            out.append("\n\n")
+        out.append_text(_message_header(msg, notes.get(msg.index, "")))
+        for seg in msg.segments:
+            out.append("\n")
+            fate = fates.get((msg.index, seg.index))
+            if seg.type == "text" and isinstance(seg.value, str):
+                if seg.value.strip():
+                    out.append_text(highlighted(seg.value))
+                else:
+                    out.append("(blank text)", style=Style(dim=True, italic=True))
+            elif seg.type == "file":
+                out.append("⎘ file ", style=Style(color="#56b6c2", bold=True))
+                out.append_text(_plain(seg.value if isinstance(seg.value, str) else repr(seg.value)))
+                if seg.text is not None and seg.display_path:
+                    lines = seg.text.count("\n") + (0 if seg.text.endswith("\n") or not seg.text else 1)
+                    out.append(f"\n  → {sanitize(seg.display_path)} ({lines} lines)", style=DIM)
+                elif seg.resolved_path is None:
+                    out.append("\n  ✗ not found", style=ERROR)
+                    if seg.tried:
+                        out.append(f" (tried {len(seg.tried)} places)", style=DIM)
+            else:
+                what = seg.type if seg.type else "entry"
+                out.append(f"⊘ {sanitize(what)}", style=WARN)
+                if seg.value is not None:
+                    out.append(" " + sanitize(str(seg.value))[:200], style=DIM)
+            if fate is not None:
+                out.append("\n  ")
+                out.append(fate.fate, style=fate_style(fate.fate))
+                if fate.detail and fate.detail != fate.fate:
+                    out.append(": " + sanitize(fate.detail), style=DIM)
+    return out
+
+
+def prompt_text(value: str, empty: str) -> Text:
+    return highlighted(value) if value else _empty_note(empty)
+
+
+def chat_text(rendered: Rendered, profile: str) -> Text:
+    """The chatPrompt as one card per message."""
+    if rendered.chat_prompt is None:
+        return _empty_note(
+            f"No chatPrompt: the {profile} profile sends one only when role markers are used.\n"
+            "The provider receives `question` and `guidelines`."
+        )
+    if not rendered.chat_prompt:
+        return _empty_note("chatPrompt is an empty list")
+    out = Text(end="")
+    for n, msg in enumerate(rendered.chat_prompt):
+        if n:
+            out.append("\n\n")
+        colour = role_colour(msg.role)
+        out.append(f" {sanitize(msg.role)} ", style=Style(color="black", bgcolor=colour, bold=True))
+        out.append(f" message {n + 1}", style=DIM)
+        out.append("\n")
+        out.append_text(highlighted(msg.content) if msg.content else _empty_note("(empty content)"))
+    return out
+
+
+def chat_copy_text(rendered: Rendered) -> str:
+    if rendered.chat_prompt is None:
+        return "null"
+    return json.dumps([m.to_json() for m in rendered.chat_prompt], ensure_ascii=False, indent=2)
+
+
+def rule_badge(uses_markers: bool) -> Text:
+    if uses_markers:
+        return Text(" MARKERS ", style=Style(color="black", bgcolor="#61afef", bold=True), end="")
+    return Text(" FLAT ", style=Style(color="black", bgcolor="#98c379", bold=True), end="")
+
+
+def relativize(text: str, repo_root: Optional[str]) -> str:
+    """Absolute paths under the repo root shown relative to it (the screen must not depend on the machine)."""
+    if not repo_root:
+        return text
+    root = repo_root.rstrip("/\\")
+    return text.replace(root + "/", "").replace(root + "\\", "")
+
+
+def diagnostic_line(d, repo_root: Optional[str]) -> str:
+    where = relativize(d.file, repo_root) + (f":{d.line}" if d.line else "")
+    return f"{where}: {relativize(d.message, repo_root)}"
+
+
+def rule_text(case: EvalCase, formatted: Optional[FormattedCase], repo_root: Optional[str] = None) -> Text:
+    """The marker rule: which rule fired, the evidence, every message's and segment's fate, warnings."""
+    out = Text(end="")
+    if formatted is None:
+        out.append(" SKIPPED ", style=Style(color="black", bgcolor="#5c6370", bold=True))
+        out.append("\n")
+        out.append("The reference skips this case: " + sanitize(case.skipped or "unknown reason"), style=BOLD)
+        out.append_text(_diagnostics_text(case, repo_root))
+        return out
+    ex = formatted.explanation
+    out.append_text(rule_badge(ex.uses_markers))
+    out.append(" " + ex.rule, style=BOLD)
+    out.append("\n")
+    out.append(sanitize(ex.summary), style=BOLD)
+    for line in ex.evidence:
+        out.append("\n• " + sanitize(line))
+    if ex.trigger_messages:
+        out.append("\nfired by: ", style=DIM)
+        out.append_text(_message_refs(ex.trigger_messages, case))
+    out.append("\nvisible turns: ", style=DIM)
+    if ex.visible_messages:
+        out.append_text(_message_refs(ex.visible_messages, case))
+    else:
+        out.append("none", style=DIM)
+    if ex.messages:
+        out.append("\n\nMessages", style=Style(bold=True, underline=True))
+        for m in ex.messages:
+            out.append("\n")
+            out.append(f" {m.message_index + 1} {sanitize(m.role)} ", style=Style(color="black", bgcolor=role_colour(m.role)))
+            out.append(" visible" if m.visible else " hidden", style=Style(color="#98c379") if m.visible else DIM)
+            out.append(" · in question" if m.in_question else " · not in question", style="" if m.in_question else DIM)
+            out.append(" · chat: " + (sanitize(m.chat_role) if m.chat_role else "—"), style=DIM)
+            if m.note:
+                out.append("\n   " + sanitize(m.note), style=DIM)
+    if ex.segments:
+        out.append("\n\nSegments", style=Style(bold=True, underline=True))
+        for s in ex.segments:
+            out.append(f"\n {s.message_index + 1}.{s.segment_index + 1} ", style=DIM)
+            out.append(s.fate, style=fate_style(s.fate))
+            if s.detail and s.detail != s.fate:
+                out.append(" — " + sanitize(s.detail), style=DIM)
+    out.append_text(_diagnostics_text(case, repo_root))
+    return out
+
+
+def _message_refs(indexes: Iterable[int], case: EvalCase) -> Text:
+    roles = {m.index: m.role for m in case.messages}
+    out = Text(end="")
+    for n, i in enumerate(indexes):
+        if n:
+            out.append(", ")
+        role = roles.get(i, "?")
+        out.append(f"{i + 1} {sanitize(role)}", style=Style(color=role_colour(role), bold=True))
+    return out
+
+
+def _diagnostics_text(case: EvalCase, repo_root: Optional[str]) -> Text:
+    out = Text(end="")
+    if case.diagnostics:
+        out.append("\n\nWarnings", style=Style(bold=True, underline=True, color="#e5c07b"))
+        for d in case.diagnostics:
+            out.append("\n⚠ " + sanitize(diagnostic_line(d, repo_root)), style=ERROR if d.severity == "error" else WARN)
+    return out
+
+
+
+
+# ----------------------------------------------------------------------------------------------- profile diff
+
+
+_ADDED = Style(bgcolor="#1e3a1e")
+_REMOVED = Style(bgcolor="#3a1e1e")
+_CHANGED = Style(bgcolor="#3a341e")
+
+
+def _chat_lines(rendered: Rendered, profile: str) -> list[Text]:
+    return chat_text(rendered, profile).split("\n", allow_blank=True)
+
+
+def diff_chat_texts(left: Rendered, right: Rendered, left_name: str, right_name: str) -> tuple[Text, Text, int]:
+    """Both chatPrompts with a gutter marking lines that differ: (left, right, number of differing blocks)."""
+    a = _chat_lines(left, left_name)
+    b = _chat_lines(right, right_name)
+    matcher = difflib.SequenceMatcher(a=[t.plain for t in a], b=[t.plain for t in b], autojunk=False)
+    lines_a: list[Text] = []
+    lines_b: list[Text] = []
+    differences = 0
+
+    def marked(line: Text, mark: str, background: Optional[Style]) -> Text:
+        if mark == " ":
+            return Text("  ", end="") + line
+        colour = {"-": "#e06c75", "+": "#98c379", "~": "#e5c07b"}[mark]
+        out = Text(end="")
+        out.append(mark + " ", style=Style(color=colour, bold=True))
+        out.append_text(line)
+        out.stylize(background, 2, len(out))
+        return out
+
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            lines_a.extend(marked(line, " ", None) for line in a[i1:i2])
+            lines_b.extend(marked(line, " ", None) for line in b[j1:j2])
+            continue
+        differences += 1
+        if tag == "replace":
+            lines_a.extend(marked(line, "~", _CHANGED) for line in a[i1:i2])
+            lines_b.extend(marked(line, "~", _CHANGED) for line in b[j1:j2])
+        else:
+            lines_a.extend(marked(line, "-", _REMOVED) for line in a[i1:i2])
+            lines_b.extend(marked(line, "+", _ADDED) for line in b[j1:j2])
+    out_a = Text("\n", end="").join(lines_a)
+    out_b = Text("\n", end="").join(lines_b)
+    return out_a, out_b, differences

@@ -1,0 +1,420 @@
+"""Widgets of the results view: the summary header and two virtual lists that draw only the visible rows.
+
+The lists use Textual's line API (ScrollView.render_line): a 200 000-result file costs one Strip per visible row,
+never a widget per row. They read the per-record summaries of a `ResultsFile` index, never whole records.
+Every untrusted string goes into `Text` with styles by span (never markup) after `sanitize`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Optional, Sequence
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.widget import Widget
+
+from formatting.compare import CompareRow
+from formatting.results import ResultsFile, ScanProgress, Stats, visible_text
+
+PASS = "#98c379"
+FAIL = "#e06c75"
+WARN = "#e5c07b"
+DIM = Style(dim=True)
+BAR_WIDTH = 10
+HISTOGRAM_BLOCKS = " ▁▂▃▄▅▆▇█"
+
+# drift status per record, as the lists show it
+DRIFT_UNKNOWN, DRIFT_EQUAL, DRIFT_DRIFTED, DRIFT_NOT_FOUND, DRIFT_OTHER = range(5)
+DRIFT_MARKS = {
+    DRIFT_UNKNOWN: ("  ", ""),
+    DRIFT_EQUAL: ("= ", "dim"),
+    DRIFT_DRIFTED: ("≠ ", f"bold {WARN}"),
+    DRIFT_NOT_FOUND: ("? ", "dim"),
+    DRIFT_OTHER: ("· ", "dim"),
+}
+
+
+def score_colour(score: Optional[float], threshold: float) -> str:
+    if score is None:
+        return "#7f848e"
+    return PASS if score >= threshold else FAIL
+
+
+def score_bar(score: Optional[float], threshold: float, width: int = BAR_WIDTH) -> Text:
+    """A horizontal bar of `width` cells, eighths precision, coloured pass/fail at `threshold`."""
+    if score is None:
+        return Text("╌" * width, style="dim", end="")
+    clamped = min(1.0, max(0.0, score))
+    eighths = round(clamped * width * 8)
+    full, part = divmod(eighths, 8)
+    bar = "█" * full + ("▏▎▍▌▋▊▉"[part - 1] if part else "")
+    colour = score_colour(score, threshold)
+    text = Text(bar, style=colour, end="")
+    text.append("·" * (width - len(bar)), style="#3e4451")
+    return text
+
+
+def histogram_text(histogram: list[int], threshold: float) -> Text:
+    """Ten bins over [0, 1], each a block scaled to the fullest bin, red below the threshold, green above."""
+    top = max(histogram) if histogram else 0
+    text = Text("0 ", style="dim", end="")
+    for bin_index, count in enumerate(histogram):
+        level = 0 if top == 0 else math.ceil(count / top * 8)
+        colour = PASS if (bin_index + 1) / 10 > threshold else FAIL
+        text.append(HISTOGRAM_BLOCKS[level] * 2, style=colour if count else "#3e4451")
+    text.append(" 1", style="dim")
+    return text
+
+
+def _fit(text: str, width: int) -> str:
+    """One cell-width-naive column: newlines and tabs flattened, cut with an ellipsis, padded."""
+    text = text.replace("\n", " ").replace("\t", " ")
+    if width <= 0:
+        return ""
+    if len(text) > width:
+        return text[: max(0, width - 1)] + "…"
+    return text.ljust(width)
+
+
+@dataclass
+class HeaderState:
+    """Everything the header shows; the screen builds a new one whenever something changes."""
+
+    title: str
+    stats: Optional[Stats]
+    threshold: float
+    progress: Optional[ScanProgress]
+    sort: str = "score"
+    reverse: bool = False
+    filter: str = "all"
+    query: str = ""
+    shown: int = 0
+    problems: int = 0
+    drift: dict[str, int] = field(default_factory=dict)
+    run_position: str = ""  # "run 2 of 5" when a folder holds several runs
+
+
+def header_text(state: HeaderState) -> Text:
+    text = Text(end="")
+    text.append(visible_text(state.title), style="bold")
+    if state.run_position:
+        text.append(f"  ({state.run_position})", style="dim")
+    progress = state.progress
+    if progress is not None and not progress.done:
+        filled = int(progress.fraction * 20)
+        text.append("  indexing ", style=f"bold {WARN}")
+        text.append("▰" * filled + "▱" * (20 - filled), style=WARN)
+        text.append(f" {progress.fraction:4.0%}", style=WARN)
+    elif progress is not None:
+        text.append(f"  indexed in {progress.elapsed:.1f}s", style="dim")
+    stats = state.stats
+    text.append("\n")
+    if stats is None:
+        text.append("no results yet", style="dim")
+        return text
+    text.append(f"{stats.count:,}", style="bold")
+    text.append(" results  ")
+    text.append("mean ", style="dim")
+    text.append("—" if stats.mean is None else f"{stats.mean:.2f}", style="bold")
+    text.append("  pass ", style="dim")
+    rate = stats.pass_rate
+    text.append("—" if rate is None else f"{rate:.0%}", style=f"bold {PASS if rate and rate >= 0.5 else FAIL}")
+    text.append(f" at ≥{state.threshold:.2f}", style="dim")
+    text.append(f" ({stats.passed:,} pass, {stats.failed:,} fail)  ", style="dim")
+    text.append(f"{stats.errors:,} errors", style=f"bold {FAIL}" if stats.errors else "dim")
+    if state.problems:
+        text.append(f"  {state.problems} broken", style=f"bold {FAIL}")
+    text.append("  ")
+    text.append_text(histogram_text(stats.histogram, state.threshold))
+    text.append("\n")
+    text.append("sort ", style="dim")
+    text.append(f"{state.sort} {'↓' if state.reverse else '↑'}", style="bold")
+    text.append("  show ", style="dim")
+    text.append(state.filter, style="bold")
+    if state.query:
+        text.append("  search ", style="dim")
+        text.append(visible_text(state.query), style="bold")
+    text.append(f"  {state.shown:,} shown", style="dim")
+    if state.drift:
+        text.append("  drift ", style="dim")
+        parts = [(name, count) for name, count in state.drift.items() if count]
+        for n, (name, count) in enumerate(parts):
+            if n:
+                text.append(" · ", style="dim")
+            text.append(f"{count:,} {name}", style=f"bold {WARN}" if name == "drifted" else "dim")
+    return text
+
+
+class ResultsHeader(Widget):
+    """Counts, mean score, pass rate at the threshold, errors, score histogram, and the current sort/filter."""
+
+    DEFAULT_CSS = """
+    ResultsHeader { height: 3; padding: 0 1; background: $panel; }
+    """
+
+    state: reactive[Optional[HeaderState]] = reactive(None, layout=False)
+
+    def render(self) -> Text:
+        if self.state is None:
+            return Text("opening…", style="dim")
+        return header_text(self.state)
+
+
+class VirtualList(ScrollView, can_focus=True):
+    """A keyboard/mouse list over `rows` (any sequence) that renders only visible lines. Subclasses draw rows."""
+
+    BINDINGS = [
+        Binding("up,k", "cursor(-1)", "Up", show=False),
+        Binding("down,j", "cursor(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home", "jump(0)", "First", show=False),
+        Binding("end", "jump(-1)", "Last", show=False),
+        Binding("enter", "select", "Open", show=True),
+    ]
+    COMPONENT_CLASSES = {"virtual-list--cursor"}
+    DEFAULT_CSS = """
+    VirtualList { height: 1fr; background: $surface; }
+    VirtualList > .virtual-list--cursor { background: $accent 30%; }
+    VirtualList:focus > .virtual-list--cursor { background: $accent 60%; }
+    """
+
+    cursor = reactive(0, always_update=True)
+
+    class Highlighted(Message):
+        def __init__(self, list_: "VirtualList", row: object) -> None:
+            super().__init__()
+            self.list = list_
+            self.row = row
+
+        @property
+        def control(self) -> "VirtualList":
+            return self.list
+
+    class Selected(Highlighted):
+        pass
+
+    def __init__(self, *, id: Optional[str] = None) -> None:
+        super().__init__(id=id)
+        self.rows: Sequence = ()
+
+    # -- data down -------------------------------------------------------------------------------------------
+
+    def set_rows(self, rows: Sequence, keep: object = None) -> None:
+        """Show `rows`; keep the cursor on `keep` (a row value) when it is still there, else clamp it."""
+        previous = self.current
+        self.rows = rows
+        self.virtual_size = Size(self.size.width, len(rows))
+        target = keep if keep is not None else previous
+        cursor = min(self.cursor, max(0, len(rows) - 1))
+        if target is not None and (cursor >= len(rows) or rows[cursor] != target):
+            found = self._position_of(target)
+            if found is not None:
+                cursor = found
+        self.cursor = cursor
+        self.refresh()
+
+    def _position_of(self, row: object) -> Optional[int]:
+        if isinstance(self.rows, range):
+            return row - self.rows.start if isinstance(row, int) and row in self.rows else None
+        try:
+            return list(self.rows).index(row) if len(self.rows) < 2_000_000 else None
+        except ValueError:
+            return None
+
+    @property
+    def current(self) -> object:
+        if 0 <= self.cursor < len(self.rows):
+            return self.rows[self.cursor]
+        return None
+
+    # -- drawing ---------------------------------------------------------------------------------------------
+
+    def render_row(self, row: object, width: int) -> Text:
+        raise NotImplementedError
+
+    def render_line(self, y: int) -> Strip:
+        scroll_y = self.scroll_offset.y
+        position = scroll_y + y
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if position >= len(self.rows):
+            return Strip.blank(width, base)
+        text = self.render_row(self.rows[position], width)
+        text.no_wrap = True
+        text.overflow = "ellipsis"
+        text.truncate(width, overflow="ellipsis", pad=True)
+        segments = list(text.render(self.app.console))
+        strip = Strip(segments).adjust_cell_length(width, base).apply_style(base)
+        if position == self.cursor:
+            strip = strip.apply_style(self.get_component_rich_style("virtual-list--cursor"))
+        return strip
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.virtual_size = Size(event.size.width, len(self.rows))
+
+    # -- behaviour -------------------------------------------------------------------------------------------
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        self._scroll_cursor_into_view()
+        self.refresh()
+        if self.current is not None:
+            self.post_message(self.Highlighted(self, self.current))
+
+    def _scroll_cursor_into_view(self) -> None:
+        height = self.scrollable_content_region.height
+        top = self.scroll_offset.y
+        if height <= 0:
+            return
+        if self.cursor < top:
+            self.scroll_to(y=self.cursor, animate=False, immediate=True)
+        elif self.cursor >= top + height:
+            self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True)
+
+    def action_cursor(self, delta: int) -> None:
+        if self.rows:
+            self.cursor = max(0, min(len(self.rows) - 1, self.cursor + delta))
+
+    def action_page(self, direction: int) -> None:
+        self.action_cursor(direction * max(1, self.scrollable_content_region.height - 1))
+
+    def action_jump(self, where: int) -> None:
+        if self.rows:
+            self.cursor = len(self.rows) - 1 if where < 0 else 0
+
+    def action_select(self) -> None:
+        if self.current is not None:
+            self.post_message(self.Selected(self, self.current))
+
+    def on_click(self, event: events.Click) -> None:
+        position = self.scroll_offset.y + event.y
+        if 0 <= position < len(self.rows):
+            already = position == self.cursor
+            self.cursor = position
+            if already or event.chain > 1:
+                self.action_select()
+
+
+class ResultList(VirtualList):
+    """Results of one run: error mark, score bar, score, eval id, target, dataset, drift mark."""
+
+    def __init__(self, results: ResultsFile, *, threshold: float = 0.5, id: Optional[str] = None) -> None:
+        super().__init__(id=id)
+        self.results = results
+        self.threshold = threshold
+        self.drift_marks: Optional[bytearray] = None
+
+    def render_row(self, row: object, width: int) -> Text:
+        index = int(row)  # type: ignore[arg-type]
+        results = self.results
+        score = results.score_of(index)
+        error = results.is_error(index)
+        passed = not error and score is not None and score >= self.threshold
+        text = Text(end="")
+        if error:
+            text.append(" ✗ ", style=f"bold {FAIL}")
+        elif passed:
+            text.append(" ✓ ", style=PASS)
+        else:
+            text.append(" · ", style=FAIL if score is not None else "dim")
+        text.append_text(score_bar(score, self.threshold))
+        text.append(" ")
+        if error:
+            text.append(" err", style=f"bold {FAIL}")
+        else:
+            text.append("   —" if score is None else f"{score:4.2f}", style=score_colour(score, self.threshold))
+        text.append(" ")
+        if self.drift_marks is not None and index < len(self.drift_marks):
+            mark, style = DRIFT_MARKS[self.drift_marks[index]]
+            text.append(mark, style=style)
+        rest = max(0, width - text.cell_len - 1)
+        side = min(22, max(8, rest // 5))
+        id_width = max(8, rest - 2 * side - 2)
+        eval_id = results.eval_ids[index] or f"(no eval_id, line {results.lines[index]})"
+        text.append(_fit(visible_text(eval_id), id_width), style="bold" if not passed else "")
+        text.append(" ")
+        text.append(_fit(visible_text(results.target_of(index)), side), style="#61afef")
+        text.append(" ")
+        text.append(_fit(visible_text(results.dataset_of(index)), side), style="dim")
+        return text
+
+
+STATUS_STYLES = {
+    "new error": f"bold {FAIL}",
+    "regressed": f"bold {FAIL}",
+    "only in A": WARN,
+    "only in B": WARN,
+    "fixed": f"bold {PASS}",
+    "improved": PASS,
+    "unchanged": "dim",
+}
+
+
+class CompareList(VirtualList):
+    """Paired results of two runs: status, eval id, score A, score B, delta."""
+
+    def __init__(self, *, threshold: float = 0.5, id: Optional[str] = None) -> None:
+        super().__init__(id=id)
+        self.threshold = threshold
+
+    def render_row(self, row: object, width: int) -> Text:
+        assert isinstance(row, CompareRow)
+        text = Text(end="")
+        text.append(f" {row.status:<10} ", style=STATUS_STYLES.get(row.status, ""))
+        for index, score, error in ((row.a, row.score_a, row.error_a), (row.b, row.score_b, row.error_b)):
+            if index is None:  # only in the other run
+                text.append(" " * (BAR_WIDTH + 6))
+                continue
+            text.append_text(score_bar(score, self.threshold, BAR_WIDTH))
+            text.append(" err " if error else ("  —  " if score is None else f" {score:4.2f}"),
+                        style=f"bold {FAIL}" if error else score_colour(score, self.threshold))
+            text.append(" ")
+        delta = row.delta
+        if delta is None or abs(delta) < 1e-12:
+            text.append("      ", style="dim")
+        else:
+            text.append(f"{delta:+5.2f} ", style=PASS if delta > 0 else FAIL)
+        text.append(" ")
+        rest = max(8, width - text.cell_len - 1)
+        text.append(_fit(visible_text(row.key), rest), style="bold" if row.status != "unchanged" else "")
+        return text
+
+
+def compare_header_text(name_a: str, name_b: str, counts: dict[str, int], mean_a, mean_b, shown: int,
+                        query: str, changed_only: bool, progress: str = "") -> Text:
+    text = Text(end="")
+    text.append("A ", style="dim")
+    text.append(visible_text(name_a), style="bold")
+    text.append("  →  ", style="dim")
+    text.append("B ", style="dim")
+    text.append(visible_text(name_b), style="bold")
+    if progress:
+        text.append(f"  {progress}", style=f"bold {WARN}")
+    text.append("\nmean ", style="dim")
+    text.append("—" if mean_a is None else f"{mean_a:.2f}", style="bold")
+    text.append(" → ", style="dim")
+    text.append("—" if mean_b is None else f"{mean_b:.2f}", style="bold")
+    if mean_a is not None and mean_b is not None and abs(mean_b - mean_a) > 1e-12:
+        text.append(f" ({mean_b - mean_a:+.2f})", style=PASS if mean_b > mean_a else FAIL)
+    for status, count in counts.items():
+        if count:
+            text.append("  ")
+            text.append(f"{count} {status}", style=STATUS_STYLES.get(status, ""))
+    text.append("\n")
+    text.append("show ", style="dim")
+    text.append("changed" if changed_only else "all", style="bold")
+    if query:
+        text.append("  search ", style="dim")
+        text.append(visible_text(query), style="bold")
+    text.append(f"  {shown:,} shown", style="dim")
+    return text

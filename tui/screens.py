@@ -1,0 +1,168 @@
+"""Screens one key away from the inspector: evaluator prompt, profile diff, help."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Static
+
+from formatting.model import EvalCase, FormattedCase
+
+from . import render
+from .widgets.pane import Pane
+
+KEYS = [
+    ("↑ ↓ / click", "choose a case in the list"),
+    ("[ ]", "previous / next case"),
+    ("/", "filter cases as you type (id, rule, flat, markers, warn, skipped)"),
+    ("g", "jump to a case by id"),
+    ("n  N", "next / previous case with warnings"),
+    ("m", "toggle mode: lm / agent"),
+    ("p", "toggle profile: agentv / design"),
+    ("d", "both profiles' chatPrompts side by side, differences marked"),
+    ("e", "the evaluator prompt for this case"),
+    ("1 … 5", "focus a pane: messages, question, guidelines, chatPrompt, rule"),
+    ("0", "focus the case list"),
+    ("tab", "next pane"),
+    ("z", "maximise the focused pane (z or esc restores)"),
+    ("c", "copy the focused pane (question, guidelines, chatPrompt as JSON…)"),
+    ("o", "open the eval file in $EDITOR at the case's line"),
+    ("ctrl+p", "command palette: every action, and every case by id"),
+    ("?", "this help"),
+    ("q", "quit"),
+]
+
+LEGEND = [
+    (" MARK ", "#61afef", "role markers: a non-user turn, or several visible turns"),
+    (" FLAT ", "#98c379", "flat question: a single visible turn (or none)"),
+    (" SKIP ", "#5c6370", "the reference skips the case (reason shown)"),
+    ("⚠ 2", None, "warnings (missing files, dropped messages…)"),
+]
+
+
+def help_text() -> Table:
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold #e5c07b", no_wrap=True)
+    table.add_column()
+    for key, what in KEYS:
+        table.add_row(key, what)
+    table.add_row("", "")
+    for badge, colour, what in LEGEND:
+        if colour:
+            table.add_row(Text(badge, style=f"bold black on {colour}"), what)
+        else:
+            table.add_row(Text(badge, style="#e5c07b"), what)
+    table.add_row("", "")
+    for role in ("system", "user", "assistant", "tool"):
+        table.add_row(Text(f"@[{role.capitalize()}]:", style=render.style_for(f"marker:{role}")), f"{role} turn marker")
+    table.add_row(Text("<Attached: path>", style=render.style_for("attached")), "guideline reference kept in its turn")
+    table.add_row(Text('<file path="…">', style=render.style_for("file-tag")), "embedded file (lm) / file reference (agent)")
+    table.add_row(Text("[[ ## … ## ]]", style=render.style_for("section")), "section of a prompt template")
+    return table
+
+
+class HelpScreen(ModalScreen):
+    BINDINGS = [
+        Binding("escape,question_mark,f1,q", "dismiss", "Close"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-box") as box:
+            box.border_title = "turnlens — keys"
+            box.border_subtitle = "esc closes"
+            yield Static(help_text(), id="help-text")
+
+
+class EvaluatorScreen(Screen):
+    """The evaluator prompt the case produces (lm question, empty candidate answer)."""
+
+    BINDINGS = [
+        Binding("escape,e", "app.pop_screen", "Back"),
+        Binding("c", "copy", "Copy"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, case: EvalCase, formatted: FormattedCase) -> None:
+        super().__init__()
+        self.case = case
+        self.formatted = formatted
+
+    def compose(self) -> ComposeResult:
+        title = Text(end="", no_wrap=True, overflow="ellipsis")
+        title.append(" evaluator prompt ", style="bold reverse")
+        title.append("  " + render.sanitize(self.case.id or ""), style="bold")
+        title.append("  default evaluator template, lm question, empty candidate answer", style="dim")
+        yield Static(title, id="screen-title", markup=False)
+        pane = Pane("evaluator user prompt", id="evaluator")
+        yield pane
+        yield Footer()
+
+    def on_mount(self) -> None:
+        pane = self.query_one("#evaluator", Pane)
+        prompt = self.formatted.evaluator_prompt
+        pane.show(render.prompt_text(prompt, "(empty)"), prompt, subtitle=f"{len(prompt)} chars")
+        pane.focus()
+
+    def action_copy(self) -> None:
+        self.app.copy_to_clipboard(self.formatted.evaluator_prompt)
+        self.notify(f"Copied the evaluator prompt ({len(self.formatted.evaluator_prompt)} characters)", markup=False)
+
+
+class ProfileDiffScreen(Screen):
+    """The agentv and design chatPrompts side by side, lines that differ marked in the gutter."""
+
+    BINDINGS = [
+        Binding("escape,d", "app.pop_screen", "Back"),
+        Binding("m", "toggle_mode", "Mode"),
+        Binding("c", "copy", "Copy"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, case: EvalCase, agentv: FormattedCase, design: FormattedCase, mode: str) -> None:
+        super().__init__()
+        self.case = case
+        self.agentv = agentv
+        self.design = design
+        self.mode = mode
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="screen-title", markup=False)
+        with Horizontal(id="diff-panes"):
+            yield Pane("agentv chatPrompt", id="diff-agentv")
+            yield Pane("design chatPrompt", id="diff-design")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._show()
+        self.query_one("#diff-agentv", Pane).focus()
+
+    def _show(self) -> None:
+        left = self.agentv.rendered(self.mode)
+        right = self.design.rendered(self.mode)
+        left_text, right_text, differences = render.diff_chat_texts(left, right, "agentv", "design")
+        title = Text(end="", no_wrap=True, overflow="ellipsis")
+        title.append(" profile diff ", style="bold reverse")
+        title.append("  " + render.sanitize(self.case.id or ""), style="bold")
+        title.append(f"  mode {self.mode}  ", style="dim")
+        if differences:
+            title.append(f"{differences} difference{'s' if differences != 1 else ''}", style="bold #e5c07b")
+            title.append("   ~ changed  - only agentv  + only design", style="dim")
+        else:
+            title.append("the two chatPrompts are identical", style="bold #98c379")
+        self.query_one("#screen-title", Static).update(title)
+        self.query_one("#diff-agentv", Pane).show(left_text, render.chat_copy_text(left), subtitle=f"{self.mode}")
+        self.query_one("#diff-design", Pane).show(right_text, render.chat_copy_text(right), subtitle=f"{self.mode}")
+
+    def action_toggle_mode(self) -> None:
+        self.mode = "agent" if self.mode == "lm" else "lm"
+        self._show()
+
+    def action_copy(self) -> None:
+        focused = self.focused
+        pane = focused if isinstance(focused, Pane) else self.query_one("#diff-agentv", Pane)
+        self.app.copy_to_clipboard(pane.copy_text)
+        self.notify(f"Copied ({len(pane.copy_text)} characters)", markup=False)

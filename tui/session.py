@@ -1,0 +1,196 @@
+"""What the inspector knows: the eval files it shows, their last good load, and formatted cases (cached).
+
+Plain Python (no Textual) so it can be driven from tests and benchmarks. Loading is done by the engine; this module
+only decides which files to load, keeps the last good version of a file whose YAML broke, and caches formatting.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Optional
+
+from formatting import format_case, load_eval_file, looks_like_eval_file
+from formatting.model import Diagnostic, EvalCase, EvalFile, FormattedCase
+
+from .render import RULE_SHORT, CaseRow
+
+SKIP_DIRS = {".agentv", ".git", ".venv", "node_modules", "__pycache__", ".mypy_cache", ".pytest_cache"}
+EVAL_SUFFIXES = (".yaml", ".yml")
+
+
+def find_eval_files(paths: Iterable[str | os.PathLike]) -> list[str]:
+    """Absolute paths of the eval files named or found (by their `$schema`) in the folders named, in order."""
+    found: list[str] = []
+    seen: set[str] = set()
+
+    def add(p: str) -> None:
+        if p not in seen:
+            seen.add(p)
+            found.append(p)
+
+    for raw in paths:
+        path = os.path.abspath(os.fspath(raw))
+        if os.path.isdir(path):
+            for folder, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
+                for name in sorted(files):
+                    if name.endswith(EVAL_SUFFIXES):
+                        candidate = os.path.join(folder, name)
+                        if looks_like_eval_file(candidate):
+                            add(candidate)
+        else:
+            add(path)  # named explicitly: load it even if it does not look right, so the error shows
+    return found
+
+
+def display_path(path: str, repo_root: str) -> str:
+    """A path relative to the repo root when inside it (stable on screen across machines), else as is."""
+    try:
+        rel = os.path.relpath(path, repo_root)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel.replace(os.sep, "/")
+
+
+@dataclass
+class LoadedFile:
+    path: str  # absolute
+    rel: str  # for display
+    good: Optional[EvalFile] = None  # last load without a file-level error
+    error: Optional[Diagnostic] = None  # the current load's refusal, if any
+    generation: int = 0
+    depends_on: set[str] = field(default_factory=set)  # absolute paths whose change calls for a reload
+
+    @property
+    def stale(self) -> bool:
+        """Showing the last good version while the file on disk is refused."""
+        return self.error is not None and self.good is not None
+
+
+class Session:
+    """The eval files being inspected, reloadable one by one."""
+
+    def __init__(self, paths: Iterable[str], *, repo_root: Optional[str] = None):
+        from formatting import find_repo_root
+
+        self.repo_root = os.path.abspath(repo_root) if repo_root else find_repo_root()
+        self.files: list[LoadedFile] = [
+            LoadedFile(path=p, rel=display_path(p, self.repo_root)) for p in find_eval_files(paths)
+        ]
+        self._formatted: dict[tuple[str, int, int, str], FormattedCase] = {}
+
+    # -- loading
+
+    def load_all(self) -> None:
+        for number in range(len(self.files)):
+            self.apply(number, self.load(number))
+
+    def load(self, number: int) -> EvalFile:
+        """Load one file with the engine (safe to call from a worker thread)."""
+        return load_eval_file(self.files[number].path, repo_root=self.repo_root)
+
+    def apply(self, number: int, eval_file: EvalFile) -> None:
+        """Take a fresh load of file `number`; a refused load keeps the last good one for display."""
+        loaded = self.files[number]
+        loaded.generation += 1
+        loaded.depends_on = {os.path.realpath(p) for p in eval_file.watched_paths} | {os.path.realpath(loaded.path)}
+        if eval_file.error is not None:
+            loaded.error = eval_file.error
+            if loaded.good is not None:
+                loaded.depends_on |= {os.path.realpath(p) for p in loaded.good.watched_paths}
+        else:
+            loaded.error = None
+            loaded.good = eval_file
+        self._formatted = {k: v for k, v in self._formatted.items() if k[0] != loaded.path}
+
+    def files_depending_on(self, changed: Iterable[str]) -> list[int]:
+        changed = {os.path.realpath(p) for p in changed}
+        return [n for n, f in enumerate(self.files) if f.depends_on & changed]
+
+    def watched_paths(self) -> set[str]:
+        paths: set[str] = set()
+        for f in self.files:
+            paths |= f.depends_on
+        return paths
+
+    # -- cases
+
+    def case(self, key: str) -> Optional[tuple[LoadedFile, EvalCase]]:
+        try:
+            number, index = (int(x) for x in key.split(":"))
+            loaded = self.files[number]
+        except (ValueError, IndexError):
+            return None
+        if loaded.good is None or not 0 <= index < len(loaded.good.cases):
+            return None
+        return loaded, loaded.good.cases[index]
+
+    def formatted(self, key: str, profile: str) -> Optional[FormattedCase]:
+        """The case formatted with `profile`, None for a skipped (or unknown) case. Cached per load."""
+        found = self.case(key)
+        if found is None:
+            return None
+        loaded, case = found
+        if case.skipped:
+            return None
+        cache_key = (loaded.path, loaded.generation, case.index, profile)
+        result = self._formatted.get(cache_key)
+        if result is None:
+            try:
+                result = format_case(case, loaded.good, profile)
+            except ValueError:
+                return None
+            self._formatted[cache_key] = result
+        return result
+
+    def case_keys(self) -> list[str]:
+        return [
+            f"{number}:{case.index}"
+            for number, loaded in enumerate(self.files)
+            if loaded.good is not None
+            for case in loaded.good.cases
+        ]
+
+    def find_key(self, path: str, case_id: Optional[str], index: int) -> Optional[str]:
+        """The key of a case after a reload: same file, same id if it still exists, else same position."""
+        for number, loaded in enumerate(self.files):
+            if loaded.path != path or loaded.good is None:
+                continue
+            cases = loaded.good.cases
+            if case_id is not None:
+                for case in cases:
+                    if case.id == case_id:
+                        return f"{number}:{case.index}"
+            if cases:
+                return f"{number}:{min(index, len(cases) - 1)}"
+        return None
+
+    def row(self, key: str, profile: str = "agentv") -> Optional[CaseRow]:
+        found = self.case(key)
+        if found is None:
+            return None
+        _, case = found
+        label = case.id if case.id is not None else f"#{case.index + 1} (no id)"
+        warnings = sum(1 for d in case.diagnostics if d.severity != "info")
+        if case.skipped:
+            return CaseRow(key, label, None, "", warnings, skipped=case.skipped)
+        formatted = self.formatted(key, profile)
+        if formatted is None:
+            return CaseRow(key, label, None, "", warnings, skipped="could not be formatted")
+        ex = formatted.explanation
+        return CaseRow(key, label, ex.uses_markers, RULE_SHORT.get(ex.rule, ex.rule), warnings)
+
+    def errors(self) -> list[tuple[LoadedFile, Diagnostic]]:
+        return [(f, f.error) for f in self.files if f.error is not None]
+
+
+def relative_to_repo(path: str, repo_root: str) -> str:
+    return display_path(path, repo_root)
+
+
+def default_sample_dir() -> Path:
+    import tui
+
+    return Path(tui.__file__).resolve().parent.parent / "sample_evals"

@@ -1,0 +1,172 @@
+"""The case list: every case of every file in order, with badges, and a filter box above it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import Input, OptionList
+from textual.widgets.option_list import Option
+
+from ..render import CaseRow, case_row_text, file_header_text
+
+
+@dataclass(frozen=True)
+class FileEntry:
+    """A file heading in the list (shown when several files are open, or when the file has an error)."""
+
+    rel: str
+    error: Optional[str]
+    stale: bool
+    rows: tuple[CaseRow, ...]
+
+
+def row_matches(row: CaseRow, query: str) -> bool:
+    """Every word of the query occurs in the row's id, badge, rule, warnings or skip reason."""
+    haystack = row.search_text
+    return all(word in haystack for word in query.lower().split())
+
+
+class CaseList(Vertical):
+    """Filter box + option list. Posts CaseSelected when the highlighted case changes."""
+
+    DEFAULT_CSS = """
+    CaseList { width: 36; }
+    CaseList > Input { border: none; height: 1; padding: 0 1; }
+    CaseList > OptionList { height: 1fr; border: none; padding: 0; }
+    CaseList > OptionList > .option-list--option { padding: 0 1; }
+    """
+
+    class CaseSelected(Message):
+        def __init__(self, case_list: "CaseList", key: str) -> None:
+            super().__init__()
+            self.case_list = case_list
+            self.key = key
+
+        @property
+        def control(self) -> "CaseList":
+            return self.case_list
+
+    def __init__(self, *, id: Optional[str] = None, classes: Optional[str] = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._entries: tuple[FileEntry, ...] = ()
+        self._show_headers = False
+        self._current: Optional[str] = None
+        self._suppress = False
+
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder="/ filter: id, rule, flat, warn…", id="case-filter")
+        yield OptionList(id="case-options")
+
+    @property
+    def options(self) -> OptionList:
+        return self.query_one("#case-options", OptionList)
+
+    @property
+    def filter_input(self) -> Input:
+        return self.query_one("#case-filter", Input)
+
+    @property
+    def current(self) -> Optional[str]:
+        return self._current
+
+    def visible_keys(self) -> list[str]:
+        option_list = self.options
+        return [
+            option_list.get_option_at_index(i).id
+            for i in range(option_list.option_count)
+            if not option_list.get_option_at_index(i).disabled
+        ]
+
+    def set_entries(self, entries: list[FileEntry], *, current: Optional[str] = None) -> None:
+        """Replace the rows (after a load or reload), keeping the filter and the highlighted case."""
+        self._entries = tuple(entries)
+        self._show_headers = len(entries) > 1 or any(e.error for e in entries)
+        if current is not None:
+            self._current = current
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        query = self.filter_input.value.strip()
+        options: list[Option | None] = []
+        for number, entry in enumerate(self._entries):
+            rows = [row for row in entry.rows if row_matches(row, query)] if query else list(entry.rows)
+            if self._show_headers:
+                if query and not rows:
+                    continue
+                if options:
+                    options.append(None)
+                options.append(Option(file_header_text(entry.rel, entry.error, entry.stale), id=f"file:{number}", disabled=True))
+            options.extend(Option(case_row_text(row), id=row.key) for row in rows)
+        if query and not any(o is not None and not o.disabled for o in options):
+            options.append(Option(Text("no case matches the filter", style="dim italic"), id="none", disabled=True))
+        option_list = self.options
+        self._suppress = True
+        try:
+            option_list.set_options(options)
+            target = self._current
+            index = None
+            if target is not None:
+                try:
+                    index = option_list.get_option_index(target)
+                except Exception:
+                    index = None
+            if index is None:
+                index = next((i for i, o in enumerate(options_only(option_list)) if not o.disabled), None)
+            option_list.highlighted = index
+        finally:
+            self._suppress = False
+        if index is not None:
+            key = option_list.get_option_at_index(index).id
+            option_list.scroll_to_highlight()
+            if key != self._current:
+                self._current = key
+                self.post_message(self.CaseSelected(self, key))
+
+    def select(self, key: str) -> bool:
+        """Highlight the case `key` if it is listed (clearing a filter that hides it)."""
+        option_list = self.options
+        try:
+            index = option_list.get_option_index(key)
+        except Exception:
+            if not self.filter_input.value:
+                return False
+            self.filter_input.value = ""
+            self._current = key
+            self._rebuild()
+            return True
+        option_list.highlighted = index
+        option_list.scroll_to_highlight()
+        return True
+
+    @on(Input.Changed, "#case-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self._rebuild()
+
+    @on(Input.Submitted, "#case-filter")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.options.focus()
+
+    @on(OptionList.OptionHighlighted, "#case-options")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        if self._suppress or event.option.id is None or event.option.disabled:
+            return
+        if event.option.id != self._current:
+            self._current = event.option.id
+            self.post_message(self.CaseSelected(self, event.option.id))
+
+    @on(OptionList.OptionSelected, "#case-options")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+
+
+def options_only(option_list: OptionList) -> list[Option]:
+    return [option_list.get_option_at_index(i) for i in range(option_list.option_count)]

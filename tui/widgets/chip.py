@@ -1,0 +1,25 @@
+"""A one-line clickable label that runs an action: the visible state of a toggle."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from rich.text import Text
+from textual.widgets import Static
+
+
+class Chip(Static):
+    DEFAULT_CSS = """
+    Chip { width: auto; height: 1; padding: 0 1; margin: 0 0 0 1; background: $boost; }
+    Chip:hover { background: $accent 40%; }
+    """
+
+    def __init__(self, action: str, *, id: Optional[str] = None) -> None:
+        super().__init__("", id=id, markup=False)
+        self.action = action
+
+    def set_state(self, text: Text) -> None:
+        self.update(text)
+
+    async def on_click(self) -> None:
+        await self.run_action(self.action)
