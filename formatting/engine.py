@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Optional, Union
 
 from .globs import is_guideline, matching_pattern
+from .jsstr import js_blank, js_trim
 from .model import (
     ChatMessage,
     EvalCase,
@@ -46,9 +47,9 @@ EVALUATOR_TEMPLATE_HEAD = (
 def evaluator_prompt(outcome: str, question: str, reference_answer: str, candidate_answer: str = "") -> str:
     """The default evaluator user prompt: the candidate's exact question under `[[ ## question ## ]]`."""
     return (
-        f"{EVALUATOR_TEMPLATE_HEAD}[[ ## expected_outcome ## ]]\n{outcome.strip()}\n\n"
-        f"[[ ## question ## ]]\n{question.strip()}\n\n"
-        f"[[ ## reference_answer ## ]]\n{reference_answer.strip()}\n\n"
+        f"{EVALUATOR_TEMPLATE_HEAD}[[ ## expected_outcome ## ]]\n{js_trim(outcome)}\n\n"
+        f"[[ ## question ## ]]\n{js_trim(question)}\n\n"
+        f"[[ ## reference_answer ## ]]\n{js_trim(reference_answer)}\n\n"
         f"[[ ## candidate_answer ## ]]\n{candidate_answer}"
     )
 
@@ -70,6 +71,12 @@ class _Part:
     segment_index: int
 
 
+def _render_parts(parts: list[_Part], mode: Mode, with_refs: bool = True) -> list[str]:
+    """Rendered parts of one turn. In lm mode an empty file renders as nothing and leaves no line behind."""
+    return [_render_part(p, mode) for p in parts
+            if (with_refs or p.kind != "ref") and not (mode == "lm" and p.kind == "file" and not p.text)]
+
+
 def _render_part(part: _Part, mode: Mode) -> str:
     if part.kind == "text":
         return part.value
@@ -77,14 +84,14 @@ def _render_part(part: _Part, mode: Mode) -> str:
         return f"<Attached: {part.value}>"
     if mode == "agent":
         return f'<file: path="{part.value}">'
-    return f'<file path="{part.value}">\n{part.text.strip()}\n</file>'
+    return f'<file path="{part.value}">\n{js_trim(part.text)}\n</file>'
 
 
 def _format_parts(message: Message, file_texts: dict[str, str], patterns: tuple[str, ...]) -> list[_Part]:
     parts: list[_Part] = []
     if message.content_is_string:
         seg = message.segments[0]
-        if seg.value.strip():
+        if not js_blank(seg.value):
             parts.append(_Part("text", seg.value, None, 0))
         return parts
     for seg in message.segments:
@@ -98,13 +105,14 @@ def _format_parts(message: Message, file_texts: dict[str, str], patterns: tuple[
             if text is not None:
                 parts.append(_Part("file", seg.value, text, seg.index))
         elif seg.type == "text":
-            if seg.value is not None and seg.value.strip():
+            if seg.value is not None and not js_blank(seg.value):
                 parts.append(_Part("text", seg.value, None, seg.index))
     return parts
 
 
 def _visible(parts: list[_Part]) -> bool:
-    return any(p.kind != "ref" for p in parts)
+    """Visible content: a non-blank text, or a file whose text is not blank (a guideline reference is not)."""
+    return any(p.kind == "text" or (p.kind == "file" and not js_blank(p.text)) for p in parts)
 
 
 # --- the case -----------------------------------------------------------------------------------------------
@@ -150,7 +158,7 @@ def _guidelines(an: _Analysis) -> str:
     blocks = []
     for seg in an.guideline_segments:
         name = seg.resolved_path.replace("\\", "/").rsplit("/", 1)[-1]
-        blocks.append(f'<file path="{name}">\n{seg.text.strip()}\n</file>')
+        blocks.append(f'<file path="{name}">\n{js_trim(seg.text)}\n</file>')
     return "\n\n".join(blocks)
 
 
@@ -164,9 +172,11 @@ def _flat_question(an: _Analysis, mode: Mode, patterns: tuple[str, ...]) -> str:
             chunk = f"<Attached: {seg.display_path}>"
         elif mode == "agent":
             chunk = f'<file: path="{seg.display_path}">'
+        elif not seg.text:
+            continue
         else:
-            chunk = f'<file path="{seg.display_path}">\n{seg.text.strip()}\n</file>'
-        chunk = chunk.strip()
+            chunk = f'<file path="{seg.display_path}">\n{js_trim(seg.text)}\n</file>'
+        chunk = js_trim(chunk)
         if chunk:
             chunks.append(chunk)
     if an.code_snippets:
@@ -179,7 +189,7 @@ def _marked_question(an: _Analysis, mode: Mode) -> str:
     for message, parts in zip(an.kept, an.parts):
         if not _visible(parts):
             continue
-        body = "\n".join(_render_part(p, mode) for p in parts)
+        body = "\n".join(_render_parts(parts, mode))
         turns.append(f"{role_marker(message.role)}\n{body}")
     return "\n\n".join(turns)
 
@@ -198,13 +208,13 @@ def _agentv_chat(an: _Analysis, guidelines: str, mode: Mode) -> list[ChatMessage
     if guidelines:
         system_parts.append(f"[[ ## Guidelines ## ]]\n\n{guidelines}")
     for parts in an.parts[:lead]:
-        content = "\n".join(_render_part(p, mode) for p in parts)
+        content = "\n".join(_render_parts(parts, mode))
         if content:
             system_parts.append(content)
     if system_parts:
         chat.append(ChatMessage("system", "\n\n".join(system_parts)))
     for message, parts in zip(an.kept[lead:], an.parts[lead:]):
-        rendered = [_render_part(p, mode) for p in parts if p.kind != "ref"]
+        rendered = _render_parts(parts, mode, with_refs=False)
         if message.role in ("system", "tool"):
             chat.append(ChatMessage("assistant", "\n".join([role_marker(message.role), *rendered])))
         elif rendered:
@@ -219,7 +229,7 @@ def _design_part(part: _Part, mode: Mode) -> str:
         return f"<Attached: {part.value}>"
     if mode == "agent":
         return f'<file: path="{part.value}">'
-    return f"=== {part.value} ===\n{part.text.strip()}"
+    return f"=== {part.value} ===\n{js_trim(part.text)}"
 
 
 def _design_chat(an: _Analysis, guidelines: str, mode: Mode) -> list[ChatMessage]:
@@ -231,7 +241,7 @@ def _design_chat(an: _Analysis, guidelines: str, mode: Mode) -> list[ChatMessage
     for message, parts in zip(an.kept, an.parts):
         if message.role != "system":
             continue
-        texts = [p.value if p.kind == "text" else p.text.strip() for p in parts if p.kind != "ref"]
+        texts = [p.value if p.kind == "text" else js_trim(p.text) for p in parts if p.kind != "ref"]
         if texts:
             system_parts.append("\n".join(texts))
     if system_parts:
@@ -250,8 +260,28 @@ def _render(an: _Analysis, mode: Mode, profile: Profile, guidelines: str, patter
     if profile == "design":
         chat = _design_chat(an, guidelines, mode)
     else:
-        chat = _agentv_chat(an, guidelines, mode) if an.uses_markers else None
+        chat = (_agentv_chat(an, guidelines, mode) or None) if an.uses_markers else None
     return Rendered(question, guidelines, chat)
+
+
+def evaluator_question(question: str, kept: list[Message]) -> str:
+    """The question the evaluator sees: the candidate's, or, when that is empty, the messages' loose text.
+
+    The reference falls back to the non-blank string `value`s of every non-file entry, joined by a space.
+    """
+    if question:
+        return question
+    texts = []
+    for message in kept:
+        if message.content_is_string:
+            value = message.segments[0].value
+            if not js_blank(value):
+                texts.append(value)
+            continue
+        for seg in message.segments:
+            if seg.type != "file" and seg.value is not None and not js_blank(seg.value):
+                texts.append(seg.value)
+    return " ".join(texts)
 
 
 def format_case(case: EvalCase, eval_file: EvalFile, profile: Profile = "agentv") -> FormattedCase:
@@ -263,7 +293,7 @@ def format_case(case: EvalCase, eval_file: EvalFile, profile: Profile = "agentv"
     guidelines = _guidelines(an)
     lm = _render(an, "lm", profile, guidelines, patterns)
     agent = _render(an, "agent", profile, guidelines, patterns)
-    prompt = evaluator_prompt(case.outcome or "", lm.question, case.reference_answer)
+    prompt = evaluator_prompt(case.outcome or "", evaluator_question(lm.question, an.kept), case.reference_answer)
     explanation = explain(case, an, patterns)
     return FormattedCase(case, profile, lm, agent, prompt, explanation)
 

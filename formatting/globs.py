@@ -3,7 +3,9 @@
 - `*` and `**` never match a segment that starts with a dot (so `./x` and `../x` never match `**/…`);
 - braces `{a,b}`, `?`, character classes and extglobs work;
 - a pattern starting with `!` matches every path the rest of the pattern does not;
-- backslashes in the path are read as separators.
+- backslashes in the path are read as separators;
+- a leading `./` in a pattern is dropped, `dir/**` also matches `dir` itself, and `[!x]` is the set of `!` and `x`
+  (micromatch negates a class only with `^`).
 """
 
 from __future__ import annotations
@@ -15,12 +17,23 @@ from wcmatch import glob as _glob
 _FLAGS = _glob.GLOBSTAR | _glob.BRACE | _glob.EXTGLOB
 
 
+@lru_cache(maxsize=1024)
+def _translate(pattern: str) -> tuple[str, ...]:
+    """The wcmatch patterns equivalent to one micromatch pattern (negation handled by the caller)."""
+    while pattern.startswith("./"):
+        pattern = pattern[2:]
+    pattern = pattern.replace("[!", "[\\!")
+    if pattern.endswith("/**"):
+        return (pattern, pattern[:-3])
+    return (pattern,)
+
+
 @lru_cache(maxsize=4096)
 def _match_one(path: str, pattern: str) -> bool:
     if pattern.startswith("!") and not pattern.startswith("!("):
         return not _match_one(path, pattern[1:])
     try:
-        return _glob.globmatch(path, pattern, flags=_FLAGS)
+        return any(_glob.globmatch(path, p, flags=_FLAGS) for p in _translate(pattern))
     except Exception:  # a pattern wcmatch cannot compile matches nothing
         return False
 

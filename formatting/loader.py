@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any, Optional
 
 from .globs import is_guideline
+from .jsstr import js_json, js_trim
 from .model import Diagnostic, EvalCase, EvalFile, GuidelineConfig, Message, Segment
-from .yaml12 import YamlError, parse_yaml_bytes
+from .yaml12 import YamlError, parse_yaml, parse_yaml_bytes
 
 EVAL_SCHEMA = "agentv-eval-v2"
 CONFIG_SCHEMA = "agentv-config-v2"
@@ -121,15 +122,15 @@ def load_config(eval_dir: str, repo_root: str) -> GuidelineConfig:
                 msg = f"Invalid $schema value '{schema}' in {cfg_path}. Expected '{CONFIG_SCHEMA}'"
             diags.append(Diagnostic(cfg_path, doc.line(data, "$schema") or 1, msg))
             continue
-        patterns = data.get("guideline_patterns")
-        if patterns is None:
+        if "guideline_patterns" not in data:
             return GuidelineConfig(cfg_path, [], diags)
+        patterns = data["guideline_patterns"]
         if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
             line = doc.line(data, "guideline_patterns")
             if isinstance(patterns, list):
                 msg = f"Invalid guideline_patterns in {cfg_path}, all entries must be strings"
             else:
-                msg = f"Invalid guideline_patterns in {cfg_path}, expected a list of strings"
+                msg = f"Invalid guideline_patterns in {cfg_path}, expected array"
             diags.append(Diagnostic(cfg_path, line, msg))
             continue
         return GuidelineConfig(cfg_path, list(patterns), diags)
@@ -259,7 +260,9 @@ def _load_segments(ctx: _Context, doc, raw_msg: dict, diags: list[Diagnostic], g
         if resolved is None:
             seg.tried = tried
             attempts = "\n".join(f"    {t}" for t in tried)
-            diags.append(Diagnostic(ctx.eval_path, line, f"File not found: {seg.display_path}\n  Tried:\n{attempts}"))
+            where = " in expected_messages" if expected else ""
+            diags.append(Diagnostic(ctx.eval_path, line,
+                                    f"File not found{where}: {seg.display_path}\n  Tried:\n{attempts}"))
             continue
         seg.resolved_path = resolved
         ctx.watched.add(resolved)
@@ -283,17 +286,33 @@ def _load_segments(ctx: _Context, doc, raw_msg: dict, diags: list[Diagnostic], g
     return segments
 
 
+def _entry_text(entry: dict) -> str:
+    value, text = entry.get("value"), entry.get("text")
+    if isinstance(value, str):
+        return value
+    if isinstance(text, str):
+        return text
+    return js_json(entry)
+
+
 def _reference_answer(segments: list[Segment], content: Any) -> str:
-    """The first expected message as the reference reads it (the evaluator prompt trims the whole)."""
+    """The first valid expected message as the reference reads it (the evaluator prompt trims the whole).
+
+    With a loaded file among the entries every entry is rendered and joined by a blank line; without one the
+    entries' texts are joined by a space and file entries are left out.
+    """
     if isinstance(content, str):
         return content
-    parts = []
-    for seg in segments:
-        if seg.type == "text" and seg.value is not None:
-            parts.append(seg.value)
-        elif seg.type == "file" and seg.text is not None:
-            parts.append(f'<file path="{seg.display_path}">\n{seg.text.strip()}\n</file>')
-    return "\n\n".join(parts)
+    loaded = [seg.type == "file" and seg.text is not None for seg in segments]
+    if any(loaded):
+        parts = []
+        for entry, seg, is_loaded in zip(content, segments, loaded):
+            if is_loaded:
+                parts.append(f'<file path="{seg.display_path}">\n{js_trim(seg.text)}\n</file>')
+            elif seg.type != "file":
+                parts.append(_entry_text(entry))
+        return "\n\n".join(parts)
+    return " ".join(_entry_text(e) for e in content if e.get("type") != "file")
 
 
 def _load_case(ctx: _Context, doc, index: int, raw: Any, file_diags: list[Diagnostic]) -> EvalCase:
@@ -306,14 +325,15 @@ def _load_case(ctx: _Context, doc, index: int, raw: Any, file_diags: list[Diagno
     outcome = raw.get("outcome")
     messages = raw.get("input_messages")
     missing = []
-    if not isinstance(case_id, str):
-        missing.append("`id` is not a string" if "id" in raw else "no `id`")
-    if not isinstance(outcome, str):
-        missing.append("`outcome` is not a string" if "outcome" in raw else "no `outcome`")
+    if not isinstance(case_id, str) or not case_id:
+        missing.append(("`id` is empty" if case_id == "" else "`id` is not a string") if "id" in raw else "no `id`")
+    if not isinstance(outcome, str) or not outcome:
+        missing.append(("`outcome` is empty" if outcome == "" else "`outcome` is not a string") if "outcome" in raw
+                       else "no `outcome`")
     if not isinstance(messages, list):
         missing.append("`input_messages` is not a list" if "input_messages" in raw else "no `input_messages`")
     if missing:
-        label = case_id if isinstance(case_id, str) else "unknown"
+        label = case_id if isinstance(case_id, str) and case_id else "unknown"
         case.skipped = "; ".join(missing)
         case.diagnostics.append(Diagnostic(ctx.eval_path, line, f"Skipping incomplete eval case: {label}"))
         return case
@@ -344,16 +364,21 @@ def _load_case(ctx: _Context, doc, index: int, raw: Any, file_diags: list[Diagno
 
     expected = raw.get("expected_messages")
     if isinstance(expected, list) and expected:
-        if len(expected) > 1:
-            diags.append(Diagnostic(ctx.eval_path, _line(doc, raw, "expected_messages"),
+        e_line = _line(doc, raw, "expected_messages")
+        valid = [(i, m) for i, m in enumerate(expected) if _message_problem(m) is None]
+        if not valid:
+            case.skipped = "no valid expected message"
+            case.diagnostics.append(Diagnostic(ctx.eval_path, e_line,
+                                               f"No valid expected message found for eval case: {case_id}"))
+            return case
+        if len(valid) > 1:
+            diags.append(Diagnostic(ctx.eval_path, e_line,
                                     f"Multiple expected messages found for eval case: {case_id}, using first"))
-        first = expected[0]
-        if isinstance(first, dict) and _message_problem(first) is None:
-            segs = _load_segments(ctx, doc, first, diags, None, expected=True)
-            e_role = first.get("role")
-            case.expected_messages.append(Message(0, e_role, _line(doc, expected, 0),
-                                                  isinstance(first["content"], str), segs))
-            case.reference_answer = _reference_answer(segs, first["content"])
+        first_index, first = valid[0]
+        segs = _load_segments(ctx, doc, first, diags, None, expected=True)
+        case.expected_messages.append(Message(first_index, first["role"], _line(doc, expected, first_index),
+                                              isinstance(first["content"], str), segs))
+        case.reference_answer = _reference_answer(segs, first["content"])
     return case
 
 
@@ -386,7 +411,14 @@ def load_eval_file(path: str | os.PathLike, repo_root: Optional[str] = None, cwd
     except OSError as exc:
         return refuse(f"cannot be read: {exc.strerror}")
     try:
-        doc = parse_yaml_bytes(raw_bytes)
+        text = raw_bytes.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw_bytes.count(b"\n", 0, exc.start) + 1
+        result.diagnostics.append(Diagnostic(path, line, "the file is not valid UTF-8: invalid bytes read as U+FFFD, "
+                                             "as AgentV reads them", "info"))
+        text = raw_bytes.decode("utf-8", errors="replace")
+    try:
+        doc = parse_yaml(text)
     except YamlError as exc:
         return refuse(exc.message, exc.line)
     data = doc.data
@@ -408,4 +440,16 @@ def load_eval_file(path: str | os.PathLike, repo_root: Optional[str] = None, cwd
     for index, raw_case in enumerate(cases):
         result.cases.append(_load_case(ctx, doc, index, raw_case, result.diagnostics))
     result.watched_paths |= ctx.watched
+    if "" in config.patterns and _has_file_reference(result.cases):
+        # AgentV's glob matcher throws on an empty pattern as soon as it checks a file: the whole run fails.
+        bad = GuidelineConfig(config.path, config.patterns)
+        result.cases = []
+        result.error = Diagnostic(bad.path or path, None, "a guideline pattern is the empty string; AgentV fails on "
+                                  "it ('Expected pattern to be a non-empty string') as soon as it checks a file "
+                                  f"referenced by {name}", "error")
     return result
+
+
+def _has_file_reference(cases: list[EvalCase]) -> bool:
+    return any(seg.type == "file" and seg.value for case in cases for m in case.messages if m.dropped is None
+               for seg in m.segments)

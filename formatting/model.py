@@ -83,7 +83,7 @@ class EvalCase:
     messages: list[Message] = field(default_factory=list)
     expected_messages: list[Message] = field(default_factory=list)
     reference_answer: str = ""
-    guideline_paths: list[str] = field(default_factory=list)  # relative to the repo root, in load order
+    guideline_paths: list[str] = field(default_factory=list)  # absolute, in load order (export makes them relative)
     skipped: Optional[str] = None  # reason the reference skips the case
     diagnostics: list[Diagnostic] = field(default_factory=list)
     raw: object = None  # the case mapping as parsed (plain dict/list/str)

@@ -1,0 +1,47 @@
+"""JavaScript string semantics the reference relies on: String.prototype.trim() and JSON.stringify().
+
+Python's str.strip() differs: it strips \\x1c-\\x1f and \\x85, which JavaScript keeps, and keeps U+FEFF (a BOM),
+which JavaScript strips.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from .yaml12 import _js_number
+
+JS_WHITESPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def js_trim(text: str) -> str:
+    return text.strip(JS_WHITESPACE)
+
+
+def js_blank(text: str) -> bool:
+    return not text.strip(JS_WHITESPACE)
+
+
+def js_json(value: Any) -> str:
+    """JSON.stringify(value) for plain YAML data (compact, keys in order, JavaScript number text)."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, (int, float)):
+        if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+            return "null"
+        return _js_number(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{json.dumps(str(k), ensure_ascii=False)}:{js_json(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(js_json(v) for v in value) + "]"
+    return json.dumps(str(value), ensure_ascii=False)
