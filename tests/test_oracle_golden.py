@@ -3,7 +3,8 @@ engine exports for the same eval file, case by case, in both modes.
 
 Per eval file: the accepted cases (matched to the oracle's in file order, by id) must have the same lm/agent
 question, guidelines and chatPrompt and the same evaluator prompt, byte for byte; the cases the engine skips must be
-the ones the oracle warns about ("Skipping incomplete eval case: <id>", "Skipping invalid eval case entry"); a file
+the ones the oracle warns about ("Skipping incomplete eval case: <id>", "Skipping invalid eval case entry", "No valid
+expected message found for eval case: <id>"); a file
 the oracle refuses (load_error) must be refused by the engine too.
 
 Progress for the engine author (no pytest needed):
@@ -39,6 +40,7 @@ REPO_PLACEHOLDER = "<REPO>"
 MODES = ("lm", "agent")
 MODE_FIELDS = ("question", "guidelines", "chatPrompt")
 SKIP_INCOMPLETE = "Warning: Skipping incomplete eval case: "
+SKIP_NO_EXPECTED = "Warning: No valid expected message found for eval case: "  # the case is dropped too
 SKIP_INVALID = "Warning: Skipping invalid eval case entry"
 NO_STRING_ID = "<no string id>"  # the oracle prints "unknown" for a missing/non-string id
 
@@ -90,11 +92,13 @@ def read_fixture(key: str, root: Path) -> OracleOutput:
 def oracle_skip_labels(warnings: list[str]) -> Counter:
     labels = Counter()
     for w in warnings:
-        if w.startswith(SKIP_INCOMPLETE):
-            name = w[len(SKIP_INCOMPLETE):]
-            labels[NO_STRING_ID if name == "unknown" else name] += 1
-        elif w.startswith(SKIP_INVALID):
+        if w.startswith(SKIP_INVALID):
             labels[NO_STRING_ID] += 1
+            continue
+        for prefix in (SKIP_INCOMPLETE, SKIP_NO_EXPECTED):
+            if w.startswith(prefix):
+                name = w[len(prefix):]
+                labels[NO_STRING_ID if name == "unknown" else name] += 1
     return labels
 
 

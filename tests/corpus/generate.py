@@ -399,6 +399,9 @@ def file_cases() -> list:
         ("guideline-hidden-folder", "/.hidden/secret.instructions.md"),
         ("guideline-hidden-dotdot", "../.hidden/secret.instructions.md"),
         ("dotfile", "/docs/.dotfile.md"),
+        # outside the layout's root (still inside tests/corpus): found relative to the eval file's folder
+        ("escape-root-existing", "../../patterns/prompts/plain.md"),
+        ("escape-root-guideline", "../../patterns/prompts/style.instructions.md"),
     ]
     cases = []
     for name, ref in refs:
