@@ -61,6 +61,11 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Opti
     rule = render.rule_text(case, formatted, session.repo_root)
     if formatted is None:
         skipped = Text(f"skipped: {render.sanitize(case.skipped or '')}", style="dim italic", end="")
+        if not case.messages:
+            first, excerpt = session.case_source(key)
+            if excerpt:
+                heading = Text("The reference skips this case; as written:\n", style="dim italic", end="")
+                messages = heading + render.source_text(excerpt, first, loaded.path)
         rule_line = Text(end="", no_wrap=True, overflow="ellipsis")
         rule_line.append(" SKIPPED ", style=Style(color="black", bgcolor="#5c6370", bold=True))
         rule_line.append(" " + render.sanitize(case.skipped or ""), style="italic")
@@ -231,7 +236,10 @@ class InspectorScreen(Screen):
                     row = self.session.row(f"{number}:{case.index}", self.profile)
                     if row is not None:
                         rows.append(row)
-            error = diagnostic_text(loaded.error, self.session.repo_root) if loaded.error else None
+            error = None
+            if loaded.error is not None:
+                where = f"line {loaded.error.line}: " if loaded.error.line else ""
+                error = where + render.relativize(loaded.error.message, self.session.repo_root)
             entries.append(FileEntry(loaded.rel, error, loaded.stale, tuple(rows)))
         return entries
 

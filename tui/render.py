@@ -159,11 +159,14 @@ def case_row_text(row: CaseRow) -> Text:
 
 
 def file_header_text(rel_path: str, error: Optional[str], stale: bool) -> Text:
+    """A file heading; a refused file says so briefly (the banner has the whole message)."""
     text = Text(end="", no_wrap=True, overflow="ellipsis")
     text.append("▸ " + sanitize(rel_path), style=Style(color="#56b6c2", bold=True))
     if error:
         text.append("\n")
-        text.append(("stale: " if stale else "") + sanitize(error), style=ERROR)
+        text.append("✗ " + sanitize(error), style=ERROR)
+        if stale:
+            text.append("\n  last good version shown", style=Style(dim=True, italic=True))
     return text
 
 
@@ -201,6 +204,32 @@ _FATE_STYLES = {
 
 def fate_style(fate: str) -> Style:
     return _FATE_STYLES.get(fate, Style())
+
+
+def fate_text(fate: str, detail: str) -> Text:
+    """`fate: detail`, without repeating the fate when the detail already starts with it."""
+    out = Text(end="")
+    detail = sanitize(detail or "")
+    if detail.lower().startswith(fate.lower()):
+        out.append(detail[: len(fate)], style=fate_style(fate))
+        out.append(detail[len(fate):], style=DIM)
+    else:
+        out.append(fate, style=fate_style(fate))
+        if detail:
+            out.append(": " + detail, style=DIM)
+    return out
+
+
+def source_text(excerpt: str, first_line: int, path: str) -> Text:
+    """Lines of the eval file as written, numbered, highlighted as YAML."""
+    body = highlighted(excerpt, path=path)
+    out = Text(end="")
+    for n, line in enumerate(body.split("\n", allow_blank=True)):
+        if n:
+            out.append("\n")
+        out.append(f"{first_line + n:>4} ", style=DIM)
+        out.append_text(line)
+    return out
 
 
 def messages_text(case: EvalCase, formatted: Optional[FormattedCase]) -> Text:
@@ -242,9 +271,7 @@ def messages_text(case: EvalCase, formatted: Optional[FormattedCase]) -> Text:
                     out.append(" " + sanitize(str(seg.value))[:200], style=DIM)
             if fate is not None:
                 out.append("\n  ")
-                out.append(fate.fate, style=fate_style(fate.fate))
-                if fate.detail and fate.detail != fate.fate:
-                    out.append(": " + sanitize(fate.detail), style=DIM)
+                out.append_text(fate_text(fate.fate, fate.detail))
     return out
 
 
@@ -336,9 +363,7 @@ def rule_text(case: EvalCase, formatted: Optional[FormattedCase], repo_root: Opt
         out.append("\n\nSegments", style=Style(bold=True, underline=True))
         for s in ex.segments:
             out.append(f"\n {s.message_index + 1}.{s.segment_index + 1} ", style=DIM)
-            out.append(s.fate, style=fate_style(s.fate))
-            if s.detail and s.detail != s.fate:
-                out.append(" — " + sanitize(s.detail), style=DIM)
+            out.append_text(fate_text(s.fate, s.detail))
     out.append_text(_diagnostics_text(case, repo_root))
     return out
 

@@ -167,6 +167,24 @@ class Session:
                 return f"{number}:{min(index, len(cases) - 1)}"
         return None
 
+    def case_source(self, key: str) -> tuple[int, str]:
+        """(first line, text) of the case as written in the file on disk, up to the next case."""
+        found = self.case(key)
+        if found is None or not found[1].line:
+            return 0, ""
+        loaded, case = found
+        later = [c.line for c in loaded.good.cases if c.line and c.line > case.line]
+        try:
+            with open(loaded.path, encoding="utf-8", errors="replace") as handle:
+                lines = handle.read().split("\n")
+        except OSError:
+            return 0, ""
+        end = min(later) - 1 if later else len(lines)
+        chunk = lines[case.line - 1 : end]
+        while chunk and not chunk[-1].strip():
+            chunk.pop()
+        return case.line, "\n".join(chunk)
+
     def row(self, key: str, profile: str = "agentv") -> Optional[CaseRow]:
         found = self.case(key)
         if found is None:

@@ -37,7 +37,8 @@ class CaseList(Vertical):
 
     DEFAULT_CSS = """
     CaseList { width: 36; }
-    CaseList > Input { border: none; height: 1; padding: 0 1; }
+    CaseList > Input, CaseList > Input:focus { border: none; height: 1; padding: 0 1; }
+    CaseList > Input:focus { background: $boost; }
     CaseList > OptionList { height: 1fr; border: none; padding: 0; }
     CaseList > OptionList > .option-list--option { padding: 0 1; }
     """

@@ -1,0 +1,69 @@
+"""Shared test fixtures: determinism for Textual apps (snapshots and Pilot tests). Generic; no app specifics."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import os
+
+import pytest
+
+# Long-lived workers (file watchers) never complete; everything else is waited for before a screenshot.
+LONG_LIVED_WORKER_GROUPS = {"watch"}
+
+
+@pytest.fixture(autouse=True)
+def _deterministic_terminal(monkeypatch):
+    """Same screen everywhere: colours on, no animations, no cursor blink, no user Textual settings."""
+    for name in list(os.environ):
+        if name == "NO_COLOR" or (name.startswith("TEXTUAL") and not name.startswith("TEXTUAL_SNAPSHOT")):
+            monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("TEXTUAL_ANIMATIONS", "none")
+    try:
+        from textual.widgets import Input, TextArea
+    except ImportError:  # tests that never touch Textual
+        return
+    for widget in (Input, TextArea):
+        reactive = widget.__dict__.get("cursor_blink")
+        if reactive is not None and hasattr(reactive, "_default"):
+            monkeypatch.setattr(reactive, "_default", False)
+
+
+async def wait_for_idle(pilot, timeout: float = 10.0) -> None:
+    """Let the app settle: every worker (except long-lived ones) done, messages processed, screen refreshed."""
+    app = pilot.app
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        await pilot.pause()
+        busy = [
+            w
+            for w in app.workers
+            if w.group not in LONG_LIVED_WORKER_GROUPS and not w.is_finished
+        ]
+        if not busy:
+            break
+        if loop.time() > deadline:
+            raise TimeoutError(f"workers still running: {busy}")
+        await asyncio.sleep(0.01)
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+
+
+@pytest.fixture
+def snap_compare(snap_compare):
+    """The plugin's snap_compare, waiting for the app to be idle before and after `run_before`."""
+
+    def compare(app, *, run_before=None, **kwargs):
+        async def settle_then_run(pilot):
+            await wait_for_idle(pilot)
+            if run_before is not None:
+                result = run_before(pilot)
+                if inspect.isawaitable(result):
+                    await result
+                await wait_for_idle(pilot)
+
+        return snap_compare(app, run_before=settle_then_run, **kwargs)
+
+    return compare
