@@ -105,6 +105,16 @@ def find_eval_files(root: str) -> list[str]:
     return found
 
 
+def display_path(path: str) -> str:
+    """Relative to the working directory when inside it (short, and stable across machines), else absolute."""
+    absolute = os.path.abspath(path)
+    try:
+        relative = os.path.relpath(absolute)
+    except ValueError:  # another drive on Windows
+        return absolute
+    return absolute if relative.startswith("..") else relative
+
+
 def _dataset_name(path: str) -> str:
     return os.path.splitext(os.path.basename(path))[0]
 
@@ -172,10 +182,10 @@ class DriftChecker:
         if record.lm_request is None and record.agent_request is None and record.evaluator_request is None:
             return DriftReport("nothing recorded", "the result recorded no provider request")
         if not self.eval_paths:
-            return DriftReport("eval not found", f"no eval files under {self.root}")
+            return DriftReport("eval not found", f"no eval files under {display_path(self.root)}")
         found = self.find_case(record.eval_id, record.dataset)
         if found is None:
-            return DriftReport("eval not found", f"no eval case with id {record.eval_id!r} under {self.root}")
+            return DriftReport("eval not found", f"no eval case with id {record.eval_id!r} under {display_path(self.root)}")
         eval_file, case = found
         if eval_file.error is not None:
             return DriftReport("eval refused", str(eval_file.error), eval_file.path)
@@ -209,7 +219,7 @@ def compare_with_case(record: ResultRecord, eval_file: EvalFile, case: EvalCase)
         ]
         current_prompt = recorded_prompt if recorded_prompt in variants else variants[0]
         fields.append(_compare("evaluator prompt", recorded_prompt, current_prompt))
-    where = f"{eval_file.path}:{case.line}" if case.line else eval_file.path
+    where = f"{display_path(eval_file.path)}:{case.line}" if case.line else display_path(eval_file.path)
     changed = [f.field for f in fields if not f.equal]
     if not fields:
         return DriftReport("nothing recorded", "the recorded requests hold nothing to compare", eval_file.path, case.line, fields)

@@ -101,6 +101,7 @@ class HeaderState:
     shown: int = 0
     problems: int = 0
     drift: dict[str, int] = field(default_factory=dict)
+    drift_note: str = ""
     run_position: str = ""  # "run 2 of 5" when a folder holds several runs
 
 
@@ -131,7 +132,7 @@ def header_text(state: HeaderState) -> Text:
     text.append("—" if rate is None else f"{rate:.0%}", style=f"bold {PASS if rate and rate >= 0.5 else FAIL}")
     text.append(f" at ≥{state.threshold:.2f}", style="dim")
     text.append(f" ({stats.passed:,} pass, {stats.failed:,} fail)  ", style="dim")
-    text.append(f"{stats.errors:,} errors", style=f"bold {FAIL}" if stats.errors else "dim")
+    text.append(f"{stats.errors:,} error{'' if stats.errors == 1 else 's'}", style=f"bold {FAIL}" if stats.errors else "dim")
     if state.problems:
         text.append(f"  {state.problems} broken", style=f"bold {FAIL}")
     text.append("  ")
@@ -152,6 +153,8 @@ def header_text(state: HeaderState) -> Text:
             if n:
                 text.append(" · ", style="dim")
             text.append(f"{count:,} {name}", style=f"bold {WARN}" if name == "drifted" else "dim")
+    elif state.drift_note:
+        text.append("  drift: " + visible_text(state.drift_note), style="dim")
     return text
 
 

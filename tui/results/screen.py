@@ -1,0 +1,591 @@
+"""The results view: one run (list + header, detail on enter) or two runs compared.
+
+`ResultsScreen(paths, evals, repo_root)` is what `tui.app.make_app` pushes for results files. Data flow: thread
+workers index each file (`ResultsFile.scan`) and post `IndexProgressed`; the screen recomputes the visible row
+order from the summaries (another thread worker, newest request wins) and hands rows down to the list.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Optional, Sequence
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from formatting.results import (
+    FILTERS,
+    SORT_KEYS,
+    ResultsFile,
+    ScanProgress,
+    compute_stats,
+    expand_results_paths,
+    select,
+    visible_text,
+)
+
+from .widgets import (
+    DRIFT_DRIFTED,
+    DRIFT_EQUAL,
+    DRIFT_NOT_FOUND,
+    DRIFT_OTHER,
+    CompareList,
+    HeaderState,
+    ResultList,
+    ResultsHeader,
+    compare_header_text,
+)
+
+DEFAULT_THRESHOLD = 0.5
+AUTO_DRIFT_LIMIT = 20_000  # bigger runs check drift on demand (d): it parses every record again
+RESELECT_EVERY = 0.3  # seconds between re-sorts while a big file is still being indexed
+
+
+class ResultsCommands(Provider):
+    """Every action of the results screens in the command palette."""
+
+    def _commands(self) -> list[tuple[str, str, object]]:
+        screen = self.screen
+        getter = getattr(screen, "palette_commands", None)
+        return list(getter()) if getter else []
+
+    async def discover(self) -> Hits:
+        for title, help_text, callback in self._commands():
+            yield DiscoveryHit(title, callback, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, help_text, callback in self._commands():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), callback, help=help_text)
+
+
+def _action(screen: Screen, action: str):
+    async def run() -> None:
+        await screen.run_action(action)
+
+    return run
+
+
+@dataclass
+class Run:
+    """One results file and what the screen learnt about it."""
+
+    path: str
+    results: ResultsFile
+    progress: Optional[ScanProgress] = None
+    started: bool = False
+    drift: Optional[bytearray] = None
+    drift_counts: dict[str, int] = field(default_factory=dict)
+    drift_checker: object = None
+    drift_note: str = ""
+
+
+def _suite_of(path: str) -> str:
+    """AgentV names runs `<dataset>_<timestamp>.jsonl`: the part before the first `_`."""
+    return os.path.basename(path).split("_", 1)[0]
+
+
+def _previous_run_of_same_suite(paths: list[str], current: int) -> int:
+    suite = _suite_of(paths[current])
+    same = [i for i in range(len(paths)) if i != current and _suite_of(paths[i]) == suite]
+    earlier = [i for i in same if i < current]
+    if earlier:
+        return earlier[-1]
+    if same:
+        return same[0]
+    return current - 1 if current > 0 else 1
+
+
+class IndexProgressed(Message):
+    def __init__(self, run: Run, progress: ScanProgress) -> None:
+        super().__init__()
+        self.run = run
+        self.progress = progress
+
+
+class DriftProgressed(Message):
+    def __init__(self, run: Run, done: bool) -> None:
+        super().__init__()
+        self.run = run
+        self.done = done
+
+
+class ResultsScreen(Screen):
+    """Results of one run (a file, or a folder of runs: [ and ] switch) or, given two files, the two compared."""
+
+    DEFAULT_CSS = """
+    ResultsScreen { layout: vertical; }
+    ResultsScreen #results-search { display: none; height: 3; border: tall $accent; }
+    ResultsScreen #results-search.-visible { display: block; }
+    ResultsScreen #results-problems { display: none; height: auto; max-height: 4; padding: 0 1; background: $error 30%; }
+    ResultsScreen #results-problems.-visible { display: block; }
+    ResultsScreen #compare-header { height: 3; padding: 0 1; background: $panel; }
+    ResultsScreen #results-columns { height: 1; padding: 0 1; color: $text-muted; background: $surface; }
+    """
+    COMMANDS = {ResultsCommands}
+    BINDINGS = [
+        Binding("s", "cycle_sort", "Sort"),
+        Binding("r", "reverse", "Reverse", show=False),
+        Binding("f", "cycle_filter", "Filter"),
+        Binding("slash", "search", "Search"),
+        Binding("plus,equals_sign", "threshold(0.05)", "Threshold +", key_display="+"),
+        Binding("minus", "threshold(-0.05)", "Threshold −", key_display="-"),
+        Binding("d", "drift_all", "Drift"),
+        Binding("left_square_bracket", "run(-1)", "Prev run", show=False),
+        Binding("right_square_bracket", "run(1)", "Next run", show=False),
+        Binding("c", "compare_previous", "Compare"),
+        Binding("escape", "back", "Clear/back", show=False),
+    ]
+
+    def __init__(
+        self,
+        paths: Sequence[str],
+        evals: Optional[str] = None,
+        repo_root: Optional[str] = None,
+        *,
+        mode: Optional[str] = None,
+        profile: Optional[str] = None,
+        threshold: float = DEFAULT_THRESHOLD,
+        closable: bool = False,
+        name: Optional[str] = None,
+    ) -> None:
+        super().__init__(name=name)
+        self.paths = [os.fspath(p) for p in paths]
+        self.evals = evals
+        self.repo_root = repo_root
+        self.threshold = threshold
+        self.closable = closable
+        files, problems = expand_results_paths(self.paths)
+        self.path_problems = problems
+        self.runs = [Run(path, ResultsFile(path)) for path in files]
+        self.compare_mode = len(self.paths) == 2 and len(self.runs) == 2 and not any(os.path.isdir(p) for p in self.paths)
+        self.current = 0
+        self.sort = "score"
+        self.reverse = False
+        self.filter = "all"
+        self.search_text = ""
+        self._selection_generation = 0
+        self._last_reselect = 0.0
+        self._stop = threading.Event()
+        # compare mode
+        self.comparison = None
+        self.changed_only = False
+
+    # -- layout ----------------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        if self.compare_mode:
+            yield Static(Text("indexing both runs…", style="dim"), id="compare-header")
+            yield Input(placeholder="search eval ids", id="results-search")
+            yield Static(id="results-problems", markup=False)
+            yield Static(self._compare_columns(), id="results-columns")
+            yield CompareList(threshold=self.threshold, id="compare-list")
+        else:
+            yield ResultsHeader(id="results-header")
+            yield Input(placeholder="search eval id, target, dataset", id="results-search")
+            yield Static(id="results-problems", markup=False)
+            if self.runs:
+                yield ResultList(self.runs[0].results, threshold=self.threshold, id="results-list")
+            else:
+                yield Static(Text("No results files to show.", style="bold"), id="results-empty")
+        yield Footer()
+
+    @staticmethod
+    def _compare_columns() -> Text:
+        return Text(f" {'status':<11}{'A':<16}{'B':<16}{'Δ':<7}eval id", end="")
+
+    def on_mount(self) -> None:
+        self._show_problems()
+        if self.compare_mode:
+            self._index_both(self.runs[0], self.runs[1])
+            self.query_one(CompareList).focus()
+        elif self.runs:
+            self._start_run(self.runs[self.current])
+            self.query_one(ResultList).focus()
+
+    def on_unmount(self) -> None:
+        self._stop.set()
+
+    @property
+    def run(self) -> Optional[Run]:
+        return self.runs[self.current] if self.runs else None
+
+    # -- indexing --------------------------------------------------------------------------------------------
+
+    def _start_run(self, run: Run) -> None:
+        self._update_header()
+        if not run.started:
+            run.started = True
+            self._index(run)
+        else:
+            self._reselect()
+
+    @work(thread=True, group="index")
+    def _index(self, run: Run) -> None:
+        for progress in run.results.scan(batch_seconds=0.1, stop=self._stop):
+            self.post_message(IndexProgressed(run, progress))
+
+    @on(IndexProgressed)
+    def _indexed(self, message: IndexProgressed) -> None:
+        run = message.run
+        first = run.progress is None
+        run.progress = message.progress
+        if run is not self.run or self.compare_mode:
+            return
+        now = time.monotonic()
+        if first or message.progress.done or now - self._last_reselect >= RESELECT_EVERY:
+            self._last_reselect = now
+            self._reselect()
+            self._show_problems()
+        if message.progress.done:
+            self._maybe_check_drift(run, auto=True)
+
+    def _update_header(self, shown: Optional[int] = None) -> None:
+        run = self.run
+        if run is None or self.compare_mode:
+            return
+        results = run.results
+        stats = compute_stats(results, self.threshold) if results.count else None
+        list_ = self.query_one(ResultList)
+        title = run.path
+        if results.error is not None:
+            title = f"{run.path}: {results.error.message}"
+        self.query_one(ResultsHeader).state = HeaderState(
+            title=title,
+            stats=stats,
+            threshold=self.threshold,
+            progress=run.progress,
+            sort=self.sort,
+            reverse=self.reverse,
+            filter=self.filter,
+            query=self.search_text,
+            shown=len(list_.rows) if shown is None else shown,
+            problems=len(results.diagnostics),
+            drift=run.drift_counts,
+            drift_note=run.drift_note,
+            run_position=f"run {self.current + 1} of {len(self.runs)}" if len(self.runs) > 1 else "",
+        )
+
+    def _show_problems(self) -> None:
+        problems = list(self.path_problems)
+        for run in self.runs if self.compare_mode else ([self.run] if self.run else []):
+            if run.results.error is not None:
+                problems.append(run.results.error)
+            problems.extend(run.results.diagnostics)
+        widget = self.query_one("#results-problems", Static)
+        if not problems:
+            widget.set_class(False, "-visible")
+            return
+        text = Text(end="")
+        for n, problem in enumerate(problems[:3]):
+            if n:
+                text.append("\n")
+            text.append("⚠ ", style="bold")
+            text.append(visible_text(str(problem))[:300])
+        if len(problems) > 3:
+            text.append(f"\n… and {len(problems) - 3} more problems; the other lines are shown", style="italic")
+        widget.update(text)
+        widget.set_class(True, "-visible")
+
+    # -- selection (sort / filter / search) -----------------------------------------------------------------
+
+    def _reselect(self) -> None:
+        run = self.run
+        if run is None:
+            return
+        list_ = self.query_one(ResultList)
+        list_.threshold = self.threshold
+        if self.sort == "file" and not self.reverse and self.filter == "all" and not self.search_text:
+            # the identity order needs no work at all: a range over what is indexed so far
+            list_.set_rows(range(run.results.count))
+            self._update_header()
+            return
+        self._selection_generation += 1
+        self._select(run, self._selection_generation, self.sort, self.reverse, self.filter, self.search_text, self.threshold)
+
+    @work(thread=True, exclusive=True, group="select")
+    def _select(self, run: Run, generation: int, sort: str, reverse: bool, filter: str, query: str,
+                threshold: float) -> None:
+        only = None
+        if filter == "drifted" and run.drift is not None:
+            only = run.drift
+        rows = select(run.results, sort=sort, reverse=reverse, filter="all" if filter == "drifted" else filter,
+                      query=query, threshold=threshold)
+        if only is not None:
+            rows = type(rows)("I", (i for i in rows if i < len(only) and only[i] == DRIFT_DRIFTED))
+        elif filter == "drifted":
+            rows = type(rows)("I")
+        self.app.call_from_thread(self._apply_rows, run, generation, rows)
+
+    def _apply_rows(self, run: Run, generation: int, rows) -> None:
+        if generation != self._selection_generation or run is not self.run:
+            return
+        self.query_one(ResultList).set_rows(rows)
+        self._update_header()
+
+    # -- actions ---------------------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple) -> Optional[bool]:
+        single_only = {"cycle_sort", "reverse", "threshold", "drift_all", "run", "compare_previous"}
+        if self.compare_mode and action in single_only:
+            return False
+        if action in {"run", "compare_previous"} and len(self.runs) < 2:
+            return False
+        return True
+
+    def action_cycle_sort(self) -> None:
+        self.sort = SORT_KEYS[(SORT_KEYS.index(self.sort) + 1) % len(SORT_KEYS)]
+        self._reselect()
+
+    def action_reverse(self) -> None:
+        self.reverse = not self.reverse
+        self._reselect()
+
+    def action_cycle_filter(self) -> None:
+        if self.compare_mode:
+            self.changed_only = not self.changed_only
+            self._show_comparison()
+            return
+        choices = FILTERS + (("drifted",) if self.run and self.run.drift is not None else ())
+        self.filter = choices[(choices.index(self.filter) + 1) % len(choices)] if self.filter in choices else "all"
+        self._reselect()
+
+    def action_search(self) -> None:
+        search = self.query_one("#results-search", Input)
+        search.add_class("-visible")
+        search.focus()
+
+    def action_threshold(self, delta: float) -> None:
+        self.threshold = round(min(1.0, max(0.0, self.threshold + delta)), 2)
+        self._reselect()
+        self._update_header()
+
+    def action_run(self, step: int) -> None:
+        if len(self.runs) < 2:
+            return
+        self.current = (self.current + step) % len(self.runs)
+        list_ = self.query_one(ResultList)
+        list_.results = self.run.results
+        list_.drift_marks = self.run.drift
+        list_.set_rows(range(0))
+        list_.cursor = 0
+        self._start_run(self.run)
+        self._show_problems()
+
+    def action_compare_previous(self) -> None:
+        """Compare this run (B) with an earlier run of the same suite (A): same file-name prefix, nearest first."""
+        if len(self.runs) < 2:
+            return
+        previous = _previous_run_of_same_suite([run.path for run in self.runs], self.current)
+        self.app.push_screen(
+            ResultsScreen([self.runs[previous].path, self.run.path], self.evals, self.repo_root,
+                          threshold=self.threshold, closable=True)
+        )
+
+    def action_back(self) -> None:
+        search = self.query_one("#results-search", Input)
+        if search.has_class("-visible") or self.search_text:
+            search.value = ""
+            search.remove_class("-visible")
+            self.search_text = ""
+            self._refresh_view()
+            self._focus_list()
+            return
+        if not self.compare_mode and self.filter != "all":
+            self.filter = "all"
+            self._reselect()
+            return
+        if self.closable:
+            self.dismiss()
+
+    def _focus_list(self) -> None:
+        self.query_one(CompareList if self.compare_mode else ResultList).focus()
+
+    def _refresh_view(self) -> None:
+        if self.compare_mode:
+            self._show_comparison()
+        else:
+            self._reselect()
+
+    @on(Input.Changed, "#results-search")
+    def _search_changed(self, event: Input.Changed) -> None:
+        self.search_text = event.value
+        self._refresh_view()
+
+    @on(Input.Submitted, "#results-search")
+    def _search_submitted(self, event: Input.Submitted) -> None:
+        self._focus_list()
+
+    # -- detail ----------------------------------------------------------------------------------------------
+
+    @on(ResultList.Selected, "#results-list")
+    def _open_result(self, event: ResultList.Selected) -> None:
+        from .detail import ResultDetailScreen
+
+        run = self.run
+        list_ = self.query_one(ResultList)
+        self.app.push_screen(
+            ResultDetailScreen(run.results, list_.rows, list_.cursor, threshold=self.threshold,
+                               drift=self._drift_checker(run))
+        )
+
+    @on(CompareList.Selected, "#compare-list")
+    def _open_pair(self, event: CompareList.Selected) -> None:
+        from .detail import CompareDetailScreen
+
+        list_ = self.query_one(CompareList)
+        self.app.push_screen(
+            CompareDetailScreen(self.runs[0].results, self.runs[1].results, list_.rows, list_.cursor,
+                                threshold=self.threshold)
+        )
+
+    # -- drift -----------------------------------------------------------------------------------------------
+
+    def _drift_checker(self, run: Run):
+        if run.drift_checker is None:
+            from formatting.drift import DriftChecker
+
+            run.drift_checker = DriftChecker(run.path, evals=self.evals, repo_root=self.repo_root)
+        return run.drift_checker
+
+    def _maybe_check_drift(self, run: Run, auto: bool) -> None:
+        if run.drift is not None or not run.results.count:
+            return
+        if auto and run.results.count > AUTO_DRIFT_LIMIT:
+            return
+        run.drift = bytearray(run.results.count)
+        self._check_drift(run)
+
+    def action_drift_all(self) -> None:
+        run = self.run
+        if run is None or run.progress is None or not run.progress.done:
+            self.notify("Drift can be checked once the file is indexed.", severity="warning")
+            return
+        if run.drift is not None:
+            self.notify("Drift: " + (", ".join(f"{v} {k}" for k, v in run.drift_counts.items() if v) or "checking…"))
+            return
+        self._maybe_check_drift(run, auto=False)
+
+    @work(thread=True, group="drift")
+    def _check_drift(self, run: Run) -> None:
+        from formatting.drift import display_path
+
+        checker = self._drift_checker(run)
+        if not checker.eval_paths:
+            run.drift_note = f"no eval files found under {display_path(checker.root)}"
+            self.post_message(DriftProgressed(run, True))
+            return
+        codes = {"equal": DRIFT_EQUAL, "drifted": DRIFT_DRIFTED, "eval not found": DRIFT_NOT_FOUND}
+        counts = {"drifted": 0, "equal": 0, "eval not found": 0, "other": 0}
+        last = time.monotonic()
+        for index in range(run.results.count):
+            if self._stop.is_set():
+                return
+            try:
+                report = checker.check(run.results.record(index))
+                status = report.status
+            except Exception:  # an engine failure on one case must not stop the others
+                status = "other"
+            code = codes.get(status, DRIFT_OTHER)
+            run.drift[index] = code
+            counts[status if status in counts else "other"] += 1
+            if time.monotonic() - last > 0.25:
+                last = time.monotonic()
+                run.drift_counts = dict(counts)
+                self.post_message(DriftProgressed(run, False))
+        run.drift_counts = dict(counts)
+        self.post_message(DriftProgressed(run, True))
+
+    @on(DriftProgressed)
+    def _drift_progressed(self, message: DriftProgressed) -> None:
+        if message.run is not self.run or self.compare_mode:
+            return
+        list_ = self.query_one(ResultList)
+        list_.drift_marks = message.run.drift
+        list_.refresh()
+        self._update_header()
+
+    # -- compare mode ----------------------------------------------------------------------------------------
+
+    @work(thread=True, group="index")
+    def _index_both(self, a: Run, b: Run) -> None:
+        from formatting.compare import compare_runs
+
+        for run in (a, b):
+            for progress in run.results.scan(batch_seconds=0.25, stop=self._stop):
+                run.progress = progress
+                self.app.call_from_thread(self._compare_progress)
+            if self._stop.is_set():
+                return
+        comparison = compare_runs(a.results, b.results)
+        self.app.call_from_thread(self._compared, comparison)
+
+    def _compare_progress(self) -> None:
+        if self.comparison is not None:
+            return
+        a, b = self.runs
+        done = sum(r.progress.position if r.progress else 0 for r in (a, b))
+        total = max(1, a.results.size + b.results.size)
+        header = self.query_one("#compare-header", Static)
+        header.update(compare_header_text(a.results.name, b.results.name, {}, None, None, 0, self.search_text, self.changed_only,
+                                          progress=f"indexing {done / total:.0%}"))
+
+    def _compared(self, comparison) -> None:
+        self.comparison = comparison
+        self._show_problems()
+        self._show_comparison()
+
+    def _show_comparison(self) -> None:
+        from formatting.compare import filter_rows
+
+        if self.comparison is None:
+            return
+        rows = filter_rows(self.comparison.rows, self.search_text, self.changed_only)
+        self.query_one(CompareList).set_rows(rows)
+        a, b = self.runs
+        self.query_one("#compare-header", Static).update(
+            compare_header_text(a.results.name, b.results.name, self.comparison.counts, self.comparison.mean_a,
+                                self.comparison.mean_b, len(rows), self.search_text, self.changed_only)
+        )
+
+    # -- command palette -------------------------------------------------------------------------------------
+
+    def palette_commands(self):
+        commands = [
+            ("Results: search", "Filter by eval id, target or dataset as you type (/)", "search"),
+        ]
+        if self.compare_mode:
+            commands.append(("Results: show changed only / all", "Hide unchanged pairs (f)", "cycle_filter"))
+        else:
+            commands += [
+                ("Results: cycle sort (score, id, time, file)", "s", "cycle_sort"),
+                ("Results: reverse order", "r", "reverse"),
+                ("Results: cycle filter (all, failures, errors, drifted)", "f", "cycle_filter"),
+                ("Results: raise pass threshold", "+0.05 (+)", "threshold(0.05)"),
+                ("Results: lower pass threshold", "-0.05 (-)", "threshold(-0.05)"),
+                ("Results: check drift against the eval files", "Recompute every request with the engine (d)", "drift_all"),
+            ]
+            if len(self.runs) > 1:
+                commands += [
+                    ("Results: next run", "]", "run(1)"),
+                    ("Results: previous run", "[", "run(-1)"),
+                    ("Results: compare with the previous run", "c", "compare_previous"),
+                ]
+        commands.append(("Results: open the highlighted result", "enter", "open_current"))
+        return [(title, help_text, _action(self, action)) for title, help_text, action in commands]
+
+    def action_open_current(self) -> None:
+        self._focus_list()
+        (self.query_one(CompareList) if self.compare_mode else self.query_one(ResultList)).action_select()
