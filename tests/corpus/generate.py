@@ -240,7 +240,64 @@ def layout_basic() -> Layout:
     lay.eval("evals/crlf.yaml", eval_doc(crlf_cases()), crlf=True)
     lay.eval("evals/nested/deeper/paths.yaml", eval_doc(nested_path_cases()))
     lay.eval("evals/alt-extension.yml", eval_doc(alt_ext_cases()))
+    lay.eval("evals/more.yaml", eval_doc(more_cases()))
+    lay.file("evals/files/caf\u00e9 \U0001F600.md", "Unicode file name.\n")
+    lay.file("evals/files/hash#name.md", "Hash in the name.\n")
+    lay.file("evals/files/percent%20name.md", "Percent in the name.\n")
+    lay.file("evals/files/Case.md", "Capitalised name.\n")
+    lay.file("evals/files/only-fence.md", "```sh\necho from a file\n```\n")
     return lay
+
+
+def more_cases() -> list:
+    g = "/prompts/style.instructions.md"
+    return [
+        C("outcome-padded", [M("user", "q")], outcome="  padded outcome  "),
+        C("outcome-trailing-newlines", [M("user", "q")], outcome="outcome\n\n"),
+        C("outcome-inner-blank-lines", [M("user", "q")], outcome="a\n\n\nb"),
+        C("expected-padded", [M("user", "q")], expected=[M("assistant", "\n\n  padded reference  \n")]),
+        C("expected-list-blank-and-text", [M("user", "q")], expected=[M("assistant", [T(" "), T("x"), T("y")])]),
+        C("expected-file-only", [M("user", "q")], expected=[M("assistant", [F("files/data.json")])]),
+        C("id-unicode-😀", [M("user", "unicode id")]),
+        C("id with\nnewline", [M("user", "newline id")]),
+        C("x" * 300, [M("user", "long id")]),
+        C("mid-system-guideline-matched", [M("user", "U1"), M("assistant", "A"),
+                                            M("system", [F(g), T("later rules")]), M("user", "U2")]),
+        C("mid-system-guideline-only-matched", [M("user", "U1"), M("system", [F(g)]), M("user", "U2")]),
+        C("leading-blank-then-system", [M("system", ""), M("system", "S2"), M("user", "U")]),
+        C("leading-system-guideline-then-system", [M("system", [F(g)]), M("system", "S2"), M("user", "U")]),
+        C("guideline-in-two-turns", [M("system", [F(g), T("S")]), M("user", [F(g), T("U")])]),
+        C("guideline-in-assistant-turn", [M("user", "U"), M("assistant", [F(g), T("A")]), M("user", "U2")]),
+        C("guideline-in-tool-turn-only", [M("user", "U"), M("tool", [F(g)])]),
+        C("system-fence-in-chat", [M("system", "```r\nrule\n```"), M("user", "U"), M("assistant", "A")]),
+        C("user-fence-marked", [M("system", "S"), M("user", "```py\nx\n```\nand\n```py\ny\n```")]),
+        C("fence-file-flat", [M("user", [F("files/only-fence.md"), T("run it")])]),
+        C("fence-file-and-text-fence", [M("user", [F("files/only-fence.md"), T("```py\nz\n```")])]),
+        C("unicode-file-name", [M("user", [F("files/caf\u00e9 \U0001F600.md"), T("q")])]),
+        C("hash-file-name", [M("user", [F("files/hash#name.md"), T("q")])]),
+        C("percent-file-name", [M("user", [F("files/percent%20name.md"), T("q")])]),
+        C("percent-decoded-missing", [M("user", [F("files/percent name.md"), T("q")])]),
+        C("case-mismatch-missing", [M("user", [F("files/case.md"), T("q")])]),
+        C("case-exact", [M("user", [F("files/Case.md"), T("q")])]),
+        C("url-value", [M("user", [F("https://example.com/x.md"), T("q")])]),
+        C("tilde-value", [M("user", [F("~/x.md"), T("q")])]),
+        C("file-uri-value", [M("user", [F("file:///etc/hostname"), T("q")])]),
+        C("windows-separators-guideline", [M("system", [F("..\\prompts\\style.instructions.md")]), M("user", "q")]),
+        C("many-files-one-turn", [M("user", [F("files/data.json"), F("/docs/guide.md"), F("/docs/snippet.py"),
+                                             F(g), F("files/nope.txt"), T("q")])]),
+        C("many-turns-files", [M("system", [F("/docs/guide.md"), T("S")]), M("user", [F("files/data.json")]),
+                               M("assistant", [F("/docs/snippet.py")]), M("tool", [F("files/crlf.txt")]),
+                               M("user", "last")]),
+        C("text-only-whitespace-lines", [M("user", [T("a"), T("\n\n"), T("b")])]),
+        C("text-inner-blank-lines", [M("user", "a\n\n\n\nb")]),
+        C("text-trailing-spaces-lines", [M("user", "a  \nb\t\n")]),
+        C("marked-text-padding", [M("system", "  S  "), M("user", "\n U \n")]),
+        C("chat-user-guideline-only-dropped", [M("system", "S"), M("user", [F(g)]), M("user", "U")]),
+        C("chat-assistant-blank-kept?", [M("system", "S"), M("assistant", " "), M("user", "U")]),
+        C("alias-role-ai", [M("ai", "A"), M("user", "U")]),
+        C("alias-role-human", [M("human", "H"), M("user", "U")]),
+        C("role-function", [M("user", "U"), M("function", "F")]),
+    ]
 
 
 def content_cases() -> list:
@@ -611,12 +668,26 @@ PATTERN_SETS = {
     "star-only": ["*", "**"],
     "empty-string": [""],
     "trailing-slash": ["prompts/"],
+    "case-sensitivity": ["**/*.MD", "PROMPTS/**"],
+    "nested-braces": ["**/{prompts,docs}/**/*.{md,py}"],
+    "range-class": ["docs/snippet.p[x-z]", "prompts/[a-p]*.md"],
+    "posix-class": ["prompts/[[:alpha:]]lain.md"],
+    "escaped-star": ["prompts/\\*.md", "docs/guide\\.md"],
+    "double-negation": ["!!prompts/plain.md"],
+    "star-in-middle": ["pr*ts/*.md", "d*/g*"],
+    "globstar-middle": ["prompts/**/*.md"],
+    "globstar-suffix": ["prompts/**", "docs/**/"],
+    "dot-globstar": ["**/.*/**", "**/.*"],
+    "spaces-around": [" **/*.md ", "prompts/plain.md "],
+    "mixed-with-negation-first": ["!**/style.instructions.md", "**/*.instructions.md"],
+    "parent-globstar": ["../**/*.md", "**/../prompts/*.md"],
 }
 
 
 def layout_patterns() -> Layout:
     lay = Layout("patterns")
     common_files(lay)
+    lay.file("prompts/UPPER.MD", "Upper-case extension.\n")
     refs = [
         ("plain-dotdot", "../prompts/plain.md"),
         ("plain-slash", "/prompts/plain.md"),
@@ -632,6 +703,8 @@ def layout_patterns() -> Layout:
         ("dotfile-slash", "/docs/.dotfile.md"),
         ("local", "files/local.md"),
         ("local-dot", "./files/local.md"),
+        ("upper-md", "/prompts/UPPER.MD"),
+        ("deep-dotdot", "../prompts/nested/deep.instructions.md"),
     ]
     for set_name, patterns in PATTERN_SETS.items():
         folder = f"p-{set_name}/"
@@ -795,9 +868,29 @@ def layout_abspath(abs_root: str) -> Layout:
 # --------------------------------------------------------------------------------------------------------------
 
 
+def layout_dotfolder() -> Layout:
+    lay = Layout("dotfolder")
+    common_files(lay)
+    lay.file(".agentv/config.yaml", config_doc(["**/*.instructions.md", ".evals/**/*.md"]))
+    lay.file(".evals/local.instructions.md", "Guideline inside a dot-folder.\n")
+    lay.file(".evals/notes.md", "Notes inside a dot-folder.\n")
+    lay.file(".evals/sub/deeper.md", "Deeper inside a dot-folder.\n")
+    refs = [("local-guideline", "local.instructions.md"), ("local-guideline-dot", "./local.instructions.md"),
+            ("notes", "notes.md"), ("deeper", "sub/deeper.md"), ("root-guideline", "/prompts/style.instructions.md"),
+            ("root-guideline-dotdot", "../prompts/style.instructions.md"), ("self-by-root", ".evals/notes.md"),
+            ("self-by-root-slash", "/.evals/notes.md")]
+    cases = []
+    for name, ref in refs:
+        cases.append(C(f"dot-{name}-flat", [M("user", [F(ref), T("Q")])]))
+        cases.append(C(f"dot-{name}-system", [M("system", [F(ref)]), M("user", "Q")]))
+        cases.append(C(f"dot-{name}-turns", [M("user", "U"), M("assistant", "A"), M("user", [F(ref), T("Q")])]))
+    lay.eval(".evals/eval.yaml", eval_doc(cases))
+    return lay
+
+
 def all_layouts(abs_root: str) -> list[Layout]:
     return [layout_basic(), layout_patterns(), layout_configs(), layout_noconfig(), layout_loaderrors(),
-            layout_abspath(abs_root)]
+            layout_abspath(abs_root), layout_dotfolder()]
 
 
 def write(out: Path, abs_root: str | None = None) -> dict:
