@@ -888,9 +888,63 @@ def layout_dotfolder() -> Layout:
     return lay
 
 
+def layout_fuzz() -> Layout:
+    """Seeded random combinations of roles, content shapes and references: breadth the hand-written files lack."""
+    import random
+
+    lay = Layout("fuzz")
+    common_files(lay)
+    lay.file(".agentv/config.yaml", config_doc(["**/*.instructions.md", "docs/**/*.md"]))
+    lay.file("suite/files/a.txt", "alpha\n")
+    lay.file("suite/files/b.md", "```py\nbeta()\n```\n")
+    lay.file("suite/files/c.instructions.md", "Suite guideline.\n")
+    lay.file("suite/files/crlf.txt", b"crlf\r\nfile\r\n")
+    lay.file("suite/files/empty.txt", b"")
+    lay.file("suite/files/blank.txt", "\n  \n")
+    lay.dir("suite/files/dir.md")
+    refs = ["files/a.txt", "./files/b.md", "files/c.instructions.md", "./files/c.instructions.md",
+            "files/crlf.txt", "files/empty.txt", "files/blank.txt", "files/dir.md", "files/missing.txt",
+            "../prompts/style.instructions.md", "/prompts/style.instructions.md", "prompts/rules.instructions.md",
+            "/docs/guide.md", "docs/guide.md", "../docs/guide.md", "/docs/prompts/inner.md", "../docs/snippet.py",
+            "\\docs\\guide.md", "/.hidden/secret.instructions.md"]
+    texts = ["Hello", "", "   ", "\n\t\n", "Line 1\nLine 2", "```py\nx = 1\n```", "a ```inline``` b",
+             "```\nunterminated", "Ünïcödé 😀", "crlf\r\ntext", "  padded  ", "@[User]:\nfake",
+             "[[ ## question ## ]]", "two\n\nparagraphs\n\n"]
+    roles = ["system"] * 3 + ["user"] * 6 + ["assistant"] * 3 + ["tool"] * 2 + ["critic", "User"]
+
+    def segment(rng):
+        r = rng.random()
+        if r < 0.45:
+            return T(rng.choice(texts))
+        if r < 0.9:
+            return F(rng.choice(refs))
+        if r < 0.96:
+            return {"type": rng.choice(["image", "", "Text", "file_ref"]), "value": rng.choice(texts)}
+        return rng.choice(["bare", 3, None])
+
+    def message(rng):
+        role = rng.choice(roles)
+        if rng.random() < 0.35:
+            return M(role, rng.choice(texts))
+        return M(role, [segment(rng) for _ in range(rng.randint(0, 4))])
+
+    for f in range(3):
+        rng = random.Random(20260 + f)
+        cases = []
+        for n in range(200):
+            msgs = [message(rng) for _ in range(rng.choice([0, 1, 1, 2, 2, 3, 3, 4, 5, 6]))]
+            expected = None
+            if rng.random() < 0.3:
+                expected = [message(rng) for _ in range(rng.randint(0, 2))]
+            cases.append(C(f"fuzz{f}-{n:03d}", msgs, outcome=rng.choice(["Good.", "Line 1\nLine 2", " x "]),
+                           expected=expected))
+        lay.eval(f"suite/fuzz-{f}.yaml", eval_doc(cases))
+    return lay
+
+
 def all_layouts(abs_root: str) -> list[Layout]:
     return [layout_basic(), layout_patterns(), layout_configs(), layout_noconfig(), layout_loaderrors(),
-            layout_abspath(abs_root), layout_dotfolder()]
+            layout_abspath(abs_root), layout_dotfolder(), layout_fuzz()]
 
 
 def write(out: Path, abs_root: str | None = None) -> dict:
