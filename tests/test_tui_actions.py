@@ -1,0 +1,253 @@
+"""Pilot tests: keys, mouse, command palette and actions of the inspector."""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+
+import pytest
+
+import tui.inspector
+from conftest import wait_for_idle
+from tui.app import make_app
+from tui.inspector import InspectorScreen
+from tui.screens import EvaluatorScreen, HelpScreen, ProfileDiffScreen
+from tui.widgets.pane import Pane
+from tui_helpers import CASES, FIXTURE_REPO, WIDE, key_for, select
+
+
+@pytest.fixture(autouse=True)
+def _in_fixture_repo(monkeypatch):
+    monkeypatch.chdir(FIXTURE_REPO)
+
+
+def inspector(**options):
+    return make_app([CASES], repo_root=str(FIXTURE_REPO), watch=False, **options)
+
+
+def current_id(app) -> str:
+    screen = app.screen
+    return screen.session.case(screen.current)[1].id
+
+
+def pane_text(app, pane_id: str) -> str:
+    return app.screen.query_one(f"#{pane_id}", Pane).body_text
+
+
+async def started(pilot):
+    await wait_for_idle(pilot)
+    assert isinstance(pilot.app.screen, InspectorScreen)
+    assert pilot.app.screen.loaded
+    return pilot.app.screen
+
+
+class TestCaseNavigation:
+    async def test_first_case_is_shown_at_start(self):
+        app = inspector()
+        async with app.run_test(size=WIDE) as pilot:
+            await started(pilot)
+            assert current_id(app) == "flat-question"
+            assert "Why does this return the wrong sum?" in pane_text(app, "question")
+
+    async def test_arrow_keys_and_brackets_move_between_cases(self):
+        app = inspector()
+        async with app.run_test(size=WIDE) as pilot:
+            await started(pilot)
+            await pilot.press("down")
+            assert current_id(app) == "non-user-turn"
+            await pilot.press("2", "right_square_bracket")
+            assert current_id(app) == "several-turns"
+            await pilot.press("left_square_bracket", "left_square_bracket")
+            assert current_id(app) == "flat-question"
+
+    async def test_next_and_previous_case_with_warnings(self):
+        app = inspector()
+        async with app.run_test(size=WIDE) as pilot:
+            await started(pilot)
+            await pilot.press("n")
+            assert current_id(app) == "missing-file"
+            await pilot.press("n")
+            assert current_id(app) == "no-outcome"  # "Skipping incomplete eval case" is a warning too
+            await pilot.press("N")
+            assert current_id(app) == "missing-file"
+
+    async def test_filter_as_you_type(self):
+        app = inspector()
+        async with app.run_test(size=WIDE) as pilot:
+            screen = await started(pilot)
+            await pilot.press("slash", *"skip")
+            await pilot.pause()
+            case_list = screen.query_one("CaseList")
+            assert case_list.visible_keys() == [key_for(screen, "no-outcome")]
+            assert current_id(app) == "no-outcome"
+            await pilot.press("enter")
+            assert screen.focused.id == "case-options"
+
+    async def test_click_a_case(self):
+        app = inspector()
+        async with app.run_test(size=WIDE) as pilot:
+            await started(pilot)
+            # Each case takes two lines under the list's top border: line 5 is the third case.
+            await pilot.click("#case-options", offset=(5, 5))
+            await pilot.pause()
+            assert current_id(app) == "several-turns"
+
+    async def test_jump_to_case_palette(self):
+        app = inspector()
+        async with app.run_test(size=WIDE) as pilot:
+            await started(pilot)
+            await pilot.press("g")
+            await pilot.pause()
+            await pilot.press(*"missing")
+            await wait_for_idle(pilot)
+            await pilot.pause(0.3)
+            await pilot.press("enter")
+            await wait_for_idle(pilot)
+            assert current_id(app) == "missing-file"
+
+    async def test_palette_finds_a_case_whose_id_looks_like_markup(self):
+        app = inspector()
+        async with app.run_test(size=WIDE) as pilot:
+            await started(pilot)
+            await pilot.press("g")
+            await pilot.pause()
+            await pilot.press(*"injection")
+            await pilot.pause(0.3)
+            await pilot.press("enter")
+            await wait_for_idle(pilot)
+            assert current_id(app) == "[bold]markup[/bold] injection"
+
+
+class TestToggles:
+    async def test_mode_toggle_key_and_chip(self):
+        app = inspector()
+        async with app.run_test(size=WIDE) as pilot:
+            screen = await started(pilot)
+            await pilot.press("m")
+            assert screen.mode == "agent"
+            assert '<file: path="src/calc.py">' in pane_text(app, "question")
+            await pilot.click("#mode-chip")
+            await pilot.pause()
+            assert screen.mode == "lm"
+            assert '<file path="src/calc.py">' in pane_text(app, "question")
+
+    async def test_profile_toggle_gives_a_flat_case_a_chat_prompt(self):
+        app = inspector()
+        async with app.run_test(size=WIDE) as pilot:
+            screen = await started(pilot)
+            assert "No chatPrompt" in pane_text(app, "chat")
+            await pilot.press("p")
+            assert screen.profile == "design"
+            assert "No chatPrompt" not in pane_text(app, "chat")
+            assert "message 1" in pane_text(app, "chat")
+
+    async def test_toggle_from_the_command_palette(self):
+        app = inspector()
+        async with app.run_test(size=WIDE) as pilot:
+            screen = await started(pilot)
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+            await pilot.press(*"Toggle mode")
+            await pilot.pause(0.3)
+            await pilot.press("enter")
+            await wait_for_idle(pilot)
+            assert screen.mode == "agent"
+
+
+class TestScreens:
+    async def test_evaluator_prompt_one_key_away(self):
+        app = inspector()
+        async with app.run_test(size=WIDE) as pilot:
+            await started(pilot)
+            await select(pilot, "non-user-turn")
+            await pilot.press("e")
+            assert isinstance(app.screen, EvaluatorScreen)
+            text = app.screen.query_one(Pane).body_text
+            assert "[[ ## question ## ]]\n@[User]:\nWhat does add() do?" in text
+            await pilot.press("escape")
+            assert isinstance(app.screen, InspectorScreen)
+
+    async def test_profile_diff_marks_differences(self):
+        app = inspector()
+        async with app.run_test(size=WIDE) as pilot:
+            await started(pilot)
+            await select(pilot, "several-turns")
+            await pilot.press("d")
+            assert isinstance(app.screen, ProfileDiffScreen)
+            left = app.screen.query_one("#diff-agentv", Pane).body_text
+            right = app.screen.query_one("#diff-design", Pane).body_text
+            assert '~ <file path="src/calc.py">' in left
+            assert "~ === src/calc.py ===" in right
+            await pilot.press("d")
+            assert isinstance(app.screen, InspectorScreen)
+
+    async def test_skipped_case_has_no_evaluator_prompt(self):
+        app = inspector()
+        async with app.run_test(size=WIDE) as pilot:
+            await started(pilot)
+            await select(pilot, "no-outcome")
+            await pilot.press("e")
+            assert isinstance(app.screen, InspectorScreen)
+
+    async def test_help_screen(self):
+        app = inspector()
+        async with app.run_test(size=WIDE) as pilot:
+            await started(pilot)
+            await pilot.press("question_mark")
+            assert isinstance(app.screen, HelpScreen)
+            await pilot.press("escape")
+            assert isinstance(app.screen, InspectorScreen)
+
+
+class TestPaneActions:
+    async def test_copy_focused_pane_copies_the_raw_value(self, monkeypatch):
+        app = inspector()
+        copied = []
+        monkeypatch.setattr(app, "copy_to_clipboard", copied.append)
+        async with app.run_test(size=WIDE) as pilot:
+            screen = await started(pilot)
+            await select(pilot, "non-user-turn")
+            await pilot.press("2", "c")
+            question = screen.session.formatted(screen.current, "agentv").lm.question
+            assert copied == [question]
+            await pilot.press("4", "c")
+            assert copied[-1].startswith('[\n  {\n    "role": "user"')
+
+    async def test_maximise_and_restore(self):
+        app = inspector()
+        async with app.run_test(size=WIDE) as pilot:
+            screen = await started(pilot)
+            await pilot.press("5", "z")
+            assert screen.maximized is screen.query_one("#rule", Pane)
+            await pilot.press("z")
+            assert screen.maximized is None
+            await pilot.press("z", "escape")
+            assert screen.maximized is None
+
+    async def test_open_in_editor_at_the_case_line(self, monkeypatch):
+        app = inspector()
+        commands = []
+        monkeypatch.setenv("EDITOR", "myeditor --wait")
+        monkeypatch.delenv("VISUAL", raising=False)
+        monkeypatch.setattr(tui.inspector, "run_editor", commands.append)
+        monkeypatch.setattr(app, "suspend", nullcontext)
+        async with app.run_test(size=WIDE) as pilot:
+            await started(pilot)
+            await select(pilot, "several-turns")
+            await pilot.press("o")
+        assert commands == [["myeditor", "--wait", "+28", str(CASES)]]
+
+
+class TestEditorCommand:
+    @pytest.mark.parametrize(
+        "editor, expected",
+        [
+            ("vim", ["vim", "+7", "f.yaml"]),
+            ("code --wait", ["code", "--wait", "--goto", "f.yaml:7"]),
+            ("subl", ["subl", "f.yaml:7"]),
+            ("", ["vi", "+7", "f.yaml"]),
+        ],
+    )
+    def test_editor_command(self, editor, expected):
+        from tui.editor import editor_command
+
+        assert editor_command("f.yaml", 7, {"EDITOR": editor}) == expected

@@ -1,0 +1,71 @@
+"""The pure highlighting spans (formatting/highlight.py) and the sanitising of untrusted text (tui/render.py)."""
+
+from __future__ import annotations
+
+from formatting.highlight import code_spans, file_spans, prompt_spans
+from tui.render import highlighted, sanitize
+
+
+def kinds(text: str, spans) -> list[tuple[str, str]]:
+    return [(kind, text[start:end]) for start, end, kind in spans]
+
+
+class TestPromptSpans:
+    def test_markers_tags_attachments_and_sections(self):
+        text = (
+            "@[System]:\n<Attached: prompts/a.instructions.md>\nhi\n\n@[User]:\n"
+            '<file: path="src/a.py">\n[[ ## question ## ]]'
+        )
+        found = kinds(text, prompt_spans(text))
+        assert found == [
+            ("marker:system", "@[System]:"),
+            ("attached", "<Attached: prompts/a.instructions.md>"),
+            ("marker:user", "@[User]:"),
+            ("file-tag", '<file: path="src/a.py">'),
+            ("section", "[[ ## question ## ]]"),
+        ]
+
+    def test_marker_must_be_alone_on_its_line(self):
+        assert prompt_spans("say @[User]: hi") == []
+
+    def test_embedded_file_is_lexed_by_its_extension(self):
+        text = '<file path="a.py">\ndef f():\n    return 1\n</file>'
+        found = kinds(text, prompt_spans(text))
+        assert found[0] == ("file-tag", '<file path="a.py">')
+        assert ("token:Token.Keyword", "def") in found
+        assert found[-1] == ("file-tag", "</file>")
+
+    def test_fenced_code_is_lexed_by_its_language(self):
+        text = "look:\n```json\n{\"a\": 1}\n```\nend"
+        found = kinds(text, prompt_spans(text))
+        assert found[0] == ("fence", "```json")
+        assert ("token:Token.Name.Tag", '"a"') in found
+        assert found[-1] == ("fence", "```")
+
+    def test_unclosed_fence_is_plain_text(self):
+        assert prompt_spans("```python\nx = 1") == []
+
+    def test_spans_are_sorted_and_disjoint(self):
+        text = '@[User]:\n```python\nimport os\n```\n<file path="b.js">\nlet x = 1;\n</file>\n<Attached: x> [[ ## a ## ]]'
+        spans = prompt_spans(text)
+        assert spans == sorted(spans)
+        assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:]))
+
+    def test_unknown_language_has_no_code_spans(self):
+        assert code_spans("whatever", language="no-such-language") == []
+
+    def test_file_spans_by_extension(self):
+        assert ("token:Token.Keyword", "def") in kinds("def f(): pass", file_spans("def f(): pass", "x.py"))
+
+
+class TestUntrustedText:
+    def test_control_characters_become_visible(self):
+        assert sanitize("a\x1b[31mred\x1b[0m\x07\x7f\x9b\r") == "a␛[31mred␛[0m␇␡\\x9b␍"
+
+    def test_newlines_and_tabs_pass(self):
+        assert sanitize("a\n\tb") == "a\n\tb"
+
+    def test_markup_stays_literal(self):
+        text = highlighted("[bold]x[/bold] [@click=app.quit]q[/] @[User]:")
+        assert text.plain == "[bold]x[/bold] [@click=app.quit]q[/] @[User]:"
+        assert all("click" not in str(span.style) for span in text.spans)

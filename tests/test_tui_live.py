@@ -1,0 +1,110 @@
+"""Live re-render: edit a temporary copy of the fixture repo while the app watches it."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from conftest import wait_for_idle
+from tui.app import make_app
+from tui.widgets.pane import Pane
+from tui_helpers import WIDE, copy_fixture_repo, select
+
+# Generous: these tests check behaviour, not speed (benchmarks/bench_tui.py measures the delay).
+TIMEOUT = 10.0
+
+
+async def wait_for(pilot, predicate, what: str) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + TIMEOUT
+    while not predicate():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.05)
+    await pilot.pause()
+
+
+def pane_text(app, pane_id: str) -> str:
+    return app.screen.query_one(f"#{pane_id}", Pane).body_text
+
+
+def banner_visible(app) -> bool:
+    return app.screen.query_one("#banner").has_class("-visible")
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    repo = copy_fixture_repo(tmp_path)
+    monkeypatch.chdir(repo)
+    return repo
+
+
+async def start_watching(pilot):
+    await wait_for_idle(pilot)
+    screen = pilot.app.screen
+    await wait_for(pilot, lambda: screen._watch_restart is not None, "the watcher to start")
+    await pilot.pause(0.2)  # the watcher registers its folders
+    return screen
+
+
+class TestLiveRerender:
+    async def test_edit_break_and_fix_the_eval_file(self, repo):
+        cases = repo / "cases.yaml"
+        original = cases.read_text()
+        app = make_app([cases], repo_root=str(repo), watch=True)
+        async with app.run_test(size=WIDE) as pilot:
+            screen = await start_watching(pilot)
+            await select(pilot, "several-turns")
+            key = screen.current
+
+            cases.write_text(original.replace("Review this file.", "Review this file twice."))
+            await wait_for(pilot, lambda: "Review this file twice." in pane_text(app, "question"), "the edit")
+            assert screen.current == key  # same case still selected
+            assert not banner_visible(app)
+
+            cases.write_text(original.replace("  - id: several-turns", "  - id: [several-turns"))
+            await wait_for(pilot, lambda: banner_visible(app), "the error banner")
+            banner = str(screen.query_one("#banner").visual)
+            assert "cases.yaml:29" in banner
+            assert "last good version" in banner
+            assert "Review this file twice." in pane_text(app, "question")  # last good render kept
+            assert screen.current == key
+
+            cases.write_text(original)
+            await wait_for(pilot, lambda: not banner_visible(app), "the banner to go")
+            await wait_for(pilot, lambda: "Review this file.\n" in pane_text(app, "question"), "the fixed render")
+            assert screen.current == key
+
+    async def test_edit_a_referenced_file_keeps_the_scroll_position(self, repo):
+        calc = repo / "src" / "calc.py"
+        calc.write_text(calc.read_text() + "".join(f"# padding line {n}\n" for n in range(200)))
+        app = make_app([repo / "cases.yaml"], repo_root=str(repo), watch=True)
+        async with app.run_test(size=WIDE) as pilot:
+            screen = await start_watching(pilot)
+            await select(pilot, "several-turns")
+            question = screen.query_one("#question", Pane)
+            question.scroll_to(y=40, animate=False)
+            await pilot.pause()
+            assert question.scroll_y == 40
+
+            calc.write_text(calc.read_text().replace("Add two numbers.", "Add two numbers, really."))
+            await wait_for(pilot, lambda: "Add two numbers, really." in pane_text(app, "question"), "the edit")
+            await pilot.pause()
+            assert question.scroll_y == 40
+
+    async def test_a_new_case_appears_and_the_selection_stays(self, repo):
+        cases = repo / "cases.yaml"
+        app = make_app([cases], repo_root=str(repo), watch=True)
+        async with app.run_test(size=WIDE) as pilot:
+            screen = await start_watching(pilot)
+            await select(pilot, "missing-file")
+            cases.write_text(
+                cases.read_text().replace(
+                    "evalcases:\n",
+                    "evalcases:\n  - id: brand-new\n    outcome: x\n    input_messages:\n"
+                    "      - role: user\n        content: hello\n\n",
+                )
+            )
+            await wait_for(pilot, lambda: screen.reloads > 0 and len(screen.session.case_keys()) == 8, "the new case")
+            assert screen.session.case(screen.current)[1].id == "missing-file"
