@@ -2,7 +2,8 @@
 engine exports for the same eval file, case by case, in both modes.
 
 Per eval file: the accepted cases (matched to the oracle's in file order, by id) must have the same lm/agent
-question, guidelines and chatPrompt and the same evaluator prompt, byte for byte; the cases the engine skips must be
+question, guidelines and chatPrompt and the same evaluator prompt, byte for byte (and guideline_paths, when the
+engine's rows carry that extra key); the cases the engine skips must be
 the ones the oracle warns about ("Skipping incomplete eval case: <id>", "Skipping invalid eval case entry", "No valid
 expected message found for eval case: <id>"); a file
 the oracle refuses (load_error) must be refused by the engine too.
@@ -221,6 +222,10 @@ def compare(fixture: str, oracle: OracleOutput, rows: list[dict], error) -> File
                 g = (got.get(mode) or {}).get(name, "<missing key>")
                 if w != g:
                     res.mismatches.append(Mismatch(label, f"{mode}.{name}", w, g))
+        # an extra key of the export rows: compared when the engine provides it
+        if "guideline_paths" in got and got["guideline_paths"] != want.get("guideline_paths"):
+            res.mismatches.append(Mismatch(label, "guideline_paths", want.get("guideline_paths"),
+                                           got["guideline_paths"]))
         if want["evaluator_prompt"] != got.get("evaluator_prompt", "<missing key>"):
             res.mismatches.append(Mismatch(label, "evaluator_prompt", want["evaluator_prompt"],
                                            got.get("evaluator_prompt")))
