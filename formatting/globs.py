@@ -28,14 +28,21 @@ def _translate(pattern: str) -> tuple[str, ...]:
     return (pattern,)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
+def _matcher(pattern: str):
+    """A compiled matcher for one (non-negated) micromatch pattern, or None when wcmatch cannot compile it."""
+    try:
+        return _glob.compile(list(_translate(pattern)), flags=_FLAGS)
+    except Exception:  # a pattern wcmatch cannot compile matches nothing
+        return None
+
+
+@lru_cache(maxsize=8192)
 def _match_one(path: str, pattern: str) -> bool:
     if pattern.startswith("!") and not pattern.startswith("!("):
         return not _match_one(path, pattern[1:])
-    try:
-        return any(_glob.globmatch(path, p, flags=_FLAGS) for p in _translate(pattern))
-    except Exception:  # a pattern wcmatch cannot compile matches nothing
-        return False
+    matcher = _matcher(pattern)
+    return bool(matcher and matcher.match(path))
 
 
 def is_guideline(path: str, patterns: tuple[str, ...] | list[str]) -> bool:

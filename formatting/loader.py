@@ -421,6 +421,8 @@ def load_eval_file(path: str | os.PathLike, repo_root: Optional[str] = None, cwd
         doc = parse_yaml(text)
     except YamlError as exc:
         return refuse(exc.message, exc.line)
+    except Exception as exc:  # never a traceback for input, even one the parser trips on
+        return refuse(f"could not be parsed as YAML ({type(exc).__name__}: {exc})")
     data = doc.data
     name = os.path.basename(path)
     if not isinstance(data, dict):
