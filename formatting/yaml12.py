@@ -1,28 +1,40 @@
-"""YAML 1.2 (core schema) loading on PyYAML, matching the JavaScript `yaml` parser bundled in the reference.
+"""YAML 1.2 (core schema) loading on PyYAML, giving the data the reference's JavaScript `yaml` parser gives.
 
-PyYAML resolves plain scalars with YAML 1.1 rules (`yes` is a bool, `0755` is octal, `2024-01-01` a date). The
-reference reads eval files with YAML 1.2 core-schema semantics, so here libyaml (via the C loader where present)
-only builds the node tree and this module types the scalars itself, records line numbers, and turns every failure
-into one `YamlError` with a clear sentence and a line.
+PyYAML types plain scalars by YAML 1.1 (`yes` is a bool, `0755` octal, `2024-01-01` a date); the reference reads
+eval files with YAML 1.2 core-schema semantics. So libyaml (the C parser where present) only builds the node tree;
+this module types the scalars, records line numbers, and turns every refusal into one `YamlError`: one sentence,
+with the line.
 
     doc = parse_yaml(text)      # -> YamlDoc; raises YamlError for anything the reference refuses
     doc.data                    # plain dict / list / str / int / float / bool / None
     doc.line(obj)               # line (1-based) of a dict or list
     doc.line(obj, key)          # line of key `key` of dict obj, or of item number `key` of list obj
+    doc.warnings                # YamlWarning(line, column, message): what the reference only warns about
 
-What the reference does, and this module therefore does (each observed on the oracle; see tests/fixtures/yaml12/):
-- plain scalars typed by the 1.2 core schema only (`yes`, `on`, `y`, `0755`-as-octal, `1_000`, dates: not special);
-  `0755` is the decimal integer 755; `0o17`, `0x1F`, `.inf`, `.nan`, `1e3`, `.5` are numbers;
-- numbers are JavaScript doubles: integers beyond 2**53 lose precision the same way;
+Behaviour of the reference, observed on the oracle (tests/fixtures/yaml12/ records each probe):
+- plain scalars typed by the core schema only: `yes`/`on`/`y`, `1_000`, `0b101`, dates and timestamps are strings;
+  `0755` is the decimal 755; `0o17`, `0x1F`, `+12`, `1e3`, `.5`, `1.`, `.inf`, `.nan` are numbers (JavaScript
+  doubles: integers past 2**53 lose precision the same way);
+- explicit tags: `!!str`, `!!int`, `!!float`, `!!bool`, `!!null` apply only when the text fits (`!!float 1` stays the
+  string "1", with a warning); `!!binary` gives bytes, `!!timestamp` a UTC datetime; `!!set`/`!!omap`/`!!pairs`
+  give JavaScript Set/Map objects, which behave like an empty mapping (JSON `{}`), so they become `{}`; unknown tags
+  leave the string or the plain collection (with a warning); `! x` is a string;
 - mapping keys become strings as JavaScript's String() makes them (`1.0` -> "1", `null` -> "", `.inf` ->
-  "Infinity"), and integer-like keys come first in ascending order, as in a JavaScript object;
-- duplicate keys (compared by value: `null` and `~` are the same key) refuse the file;
-- no merge keys: `<<` is an ordinary key; tags outside the core schema leave the value a string / plain collection;
-- a stream with more than one document is refused.
+  "Infinity", `[1, 2]` -> "[ 1, 2 ]"), and integer-like keys come first in ascending order, as in a JavaScript object;
+- duplicate keys refuse the file; keys are compared by value (`null`/`~`, `1`/`1.0`, `a`/`'a'` clash; `'1'`/`1`
+  and `.nan`/`.nan` do not: the later value wins);
+- no merge keys: `<<` is an ordinary key; anchors may be redefined (an alias takes the latest);
+- more than one document (even an empty one after a trailing `---`) refuses the file;
+- more than 100 alias expansions (counted as the reference counts them) refuse the file;
+- control characters, NEL, U+2028/U+2029 are ordinary characters (YAML 1.2), not errors or line breaks;
+- a `%YAML 1.1` directive switches the document to YAML 1.1 typing (`yes` is then a bool).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import datetime
 import gc
 import math
 import re
@@ -30,10 +42,24 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
+from yaml.events import (
+    AliasEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+)
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from yaml.resolver import BaseResolver
 
-__all__ = ["YamlError", "YamlDoc", "parse_yaml", "parse_yaml_bytes", "js_string"]
+__all__ = ["YamlError", "YamlWarning", "YamlDoc", "parse_yaml", "parse_yaml_bytes", "js_string", "MAX_DEPTH"]
+
+# Nesting deeper than this is refused. The reference overflows its call stack somewhere between 806 (flow) and
+# 965 (block sequences) levels, so nothing the reference accepts below that is refused here.
+MAX_DEPTH = 800
+MAX_ALIAS_COUNT = 100  # the reference's guard against alias bombs ("billion laughs")
 
 
 class YamlError(Exception):
@@ -53,9 +79,17 @@ class YamlError(Exception):
         return f"line {self.line}, column {self.column}: {self.message}"
 
 
+@dataclass(frozen=True)
+class YamlWarning:
+    line: int | None
+    column: int | None
+    message: str
+
+
 @dataclass
 class YamlDoc:
     data: Any
+    warnings: list = field(default_factory=list)
     # id(container) -> line of the container; id(container) -> {key: line} or [item line, ...].
     # `data` keeps every container alive, so the ids stay valid as long as this object lives.
     _node_lines: dict = field(default_factory=dict, repr=False)
@@ -77,7 +111,7 @@ class YamlDoc:
 
 # --- node tree from libyaml, with plain scalars left untyped -------------------------------------------------
 
-_PLAIN = "?plain"  # tag given to untagged plain scalars: typed later by the core schema
+_PLAIN = "?plain"  # tag given to untagged plain scalars: typed later by the schema
 _STR = "tag:yaml.org,2002:str"
 _SEQ = "tag:yaml.org,2002:seq"
 _MAP = "tag:yaml.org,2002:map"
@@ -85,10 +119,15 @@ _INT = "tag:yaml.org,2002:int"
 _FLOAT = "tag:yaml.org,2002:float"
 _BOOL = "tag:yaml.org,2002:bool"
 _NULL = "tag:yaml.org,2002:null"
+_BINARY = "tag:yaml.org,2002:binary"
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_SET = "tag:yaml.org,2002:set"
+_OMAP = "tag:yaml.org,2002:omap"
+_PAIRS = "tag:yaml.org,2002:pairs"
 
 
 class _TagOnlyResolver(BaseResolver):
-    """Leaves plain scalars for the core schema to type; quoted scalars and `!` are strings."""
+    """Leaves plain scalars for the schema to type; quoted scalars are strings."""
 
     def resolve(self, kind, value, implicit):
         if kind is ScalarNode:
@@ -117,7 +156,7 @@ try:
 
     _Loader = _make_loader_class(_CParser)
     HAVE_LIBYAML = True
-except ImportError:  # PyYAML built without libyaml
+except ImportError:  # PyYAML built without libyaml: same results, slower
     from yaml.composer import Composer
     from yaml.parser import Parser
     from yaml.reader import Reader
@@ -140,6 +179,8 @@ _INT_DEC = re.compile(r"[-+]?[0-9]+\Z")
 _INT_OCT = re.compile(r"0o[0-7]+\Z")
 _INT_HEX = re.compile(r"0x[0-9a-fA-F]+\Z")
 _FLOAT_RE = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
+_FLOAT_EXP = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+\Z")
+_FLOAT_DOT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)\Z")
 _NULLS = frozenset(("", "~", "null", "Null", "NULL"))
 _TRUES = frozenset(("true", "True", "TRUE"))
 _FALSES = frozenset(("false", "False", "FALSE"))
@@ -159,6 +200,22 @@ def _js_int(value: int) -> int | float:
     return int(as_float) if math.isfinite(as_float) else as_float
 
 
+def _core_int(value: str) -> int | float | None:
+    if _INT_DEC.match(value):
+        return _js_int(int(value))
+    if value.startswith("0o") and _INT_OCT.match(value):
+        return _js_int(int(value[2:], 8))
+    if value.startswith("0x") and _INT_HEX.match(value):
+        return _js_int(int(value[2:], 16))
+    return None
+
+
+def _core_float(value: str) -> float | None:
+    if _FLOAT_EXP.match(value) or _FLOAT_DOT.match(value):
+        return float(value)
+    return _INFS.get(value)
+
+
 def _core_plain(value: str) -> Any:
     """Type a plain (unquoted, untagged) scalar the way the YAML 1.2 core schema does."""
     if value and value[0] not in _SPECIAL_START:
@@ -169,12 +226,9 @@ def _core_plain(value: str) -> Any:
         return True
     if value in _FALSES:
         return False
-    if _INT_DEC.match(value):
-        return _js_int(int(value))
-    if value.startswith("0o") and _INT_OCT.match(value):
-        return _js_int(int(value[2:], 8))
-    if value.startswith("0x") and _INT_HEX.match(value):
-        return _js_int(int(value[2:], 16))
+    number = _core_int(value)
+    if number is not None:
+        return number
     if _FLOAT_RE.match(value):
         return float(value)
     special = _INFS.get(value)
@@ -183,25 +237,117 @@ def _core_plain(value: str) -> Any:
     return value
 
 
-def _tagged_scalar(tag: str, value: str, node) -> Any:
-    """A scalar with an explicit tag. Core-schema tags type it; any other tag leaves the string."""
+# --- YAML 1.1 typing, for documents that declare `%YAML 1.1` ----------------------------------------------------
+
+_Y11_TRUE = re.compile(r"(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)\Z")
+_Y11_FALSE = re.compile(r"(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)\Z")
+_Y11_INT_BIN = re.compile(r"[-+]?0b[0-1_]+\Z")
+_Y11_INT_OCT = re.compile(r"[-+]?0[0-7_]+\Z")
+_Y11_INT_DEC = re.compile(r"[-+]?[0-9][0-9_]*\Z")
+_Y11_INT_HEX = re.compile(r"[-+]?0x[0-9a-fA-F_]+\Z")
+_Y11_INT_SEX = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\Z")
+_Y11_FLOAT_EXP = re.compile(r"[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+\Z")
+_Y11_FLOAT = re.compile(r"[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*\Z")
+_Y11_FLOAT_SEX = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*\Z")
+_TIMESTAMP_RE = re.compile(
+    r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})"
+    r"(?:(?:t|T|[ \t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2})(\.[0-9]+)?"
+    r"(?:[ \t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?\Z"
+)
+
+
+def _sexagesimal(text: str) -> float:
+    sign = -1 if text.startswith("-") else 1
+    total = 0.0
+    for part in text.lstrip("+-").replace("_", "").split(":"):
+        total = total * 60 + float(part)
+    return sign * total
+
+
+def _y11_plain(value: str) -> Any:
+    if value in _NULLS:
+        return None
+    if _Y11_TRUE.match(value):
+        return True
+    if _Y11_FALSE.match(value):
+        return False
+    sign = -1 if value.startswith("-") else 1
+    digits = value.lstrip("+-").replace("_", "")
+    try:
+        if _Y11_INT_BIN.match(value):
+            return _js_int(sign * int(digits[2:], 2))
+        if _Y11_INT_HEX.match(value):
+            return _js_int(sign * int(digits[2:], 16))
+        if _Y11_INT_OCT.match(value):
+            return _js_int(sign * int(digits, 8))
+        if _Y11_INT_DEC.match(value):
+            return _js_int(sign * int(digits))
+        if _Y11_INT_SEX.match(value):
+            return _js_int(int(_sexagesimal(value)))
+        if value in _INFS:
+            return _INFS[value]
+        if _Y11_FLOAT_EXP.match(value) or _Y11_FLOAT.match(value):
+            return float(value.replace("_", "")) if digits not in (".", "") else value
+        if _Y11_FLOAT_SEX.match(value):
+            return _sexagesimal(value)
+    except ValueError:
+        return value
+    stamp = _timestamp(value)
+    return value if stamp is None else stamp
+
+
+def _timestamp(value: str) -> datetime.datetime | None:
+    match = _TIMESTAMP_RE.match(value)
+    if not match:
+        return None
+    year, month, day, hour, minute, second, fraction, zone = match.groups()
+    try:
+        stamp = datetime.datetime(int(year), int(month), int(day), int(hour or 0), int(minute or 0),
+                                  int(second or 0), int(round(float(fraction or 0) * 1000)) * 1000,
+                                  tzinfo=datetime.timezone.utc)
+    except ValueError:
+        return None
+    if zone and zone != "Z":
+        hours, _, minutes = zone[1:].partition(":")
+        offset = datetime.timedelta(hours=int(hours), minutes=int(minutes or 0))
+        stamp = stamp - offset if zone[0] == "+" else stamp + offset
+    return stamp
+
+
+# --- explicit tags ---------------------------------------------------------------------------------------------
+
+_UNRESOLVED = object()
+
+
+def _tagged_scalar(tag: str, value: str) -> Any:
+    """A scalar with an explicit tag; _UNRESOLVED when the tag does not apply (the text stays a string)."""
     if tag == _STR:
         return value
-    if tag in (_INT, _FLOAT, _BOOL, _NULL):
-        typed = _core_plain(value)
-        if tag == _NULL and typed is None:
-            return None
-        if tag == _BOOL and isinstance(typed, bool):
-            return typed
-        if tag in (_INT, _FLOAT) and isinstance(typed, (int, float)) and not isinstance(typed, bool):
-            return float(typed) if tag == _FLOAT else typed
-        return value
-    return value
+    if tag == _INT:
+        number = _core_int(value)
+        return _UNRESOLVED if number is None else number
+    if tag == _FLOAT:
+        number = _core_float(value)
+        return _UNRESOLVED if number is None else number
+    if tag == _BOOL:
+        return True if value in _TRUES else False if value in _FALSES else _UNRESOLVED
+    if tag == _NULL:
+        return None if value in _NULLS else _UNRESOLVED
+    if tag == _BINARY:
+        try:
+            return base64.b64decode("".join(value.split()) + "==", validate=False)
+        except (binascii.Error, ValueError):
+            return _UNRESOLVED
+    if tag == _TIMESTAMP:
+        stamp = _timestamp(value)
+        return _UNRESOLVED if stamp is None else stamp
+    return _UNRESOLVED
 
 
 # --- JavaScript String() of a value, for mapping keys -----------------------------------------------------------
 
 def _js_number(value: float | int) -> str:
+    """Number::toString as JavaScript gives it (shortest round-trip digits, JavaScript's layout)."""
     if isinstance(value, int):
         if -_MAX_SAFE <= value <= _MAX_SAFE:
             return str(value)
@@ -214,21 +360,19 @@ def _js_number(value: float | int) -> str:
         return "0"
     if value.is_integer() and abs(value) <= _MAX_SAFE:
         return str(int(value))
-    # Shortest round-trip digits (as JavaScript), laid out by JavaScript's Number::toString rules.
     sign = "-" if value < 0 else ""
-    digits_repr = repr(abs(value))  # shortest round-trip digits, like JavaScript
+    digits_repr = repr(abs(value))  # shortest round-trip digits, as JavaScript uses
     if "e" in digits_repr:
         mant, _, e = digits_repr.partition("e")
         exponent = int(e)
     else:
         mant, exponent = digits_repr, 0
     int_part, _, frac_part = mant.partition(".")
-    digits = (int_part + frac_part).lstrip("0")
-    lead_zeros = len(int_part + frac_part) - len((int_part + frac_part).lstrip("0"))
-    point = len(int_part) + exponent - lead_zeros  # decimal point position relative to `digits`
+    all_digits = int_part + frac_part
+    digits = all_digits.lstrip("0")
+    point = len(int_part) + exponent - (len(all_digits) - len(digits))
     digits = digits.rstrip("0") or "0"
-    k = len(digits)
-    n = point
+    k, n = len(digits), point
     if k <= n <= 21:
         return sign + digits + "0" * (n - k)
     if 0 < n <= 21:
@@ -237,15 +381,13 @@ def _js_number(value: float | int) -> str:
         return sign + "0." + "0" * (-n) + digits
     exp = n - 1
     exp_str = f"e+{exp}" if exp >= 0 else f"e-{-exp}"
-    if k == 1:
-        return sign + digits + exp_str
-    return sign + digits[0] + "." + digits[1:] + exp_str
+    return sign + digits[0] + ("." + digits[1:] if k > 1 else "") + exp_str
 
 
 def js_string(value: Any) -> str:
-    """String(value) as JavaScript gives it, for the scalar values this module produces."""
+    """String(value) as the reference makes a mapping key of it."""
     if value is None:
-        return ""  # the reference's YAML parser turns a null key into ""
+        return ""
     if value is True:
         return "true"
     if value is False:
@@ -258,7 +400,7 @@ def js_string(value: Any) -> str:
 
 
 def _flow_text(value: Any) -> str:
-    # How the reference's parser names a collection used as a key: its flow-style YAML text.
+    # How the reference names a collection used as a key: its flow-style YAML text.
     if isinstance(value, dict):
         if not value:
             return "{}"
@@ -269,64 +411,166 @@ def _flow_text(value: Any) -> str:
         return "[ " + ", ".join(_flow_text(v) for v in value) + " ]"
     if value is None:
         return "null"
+    if isinstance(value, bytes):
+        return base64.b64encode(value).decode()
+    if isinstance(value, datetime.datetime):
+        return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
     return js_string(value)
-
-
-def _key_identity(value: Any, node) -> Any:
-    # Duplicate keys are compared by value like JavaScript's ===: 1 and 1.0 are the same key, "1" and 1 are not,
-    # NaN is never equal to itself, collections only to themselves (an alias).
-    if isinstance(value, str):
-        return value
-    if value is None:
-        return ("null",)
-    if isinstance(value, bool):
-        return ("bool", value)
-    if isinstance(value, (int, float)):
-        if isinstance(value, float) and math.isnan(value):
-            return ("nan", id(node))
-        return ("num", float(value))
-    return ("node", id(node))
 
 
 def _is_array_index(key: str) -> bool:
     return key.isdigit() and key.isascii() and (key == "0" or key[0] != "0") and int(key) < 4294967295
 
 
+# --- characters libyaml refuses or reads as line breaks, which YAML 1.2 takes as ordinary text ----------------
+
+# C0 (but tab, LF, CR), DEL, C1 (NEL included), U+2028/U+2029, lone surrogates, U+FFFE/U+FFFF.
+_ODD_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
+_STAND_IN_BASE = 0xF0000  # Supplementary Private Use Area-A: printable for libyaml
+_STAND_INS = re.compile("[\U000F0000-\U000FFFFF]")
+
+
+def _stand_in(match: re.Match) -> str:
+    return chr(_STAND_IN_BASE + ord(match.group()))
+
+
+def _restore(text: str) -> str:
+    return _STAND_INS.sub(lambda m: chr(ord(m.group()) - _STAND_IN_BASE), text)
+
+
+# --- what sends a text to the careful (slower, pure-Python composing) path -------------------------------------
+
+# Possible deep nesting: libyaml's composer recurses in C and would overflow the stack (a crash, not an error).
+# Block nesting needs one more column of indentation, or one more compact indicator (`- `, `? `, `: `) on a line,
+# per one or two levels; flow nesting needs one bracket per level. Spelled so the regex engine can skip ahead fast.
+_DEEP_INDENT = "\n" + " " * 160
+_COMPACT_CHAIN = re.compile(r"[-?:] +[-?:] +[-?:] +[-?:] +(?:[-?:] +){36}")
+# A bare `!` tag (non-specific): libyaml types `! 12` as if untagged; YAML (and the reference) make it a string.
+_BARE_TAG = re.compile(r"!(?=[\s\]},]|\Z)")
+# An alias token `*name`: only then are aliases counted.
+_ALIAS = re.compile(r"\*[^\s,\[\]{}*]")
+_TOKEN_BEFORE = frozenset(" \t\r\n[{,")
+
+
+def _has_token(pattern: re.Pattern, text: str) -> bool:
+    """Whether `pattern` matches where a YAML token can start (line start, after a space, `[`, `{` or `,`)."""
+    for match in pattern.finditer(text):
+        start = match.start()
+        if start == 0 or text[start - 1] in _TOKEN_BEFORE:
+            return True
+    return False
+
+
+def _needs_careful_path(text: str) -> bool:
+    if text.count("[") + text.count("{") > 400:
+        return True
+    if _DEEP_INDENT in text or text.startswith(" " * 160) or _COMPACT_CHAIN.search(text):
+        return True
+    if text.startswith("%") or "\n%" in text:  # directives: %YAML 1.1 changes the typing
+        return True
+    return "!" in text and _has_token(_BARE_TAG, text)
+
+
 # --- construction -----------------------------------------------------------------------------------------------
 
 class _Builder:
-    __slots__ = ("node_lines", "child_lines", "built")
+    """Turns the node tree into plain data, recording lines; optionally counts aliases like the reference."""
 
-    def __init__(self):
+    def __init__(self, yaml11: bool = False, count_aliases: bool = False, restore: bool = False):
         self.node_lines: dict = {}
         self.child_lines: dict = {}
-        self.built: dict = {}  # id(node) -> value, so aliases give the same object
+        self.warnings: list = []
+        self.built: dict = {}  # id(node) -> value, so an alias gives the same object
+        self.plain = _y11_plain if yaml11 else _core_plain
+        self.restore = restore
+        self.count_aliases = count_aliases
+        # Alias accounting, as the reference does it: id(node) -> (count, alias_count); where each node is defined.
+        self.anchor_data: dict = {}
+        self.defined_at: dict = {}
 
-    def build(self, node) -> Any:
-        if node.__class__ is ScalarNode:
+    def warn(self, node, message: str) -> None:
+        self.warnings.append(YamlWarning(node.start_mark.line + 1, node.start_mark.column + 1, message))
+
+    def scalar(self, node) -> Any:
+        value = node.value
+        if self.restore:
+            value = _restore(value)
+        tag = node.tag
+        if tag == _PLAIN:
+            return self.plain(value)
+        if tag == _STR:
+            return value
+        result = _tagged_scalar(tag, value)
+        if result is _UNRESOLVED:
+            self.warn(node, f"unresolved tag {_short_tag(tag)}: the value stays the text {value!r}")
+            return value
+        return result
+
+    def build(self, node, depth: int = 0, parent: Any = None, position: Any = None) -> Any:
+        cls = node.__class__
+        if self.count_aliases:
+            key = id(node)
+            place = self.defined_at.get(key)
+            if place is None:
+                self.defined_at[key] = (parent, position)
+            elif place != (parent, position):
+                return self.alias(node)
+        if cls is ScalarNode:
             tag = node.tag
-            if tag == _PLAIN:
+            if tag == _PLAIN and not self.restore and self.plain is _core_plain:
                 return _core_plain(node.value)
-            if tag == _STR:
-                return node.value
-            return _tagged_scalar(tag, node.value, node)
+            return self.scalar(node)
         done = self.built.get(id(node))
         if done is not None:
             return done
-        if node.__class__ is SequenceNode:
+        if depth >= MAX_DEPTH:
+            raise YamlError(f"the data is nested more than {MAX_DEPTH} levels deep", node.start_mark.line + 1,
+                            node.start_mark.column + 1)
+        tag = node.tag
+        if cls is SequenceNode:
+            if tag in (_OMAP, _PAIRS):
+                return self.opaque(node, depth, parent, position)
+            if tag != _SEQ and tag != _MAP:
+                self.warn(node, f"unresolved tag {_short_tag(tag)} on a sequence: it stays a plain sequence")
             result: list = []
             self.built[id(node)] = result
             self.node_lines[id(result)] = node.start_mark.line + 1
             lines = []
             build = self.build
-            for item in node.value:
-                result.append(build(item))
+            me = id(node)
+            depth += 1
+            for index, item in enumerate(node.value):
+                result.append(build(item, depth, me, index))
                 lines.append(item.start_mark.line + 1)
             self.child_lines[id(result)] = lines
+            if tag == _MAP:
+                self.warn(node, "the !!map tag is on a sequence: it stays a sequence")
             return result
-        return self.build_mapping(node)
+        if tag == _SET:
+            return self.opaque(node, depth, parent, position)
+        if tag != _MAP and tag != _SEQ:
+            self.warn(node, f"unresolved tag {_short_tag(tag)} on a mapping: it stays a plain mapping")
+        elif tag == _SEQ:
+            self.warn(node, "the !!seq tag is on a mapping: it stays a mapping")
+        return self.mapping(node, depth)
 
-    def build_mapping(self, node) -> dict:
+    def opaque(self, node, depth: int, parent: Any, position: Any) -> dict:
+        # !!set / !!omap / !!pairs make JavaScript Set / Map objects: no own properties, JSON `{}`. The children
+        # are still read (for errors and alias counts), then dropped.
+        result: dict = {}
+        self.built[id(node)] = result
+        self.node_lines[id(result)] = node.start_mark.line + 1
+        self.child_lines[id(result)] = {}
+        if node.__class__ is SequenceNode:
+            for index, item in enumerate(node.value):
+                self.build(item, depth + 1, id(node), index)
+        else:
+            for index, (key_node, value_node) in enumerate(node.value):
+                self.build(key_node, depth + 1, id(node), (index, 0))
+                self.build(value_node, depth + 1, id(node), (index, 1))
+        return result
+
+    def mapping(self, node, depth: int) -> dict:
         result: dict = {}
         self.built[id(node)] = result
         self.node_lines[id(result)] = node.start_mark.line + 1
@@ -334,26 +578,25 @@ class _Builder:
         seen: dict = {}
         needs_reorder = False
         build = self.build
-        for key_node, value_node in node.value:
-            if key_node.__class__ is ScalarNode and key_node.tag == _STR:
-                raw_key = key_node.value
+        me = id(node)
+        depth += 1
+        for index, (key_node, value_node) in enumerate(node.value):
+            if key_node.__class__ is ScalarNode and key_node.tag == _STR and not self.count_aliases:
+                raw_key = _restore(key_node.value) if self.restore else key_node.value
             else:
-                raw_key = build(key_node)
-            identity = raw_key if raw_key.__class__ is str else _key_identity(raw_key, key_node)
+                raw_key = build(key_node, depth, me, (index, 0))
+            line = key_node.start_mark.line + 1
+            if raw_key.__class__ is str:
+                key = identity = raw_key
+            else:
+                key, identity = self.odd_key(raw_key, key_node)
             first = seen.get(identity)
             if first is not None:
-                shown = raw_key if isinstance(raw_key, str) else js_string(raw_key)
-                raise YamlError(
-                    f"duplicate key {shown!r} (first at line {first})",
-                    key_node.start_mark.line + 1,
-                    key_node.start_mark.column + 1,
-                )
-            line = key_node.start_mark.line + 1
+                raise YamlError(f"duplicate key {key!r} (first at line {first})", line, key_node.start_mark.column + 1)
             seen[identity] = line
-            key = raw_key if raw_key.__class__ is str else js_string(raw_key)
             if not needs_reorder and key[:1].isdigit():
                 needs_reorder = _is_array_index(key)
-            result[key] = build(value_node)
+            result[key] = build(value_node, depth, me, (index, 1))
             key_lines[key] = line
         if needs_reorder:
             # A JavaScript object lists integer-like keys first, ascending, then the others in insertion order.
@@ -367,6 +610,230 @@ class _Builder:
         self.child_lines[id(result)] = key_lines
         return result
 
+    def odd_key(self, raw_key: Any, key_node) -> tuple[str, Any]:
+        """The string key and the duplicate-check identity of a non-string key (compared like JavaScript ===)."""
+        if raw_key is None:
+            return "", ("null",)
+        if isinstance(raw_key, bool):
+            return js_string(raw_key), ("bool", raw_key)
+        if isinstance(raw_key, (int, float)):
+            if isinstance(raw_key, float) and math.isnan(raw_key):
+                return "NaN", object()  # NaN never equals itself: never a duplicate
+            return js_string(raw_key), ("num", float(raw_key))
+        if isinstance(raw_key, (dict, list)):
+            text = js_string(raw_key)
+            self.warn(key_node, f"a collection used as a key becomes the string key {text!r}")
+            return text, object()  # collections are only ever equal to themselves, and an alias is another node
+        return js_string(raw_key), object()
+
+    def alias(self, node) -> Any:
+        """A second (or later) reference to a node: count it as the reference does, refuse past the limit."""
+        data = self.anchor_data.get(id(node))
+        count, alias_count = data if data else (1, 0)
+        count += 1
+        if alias_count == 0:
+            alias_count = self.alias_weight(node, None, None, set())
+        self.anchor_data[id(node)] = (count, alias_count)
+        if count * alias_count > MAX_ALIAS_COUNT:
+            raise YamlError(
+                "too many alias expansions (more than 100; the reference refuses this as a resource-exhaustion "
+                f"guard): the anchor at line {node.start_mark.line + 1} is referenced too often",
+                node.start_mark.line + 1, node.start_mark.column + 1,
+            )
+        if node.__class__ is ScalarNode:
+            return self.scalar(node)
+        return self.built[id(node)]
+
+    def alias_weight(self, node, parent: Any, position: Any, visiting: set) -> int:
+        if parent is not None and self.defined_at.get(id(node)) != (parent, position):
+            count, alias_count = self.anchor_data.get(id(node), (1, 0))
+            return count * alias_count
+        if node.__class__ is ScalarNode:
+            return 1
+        if id(node) in visiting:
+            return 0
+        visiting.add(id(node))
+        weight = 0
+        me = id(node)
+        if node.__class__ is SequenceNode:
+            for index, item in enumerate(node.value):
+                weight = max(weight, self.alias_weight(item, me, index, visiting))
+        else:
+            for index, (key_node, value_node) in enumerate(node.value):
+                weight = max(weight, self.alias_weight(key_node, me, (index, 0), visiting),
+                             self.alias_weight(value_node, me, (index, 1), visiting))
+        visiting.discard(id(node))
+        return weight
+
+
+class _FastBuilder(_Builder):
+    """The common case, specialised for speed: core schema, no aliases to count, no stand-in characters.
+
+    Scalars are typed inline (no call per scalar); anything unusual goes through the general _Builder methods.
+    """
+
+    def build(self, node, depth: int = 0, parent: Any = None, position: Any = None) -> Any:
+        cls = node.__class__
+        if cls is ScalarNode:
+            tag = node.tag
+            if tag == _PLAIN:
+                return _core_plain(node.value)
+            if tag == _STR:
+                return node.value
+            return self.scalar(node)
+        done = self.built.get(id(node))
+        if done is not None:
+            return done
+        if depth >= MAX_DEPTH or node.tag != (_SEQ if cls is SequenceNode else _MAP):
+            return _Builder.build(self, node, depth, parent, position)
+        if cls is SequenceNode:
+            result: list = []
+            self.built[id(node)] = result
+            self.node_lines[id(result)] = node.start_mark.line + 1
+            lines = []
+            append = result.append
+            add_line = lines.append
+            build = self.build
+            depth += 1
+            for item in node.value:
+                if item.__class__ is ScalarNode:
+                    tag = item.tag
+                    if tag == _PLAIN:
+                        append(_core_plain(item.value))
+                    elif tag == _STR:
+                        append(item.value)
+                    else:
+                        append(self.scalar(item))
+                else:
+                    append(build(item, depth))
+                add_line(item.start_mark.line + 1)
+            self.child_lines[id(result)] = lines
+            return result
+        return self.mapping(node, depth)
+
+    def mapping(self, node, depth: int) -> dict:
+        result: dict = {}
+        self.built[id(node)] = result
+        self.node_lines[id(result)] = node.start_mark.line + 1
+        key_lines: dict = {}
+        build = self.build
+        depth += 1
+        odd = False
+        for key_node, value_node in node.value:
+            if key_node.__class__ is ScalarNode and (key_node.tag == _STR or key_node.tag == _PLAIN):
+                key = key_node.value
+                if key_node.tag == _PLAIN and (not key or key[0] in _SPECIAL_START) \
+                        and _core_plain(key).__class__ is not str:
+                    odd = True
+                    break
+            else:
+                odd = True
+                break
+            if key in key_lines:
+                first = key_lines[key]
+                raise YamlError(f"duplicate key {key!r} (first at line {first})", key_node.start_mark.line + 1,
+                                key_node.start_mark.column + 1)
+            key_lines[key] = key_node.start_mark.line + 1
+            if value_node.__class__ is ScalarNode:
+                tag = value_node.tag
+                if tag == _PLAIN:
+                    result[key] = _core_plain(value_node.value)
+                elif tag == _STR:
+                    result[key] = value_node.value
+                else:
+                    result[key] = self.scalar(value_node)
+            else:
+                result[key] = build(value_node, depth)
+        if odd:
+            # A key that may not be a plain string (null, a number, a collection...): the general way.
+            del self.built[id(node)]
+            return _Builder.mapping(self, node, depth - 1)
+        self.child_lines[id(result)] = key_lines
+        return result
+
+
+def _short_tag(tag: str) -> str:
+    return "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else tag
+
+
+# --- composing from events, for the texts libyaml's own composer gets wrong or could crash on ------------------
+
+def _compose_events(loader) -> tuple[Any, Any]:
+    """Compose the single document from parser events, iteratively. Returns (root node or None, YAML version)."""
+    loader.get_event()  # stream start
+    if loader.check_event(StreamEndEvent):
+        return None, None
+    start = loader.get_event()
+    version = start.version
+    anchors: dict = {}
+    stack: list = []  # [node, pending key node or None]
+    root = None
+    while root is None:
+        event = loader.get_event()
+        cls = event.__class__
+        if cls is ScalarEvent:
+            tag = event.tag
+            if tag is None:
+                tag = _PLAIN if event.implicit[0] else _STR
+            elif tag == "!":
+                tag = _STR
+            node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
+            if event.anchor is not None:
+                anchors[event.anchor] = node
+        elif cls is AliasEvent:
+            node = anchors.get(event.anchor)
+            if node is None:
+                raise YamlError(f"the alias *{event.anchor} refers to no anchor defined before it",
+                                event.start_mark.line + 1, event.start_mark.column + 1)
+        elif cls is SequenceStartEvent or cls is MappingStartEvent:
+            is_seq = cls is SequenceStartEvent
+            tag = event.tag
+            if tag is None or tag == "!":
+                tag = _SEQ if is_seq else _MAP
+            node = (SequenceNode if is_seq else MappingNode)(tag, [], event.start_mark, None, event.flow_style)
+            if event.anchor is not None:
+                anchors[event.anchor] = node
+            if len(stack) >= MAX_DEPTH:
+                raise YamlError(f"the data is nested more than {MAX_DEPTH} levels deep",
+                                event.start_mark.line + 1, event.start_mark.column + 1)
+            _attach(stack, node)
+            stack.append([node, None])
+            continue
+        else:  # a collection ends
+            node = stack.pop()[0]
+            node.end_mark = event.end_mark
+            if not stack:
+                root = node
+            continue
+        if stack:
+            _attach(stack, node)
+        else:
+            root = node
+    loader.get_event()  # document end
+    if not loader.check_event(StreamEndEvent):
+        extra = loader.peek_event()
+        raise _multiple_documents(extra.start_mark)
+    return root, version
+
+
+def _attach(stack: list, node) -> None:
+    if not stack:
+        return
+    top = stack[-1]
+    parent = top[0]
+    if parent.__class__ is SequenceNode:
+        parent.value.append(node)
+    elif top[1] is None:
+        top[1] = node
+    else:
+        parent.value.append((top[1], node))
+        top[1] = None
+
+
+def _multiple_documents(mark) -> YamlError:
+    return YamlError("the file holds more than one YAML document ('---' starts another one)",
+                     mark.line + 1 if mark else None, mark.column + 1 if mark else None)
+
 
 # --- errors -----------------------------------------------------------------------------------------------------
 
@@ -375,7 +842,10 @@ _FRIENDLY_PROBLEMS = (
     ("found a tab character that violates indentation", "a tab character is used for indentation (use spaces)"),
     ("mapping values are not allowed here", "a ': ' appears where a mapping value is not allowed "
                                             "(quote the text, or fix the indentation)"),
-    ("found undefined alias", "an alias refers to an anchor that is not defined"),
+    ("found character '@' that cannot start any token", "a plain value cannot start with '@' (quote the text)"),
+    ("found character '`' that cannot start any token", "a plain value cannot start with '`' (quote the text)"),
+    ("found unexpected end of stream", "a quoted value is not closed"),
+    ("could not find expected ':'", "a key is not followed by ':' (or a quoted value is not closed)"),
 )
 
 
@@ -389,11 +859,11 @@ def _error_from_yaml(exc: yaml.YAMLError) -> YamlError:
             message = friendly
             break
     else:
-        if context and problem.startswith(("expected", "did not find", "found unexpected", "could not find")):
+        if context and problem.startswith(("expected", "did not find", "found unexpected", "found undefined")):
             message = f"{problem} ({context})"
-    message = message[0].upper() + message[1:] if message else "invalid YAML"
+    message = message[0].upper() + message[1:] if message else "Invalid YAML"
     if mark is None:
-        return YamlError(f"invalid YAML: {message}")
+        return YamlError(f"Invalid YAML: {message}")
     return YamlError(message, mark.line + 1, mark.column + 1)
 
 
@@ -406,49 +876,72 @@ def parse_yaml(text: str) -> YamlDoc:
     gc.disable()
     try:
         return _parse(text)
+    except RecursionError:
+        raise YamlError(f"the data is nested too deeply (the limit is {MAX_DEPTH} levels)") from None
     finally:
         if gc_was_enabled:
             gc.enable()
 
 
 def _parse(text: str) -> YamlDoc:
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    restore = _ODD_CHARS.search(text) is not None
+    if restore:
+        if _STAND_INS.search(text):
+            raise YamlError("the file mixes control characters with private-use characters U+F0000-U+FFFFF, "
+                            "which this reader cannot tell apart")
+        text = _ODD_CHARS.sub(_stand_in, text)
+    careful = _needs_careful_path(text)
+    version = None
     loader = _Loader(text)
     try:
         try:
-            root = loader.get_single_node()
+            if careful:
+                root, version = _compose_events(loader)
+            else:
+                root = loader.get_single_node()
         except yaml.composer.ComposerError as exc:
-            if exc.problem and "another document" in exc.problem or (exc.context and "single document" in exc.context):
+            if "duplicate anchor" in f"{exc.context} {exc.problem}":
+                # YAML 1.2 lets an anchor be redefined; libyaml's composer does not: compose it ourselves.
+                loader.dispose()
+                loader = _Loader(text)
+                root, version = _compose_events(loader)
+            elif exc.context and "single document" in exc.context:
+                raise _multiple_documents(exc.problem_mark) from None
+            elif "undefined alias" in f"{exc.context} {exc.problem}":
                 mark = exc.problem_mark
-                raise YamlError(
-                    "the file holds more than one YAML document ('---' starts another one)",
-                    mark.line + 1 if mark else None, mark.column + 1 if mark else None,
-                ) from None
-            raise
+                name = re.match(r"\*?([^\s,\[\]{}]*)", text.split("\n")[mark.line][mark.column:]).group(1)
+                raise YamlError(f"the alias *{name} refers to no anchor defined before it",
+                                mark.line + 1, mark.column + 1) from None
+            else:
+                raise
     except yaml.YAMLError as exc:
         raise _error_from_yaml(exc) from None
     finally:
         loader.dispose()
-    builder = _Builder()
     if root is None:
         return YamlDoc(None)
-    try:
-        data = builder.build(root)
-    except RecursionError:
-        raise YamlError("the YAML nesting is too deep", root.start_mark.line + 1) from None
-    return YamlDoc(data, builder.node_lines, builder.child_lines)
+    count_aliases = "*" in text and _has_token(_ALIAS, text)
+    if version is None and not count_aliases and not restore:
+        builder = _FastBuilder()
+    else:
+        builder = _Builder(yaml11=version == (1, 1), count_aliases=count_aliases, restore=restore)
+    data = builder.build(root)
+    return YamlDoc(data, builder.warnings, builder.node_lines, builder.child_lines)
 
 
 def parse_yaml_bytes(raw: bytes) -> YamlDoc:
-    """Decode UTF-8 (a BOM is allowed) and parse; undecodable bytes raise YamlError naming line and column."""
+    """Decode UTF-8 as the reference does (undecodable bytes become U+FFFD; a BOM is dropped) and parse."""
+    return parse_yaml(raw.decode("utf-8", errors="replace"))
+
+
+def first_invalid_utf8(raw: bytes) -> tuple[int, int, int] | None:
+    """(line, column, byte offset) of the first byte that is not valid UTF-8, or None: for a warning."""
     try:
-        text = raw.decode("utf-8")
+        raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         good = raw[: exc.start]
-        line = good.count(b"\n") + 1
-        column = len(good[good.rfind(b"\n") + 1:].decode("utf-8", errors="replace")) + 1
-        raise YamlError(
-            f"the file is not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})", line, column
-        ) from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return parse_yaml(text)
+        line_start = good.rfind(b"\n") + 1
+        return good.count(b"\n") + 1, len(good[line_start:].decode("utf-8", errors="replace")) + 1, exc.start
+    return None
