@@ -107,7 +107,7 @@ def bench(name: str, cmd: list[str], cwd: Path, runs: int) -> tuple[float, int, 
 def agreement(ours: bytes, theirs: bytes) -> str:
     """How many cases the two outputs agree on, byte for byte, for the compared fields."""
     def cases(data: bytes) -> list[dict]:
-        rows = [json.loads(line) for line in data.splitlines() if line.strip()]
+        rows = [json.loads(line) for line in data.split(b"\n") if line.strip()]
         return [r for r in rows if "lm" in r]
 
     a, b = cases(ours), cases(theirs)

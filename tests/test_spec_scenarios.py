@@ -321,7 +321,9 @@ def recorded(name: str, root: Path, digest: str) -> dict[str, dict]:
     assert manifest["scenarios"][name]["inputs_sha256"] == digest, \
         f"scenario {name} changed since it was recorded: run tests/fixtures/record_oracle.py --only scenarios"
     cases = {}
-    for line in (SCENARIO_DIR / f"{name}.jsonl").read_text(encoding="utf-8").splitlines():
+    for line in (SCENARIO_DIR / f"{name}.jsonl").read_text(encoding="utf-8").split("\n"):
+        if not line.strip():
+            continue
         obj = json.loads(line.replace(ROOT_PLACEHOLDER, str(root)))
         if "lm" in obj:
             cases[obj["id"]] = obj

@@ -241,6 +241,23 @@ def layout_basic() -> Layout:
     lay.eval("evals/nested/deeper/paths.yaml", eval_doc(nested_path_cases()))
     lay.eval("evals/alt-extension.yml", eval_doc(alt_ext_cases()))
     lay.eval("evals/more.yaml", eval_doc(more_cases()))
+    for name, text in yaml_syntax_files():
+        lay.eval(f"evals/yaml/{name}.yaml", text)
+    lay.eval("evals/cr-only.yaml", eval_doc(crlf_cases()[:5]).replace("\n", "\r"))
+    lay.eval("evals/mixed-eol.yaml", "".join(
+        line + ("\r\n" if i % 2 else "\n") for i, line in enumerate(eval_doc(crlf_cases()[:6]).split("\n")[:-1])))
+    lay.eval("evals/bom-crlf.yaml", "\ufeff" + eval_doc(crlf_cases()[:4]).replace("\n", "\r\n"))
+    lay.file("evals/files/cr-only.txt", b"old\rmac\rfile\r")
+    lay.file("evals/files/crlf-only.txt", b"\r\n")
+    lay.file("evals/files/nul.txt", b"before\x00after\n")
+    lay.file("evals/files/lone-surrogate.txt", b"bad \xed\xa0\x80 utf8\n")
+    lay.file("evals/files/truncated-utf8.txt", b"cut \xe2\x82")
+    lay.eval("evals/file-bytes.yaml", eval_doc([
+        C(f"bytes-{name}", [M("system", "S"), M("user", [F(f"files/{name}"), T("q")])])
+        for name in ["cr-only.txt", "crlf-only.txt", "nul.txt", "lone-surrogate.txt", "truncated-utf8.txt",
+                     "bom.txt", "utf16.txt", "latin1.txt", "empty.txt", "whitespace.txt"]
+    ] + [C(f"bytes-flat-{name}", [M("user", [F(f"files/{name}")])])
+         for name in ["cr-only.txt", "crlf-only.txt", "nul.txt", "truncated-utf8.txt", "empty.txt"]]))
     lay.file("evals/files/caf\u00e9 \U0001F600.md", "Unicode file name.\n")
     lay.file("evals/files/hash#name.md", "Hash in the name.\n")
     lay.file("evals/files/percent%20name.md", "Percent in the name.\n")
@@ -593,6 +610,54 @@ def scalar_eval_text() -> str:
     out += ["  - id: plain-multiline", "    outcome: ok", "    input_messages:",
             "      - role: user", "        content: first line", "          continues here"]
     return "\n".join(out) + "\n"
+
+
+def yaml_syntax_files() -> list[tuple[str, str]]:
+    """YAML constructs the parsers may disagree on: one file each, so a refusal hides nothing else."""
+    head = f"$schema: {EVAL_SCHEMA}\nevalcases:\n"
+    user = "    input_messages:\n      - role: user\n        content: "
+    parts = [
+        "  - id: explicit-indent\n    outcome: ok\n    input_messages:\n      - role: user\n        content: |2\n"
+        "            indented two more\n          base\n",
+        "  - id: folded-more-indented\n    outcome: ok\n    input_messages:\n      - role: user\n        content: >\n"
+        "          folded\n            more indented\n          back\n\n          para\n",
+        "  - id: block-keep-at-end\n    outcome: ok\n    input_messages:\n      - role: user\n        content: |+\n"
+        "          kept\n\n",
+        "  - id: block-empty\n    outcome: ok\n    input_messages:\n      - role: user\n        content: |\n",
+        "  - id: escapes-yaml\n    outcome: ok\n" + user + '"nel\\N ls\\L ps\\P nbsp\\_ nul\\0 bell\\a"\n',
+        "  - id: escapes-surrogates\n    outcome: ok\n" + user + '"pair \\ud83d\\ude00 end"\n',
+        "  - id: escapes-line-continuation\n    outcome: ok\n" + user + '"first \\\n          second"\n',
+        "  - id: double-quoted-folding\n    outcome: ok\n" + user + '"a\n\n          b\n          c"\n',
+        "  - id: single-quoted-folding\n    outcome: ok\n" + user + "'a\n\n          b\n          c'\n",
+        "  - id: plain-blank-lines\n    outcome: ok\n" + user + "first\n\n          second\n",
+        "  - id: merge-key\n    outcome: ok\n    input_messages:\n      - &base {role: user, content: base}\n"
+        "      - <<: *base\n        content: merged\n",
+        "  - id: anchor-on-content\n    outcome: &oc ok\n    input_messages:\n      - role: user\n"
+        "        content: &c [{type: text, value: shared}]\n      - role: user\n        content: *c\n",
+        "  - id: binary-tag\n    outcome: ok\n" + user + "!!binary aGVsbG8=\n",
+        "  - id: str-tag-number\n    outcome: ok\n" + user + "!!str 0755\n",
+        "  - id: int-tag\n    outcome: ok\n" + user + "!!int '12'\n",
+        "  - id: null-content-tilde\n    outcome: ok\n" + user + "~\n",
+        "  - id: empty-value\n    outcome: ok\n    input_messages:\n      - role: user\n        content:\n",
+        "  - id: quoted-keys\n    \"outcome\": ok\n    'input_messages':\n      - \"role\": user\n        'content': hi\n",
+        "  - id: explicit-key\n    ? outcome\n    : ok\n" + user + "hi\n",
+        "  - id: comment-after-block\n    outcome: ok\n    input_messages:\n      - role: user\n"
+        "        content: |  # a comment\n          text\n        # trailing comment\n",
+        "  - id: hash-in-plain\n    outcome: ok\n" + user + "C# and a#b\n",
+        "  - id: colon-in-plain\n    outcome: ok\n" + user + "time 12:30 and a:b\n",
+        "  - id: flow-multiline\n    outcome: ok\n    input_messages: [\n      {role: user,\n       content: flow}\n    ]\n",
+        "  - id: long-line\n    outcome: ok\n" + user + "x" * 5000 + "\n",
+        "  - id: trailing-spaces-plain   \n    outcome: ok   \n" + user + "value   \n",
+        "  - {id: inline-case, outcome: ok, input_messages: [{role: user, content: inline}]}\n",
+        "  - id: null-id\n    outcome: ok\n" + user + "x\n",
+        "  - id: 1e3\n    outcome: ok\n" + user + "x\n",
+        "  - id: 'true'\n    outcome: ok\n" + user + "quoted true id\n",
+    ]
+    files = []
+    for part in parts:
+        name = part.split("id: ", 1)[1].split("\n", 1)[0].split(",", 1)[0].strip(" '")
+        files.append((name, head + part + "  - id: ok-last\n    outcome: ok\n" + user + "last\n"))
+    return files
 
 
 def crlf_cases() -> list:
