@@ -310,6 +310,47 @@ if pytest is not None:
         if problems:
             pytest.xfail(f"{len(problems)} known mismatches (tests/fixtures/oracle/known_mismatches.txt)")
 
+    TURNLENS = REPO / ".venv" / "bin" / "turnlens"
+
+    def _cli_sample() -> list[str]:
+        """Every sample_evals file, two eval files of each corpus layout, and all refusals (a process each: keep
+        it short; the in-process test above covers every file)."""
+        picked, per_layout = [], Counter()
+        for key, entry in _MANIFEST.get("fixtures", {}).items():
+            layout = entry.get("layout", "sample_evals")
+            if key.startswith("sample_evals/") or entry.get("load_error") or per_layout[layout] < 2:
+                picked.append(key)
+            per_layout[layout] += 1
+        return picked
+
+    @pytest.mark.parametrize("fixture", _cli_sample())
+    def test_cli_export_matches_oracle(fixture, export_rows):
+        """The command outside checks run: `turnlens export EVAL_FILE --repo-root ROOT` from ROOT."""
+        import subprocess
+
+        if not TURNLENS.exists():
+            pytest.skip(f"{TURNLENS} not installed")
+        entry = _MANIFEST["fixtures"][fixture]
+        reason = why_not_comparable(entry)
+        if reason:
+            pytest.skip(reason)
+        root = (REPO / entry["root"]).resolve()
+        proc = subprocess.run([str(TURNLENS), "export", entry["eval_from_root"], "--repo-root", "."], cwd=root,
+                              capture_output=True, timeout=60)
+        oracle = read_fixture(fixture, root)
+        if oracle.load_error is not None:
+            assert proc.returncode == 1 and proc.stdout == b"", "a refused file: exit status 1, nothing on stdout"
+            assert Path(entry["eval"]).name in proc.stderr.decode("utf-8", "replace"), "the message names the file"
+            assert b"Traceback" not in proc.stderr
+            return
+        assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")[-2000:]
+        rows = [json.loads(line) for line in proc.stdout.split(b"\n") if line.strip()]
+        res = compare(fixture, oracle, rows, None)
+        problems = [m for m in res.file_problems + res.mismatches if m.key(fixture) not in load_known()]
+        if problems:
+            pytest.fail("turnlens export differs from the oracle:\n\n" +
+                        "\n".join(describe(m, fixture) for m in problems[:5]), pytrace=False)
+
     def test_corpus_is_large_and_varied():
         corpus = [e for k, e in _MANIFEST.get("fixtures", {}).items() if k.startswith("corpus/")]
         assert sum(e["cases"] for e in corpus) >= 300
