@@ -428,6 +428,11 @@ def _segment_fate(message: Message, seg, part: Optional[_Part], markers: bool, p
                                f"{base}; the path as written ({path}) matches no pattern, so the turn does not "
                                "mention it", path)
         return SegmentFate(m, i, "guideline extracted", f"{base}; the flat question leaves it out", path)
+    if not markers and is_guideline(seg.display_path, patterns):
+        return SegmentFate(m, i, "guideline marked",
+                           f"its repo path matched no pattern, so it is not in `guidelines`; its display path "
+                           f"({seg.display_path}) matches {matching_pattern(seg.display_path, patterns)!r}, so the "
+                           f"flat question shows <Attached: {seg.display_path}> and its content is sent nowhere", path)
     if markers:
         if part is None:
             return SegmentFate(m, i, "reference not matched",
@@ -438,4 +443,10 @@ def _segment_fate(message: Message, seg, part: Optional[_Part], markers: bool, p
                                f"written path matches {written_pattern!r}: shown as <Attached: {path}>; its content "
                                "is not embedded (its repo path matched no pattern, so it is not in `guidelines`)",
                                path)
+    if not seg.text:
+        return SegmentFate(m, i, "file embedded", f"{seg.display_path} is empty: a <file: …> reference in agent mode, "
+                           "nothing at all in lm mode", path)
+    if js_blank(seg.text):
+        return SegmentFate(m, i, "file embedded", f"embedded as {seg.display_path}, but it is blank, so it does not "
+                           "count as visible content", path)
     return SegmentFate(m, i, "file embedded", f"embedded as {seg.display_path} ({_lines(seg.text)})", path)
