@@ -52,8 +52,9 @@ def test_design_merges_every_system_message_and_keeps_roles(tmp_path):
     ev = load(tmp_path)
     fc = format_case(ev.cases[0], ev, "design")
     assert chat(fc) == [
-        ("system", '[[ ## Guidelines ## ]]\n\n<file path="style.instructions.md">\nBe brief.\n</file>\n\n'
-                   "You review code.\n\nThe user is a beginner."),
+        # the guideline is referenced twice, so `guidelines` holds it twice (as in agentv)
+        ("system", "[[ ## Guidelines ## ]]\n\n" + '<file path="style.instructions.md">\nBe brief.\n</file>\n\n' * 2
+                   + "You review code.\n\nThe user is a beginner."),
         ("user", "Review this.\n=== prompts/code.py ===\nx = 1\n<Attached: prompts/style.instructions.md>"),
         ("assistant", "Looks fine."),
         ("tool", "lint: 0 problems"),
