@@ -48,6 +48,7 @@ from .widgets import (
 
 DEFAULT_THRESHOLD = 0.5
 AUTO_DRIFT_LIMIT = 20_000  # bigger runs check drift on demand (d): it parses every record again
+SYNC_SELECT_LIMIT = 5_000  # below this many results sorting in the UI thread is quicker than a thread hop
 RESELECT_EVERY = 0.3  # seconds between re-sorts while a big file is still being indexed
 
 
@@ -106,6 +107,16 @@ def _previous_run_of_same_suite(paths: list[str], current: int) -> int:
     if same:
         return same[0]
     return current - 1 if current > 0 else 1
+
+
+def _rows_for(run: Run, sort: str, reverse: bool, filter: str, query: str, threshold: float):
+    """The record indexes to list, in order; `drifted` keeps the results whose request no longer matches."""
+    base_filter = "all" if filter == "drifted" else filter
+    rows = select(run.results, sort=sort, reverse=reverse, filter=base_filter, query=query, threshold=threshold)
+    if filter == "drifted":
+        marks = run.drift or bytearray()
+        rows = type(rows)("I", (i for i in rows if i < len(marks) and marks[i] == DRIFT_DRIFTED))
+    return rows
 
 
 class IndexProgressed(Message):
@@ -226,15 +237,22 @@ class ResultsScreen(Screen):
 
     def _start_run(self, run: Run) -> None:
         self._update_header()
-        if not run.started:
-            run.started = True
-            self._index(run)
-        else:
+        if run.started:
             self._reselect()
+            return
+        run.started = True
+        # The first record is read right here, so it is on the very first frame; the worker thread resumes the
+        # same generator for the rest of the file.
+        scan = run.results.scan(batch_seconds=0.1, stop=self._stop)
+        first = next(scan, None)
+        if first is not None:
+            self._indexed(IndexProgressed(run, first))
+        if first is None or not first.done:
+            self._index(run, scan)
 
     @work(thread=True, group="index")
-    def _index(self, run: Run) -> None:
-        for progress in run.results.scan(batch_seconds=0.1, stop=self._stop):
+    def _index(self, run: Run, scan) -> None:
+        for progress in scan:
             self.post_message(IndexProgressed(run, progress))
 
     @on(IndexProgressed)
@@ -313,20 +331,17 @@ class ResultsScreen(Screen):
             self._update_header()
             return
         self._selection_generation += 1
-        self._select(run, self._selection_generation, self.sort, self.reverse, self.filter, self.search_text, self.threshold)
+        arguments = (run, self._selection_generation, self.sort, self.reverse, self.filter, self.search_text,
+                     self.threshold)
+        if run.results.count <= SYNC_SELECT_LIMIT:
+            self._apply_rows(run, self._selection_generation, _rows_for(*arguments[:1], *arguments[2:]))
+        else:
+            self._select(*arguments)
 
     @work(thread=True, exclusive=True, group="select")
     def _select(self, run: Run, generation: int, sort: str, reverse: bool, filter: str, query: str,
                 threshold: float) -> None:
-        only = None
-        if filter == "drifted" and run.drift is not None:
-            only = run.drift
-        rows = select(run.results, sort=sort, reverse=reverse, filter="all" if filter == "drifted" else filter,
-                      query=query, threshold=threshold)
-        if only is not None:
-            rows = type(rows)("I", (i for i in rows if i < len(only) and only[i] == DRIFT_DRIFTED))
-        elif filter == "drifted":
-            rows = type(rows)("I")
+        rows = _rows_for(run, sort, reverse, filter, query, threshold)
         self.app.call_from_thread(self._apply_rows, run, generation, rows)
 
     def _apply_rows(self, run: Run, generation: int, rows) -> None:
@@ -379,8 +394,7 @@ class ResultsScreen(Screen):
         list_ = self.query_one(ResultList)
         list_.results = self.run.results
         list_.drift_marks = self.run.drift
-        list_.set_rows(range(0))
-        list_.cursor = 0
+        list_.reset()
         self._start_run(self.run)
         self._show_problems()
 

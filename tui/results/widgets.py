@@ -117,7 +117,9 @@ def header_text(state: HeaderState) -> Text:
         text.append("▰" * filled + "▱" * (20 - filled), style=WARN)
         text.append(f" {progress.fraction:4.0%}", style=WARN)
     elif progress is not None:
-        text.append(f"  indexed in {progress.elapsed:.1f}s", style="dim")
+        # the time only when it is worth saying (and so that small files draw the same on every run)
+        took = f" in {progress.elapsed:.1f}s" if progress.elapsed >= 0.5 else ""
+        text.append(f"  indexed{took}", style="dim")
     stats = state.stats
     text.append("\n")
     if stats is None:
@@ -210,22 +212,28 @@ class VirtualList(ScrollView, can_focus=True):
     def __init__(self, *, id: Optional[str] = None) -> None:
         super().__init__(id=id)
         self.rows: Sequence = ()
+        self._user_moved = False
 
     # -- data down -------------------------------------------------------------------------------------------
 
     def set_rows(self, rows: Sequence, keep: object = None) -> None:
         """Show `rows`; keep the cursor on `keep` (a row value) when it is still there, else clamp it."""
-        previous = self.current
+        previous = self.current if self._user_moved else None  # untouched lists stay at the top
         self.rows = rows
         self.virtual_size = Size(self.size.width, len(rows))
         target = keep if keep is not None else previous
         cursor = min(self.cursor, max(0, len(rows) - 1))
         if target is not None and (cursor >= len(rows) or rows[cursor] != target):
             found = self._position_of(target)
-            if found is not None:
-                cursor = found
+            cursor = found if found is not None else 0  # the row went away (search, filter): start at the top
         self.cursor = cursor
         self.refresh()
+
+    def reset(self) -> None:
+        """Empty, cursor at the top, following nothing (another run is about to be shown)."""
+        self._user_moved = False
+        self.set_rows(range(0))
+        self.cursor = 0
 
     def _position_of(self, row: object) -> Optional[int]:
         if isinstance(self.rows, range):
@@ -284,16 +292,20 @@ class VirtualList(ScrollView, can_focus=True):
         elif self.cursor >= top + height:
             self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True)
 
-    def action_cursor(self, delta: int) -> None:
+    def move_to(self, position: int) -> None:
+        """Put the cursor on `position` as the user asked: from now on it follows that row when rows change."""
         if self.rows:
-            self.cursor = max(0, min(len(self.rows) - 1, self.cursor + delta))
+            self._user_moved = True
+            self.cursor = max(0, min(len(self.rows) - 1, position))
+
+    def action_cursor(self, delta: int) -> None:
+        self.move_to(self.cursor + delta)
 
     def action_page(self, direction: int) -> None:
         self.action_cursor(direction * max(1, self.scrollable_content_region.height - 1))
 
     def action_jump(self, where: int) -> None:
-        if self.rows:
-            self.cursor = len(self.rows) - 1 if where < 0 else 0
+        self.move_to(len(self.rows) - 1 if where < 0 else 0)
 
     def action_select(self) -> None:
         if self.current is not None:
@@ -303,7 +315,7 @@ class VirtualList(ScrollView, can_focus=True):
         position = self.scroll_offset.y + event.y
         if 0 <= position < len(self.rows):
             already = position == self.cursor
-            self.cursor = position
+            self.move_to(position)
             if already or event.chain > 1:
                 self.action_select()
 

@@ -1,0 +1,190 @@
+"""Results view at scale: time to first result vs toolong, peak memory, full index time. Prints figures.
+
+    .venv/bin/python benchmarks/bench_results.py                # 400 MB file
+    .venv/bin/python benchmarks/bench_results.py --size-mb 800  # the 800 MB case
+    .venv/bin/python benchmarks/bench_results.py --no-toolong   # skip the comparison
+
+Both apps run for real in a headless tmux pane (same size); the clock starts when tmux launches the command and
+stops when `tmux capture-pane` first shows a record of the file (turnlens: a result row; toolong: a JSON line).
+Peak memory is the turnlens process's VmHWM once its header says the file is indexed. The file is read from the
+page cache (warm), like a file an author just wrote; the generator writes it once into benchmarks/out/.
+
+toolong pins an old Textual (0.58), so it is installed into its own venv, benchmarks/out/toolong-venv
+(`python3 -m venv benchmarks/out/toolong-venv && benchmarks/out/toolong-venv/bin/pip install toolong`), never
+into the project's venv. Targets (issue 4): first result in at most half toolong's time, peak RSS < 150 MiB,
+full index < 5 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+OUT = os.path.join(HERE, "out")
+TURNLENS = os.path.join(ROOT, ".venv", "bin", "turnlens")
+TOOLONG = os.path.join(OUT, "toolong-venv", "bin", "tl")
+SESSION = "turnlens-bench"
+WIDTH, HEIGHT = 160, 48
+
+sys.path.insert(0, HERE)
+from results_data import write_results  # noqa: E402
+
+
+def ensure_file(size_mb: int) -> str:
+    path = os.path.join(OUT, f"results-{size_mb}mb.jsonl")
+    want = size_mb * 1024 * 1024
+    if not os.path.exists(path) or os.path.getsize(path) < want:
+        os.makedirs(OUT, exist_ok=True)
+        started = time.perf_counter()
+        count = write_results(path, want)
+        print(f"generated {path}: {count:,} results in {time.perf_counter() - started:.1f}s")
+    with open(path, "rb") as handle:  # warm the page cache, as for a file just written
+        while handle.read(16 * 1024 * 1024):
+            pass
+    return path
+
+
+def tmux(*args: str) -> str:
+    return subprocess.run(["tmux", *args], capture_output=True, text=True).stdout
+
+
+def kill_session() -> None:
+    subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
+
+
+def launch(command: str) -> tuple[float, int]:
+    kill_session()
+    started = time.perf_counter()
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", SESSION, "-x", str(WIDTH), "-y", str(HEIGHT), f"exec {command}"],
+        check=True,
+        env={**os.environ, "TERM": "xterm-256color"},
+    )
+    pid = int(tmux("display-message", "-p", "-t", SESSION, "#{pane_pid}").strip())
+    return started, pid
+
+
+def wait_for(predicate, started: float, timeout: float) -> float | None:
+    while time.perf_counter() - started < timeout:
+        screen = tmux("capture-pane", "-p", "-t", SESSION)
+        if predicate(screen):
+            return time.perf_counter() - started
+        time.sleep(0.005)
+    return None
+
+
+def vm_hwm_mib(pid: int) -> float | None:
+    try:
+        with open(f"/proc/{pid}/status") as handle:
+            for line in handle:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def shows_result_row(screen: str) -> bool:
+    return any(("case-0" in line and ("✓" in line or "✗" in line or " · " in line)) for line in screen.splitlines())
+
+
+def shows_json_line(screen: str) -> bool:
+    return '"eval_id"' in screen or '{"timestamp"' in screen
+
+
+def run_turnlens(path: str, timeout: float) -> dict:
+    started, pid = launch(f"{TURNLENS} {path}")
+    first = wait_for(shows_result_row, started, timeout)
+    indexed = wait_for(lambda s: "  indexed" in s, started, timeout)
+    screen = tmux("capture-pane", "-p", "-t", SESSION)
+    hwm = vm_hwm_mib(pid)
+    reported = None
+    for line in screen.splitlines():
+        if "indexed in" in line:
+            reported = line.split("indexed in", 1)[1].split("s", 1)[0].strip()
+    kill_session()
+    return {"first": first, "indexed": indexed, "reported_index_s": reported, "peak_rss_mib": hwm}
+
+
+def run_toolong(path: str, timeout: float) -> dict:
+    started, _pid = launch(f"{TOOLONG} {path}")
+    first = wait_for(shows_json_line, started, timeout)
+    kill_session()
+    return {"first": first}
+
+
+def in_process_index(path: str) -> tuple[float, int]:
+    sys.path.insert(0, ROOT)
+    from formatting.results import ResultsFile
+
+    results = ResultsFile(path)
+    started = time.perf_counter()
+    for _ in results.scan():
+        pass
+    elapsed = time.perf_counter() - started
+    results.close()
+    return elapsed, results.count
+
+
+def median(values: list) -> float | None:
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def fmt(value: float | None, unit: str = "s") -> str:
+    return "n/a" if value is None else f"{value:.3f}{unit}" if unit == "s" else f"{value:.1f}{unit}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--size-mb", type=int, default=400)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--no-toolong", action="store_true")
+    args = parser.parse_args()
+    if not shutil.which("tmux"):
+        print("tmux is needed to run both apps headless", file=sys.stderr)
+        return 2
+    path = ensure_file(args.size_mb)
+    size_mib = os.path.getsize(path) / 1024 / 1024
+    index_s, count = in_process_index(path)
+    print(f"file: {os.path.relpath(path, ROOT)}  {size_mib:,.0f} MiB  {count:,} results")
+    print(f"index (in process, no UI): {index_s:.2f}s  ({size_mib / index_s:,.0f} MiB/s)")
+
+    ours = [run_turnlens(path, args.timeout) for _ in range(args.repeat)]
+    first = median([r["first"] for r in ours])
+    indexed = median([r["indexed"] for r in ours])
+    peak = max((r["peak_rss_mib"] or 0) for r in ours)
+    print(f"turnlens: first result on screen {fmt(first)} (runs: {', '.join(fmt(r['first']) for r in ours)})")
+    print(f"turnlens: whole file indexed, on screen {fmt(indexed)} after launch; "
+          f"index worker reported {', '.join(str(r['reported_index_s']) + 's' for r in ours)}")
+    print(f"turnlens: peak RSS {peak:.1f} MiB (VmHWM)")
+
+    theirs_first = None
+    if not args.no_toolong:
+        if not os.path.exists(TOOLONG):
+            print(f"toolong: not installed at {os.path.relpath(TOOLONG, ROOT)} (see this file's docstring)")
+        else:
+            theirs = [run_toolong(path, args.timeout) for _ in range(args.repeat)]
+            theirs_first = median([r["first"] for r in theirs])
+            print(f"toolong:  first line on screen {fmt(theirs_first)} (runs: {', '.join(fmt(r['first']) for r in theirs)})")
+
+    print("targets:")
+    if theirs_first and first:
+        ratio = first / theirs_first
+        print(f"  first result <= 0.5 x toolong: {ratio:.2f} x  {'OK' if ratio <= 0.5 else 'MISSED'}")
+    print(f"  peak RSS < 150 MiB: {peak:.1f} MiB  {'OK' if peak < 150 else 'MISSED'}")
+    print(f"  full index < 5 s: {fmt(index_s)} in process, {fmt(indexed)} on screen  "
+          f"{'OK' if indexed is not None and indexed < 5 else 'MISSED'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

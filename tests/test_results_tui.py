@@ -1,0 +1,188 @@
+"""The results view in the app: snapshots (list, detail, drift diff, compare) and pilot tests (sort/filter/search).
+
+Regenerate snapshots with --snapshot-update only after looking at the new SVGs (snapshot_report.html).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import wait_for_idle
+from tui.app import make_app
+
+RESULTS = Path(__file__).parent / "fixtures" / "results"
+WIDE = (140, 36)
+
+
+@pytest.fixture(autouse=True)
+def _in_results_fixtures(monkeypatch):
+    # Paths on screen are shown as given: run from the fixture folder so they never depend on the checkout.
+    monkeypatch.chdir(RESULTS)
+
+
+def results_app(*paths: str, **options):
+    return make_app(list(paths), watch=False, **options)
+
+
+def press(*keys: str):
+    async def run_before(pilot):
+        for key in keys:
+            await pilot.press(key)
+            await wait_for_idle(pilot)
+
+    return run_before
+
+
+def listed(app) -> list[str]:
+    from tui.results.widgets import ResultList
+
+    result_list = app.screen.query_one(ResultList)
+    return [result_list.results.eval_ids[i] for i in result_list.rows]
+
+
+class TestResultsView:
+    def test_failures_first_with_drift_marks(self, snap_compare):
+        assert snap_compare(results_app("run-a.jsonl"), terminal_size=WIDE)
+
+    def test_broken_lines_are_reported(self, snap_compare):
+        assert snap_compare(results_app("broken.jsonl"), terminal_size=WIDE)
+
+    def test_yaml_run(self, snap_compare):
+        assert snap_compare(results_app("run.yaml"), terminal_size=WIDE)
+
+
+class TestResultDetail:
+    def test_request_with_markers(self, snap_compare):
+        # sorted failures first: timeout-case, then sum-markers
+        assert snap_compare(results_app("run-a.jsonl"), terminal_size=WIDE, run_before=press("down", "enter"))
+
+    def test_verdict_with_evaluators(self, snap_compare):
+        assert snap_compare(results_app("run-a.jsonl"), terminal_size=WIDE, run_before=press("down", "enter", "3"))
+
+    def test_answer_markdown(self, snap_compare):
+        assert snap_compare(results_app("run-a.jsonl"), terminal_size=WIDE, run_before=press("down", "enter", "2"))
+
+    def test_untrusted_request_stays_literal(self, snap_compare):
+        # markup-injection: [bold], [@click=…], @[User]: and [[ ## q ## ]] in the question, all shown literally
+        assert snap_compare(results_app("run-a.jsonl"), terminal_size=WIDE,
+                            run_before=press("down", "down", "enter"))
+
+    def test_untrusted_answer_and_verdict_stay_literal(self, snap_compare):
+        # an ESC colour sequence and a bell in the answer show as ␛[31m and ␇; [red] stays text
+        assert snap_compare(results_app("run-a.jsonl"), terminal_size=WIDE,
+                            run_before=press("down", "down", "enter", "2"))
+
+    def test_chat_prompt_cards(self, snap_compare):
+        # sorted by id: bare-minimum, chat-history, …
+        assert snap_compare(results_app("run-a.jsonl"), terminal_size=WIDE, run_before=press("s", "down", "enter"))
+
+
+class TestDrift:
+    def test_drift_diff(self, snap_compare):
+        # mini-run: chat-history was recorded before its eval case changed
+        app = results_app("project/.agentv/results/mini-run.jsonl")
+        assert snap_compare(app, terminal_size=WIDE, run_before=press("end", "enter", "5"))
+
+
+class TestCompare:
+    def test_compare_view(self, snap_compare):
+        assert snap_compare(results_app("run-a.jsonl", "run-b.jsonl"), terminal_size=WIDE)
+
+    def test_answers_side_by_side(self, snap_compare):
+        assert snap_compare(results_app("run-a.jsonl", "run-b.jsonl"), terminal_size=WIDE, run_before=press("enter"))
+
+
+class TestPilot:
+    async def test_sort_cycle(self):
+        app = results_app("run-a.jsonl")
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            assert listed(app)[:2] == ["timeout-case", "sum-markers"]  # failures first
+            await pilot.press("s")
+            await wait_for_idle(pilot)
+            assert listed(app) == sorted(listed(app))  # by id
+            await pilot.press("s")
+            await wait_for_idle(pilot)
+            assert listed(app)[0] == "greet-flat" and listed(app)[-1] == "bare-minimum"  # by time, untimed last
+            await pilot.press("s")
+            await wait_for_idle(pilot)
+            assert listed(app) == ["greet-flat", "sum-markers", "chat-history", "timeout-case", "markup-injection",
+                                   "bare-minimum"]  # file order
+            await pilot.press("r")
+            await wait_for_idle(pilot)
+            assert listed(app)[0] == "bare-minimum"
+
+    async def test_filter_and_threshold(self):
+        app = results_app("run-a.jsonl")
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            await pilot.press("f")
+            await wait_for_idle(pilot)
+            assert listed(app) == ["timeout-case", "sum-markers"]  # failures at 0.50
+            for _ in range(3):
+                await pilot.press("+")
+            await wait_for_idle(pilot)
+            assert listed(app) == ["timeout-case", "sum-markers", "markup-injection"]  # failures at 0.65
+            await pilot.press("f")
+            await wait_for_idle(pilot)
+            assert listed(app) == ["timeout-case"]  # errors
+            await pilot.press("f")
+            await wait_for_idle(pilot)
+            assert set(listed(app)) == {"greet-flat", "sum-markers", "chat-history"}  # drifted
+            await pilot.press("escape")
+            await wait_for_idle(pilot)
+            assert len(listed(app)) == 6
+
+    async def test_search_as_you_type(self):
+        app = results_app("run-a.jsonl")
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            await pilot.press("slash", "c", "l")
+            await wait_for_idle(pilot)
+            assert listed(app) == ["timeout-case"]  # its target is claude
+            await pilot.press("backspace", "h", "a")
+            await wait_for_idle(pilot)
+            assert listed(app) == ["chat-history"]
+            await pilot.press("enter", "enter")  # back to the list, open the result
+            await wait_for_idle(pilot)
+            assert "ResultDetailScreen" in type(app.screen).__name__
+            await pilot.press("escape", "escape")
+            await wait_for_idle(pilot)
+            assert len(listed(app)) == 6
+
+    async def test_detail_walks_the_list(self):
+        app = results_app("run-a.jsonl")
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            await pilot.press("enter")
+            await wait_for_idle(pilot)
+            assert app.screen.record.eval_id == "timeout-case"
+            await pilot.press("n")
+            await wait_for_idle(pilot)
+            assert app.screen.record.eval_id == "sum-markers"
+
+    async def test_folder_of_runs_and_compare(self):
+        app = results_app("project/.agentv/results")
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            assert listed(app)[0] == "deleted-case"
+
+    async def test_click_selects_and_opens(self):
+        from tui.results.widgets import ResultList
+
+        app = results_app("run-a.jsonl")
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            result_list = app.screen.query_one(ResultList)
+            await pilot.click(ResultList, offset=(20, 2))
+            await wait_for_idle(pilot)
+            assert result_list.cursor == 2
+            await pilot.click(ResultList, offset=(20, 2))
+            await wait_for_idle(pilot)
+            assert app.screen.record.eval_id == listed_on(result_list)[2]
+
+
+def listed_on(result_list) -> list[str]:
+    return [result_list.results.eval_ids[i] for i in result_list.rows]
