@@ -1007,9 +1007,48 @@ def layout_fuzz() -> Layout:
     return lay
 
 
+def layout_globfuzz() -> Layout:
+    """Seeded random guideline patterns (one config per folder) against references spelled every way."""
+    import random
+
+    lay = Layout("globfuzz")
+    common_files(lay)
+    lay.file("prompts/UPPER.MD", "Upper-case extension.\n")
+    lay.file("prompts/a.b.c.md", "Dots in the name.\n")
+    lay.file("prompts/x{y}.md", "Braces in the name.\n")
+    lay.file("docs/prompts/nested/leaf.instructions.md", "Leaf guideline.\n")
+    segments = ["**", "*", "prompts", "docs", "nested", "p*", "*s", "?ocs", "[pd]*", "{prompts,docs}", ".hidden",
+                ".*", "files", "[!d]*", "prompt?"]
+    finals = ["*.md", "*.instructions.md", "*", "plain.md", "*.{md,py}", "?lain.md", "[a-z]*.md", "*.MD", "deep.*",
+              "**", "*.py", "!(*.md)", "@(plain|notes).md", "+(a|b).md", "*.*.*", "x{y}.md", "x\\{y\\}.md",
+              "*.instructions.md/", "[[:lower:]]*.md", "{,*.}md"]
+    prefixes = ["", "", "", "", "./", "/", "!", "**/", "../", "!**/"]
+    refs = ["../prompts/plain.md", "/prompts/plain.md", "prompts/plain.md", "/prompts/style.instructions.md",
+            "../prompts/style.instructions.md", "/prompts/nested/deep.instructions.md", "prompts/nested/notes.md",
+            "/docs/guide.md", "../docs/snippet.py", "/docs/prompts/inner.md", "docs/prompts/nested/leaf.instructions.md",
+            "/.hidden/secret.instructions.md", "/docs/.dotfile.md", "/prompts/UPPER.MD", "../prompts/a.b.c.md",
+            "/prompts/x{y}.md", "files/local.md", "./files/local.md"]
+    rng = random.Random(424242)
+    for n in range(40):
+        patterns = []
+        for _ in range(rng.randint(1, 3)):
+            segs = [rng.choice(segments) for _ in range(rng.choice([0, 0, 1, 1, 2]))]
+            patterns.append(rng.choice(prefixes) + "".join(seg + "/" for seg in segs) + rng.choice(finals))
+        folder = f"g{n:02d}/"
+        lay.file(folder + ".agentv/config.yaml", config_doc(patterns))
+        lay.file(folder + "files/local.md", f"Local file of g{n:02d}.\n")
+        cases = []
+        for i, ref in enumerate(refs):
+            cases.append(C(f"g{n:02d}-r{i:02d}-flat", [M("user", [F(ref), T("Q")])]))
+            cases.append(C(f"g{n:02d}-r{i:02d}-turns", [M("user", "U"), M("assistant", "A"),
+                                                          M("user", [F(ref), T("Q2")])]))
+        lay.eval(folder + "eval.yaml", eval_doc(cases))
+    return lay
+
+
 def all_layouts(abs_root: str) -> list[Layout]:
     return [layout_basic(), layout_patterns(), layout_configs(), layout_noconfig(), layout_loaderrors(),
-            layout_abspath(abs_root), layout_dotfolder(), layout_fuzz()]
+            layout_abspath(abs_root), layout_dotfolder(), layout_fuzz(), layout_globfuzz()]
 
 
 def write(out: Path, abs_root: str | None = None) -> dict:
