@@ -33,6 +33,14 @@ def export_rows(path: str, repo_root: Optional[str] = None, profile: str = "agen
     if ev.error is not None:
         return [], ev.error
     rows: list[dict] = []
+    rel_paths: dict[str, str] = {}
+
+    def rel(p: str) -> str:
+        hit = rel_paths.get(p)
+        if hit is None:
+            hit = rel_paths[p] = os.path.relpath(p, ev.repo_root).replace(os.sep, "/")
+        return hit
+
     for case in ev.cases:
         if case.skipped is not None:
             rows.append({"index": case.index, "id": case.id, "skipped": case.skipped, "line": case.line})
@@ -45,7 +53,7 @@ def export_rows(path: str, repo_root: Optional[str] = None, profile: str = "agen
             "evaluator_prompt": fc.evaluator_prompt,
             "markers": fc.explanation.to_json(),
             "profile": profile,
-            "guideline_paths": [os.path.relpath(p, ev.repo_root).replace(os.sep, "/") for p in case.guideline_paths],
+            "guideline_paths": [rel(p) for p in case.guideline_paths],
             "warnings": [str(d) for d in case.diagnostics],
         })
     return rows, None

@@ -184,6 +184,14 @@ class _Context:
         self.resolver = _Resolver(os.path.dirname(abs_path), repo_root, cwd)
         self.texts: dict[str, tuple[Optional[str], Optional[str], bool]] = {}  # abs path -> (text, error, utf8)
         self.watched: set[str] = set()
+        self._guideline: dict[str, bool] = {}
+
+    def is_guideline_path(self, resolved: str) -> bool:
+        """Load-time guideline check: the path relative to the repo root against the patterns (cached)."""
+        hit = self._guideline.get(resolved)
+        if hit is None:
+            hit = self._guideline[resolved] = is_guideline(_posix_rel(resolved, self.repo_root), self.patterns)
+        return hit
 
     def read(self, path: str) -> tuple[Optional[str], Optional[str], bool]:
         hit = self.texts.get(path)
@@ -279,7 +287,7 @@ def _load_segments(ctx: _Context, doc, raw_msg: dict, diags: list[Diagnostic], g
                                     f"({len(text) / (1 << 20):.1f} MB)", "info"))
         if "\x00" in text:
             diags.append(Diagnostic(ctx.eval_path, line, f"File looks binary (NUL bytes): {seg.display_path}", "info"))
-        if not expected and is_guideline(_posix_rel(resolved, ctx.repo_root), ctx.patterns):
+        if not expected and ctx.is_guideline_path(resolved):
             seg.is_guideline = True
             if guideline_paths is not None:
                 guideline_paths.append(resolved)
