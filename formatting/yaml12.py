@@ -33,7 +33,6 @@ Behaviour of the reference, observed on the oracle (tests/fixtures/yaml12/ recor
 from __future__ import annotations
 
 import base64
-import binascii
 import datetime
 import gc
 import math
@@ -334,14 +333,24 @@ def _tagged_scalar(tag: str, value: str) -> Any:
     if tag == _NULL:
         return None if value in _NULLS else _UNRESOLVED
     if tag == _BINARY:
-        try:
-            return base64.b64decode("".join(value.split()) + "==", validate=False)
-        except (binascii.Error, ValueError):
-            return _UNRESOLVED
+        return _node_base64(value)
     if tag == _TIMESTAMP:
         stamp = _timestamp(value)
-        return _UNRESOLVED if stamp is None else stamp
+        if stamp is None:
+            raise ValueError("a !!timestamp value must be a date, starting with yyyy-mm-dd")
+        return stamp
     return _UNRESOLVED
+
+
+_BASE64_KEEP = re.compile(r"[^A-Za-z0-9+/\-_]")
+
+
+def _node_base64(text: str) -> bytes:
+    """Base64 decoded as Node's Buffer.from(text, "base64"): other characters skipped, stops at "=", a lone
+    trailing character ignored."""
+    clean = _BASE64_KEEP.sub("", text.split("=", 1)[0]).replace("-", "+").replace("_", "/")
+    clean = clean[: len(clean) - (len(clean) % 4 == 1)]
+    return base64.b64decode(clean + "=" * (-len(clean) % 4))
 
 
 # --- JavaScript String() of a value, for mapping keys -----------------------------------------------------------
@@ -487,6 +496,7 @@ class _Builder:
         # Alias accounting, as the reference does it: id(node) -> (count, alias_count); where each node is defined.
         self.anchor_data: dict = {}
         self.defined_at: dict = {}
+        self.open: set = set()  # collections being built: an alias to one of them is a recursive structure
 
     def warn(self, node, message: str) -> None:
         self.warnings.append(YamlWarning(node.start_mark.line + 1, node.start_mark.column + 1, message))
@@ -500,7 +510,10 @@ class _Builder:
             return self.plain(value)
         if tag == _STR:
             return value
-        result = _tagged_scalar(tag, value)
+        try:
+            result = _tagged_scalar(tag, value)
+        except ValueError as exc:
+            raise YamlError(str(exc), node.start_mark.line + 1, node.start_mark.column + 1) from None
         if result is _UNRESOLVED:
             self.warn(node, f"unresolved tag {_short_tag(tag)}: the value stays the text {value!r}")
             return value
@@ -528,51 +541,95 @@ class _Builder:
                             node.start_mark.column + 1)
         tag = node.tag
         if cls is SequenceNode:
-            if tag in (_OMAP, _PAIRS):
-                return self.opaque(node, depth, parent, position)
-            if tag != _SEQ and tag != _MAP:
-                self.warn(node, f"unresolved tag {_short_tag(tag)} on a sequence: it stays a plain sequence")
-            result: list = []
-            self.built[id(node)] = result
-            self.node_lines[id(result)] = node.start_mark.line + 1
-            lines = []
-            build = self.build
-            me = id(node)
-            depth += 1
-            for index, item in enumerate(node.value):
-                result.append(build(item, depth, me, index))
-                lines.append(item.start_mark.line + 1)
-            self.child_lines[id(result)] = lines
-            if tag == _MAP:
-                self.warn(node, "the !!map tag is on a sequence: it stays a sequence")
-            return result
+            if tag == _OMAP or tag == _PAIRS:
+                return self.pairs(node, depth)
+            if tag != _SEQ:
+                self.warn(node, f"the tag {_short_tag(tag)} does not apply to a sequence: it stays a plain sequence")
+            return self.sequence(node, depth)
         if tag == _SET:
-            return self.opaque(node, depth, parent, position)
-        if tag != _MAP and tag != _SEQ:
-            self.warn(node, f"unresolved tag {_short_tag(tag)} on a mapping: it stays a plain mapping")
-        elif tag == _SEQ:
-            self.warn(node, "the !!seq tag is on a mapping: it stays a mapping")
+            return self.set(node, depth)
+        if tag != _MAP:
+            self.warn(node, f"the tag {_short_tag(tag)} does not apply to a mapping: it stays a plain mapping")
         return self.mapping(node, depth)
 
-    def opaque(self, node, depth: int, parent: Any, position: Any) -> dict:
-        # !!set / !!omap / !!pairs make JavaScript Set / Map objects: no own properties, JSON `{}`. The children
-        # are still read (for errors and alias counts), then dropped.
+    def sequence(self, node, depth: int) -> list:
+        result: list = []
+        me = id(node)
+        self.built[me] = result
+        self.open.add(me)
+        self.node_lines[id(result)] = node.start_mark.line + 1
+        lines = []
+        build = self.build
+        depth += 1
+        for index, item in enumerate(node.value):
+            result.append(build(item, depth, me, index))
+            lines.append(item.start_mark.line + 1)
+        self.child_lines[id(result)] = lines
+        self.open.discard(me)
+        return result
+
+    def pairs(self, node, depth: int) -> Any:
+        """!!pairs: a list of one-pair mappings. !!omap: a JavaScript Map, which has no own properties (JSON `{}`)."""
+        is_omap = node.tag == _OMAP
+        me = id(node)
+        result: Any = {} if is_omap else []
+        self.built[me] = result
+        self.open.add(me)
+        self.node_lines[id(result)] = node.start_mark.line + 1
+        self.child_lines[id(result)] = {} if is_omap else []
+        seen: dict = {}
+        depth += 1
+        for index, item in enumerate(node.value):
+            line = item.start_mark.line + 1
+            if item.__class__ is MappingNode:
+                if len(item.value) != 1:
+                    raise YamlError(f"each item of a {_short_tag(node.tag)} sequence must be a single key: value pair",
+                                    line, item.start_mark.column + 1)
+                self.defined_at.setdefault(id(item), (me, index))
+                key_node, value_node = item.value[0]
+                raw_key = self.build(key_node, depth + 1, id(item), (0, 0))
+                value = self.build(value_node, depth + 1, id(item), (0, 1))
+            elif item.__class__ is ScalarNode:
+                key_node, raw_key, value = item, self.build(item, depth, me, index), None
+            else:
+                raise YamlError(f"each item of a {_short_tag(node.tag)} sequence must be a single key: value pair",
+                                line, item.start_mark.column + 1)
+            key, identity = (raw_key, raw_key) if raw_key.__class__ is str else self.odd_key(raw_key, key_node)
+            if is_omap:
+                if identity in seen:
+                    raise YamlError(f"the ordered map (!!omap) has the key {key!r} twice (first at line {seen[identity]})",
+                                    key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+                seen[identity] = line
+            else:
+                pair = {key: value}
+                self.node_lines[id(pair)] = line
+                self.child_lines[id(pair)] = {key: key_node.start_mark.line + 1}
+                result.append(pair)
+                self.child_lines[id(result)].append(line)
+        self.open.discard(me)
+        return result
+
+    def set(self, node, depth: int) -> dict:
+        """!!set: a JavaScript Set, which has no own properties (JSON `{}`); every key must have a null value."""
+        me = id(node)
         result: dict = {}
-        self.built[id(node)] = result
+        self.built[me] = result
+        self.open.add(me)
         self.node_lines[id(result)] = node.start_mark.line + 1
         self.child_lines[id(result)] = {}
-        if node.__class__ is SequenceNode:
-            for index, item in enumerate(node.value):
-                self.build(item, depth + 1, id(node), index)
-        else:
-            for index, (key_node, value_node) in enumerate(node.value):
-                self.build(key_node, depth + 1, id(node), (index, 0))
-                self.build(value_node, depth + 1, id(node), (index, 1))
+        depth += 1
+        for index, (key_node, value_node) in enumerate(node.value):
+            self.build(key_node, depth, me, (index, 0))
+            if self.build(value_node, depth, me, (index, 1)) is not None:
+                raise YamlError("every item of a !!set must have no value (or null)", key_node.start_mark.line + 1,
+                                key_node.start_mark.column + 1)
+        self.open.discard(me)
         return result
 
     def mapping(self, node, depth: int) -> dict:
         result: dict = {}
         self.built[id(node)] = result
+        self.open.add(id(node))
         self.node_lines[id(result)] = node.start_mark.line + 1
         key_lines: dict = {}
         seen: dict = {}
@@ -608,6 +665,7 @@ class _Builder:
             result.clear()
             result.update(ordered)
         self.child_lines[id(result)] = key_lines
+        self.open.discard(id(node))
         return result
 
     def odd_key(self, raw_key: Any, key_node) -> tuple[str, Any]:
@@ -628,6 +686,10 @@ class _Builder:
 
     def alias(self, node) -> Any:
         """A second (or later) reference to a node: count it as the reference does, refuse past the limit."""
+        if id(node) in self.open:
+            raise YamlError("an alias refers to the collection that contains it (a recursive structure), which the "
+                            f"reference cannot read; the anchor is at line {node.start_mark.line + 1}",
+                            node.start_mark.line + 1, node.start_mark.column + 1)
         data = self.anchor_data.get(id(node))
         count, alias_count = data if data else (1, 0)
         count += 1
@@ -892,6 +954,9 @@ def _parse(text: str) -> YamlDoc:
             raise YamlError("the file mixes control characters with private-use characters U+F0000-U+FFFFF, "
                             "which this reader cannot tell apart")
         text = _ODD_CHARS.sub(_stand_in, text)
+    directive_warnings = []
+    if text.startswith("%") or "\n%" in text:
+        text, directive_warnings = _drop_unknown_directives(text)
     careful = _needs_careful_path(text)
     version = None
     loader = _Loader(text)
@@ -928,7 +993,23 @@ def _parse(text: str) -> YamlDoc:
     else:
         builder = _Builder(yaml11=version == (1, 1), count_aliases=count_aliases, restore=restore)
     data = builder.build(root)
-    return YamlDoc(data, builder.warnings, builder.node_lines, builder.child_lines)
+    return YamlDoc(data, directive_warnings + builder.warnings, builder.node_lines, builder.child_lines)
+
+
+def _drop_unknown_directives(text: str) -> tuple[str, list]:
+    """Comment out directives other than %YAML and %TAG before the first document: the reference ignores them
+    (with a warning), libyaml refuses them. Line numbers are kept."""
+    lines = text.split("\n")
+    warnings = []
+    for number, line in enumerate(lines):
+        if line.startswith("%"):
+            name = line.split()[0]
+            if name not in ("%YAML", "%TAG"):
+                warnings.append(YamlWarning(number + 1, 1, f"unknown directive {name} is ignored"))
+                lines[number] = "#" + line[1:]
+        elif line.strip() and not line.startswith("#"):
+            break
+    return ("\n".join(lines) if warnings else text), warnings
 
 
 def parse_yaml_bytes(raw: bytes) -> YamlDoc:
