@@ -12,6 +12,7 @@ Progress for the engine author (no pytest needed):
 
     .venv/bin/python tests/test_oracle_golden.py --summary            # "N/M cases match" + first mismatches
     .venv/bin/python tests/test_oracle_golden.py --summary --only files.yaml --limit 20
+    .venv/bin/python tests/test_oracle_golden.py --known-lines     # current mismatches as known_mismatches.txt lines
 
 Fixtures come from tests/fixtures/record_oracle.py (needs node); these tests never run node.
 Known, accepted differences can be listed in tests/fixtures/oracle/known_mismatches.txt ("fixture :: case :: field"
@@ -382,6 +383,29 @@ if pytest is not None:
 # ------------------------------------------------------------------------------------------------ --summary
 
 
+def oracle_case_warnings(oracle: OracleOutput) -> Counter:
+    """The oracle's warnings about single cases (not skips, not the config), without the "Warning: " prefix."""
+    out = Counter()
+    for w in oracle.warnings:
+        if w.startswith((SKIP_INCOMPLETE, SKIP_NO_EXPECTED, SKIP_INVALID)) or "config.yaml" in w:
+            continue
+        out[w.removeprefix("Warning: ")] += 1
+    return out
+
+
+def warning_differences(oracle: OracleOutput, rows: list[dict]) -> tuple[Counter, Counter]:
+    """(oracle warnings the engine's rows lack, engine row warnings the oracle lacks); "file:line: " dropped."""
+    import re
+
+    engine = Counter()
+    for row in rows:
+        for w in row.get("warnings", []):
+            engine[re.sub(r"^.*?:\d+: ", "", w, count=1)] += 1
+    want = oracle_case_warnings(oracle)
+    return want - engine, engine - want
+
+
+
 def summary(argv: list[str]) -> int:
     import argparse
 
@@ -390,6 +414,11 @@ def summary(argv: list[str]) -> int:
     ap.add_argument("--only", action="append", default=[], help="fixtures whose name contains this (repeatable)")
     ap.add_argument("--limit", type=int, default=10, help="mismatches to show in full (default 10)")
     ap.add_argument("--per-file", action="store_true", help="print a line for every eval file")
+    ap.add_argument("--warnings", action="store_true",
+                    help="also compare the oracle's per-case warnings (file not found, unreadable, expected messages) "
+                         "with the `warnings` of the engine's rows (informational, not a test)")
+    ap.add_argument("--known-lines", action="store_true",
+                    help="print only the current mismatches, in the format of known_mismatches.txt")
     args = ap.parse_args(argv)
 
     sys.path.insert(0, str(REPO))
@@ -401,6 +430,8 @@ def summary(argv: list[str]) -> int:
     manifest = load_manifest()
     known = load_known()
     total = matched = files_ok = files = 0
+    warn_total = warn_missing = warn_extra = 0
+    warn_shown: list[str] = []
     shown: list[str] = []
     skipped_files = []
     by_field: Counter = Counter()
@@ -428,6 +459,21 @@ def summary(argv: list[str]) -> int:
         total += res.total
         matched += res.matched
         problems = res.file_problems + res.mismatches
+        if args.warnings:
+            missing, extra = warning_differences(oracle, rows)
+            warn_total += sum(oracle_case_warnings(oracle).values())
+            warn_missing += sum(missing.values())
+            warn_extra += sum(extra.values())
+            for w in list(missing.elements())[:2]:
+                if len(warn_shown) < args.limit:
+                    warn_shown.append(f"{key}: oracle only: {w!r}")
+            for w in list(extra.elements())[:2]:
+                if len(warn_shown) < args.limit:
+                    warn_shown.append(f"{key}: engine only: {w!r}")
+        if args.known_lines:
+            for m in problems:
+                print(" :: ".join(m.key(key)))
+            continue
         files_ok += not res.file_problems
         for m in problems:
             by_field[m.field] += 1
@@ -438,6 +484,8 @@ def summary(argv: list[str]) -> int:
             flag = "ok " if not problems else "BAD"
             print(f"  {flag} {res.matched:4d}/{res.total:<4d} {key}" +
                   (f"  [{', '.join(p.field for p in res.file_problems)}]" if res.file_problems else ""))
+    if args.known_lines:
+        return 0
     if shown:
         print("First mismatches:\n")
         print("\n".join(shown))
@@ -447,6 +495,10 @@ def summary(argv: list[str]) -> int:
             print("  " + s)
     if by_field:
         print("Mismatches by field: " + ", ".join(f"{k} {v}" for k, v in by_field.most_common()))
+    if args.warnings:
+        print("\n".join(warn_shown))
+        print(f"case warnings: {warn_total - warn_missing}/{warn_total} oracle warnings found in the engine's rows, "
+              f"{warn_extra} engine warnings the oracle does not give")
     print(f"{matched}/{total} cases match; {files_ok}/{files} eval files agree on skipped cases and refusal")
     return 0 if matched == total and files_ok == files else 1
 
