@@ -10,11 +10,13 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from wcmatch import glob as _glob
 
-_FLAGS = _glob.GLOBSTAR | _glob.BRACE | _glob.EXTGLOB
+_MAGIC = re.compile(r"[*?\[\]{}()!@+]")
+_FLAGS = _glob.GLOBSTAR | _glob.BRACE | _glob.EXTGLOB | _glob.NODOTDIR
 
 
 @lru_cache(maxsize=1024)
@@ -23,8 +25,8 @@ def _translate(pattern: str) -> tuple[str, ...]:
     while pattern.startswith("./"):
         pattern = pattern[2:]
     pattern = pattern.replace("[!", "[\\!")
-    if pattern.endswith("/**"):
-        return (pattern, pattern[:-3])
+    if pattern.endswith("/**") and not _MAGIC.search(pattern[:-3]):
+        return (pattern, pattern[:-3])  # micromatch: a literal `dir/**` also matches `dir`
     return (pattern,)
 
 
