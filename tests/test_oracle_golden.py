@@ -3,7 +3,8 @@ engine exports for the same eval file, case by case, in both modes.
 
 Per eval file: the accepted cases (matched to the oracle's in file order, by id) must have the same lm/agent
 question, guidelines and chatPrompt and the same evaluator prompt, byte for byte (and guideline_paths, when the
-engine's rows carry that extra key); the cases the engine skips must be
+engine's rows carry that extra key; and the explanation's marker rule must agree with the oracle's chatPrompt, which
+exists exactly when markers are used); the cases the engine skips must be
 the ones the oracle warns about ("Skipping incomplete eval case: <id>", "Skipping invalid eval case entry", "No valid
 expected message found for eval case: <id>"); a file
 the oracle refuses (load_error) must be refused by the engine too.
@@ -223,6 +224,19 @@ def compare(fixture: str, oracle: OracleOutput, rows: list[dict], error) -> File
                 g = (got.get(mode) or {}).get(name, "<missing key>")
                 if w != g:
                     res.mismatches.append(Mismatch(label, f"{mode}.{name}", w, g))
+        # the explanation must agree with the oracle about markers: in the agentv profile a chatPrompt exists
+        # exactly when role markers are used, and the rule names a marker reason exactly then. Not decidable when
+        # the question is empty: a blank assistant turn still means markers, but leaves no chatPrompt either.
+        markers = got.get("markers")
+        if isinstance(markers, dict) and want["lm"]["question"] != "":
+            uses = want["lm"]["chatPrompt"] is not None
+            rule_marks = markers.get("rule") in ("non-user turn", "several visible turns")
+            if markers.get("uses_markers") != uses or rule_marks != uses:
+                res.mismatches.append(Mismatch(label, "markers.rule",
+                                               f"uses_markers={uses} (oracle chatPrompt "
+                                               f"{'present' if uses else 'null'})",
+                                               f"uses_markers={markers.get('uses_markers')}, "
+                                               f"rule={markers.get('rule')!r}"))
         # an extra key of the export rows: compared when the engine provides it
         if "guideline_paths" in got and got["guideline_paths"] != want.get("guideline_paths"):
             res.mismatches.append(Mismatch(label, "guideline_paths", want.get("guideline_paths"),
@@ -264,7 +278,7 @@ def first_difference(a, b) -> str:
 
 def describe(m: Mismatch, fixture: str = "", max_lines: int = 40) -> str:
     head = f"{fixture} :: {m.case} :: {m.field}\n"
-    if m.field in ("presence", "skipped", "load_error"):
+    if m.field in ("presence", "skipped", "load_error", "markers.rule"):
         return head + f"    oracle: {m.expected!r}\n    engine: {m.actual!r}\n"
     diff = list(difflib.unified_diff(_lines(m.expected), _lines(m.actual), "oracle", "engine", n=2))
     if len(diff) > max_lines:
