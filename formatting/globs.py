@@ -13,10 +13,47 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+import bracex
 from wcmatch import glob as _glob
 
 _MAGIC = re.compile(r"[*?\[\]{}()!@+]")
 _FLAGS = _glob.GLOBSTAR | _glob.BRACE | _glob.EXTGLOB | _glob.NODOTDIR
+
+
+_BRACE_STAR = "\ue000"  # a lone `*` written inside braces, through brace expansion
+
+
+def _mark_brace_stars(pattern: str) -> str:
+    out, depth, i = [], 0, 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\" and i + 1 < len(pattern):
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if ch == "{":
+            depth += 1
+        elif ch == "}" and depth:
+            depth -= 1
+        elif ch == "*" and depth and pattern[i - 1] != "*" and pattern[i + 1:i + 2] != "*":
+            ch = _BRACE_STAR
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _star_variants(pattern: str) -> list[str]:
+    """micromatch does not dot-protect a `*` that comes from inside braces: at a segment start it may also match
+    a leading dot, which wcmatch spells `.*` (or nothing, before a literal dot)."""
+    variants = [""]
+    for i, ch in enumerate(pattern):
+        if ch != _BRACE_STAR:
+            variants = [v + ch for v in variants]
+        elif i == 0 or pattern[i - 1] == "/":
+            variants = [v + alt for v in variants for alt in ("*", ".*", "")]
+        else:
+            variants = [v + "*" for v in variants]
+    return variants
 
 
 @lru_cache(maxsize=1024)
@@ -25,9 +62,20 @@ def _translate(pattern: str) -> tuple[str, ...]:
     while pattern.startswith("./"):
         pattern = pattern[2:]
     pattern = pattern.replace("[!", "[\\!")
-    if pattern.endswith("/**") and not _MAGIC.search(pattern[:-3]):
-        return (pattern, pattern[:-3])  # micromatch: a literal `dir/**` also matches `dir`
-    return (pattern,)
+    out: list[str] = []
+    if "{" in pattern:
+        try:
+            expanded = bracex.expand(_mark_brace_stars(pattern), limit=256)
+        except Exception:
+            expanded = [pattern]
+        for p in expanded:
+            out.extend(_star_variants(p) if _BRACE_STAR in p else [p])
+    else:
+        out.append(pattern)
+    for p in list(out):
+        if p.endswith("/**") and not _MAGIC.search(p[:-3]):
+            out.append(p[:-3])  # micromatch: a literal `dir/**` also matches `dir`
+    return tuple(dict.fromkeys(out))
 
 
 @lru_cache(maxsize=1024)
