@@ -151,10 +151,10 @@ def chdir(path: Path):
         os.chdir(old)
 
 
-def run_engine(export_rows, entry: dict):
+def run_engine(export_rows, entry: dict, profile: str = "agentv"):
     root = (REPO / entry["root"]).resolve()
     with chdir(root):
-        return export_rows(str(REPO / entry["eval"]), repo_root=str(root), profile="agentv", cwd=str(root))
+        return export_rows(str(REPO / entry["eval"]), repo_root=str(root), profile=profile, cwd=str(root))
 
 
 # ------------------------------------------------------------------------------------------------ comparison
@@ -190,7 +190,8 @@ def case_labels(ids: list) -> list[str]:
     return labels
 
 
-def compare(fixture: str, oracle: OracleOutput, rows: list[dict], error) -> FileResult:
+def compare(fixture: str, oracle: OracleOutput, rows: list[dict], error,
+            mode_fields: tuple[str, ...] = MODE_FIELDS) -> FileResult:
     res = FileResult(fixture, total=len(oracle.cases))
     if oracle.load_error is not None or error is not None:
         if oracle.load_error is None:
@@ -219,7 +220,7 @@ def compare(fixture: str, oracle: OracleOutput, rows: list[dict], error) -> File
         got = candidates.pop(0)
         before = len(res.mismatches)
         for mode in MODES:
-            for name in MODE_FIELDS:
+            for name in mode_fields:
                 w = want[mode][name]
                 g = (got.get(mode) or {}).get(name, "<missing key>")
                 if w != g:
@@ -324,6 +325,25 @@ if pytest is not None:
                         f"{shown}{more}", pytrace=False)
         if problems:
             pytest.xfail(f"{len(problems)} known mismatches (tests/fixtures/oracle/known_mismatches.txt)")
+
+    @pytest.mark.parametrize("fixture", _KEYS)
+    def test_design_profile_keeps_question_and_guidelines(fixture, export_rows):
+        """DECISIONS §1: the design profile changes only chatPrompt; question, guidelines and the evaluator prompt
+        are the agentv ones, so the oracle is their truth too."""
+        entry = _MANIFEST["fixtures"][fixture]
+        reason = why_not_comparable(entry)
+        if reason:
+            pytest.skip(reason)
+        oracle = read_fixture(fixture, (REPO / entry["root"]).resolve())
+        rows, error = run_engine(export_rows, entry, profile="design")
+        res = compare(fixture, oracle, rows, error, mode_fields=("question", "guidelines"))
+        known = {k[:2] for k in load_known()}  # a case known to differ in agentv differs here too
+        new = [m for m in res.file_problems + res.mismatches if m.key(fixture)[:2] not in known]
+        if new:
+            pytest.fail(f"design profile: {res.matched}/{res.total} cases keep the oracle's strings\n\n" +
+                        "\n".join(describe(m, fixture) for m in new[:5]), pytrace=False)
+        if res.file_problems or res.mismatches:
+            pytest.xfail("known mismatches (tests/fixtures/oracle/known_mismatches.txt)")
 
     TURNLENS = REPO / ".venv" / "bin" / "turnlens"
 
