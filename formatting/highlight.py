@@ -117,6 +117,15 @@ def code_spans(text: str, *, language: Optional[str] = None, filename: Optional[
     lexer = lexer_for(language=language, filename=filename)
     if lexer is None:
         return []
+    spans = _lex(text, lexer)
+    if offset:
+        return [(start + offset, end + offset, kind) for start, end, kind in spans]
+    return list(spans)
+
+
+@lru_cache(maxsize=64)
+def _lex(text: str, lexer) -> tuple[Span, ...]:
+    # Cached: the same file is often embedded in several places (question, chatPrompt, both profiles).
     spans: list[Span] = []
     for index, token_type, value in lexer.get_tokens_unprocessed(text):
         if not value:
@@ -124,13 +133,12 @@ def code_spans(text: str, *, language: Optional[str] = None, filename: Optional[
         kind = str(token_type)
         if kind in ("Token.Text", "Token.Text.Whitespace", "Token.Whitespace"):
             continue
-        start = offset + index
-        end = start + len(value)
-        if spans and spans[-1][2] == "token:" + kind and spans[-1][1] == start:
+        end = index + len(value)
+        if spans and spans[-1][2] == "token:" + kind and spans[-1][1] == index:
             spans[-1] = (spans[-1][0], end, spans[-1][2])  # merge runs of the same token
         else:
-            spans.append((start, end, "token:" + kind))
-    return spans
+            spans.append((index, end, "token:" + kind))
+    return tuple(spans)
 
 
 def _inline_spans(line: str, offset: int) -> list[Span]:

@@ -24,28 +24,35 @@ from .editor import editor_command
 from .session import LoadedFile, Session, display_path
 from .widgets.case_list import CaseList, FileEntry
 from .widgets.chip import Chip
-from .widgets.pane import Pane
+from .widgets.pane import Pane, PaneText
 
 NARROW_WIDTH = 120  # below this the panes stack and the case list moves on top
 WATCH_DEBOUNCE_MS = 150
 WATCH_STEP_MS = 40
+PRERENDER_DELAY = 0.3  # seconds after the first load
 
 
 @dataclass
 class CaseView:
-    """Everything the panes show for one case in one mode/profile (built once, cached)."""
+    """Everything the panes show for one case in one mode/profile (built once, cached, prepared off-thread)."""
 
     title: Text
     rule_line: Text
-    messages: Text
-    question: Text
-    question_raw: str
-    guidelines: Text
-    guidelines_raw: str
-    chat: Text
-    chat_raw: str
-    rule: Text
-    rule_raw: str
+    messages: PaneText
+    question: PaneText
+    guidelines: PaneText
+    chat: PaneText
+    rule: PaneText
+    question_chars: int = 0
+
+    def panes(self) -> dict[str, PaneText]:
+        return {
+            "messages": self.messages,
+            "question": self.question,
+            "guidelines": self.guidelines,
+            "chat": self.chat,
+            "rule": self.rule,
+        }
 
 
 def build_case_view(session: Session, key: str, mode: str, profile: str) -> Optional[CaseView]:
@@ -60,7 +67,7 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Opti
     messages = render.messages_text(case, formatted)
     rule = render.rule_text(case, formatted, session.repo_root)
     if formatted is None:
-        skipped = Text(f"skipped: {render.sanitize(case.skipped or '')}", style="dim italic", end="")
+        skipped = PaneText(Text(f"skipped: {render.sanitize(case.skipped or '')}", style="dim italic", end=""), "")
         if not case.messages:
             first, excerpt = session.case_source(key)
             if excerpt:
@@ -69,7 +76,9 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Opti
         rule_line = Text(end="", no_wrap=True, overflow="ellipsis")
         rule_line.append(" SKIPPED ", style=Style(color="black", bgcolor="#5c6370", bold=True))
         rule_line.append(" " + render.sanitize(case.skipped or ""), style="italic")
-        return CaseView(title, rule_line, messages, skipped, "", skipped, "", skipped, "", rule, rule.plain)
+        return CaseView(
+            title, rule_line, PaneText(messages, messages.plain), skipped, skipped, skipped, PaneText(rule, rule.plain)
+        )
     rendered = formatted.rendered(mode)
     rule_line = Text(end="", no_wrap=True, overflow="ellipsis")
     rule_line.append_text(render.rule_badge(formatted.explanation.uses_markers))
@@ -80,15 +89,12 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Opti
     return CaseView(
         title=title,
         rule_line=rule_line,
-        messages=messages,
-        question=render.prompt_text(rendered.question, "(empty question)"),
-        question_raw=rendered.question,
-        guidelines=render.prompt_text(rendered.guidelines, "(no guidelines)"),
-        guidelines_raw=rendered.guidelines,
-        chat=render.chat_text(rendered, profile),
-        chat_raw=render.chat_copy_text(rendered),
-        rule=rule,
-        rule_raw=rule.plain,
+        messages=PaneText(messages, messages.plain),
+        question=PaneText(render.prompt_text(rendered.question, "(empty question)"), rendered.question),
+        guidelines=PaneText(render.prompt_text(rendered.guidelines, "(no guidelines)"), rendered.guidelines),
+        chat=PaneText(render.chat_text(rendered, profile), render.chat_copy_text(rendered)),
+        rule=PaneText(rule, rule.plain),
+        question_chars=len(rendered.question),
     )
 
 
@@ -216,6 +222,8 @@ class InspectorScreen(Screen):
             else:
                 self._show_nothing()
         self.query_one("#case-options").focus()
+        # Prerendering competes for the GIL: start it once the first case is on screen.
+        self.set_timer(PRERENDER_DELAY, self._prerender)
         if self.watch_enabled:
             self._watch_files()
 
@@ -269,19 +277,21 @@ class InspectorScreen(Screen):
         self.query_one("#case-title", Static).update(note)
         self.query_one("#rule-line", Static).update("")
         for pane in self.query(Pane):
-            pane.show(Text(""), "")
+            pane.show(PaneText(Text(""), ""))
 
     # ------------------------------------------------------------------ showing a case
 
-    def view(self, key: str) -> Optional[CaseView]:
+    def view(self, key: str, mode: Optional[str] = None, profile: Optional[str] = None) -> Optional[CaseView]:
+        mode = mode or self.mode
+        profile = profile or self.profile
         found = self.session.case(key)
         if found is None:
             return None
         loaded, case = found
-        cache_key = (loaded.path, loaded.generation, case.index, self.mode, self.profile)
+        cache_key = (loaded.path, loaded.generation, case.index, mode, profile)
         view = self._views.get(cache_key)
         if view is None:
-            view = build_case_view(self.session, key, self.mode, self.profile)
+            view = build_case_view(self.session, key, mode, profile)
             if view is not None:
                 self._views[cache_key] = view
         return view
@@ -292,16 +302,40 @@ class InspectorScreen(Screen):
             return
         self.current = key
         mode = self.mode.upper() if self.mode == "lm" else self.mode
+        subtitles = {
+            "question": f"{mode} · {view.question_chars} chars",
+            "guidelines": mode,
+            "chat": f"{mode} · {self.profile}",
+        }
         with self.app.batch_update():
             self.query_one("#case-title", Static).update(view.title)
             self.query_one("#rule-line", Static).update(view.rule_line)
-            self.query_one("#messages", Pane).show(view.messages, view.messages.plain, keep_scroll=keep_scroll)
-            self.query_one("#question", Pane).show(
-                view.question, view.question_raw, subtitle=f"{mode} · {len(view.question_raw)} chars", keep_scroll=keep_scroll
-            )
-            self.query_one("#guidelines", Pane).show(view.guidelines, view.guidelines_raw, subtitle=mode, keep_scroll=keep_scroll)
-            self.query_one("#chat", Pane).show(view.chat, view.chat_raw, subtitle=f"{mode} · {self.profile}", keep_scroll=keep_scroll)
-            self.query_one("#rule", Pane).show(view.rule, view.rule_raw, keep_scroll=keep_scroll)
+            for pane_id, content in view.panes().items():
+                self.query_one(f"#{pane_id}", Pane).show(
+                    content, subtitle=subtitles.get(pane_id, ""), keep_scroll=keep_scroll
+                )
+
+    def _pane_widths(self) -> dict[str, int]:
+        return {pane.id: pane.content_width for pane in self.query(Pane)}
+
+    @work(thread=True, group="prerender", exclusive=True)
+    def _prerender(self) -> None:
+        """Build (and wrap, at the current pane widths) every case's view ahead of time: switching is then a redraw."""
+        from textual.worker import get_current_worker
+
+        worker = get_current_worker()
+        widths = self.app.call_from_thread(self._pane_widths)
+        console = self.app.console
+        mode, profile = self.mode, self.profile
+        for key in self.session.case_keys():
+            if worker.is_cancelled:
+                return
+            view = self.view(key, mode, profile)
+            if view is None:
+                continue
+            for pane_id, content in view.panes().items():
+                if widths.get(pane_id, 0) > 0:
+                    content.rows(widths[pane_id], console)
 
     @on(CaseList.CaseSelected)
     def _case_selected(self, event: CaseList.CaseSelected) -> None:
@@ -322,6 +356,7 @@ class InspectorScreen(Screen):
         self._refresh_list()
         if self.current is not None:
             self.show_case(self.current, keep_scroll=True)
+        self.call_after_refresh(self._prerender)
 
     # ------------------------------------------------------------------ live re-render
 
@@ -368,6 +403,7 @@ class InspectorScreen(Screen):
             self.show_case(self.current, keep_scroll=True)
         elif self.session.case_keys():
             self.show_case(self.session.case_keys()[0])
+        self.call_after_refresh(self._prerender)
 
     # ------------------------------------------------------------------ actions
 

@@ -13,7 +13,7 @@ from textual.widgets import Footer, Static
 from formatting.model import EvalCase, FormattedCase
 
 from . import render
-from .widgets.pane import Pane
+from .widgets.pane import Pane, PaneText
 
 KEYS = [
     ("↑ ↓ / click", "choose a case in the list"),
@@ -104,7 +104,7 @@ class EvaluatorScreen(Screen):
     def on_mount(self) -> None:
         pane = self.query_one("#evaluator", Pane)
         prompt = self.formatted.evaluator_prompt
-        pane.show(render.prompt_text(prompt, "(empty)"), prompt, subtitle=f"{len(prompt)} chars")
+        pane.show(PaneText(render.prompt_text(prompt, "(empty)"), prompt), subtitle=f"{len(prompt)} chars")
         pane.focus()
 
     def action_copy(self) -> None:
@@ -154,8 +154,8 @@ class ProfileDiffScreen(Screen):
         else:
             title.append("the two chatPrompts are identical", style="bold #98c379")
         self.query_one("#screen-title", Static).update(title)
-        self.query_one("#diff-agentv", Pane).show(left_text, render.chat_copy_text(left), subtitle=f"{self.mode}")
-        self.query_one("#diff-design", Pane).show(right_text, render.chat_copy_text(right), subtitle=f"{self.mode}")
+        self.query_one("#diff-agentv", Pane).show(PaneText(left_text, render.chat_copy_text(left)), subtitle=self.mode)
+        self.query_one("#diff-design", Pane).show(PaneText(right_text, render.chat_copy_text(right)), subtitle=self.mode)
 
     def action_toggle_mode(self) -> None:
         self.mode = "agent" if self.mode == "lm" else "lm"

@@ -1,49 +1,163 @@
-"""A titled, focusable, scrollable, maximisable pane showing one piece of a case."""
+"""A titled, focusable, scrollable, maximisable pane showing one piece of a case.
+
+Built on the line API (ScrollView + render_line): only the rows on screen are turned into strips, so a case with
+tens of KB of text redraws in milliseconds. Rows are the Text's lines soft-wrapped to the pane width, computed once
+per text and width.
+"""
 
 from __future__ import annotations
 
 from typing import Optional
 
+from rich.console import Console
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.widgets import Static
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+TAB_SIZE = 4
 
 
-class Pane(VerticalScroll, can_focus=True):
+def wrap_rows(lines: list[Text], width: int, console: Console) -> list[Text]:
+    """Soft-wrap each line to `width` cells; short lines (the common case) pass untouched."""
+    rows: list[Text] = []
+    width = max(1, width)
+    for line in lines:
+        if line.cell_len <= width:
+            rows.append(line)
+        else:
+            for row in line.wrap(console, width, overflow="fold"):
+                row.end = ""
+                rows.append(row)
+    return rows
+
+
+def split_lines(text: Text) -> list[Text]:
+    """The Text's logical lines, tabs expanded (a raw tab would move the terminal cursor)."""
+    if "\t" in text.plain:
+        text = text.copy()
+        text.expand_tabs(TAB_SIZE)
+    lines = list(text.split("\n", allow_blank=True))
+    for line in lines:
+        line.end = ""
+    return lines or [Text("")]
+
+
+class PaneText:
+    """A pane's content prepared for display: the styled text, its lines, its rows per width (cached)."""
+
+    __slots__ = ("text", "copy", "_lines", "_rows")
+
+    def __init__(self, text: Text, copy: str) -> None:
+        self.text = text
+        self.copy = copy  # what `c` copies: the raw value (question string, chatPrompt JSON…)
+        self._lines: Optional[list[Text]] = None
+        self._rows: dict[int, list[Text]] = {}
+
+    @property
+    def lines(self) -> list[Text]:
+        if self._lines is None:
+            self._lines = split_lines(self.text)
+        return self._lines
+
+    def rows(self, width: int, console: Console) -> list[Text]:
+        """Soft-wrapped rows for a pane `width` cells wide (safe to call from a worker thread)."""
+        rows = self._rows.get(width)
+        if rows is None:
+            rows = self._rows[width] = wrap_rows(self.lines, width, console)
+        return rows
+
+
+EMPTY = PaneText(Text(""), "")
+
+
+class Pane(ScrollView, can_focus=True):
     """Holds one rich Text; knows the exact string to copy (the raw value, not the decorated view)."""
 
     ALLOW_MAXIMIZE = True
 
     DEFAULT_CSS = """
-    Pane { border: round $panel-lighten-2; padding: 0 1; }
+    Pane {
+        border: round $panel-lighten-2;
+        padding: 0 0 0 1;
+        scrollbar-gutter: stable;
+        scrollbar-size-vertical: 1;
+        overflow-x: hidden;
+    }
     Pane:focus { border: round $accent; }
-    Pane > Static { width: 1fr; }
     """
 
     def __init__(self, title: str, *, id: Optional[str] = None, classes: Optional[str] = None) -> None:
         super().__init__(id=id, classes=classes)
         self.border_title = Content(title)
-        self.copy_text = ""
-        self._body = Static("", markup=False)
+        self._content = EMPTY
+        self._rows: list[Text] = []
+        self._rows_width = -1
+        self._strips: dict[int, Strip] = {}
 
-    def compose(self) -> ComposeResult:
-        yield self._body
+    # -- content
 
-    def show(self, text: Text, copy_text: str, *, subtitle: str = "", keep_scroll: bool = True) -> None:
+    def show(self, content: PaneText, *, subtitle: str = "", keep_scroll: bool = True) -> None:
         """Replace the contents; `keep_scroll=False` goes back to the top (a different case)."""
-        self.copy_text = copy_text
         self.border_subtitle = Content(subtitle)
-        self._body.update(text)
+        if content is not self._content:
+            self._content = content
+            self._rows_width = -1
+        self._layout_rows()
         if not keep_scroll:
-            self.scroll_home(animate=False, immediate=True)
+            self.scroll_to(0, 0, animate=False, immediate=True)
+        self.refresh()
 
     def set_title(self, title: str) -> None:
         self.border_title = Content(title)
 
     @property
+    def copy_text(self) -> str:
+        return self._content.copy
+
+    @property
     def body_text(self) -> str:
         """What the pane shows, as plain text (for tests)."""
-        visual = self._body.visual
-        return visual.plain if hasattr(visual, "plain") else str(visual)
+        return self._content.text.plain
+
+    @property
+    def content_width(self) -> int:
+        """Width available to the text (borders, padding and the scrollbar gutter excluded)."""
+        return self.scrollable_content_region.width
+
+    # -- line API
+
+    def _wrap(self, width: int) -> None:
+        self._rows = self._content.rows(width, self.app.console)
+        self._rows_width = width
+        self._strips = {}
+
+    def _layout_rows(self) -> None:
+        width = self.content_width
+        if width <= 0:
+            return  # not laid out yet: on_resize will do it
+        if width != self._rows_width:
+            self._wrap(width)
+        self.virtual_size = Size(width, len(self._rows))
+
+    def on_resize(self) -> None:
+        self._layout_rows()
+
+    def render_line(self, y: int) -> Strip:
+        width = self.content_width
+        if width != self._rows_width:
+            # Laid out at a new width since the last resize event: wrap now (no virtual size change here).
+            self._wrap(width)
+            self.call_later(self._layout_rows)
+        index = self.scroll_offset.y + y
+        style = self.rich_style
+        if index >= len(self._rows):
+            return Strip.blank(width, style)
+        strip = self._strips.get(index)
+        if strip is None:
+            row = self._rows[index]
+            strip = Strip(list(row.render(self.app.console)), row.cell_len)
+            strip = strip.crop_extend(0, width, style).apply_style(style)
+            self._strips[index] = strip
+        return strip

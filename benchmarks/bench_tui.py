@@ -1,0 +1,158 @@
+"""Inspector speed: time to the first case on screen, and case-switch redraw time for big cases.
+
+    .venv/bin/python benchmarks/bench_tui.py [--runs N]
+
+Targets (issue 3): first case on screen well under 1 s on sample_evals/; switching cases redraws in under 50 ms for
+cases with tens of KB of text. Runs headless at 160x48; prints figures, asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SIZE = (160, 48)
+
+# Runs in a fresh interpreter: imports, loading, formatting and the first paint are all counted.
+STARTUP_PROBE = r"""
+import time, sys
+from tui.app import make_app
+from tui.inspector import InspectorScreen
+
+app = make_app([], watch=False)
+shown = InspectorScreen.show_case
+
+def show_case(self, key, **kw):
+    shown(self, key, **kw)
+    if not getattr(app, "_first", False):
+        app._first = True
+        app.call_after_refresh(lambda: (print("FIRST", time.perf_counter()), app.exit()))
+
+InspectorScreen.show_case = show_case
+app.run(headless=True, size=(160, 48))
+"""
+
+
+def bench_startup(runs: int) -> list[float]:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        out = subprocess.run(
+            [sys.executable, "-c", STARTUP_PROBE], cwd=REPO, capture_output=True, text=True, check=True
+        ).stdout
+        first = next(line for line in out.splitlines() if line.startswith("FIRST"))
+        # perf_counter is system-wide monotonic on Linux, so the child's stamp compares with ours.
+        times.append(float(first.split()[1]) - start)
+    return times
+
+
+def make_big_eval(folder: Path, kb: int) -> Path:
+    """An eval file whose cases carry `kb` KB of text each (an embedded source file, long turns)."""
+    (folder / ".git").mkdir()
+    src = folder / "src"
+    src.mkdir()
+    body = "".join(
+        f"def function_{n}(value: int) -> int:\n    \"\"\"Doc for {n}.\"\"\"\n    return value * {n}  # [bold]{n}[/]\n\n"
+        for n in range(kb * 1024 // 90)
+    )
+    (src / "big.py").write_text(body)
+    turn = ("This is a long turn with `code`, [[ ## markers ## ]] and plain prose. " * 40 + "\n") * max(1, kb // 12)
+    cases = []
+    for n in range(4):
+        cases.append(
+            f"""  - id: big-{n}
+    outcome: copes with a lot of text
+    input_messages:
+      - role: system
+        content: You review code.
+      - role: user
+        content:
+          - type: text
+            value: |
+{_indent(turn, 14)}
+          - type: file
+            value: src/big.py
+      - role: assistant
+        content: |
+{_indent(turn, 10)}
+      - role: user
+        content: And now?
+"""
+        )
+    path = folder / "big.yaml"
+    path.write_text("$schema: agentv-eval-v2\nevalcases:\n" + "".join(cases))
+    return path
+
+
+def _indent(text: str, n: int) -> str:
+    return "\n".join(" " * n + line for line in text.splitlines())
+
+
+async def bench_switch(path: Path, rounds: int, prerender: bool) -> tuple[list[float], list[float], int]:
+    from tui.app import make_app
+    from tui.inspector import InspectorScreen
+
+    if not prerender:
+        InspectorScreen._prerender = lambda self: None  # cold: every first visit builds its view
+    app = make_app([path], repo_root=str(path.parent), watch=False)
+    first_visits: list[float] = []
+    revisits: list[float] = []
+    async with app.run_test(size=SIZE) as pilot:
+        while not getattr(app.screen, "loaded", False):
+            await pilot.pause(0.01)
+        await pilot.pause()
+        await app.workers.wait_for_complete()  # the background prerender, when on
+        await pilot.pause()
+        screen = app.screen
+        keys = screen.session.case_keys()
+        chars = len(screen.session.formatted(keys[0], "agentv").lm.question)
+
+        async def switch(key: str) -> float:
+            drawn = asyncio.get_running_loop().create_future()
+            start = time.perf_counter()
+            screen.select_case(key)
+            app.call_after_refresh(lambda: drawn.done() or drawn.set_result(time.perf_counter()))
+            end = await drawn
+            await pilot.pause()
+            return end - start
+
+        for key in keys[1:]:
+            first_visits.append(await switch(key))
+        for _ in range(rounds):
+            for key in keys:
+                revisits.append(await switch(key))
+    return first_visits, revisits, chars
+
+
+def ms(values: list[float]) -> str:
+    return f"median {statistics.median(values) * 1000:.1f} ms, max {max(values) * 1000:.1f} ms (n={len(values)})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--kb", type=int, default=40, help="KB of text per big case")
+    args = parser.parse_args()
+
+    startup = bench_startup(args.runs)
+    print(f"startup to first case on screen (sample_evals/, fresh process): {ms(startup)}   target < 1000 ms")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = make_big_eval(Path(tmp), args.kb)
+        warm_first, warm_again, chars = asyncio.run(bench_switch(path, args.runs, prerender=True))
+        cold_first, _, _ = asyncio.run(bench_switch(path, 0, prerender=False))
+    print(f"case switch, {chars // 1024} KB question, after the background prerender: {ms(warm_first + warm_again)}   target < 50 ms")
+    print(f"case switch, {chars // 1024} KB question, cold (view built on the spot):  {ms(cold_first)}")
+
+
+if __name__ == "__main__":
+    os.environ.pop("NO_COLOR", None)
+    main()
