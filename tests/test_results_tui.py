@@ -186,3 +186,43 @@ class TestPilot:
 
 def listed_on(result_list) -> list[str]:
     return [result_list.results.eval_ids[i] for i in result_list.rows]
+
+
+class TestHugeRecord:
+    async def test_ten_megabyte_line_is_shown_cut(self, tmp_path):
+        import orjson
+
+        big = "word " * 2_000_000  # 10 MB on one line
+        path = tmp_path / "huge.jsonl"
+        path.write_bytes(orjson.dumps({"eval_id": "huge", "score": 1, "candidate_answer": big,
+                                       "lm_provider_request": {"question": big}}) + b"\n")
+        app = results_app(str(path))
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            await pilot.press("enter")
+            await wait_for_idle(pilot)
+            from textual.widgets import Static
+
+            request = app.screen.query_one("#request-text", Static)
+            shown = str(request.render())
+            assert "more characters not shown" in shown and len(shown) < 200_000
+            answer = app.screen.query_one(".answer")
+            assert isinstance(answer, Static)  # too long for Markdown: literal text
+
+
+class TestPalette:
+    async def test_every_action_has_a_command(self):
+        app = results_app("run-a.jsonl")
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            titles = [title for title, _, _ in app.screen.palette_commands()]
+            for action in ("sort", "filter", "threshold", "drift", "search", "open"):
+                assert any(action in title.lower() for title in titles), action
+            await pilot.press("ctrl+p")
+            await wait_for_idle(pilot)
+            for key in "cycle sort":
+                await pilot.press("space" if key == " " else key)
+            await wait_for_idle(pilot)
+            await pilot.press("enter")
+            await wait_for_idle(pilot)
+            assert listed(app) == sorted(listed(app))  # the palette ran "cycle sort": now by id

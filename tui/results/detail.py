@@ -291,7 +291,15 @@ class ResultDetailScreen(Screen):
     @work(thread=True, exclusive=True, group="record")
     def _load(self, index: int) -> None:
         record = self.results.record(index)
-        self.app.call_from_thread(self._show, index, record)
+        # the Text objects are built here too: highlighting 100 000 characters must not stall the UI thread
+        position = f"{self.position + 1} of {len(self.rows)}"
+        texts = (
+            title_text(record, self.threshold, position),
+            request_text(record),
+            verdict_text(record, self.threshold),
+            evaluator_text(record),
+        )
+        self.app.call_from_thread(self._show, index, record, texts)
         report = None
         if self.drift is not None:
             try:
@@ -305,15 +313,15 @@ class ResultDetailScreen(Screen):
     def _current_index(self) -> int:
         return self.rows[self.position]
 
-    def _show(self, index: int, record: ResultRecord) -> None:
+    def _show(self, index: int, record: ResultRecord, texts: tuple[Text, Text, Text, Text]) -> None:
         if index != self._current_index():
             return
         self.record = record
-        position = f"{self.position + 1} of {len(self.rows)}"
-        self.query_one("#detail-title", Static).update(title_text(record, self.threshold, position))
-        self.query_one("#request-text", Static).update(request_text(record))
-        self.query_one("#verdict-text", Static).update(verdict_text(record, self.threshold))
-        self.query_one("#evaluator-text", Static).update(evaluator_text(record))
+        title, request, verdict, evaluator = texts
+        self.query_one("#detail-title", Static).update(title)
+        self.query_one("#request-text", Static).update(request)
+        self.query_one("#verdict-text", Static).update(verdict)
+        self.query_one("#evaluator-text", Static).update(evaluator)
         scroll = self.query_one("#answer-scroll", VerticalScroll)
         scroll.remove_children()
         scroll.mount(answer_widget(record.candidate_answer, "answer"))

@@ -248,7 +248,8 @@ class ResultsScreen(Screen):
         if first is not None:
             self._indexed(IndexProgressed(run, first))
         if first is None or not first.done:
-            self._index(run, scan)
+            # after the first frame is on screen: the scan thread competes for the GIL with the painting
+            self.call_after_refresh(self._index, run, scan)
 
     @work(thread=True, group="index")
     def _index(self, run: Run, scan) -> None:
