@@ -61,7 +61,6 @@ def _translate(pattern: str) -> tuple[str, ...]:
     """The wcmatch patterns equivalent to one micromatch pattern (negation handled by the caller)."""
     while pattern.startswith("./"):
         pattern = pattern[2:]
-    pattern = pattern.replace("[!", "[\\!")
     out: list[str] = []
     if "{" in pattern:
         try:
@@ -75,7 +74,7 @@ def _translate(pattern: str) -> tuple[str, ...]:
     for p in list(out):
         if p.endswith("/**") and not _MAGIC.search(p[:-3]):
             out.append(p[:-3])  # micromatch: a literal `dir/**` also matches `dir`
-    return tuple(dict.fromkeys(out))
+    return tuple(dict.fromkeys(p.replace("[!", "[\\!") for p in out))
 
 
 @lru_cache(maxsize=1024)
