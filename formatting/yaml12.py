@@ -649,7 +649,8 @@ class _Builder:
                 key, identity = self.odd_key(raw_key, key_node)
             first = seen.get(identity)
             if first is not None:
-                raise YamlError(f"duplicate key {key!r} (first at line {first})", line, key_node.start_mark.column + 1)
+                shown = key_node.value if key_node.__class__ is ScalarNode else key
+                raise YamlError(f"duplicate key {shown!r} (first at line {first})", line, key_node.start_mark.column + 1)
             seen[identity] = line
             if not needs_reorder and key[:1].isdigit():
                 needs_reorder = _is_array_index(key)
@@ -698,8 +699,8 @@ class _Builder:
         self.anchor_data[id(node)] = (count, alias_count)
         if count * alias_count > MAX_ALIAS_COUNT:
             raise YamlError(
-                "too many alias expansions (more than 100; the reference refuses this as a resource-exhaustion "
-                f"guard): the anchor at line {node.start_mark.line + 1} is referenced too often",
+                f"too many alias expansions: the anchor at line {node.start_mark.line + 1} is expanded past the "
+                f"reference's limit ({MAX_ALIAS_COUNT}, a guard against alias bombs)",
                 node.start_mark.line + 1, node.start_mark.column + 1,
             )
         if node.__class__ is ScalarNode:
@@ -899,33 +900,61 @@ def _multiple_documents(mark) -> YamlError:
 
 # --- errors -----------------------------------------------------------------------------------------------------
 
-_FRIENDLY_PROBLEMS = (
-    ("found character '\\t' that cannot start any token", "a tab character is used for indentation (use spaces)"),
-    ("found a tab character that violates indentation", "a tab character is used for indentation (use spaces)"),
-    ("mapping values are not allowed here", "a ': ' appears where a mapping value is not allowed "
-                                            "(quote the text, or fix the indentation)"),
-    ("found character '@' that cannot start any token", "a plain value cannot start with '@' (quote the text)"),
-    ("found character '`' that cannot start any token", "a plain value cannot start with '`' (quote the text)"),
-    ("found unexpected end of stream", "a quoted value is not closed"),
-    ("could not find expected ':'", "a key is not followed by ':' (or a quoted value is not closed)"),
-)
+def _line_at(text: str, mark) -> str:
+    lines = text.split("\n", mark.line + 1)
+    return lines[mark.line] if mark.line < len(lines) else ""
 
 
-def _error_from_yaml(exc: yaml.YAMLError) -> YamlError:
+def _problem_sentence(problem: str, context: str, line: str, column: int, opened: str) -> str:
+    """libyaml's terse problem, said in terms of what the author wrote. `opened`: " (opened at line N)" or ""."""
+    char = line[column] if column < len(line) else ""
+    if problem.startswith(("found character that cannot start any token", "found a tab character")):
+        if char == "\t" or problem.startswith("found a tab"):
+            return "a tab character is used for indentation; YAML indents with spaces only"
+        if char in ("@", "`", "%"):
+            return f"a value cannot start with '{char}' unless it is quoted"
+        return f"the character {char!r} cannot start a value here; quote the value"
+    if problem.startswith("mapping values are not allowed"):
+        if column > 1024:
+            return "a key is longer than 1024 characters, YAML's limit for a key written without '? '"
+        return "a ': ' appears where no key can start; quote a value that contains ': ', or fix the indentation"
+    if problem.startswith("block sequence entries are not allowed"):
+        return "a '- ' list item cannot start on the same line as its key; start the list on the next line"
+    if problem == "did not find expected key":
+        return "this line does not line up with the keys of its mapping (check the indentation, or text after a " \
+               "closing quote or bracket)"
+    if problem == "did not find expected '-' indicator":
+        return "this line does not line up with the items of its list (check the indentation)"
+    if problem.startswith("did not find expected ',' or ']'"):
+        return f"a '[' list{opened} is not closed with ']' (or its items are not separated by commas)"
+    if problem.startswith("did not find expected ',' or '}'"):
+        return f"a '{{' mapping{opened} is not closed with '}}' (or its entries are not separated by commas)"
+    if problem == "found unexpected end of stream" and "quoted" in context:
+        return f"a quoted value{opened} is not closed"
+    if problem == "found unknown escape character":
+        return f"unknown escape sequence {line[column:column + 2]!r} in a double-quoted value"
+    if problem == "could not find expected ':'":
+        if column > 1024:
+            return "a key is longer than 1024 characters, YAML's limit for a key written without '? '"
+        return "a key has no ':' after it (or a quoted value is not closed)"
+    if "anchor" in context:
+        return "an anchor '&' must be followed by a name"
+    if "alias" in context:
+        return "an alias '*' must be followed by a name"
+    if "block scalar" in context:
+        return "only an indentation or chomping indicator, or a comment, may follow '|' or '>' on its line"
+    return f"{problem} ({context})" if context else problem
+
+
+def _error_from_yaml(exc: yaml.YAMLError, text: str) -> YamlError:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
-    context = getattr(exc, "context", None)
-    message = problem
-    for needle, friendly in _FRIENDLY_PROBLEMS:
-        if problem.startswith(needle):
-            message = friendly
-            break
-    else:
-        if context and problem.startswith(("expected", "did not find", "found unexpected", "found undefined")):
-            message = f"{problem} ({context})"
-    message = message[0].upper() + message[1:] if message else "Invalid YAML"
+    context = getattr(exc, "context", None) or ""
     if mark is None:
-        return YamlError(f"Invalid YAML: {message}")
+        return YamlError(f"invalid YAML: {problem}")
+    start = getattr(exc, "context_mark", None)
+    opened = f" (opened at line {start.line + 1})" if start is not None and start.line != mark.line else ""
+    message = _problem_sentence(problem, context, _line_at(text, mark), mark.column, opened)
     return YamlError(message, mark.line + 1, mark.column + 1)
 
 
@@ -982,7 +1011,7 @@ def _parse(text: str) -> YamlDoc:
             else:
                 raise
     except yaml.YAMLError as exc:
-        raise _error_from_yaml(exc) from None
+        raise _error_from_yaml(exc, text) from None
     finally:
         loader.dispose()
     if root is None:

@@ -8,6 +8,7 @@ import importlib.util
 import json
 import math
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -177,3 +178,96 @@ def test_matches_reference(fixture):
         outcome, answer = oracle_sections(theirs["evaluator_prompt"])
         assert ours["outcome"].strip(_JS_WHITESPACE) == outcome, ours["id"]
         assert reference_answer(ours) == answer, ours["id"]
+
+
+# --- behaviour beyond the fixtures ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("text", "line", "needle"),
+    [
+        ("a: 1\nb:\n\tc: 2\n", 3, "tab character"),
+        ("a: 1\nb: x: y\n", 2, "quote a value that contains ': '"),
+        ("a: 1\nb: [1, 2\nc: 3\n", 3, "'[' list (opened at line 2) is not closed"),
+        ('a: "abc\nb: 1\n', 3, "quoted value (opened at line 1) is not closed"),
+        ("a: 1\n---\nb: 2\n", 2, "more than one YAML document"),
+        ("a: *nowhere\n", 1, "*nowhere refers to no anchor"),
+        ("a: @me\n", 1, "cannot start with '@'"),
+        ("a:\n  - x\n  b: 1\n", 3, "items of its list"),
+    ],
+)
+def test_refusals_are_one_sentence_with_the_line(text, line, needle):
+    with pytest.raises(YamlError) as info:
+        parse_yaml(text)
+    assert info.value.line == line
+    assert needle in info.value.message
+    assert "\n" not in info.value.message and "Traceback" not in str(info.value)
+    assert str(info.value).startswith(f"line {line}")
+
+
+def test_lines_inside_flow_and_block_scalars():
+    doc = parse_yaml("top:\n  text: |\n    one\n    two\n  flow: {a: 1,\n    b: [x,\n      y]}\n  after: 1\n")
+    top = doc.data["top"]
+    assert doc.line(top, "text") == 2 and doc.line(top, "after") == 8
+    assert doc.line(top["flow"], "b") == 6 and doc.line(top["flow"]["b"], 1) == 7
+
+
+def test_alias_shares_the_object_and_its_lines():
+    doc = parse_yaml("a: &x {k: 1}\nb: *x\n")
+    assert doc.data["a"] is doc.data["b"]
+    assert doc.line(doc.data["b"], "k") == 1
+
+
+def test_warnings_for_what_the_reference_only_warns_about():
+    doc = parse_yaml("a: !!float 1\nb: !custom x\nc: 1\n")
+    assert doc.data == {"a": "1", "b": "x", "c": 1}
+    assert [(w.line, "unresolved tag" in w.message) for w in doc.warnings] == [(1, True), (2, True)]
+
+
+def test_unknown_directive_is_ignored_with_a_warning():
+    doc = parse_yaml("%FOO bar\n---\na: yes\n")
+    assert doc.data == {"a": "yes"} and doc.warnings[0].line == 1
+
+
+def test_yaml_11_directive_switches_typing():
+    doc = parse_yaml("%YAML 1.1\n---\na: yes\nb: 0755\nc: 1_000\nd: off\n")
+    assert doc.data == {"a": True, "b": 493, "c": 1000, "d": False}
+
+
+def test_control_and_line_separator_characters_are_text():
+    doc = parse_yaml("a: x\x01y\nb: 'p\x85q'\nc: r\u2028s\nd: 2\n")
+    assert doc.data == {"a": "x\x01y", "b": "p\x85q", "c": "r\u2028s", "d": 2}
+    assert doc.line(doc.data, "d") == 4  # U+2028 and NEL are not line breaks in YAML 1.2
+
+
+def test_bytes_decode_like_the_reference():
+    doc = yaml12.parse_yaml_bytes(b"\xef\xbb\xbfa: caf\xe9\r\nb: 1\r\n")
+    assert doc.data == {"a": "caf\ufffd", "b": 1}
+    assert yaml12.first_invalid_utf8(b"ok: 1\nbad: caf\xe9\n") == (2, 9, 14)
+    assert yaml12.first_invalid_utf8("fine: é\n".encode()) is None
+
+
+def test_keys_are_javascript_strings_in_javascript_order():
+    doc = parse_yaml("b: 1\n2: x\n1.0: y\nnull: z\n.inf: w\n[1, 2]: v\n")
+    assert list(doc.data) == ["1", "2", "b", "", "Infinity", "[ 1, 2 ]"]
+
+
+def test_numbers_are_javascript_doubles():
+    assert parse_yaml("a: 12345678901234567890\n").data["a"] == 12345678901234567168
+    assert yaml12.js_string(12345678901234567890) == "12345678901234567000"
+    assert [yaml12.js_string(v) for v in (1e21, 1e-7, 0.000001, 1.5, -0.0, 100.0)] == \
+        ["1e+21", "1e-7", "0.000001", "1.5", "0", "100"]
+
+
+@pytest.mark.parametrize("text", [
+    "a: " + "[" * 100_000 + "]" * 100_000,
+    "a:\n" + "".join(" " * i + "- \n" for i in range(2, 3000)),
+    "a:\n" + "- " * 50_000 + "x\n",
+], ids=["flow", "indented", "compact"])
+def test_hostile_nesting_is_refused_without_crashing(text):
+    # libyaml's own composer recurses in C: this would kill the process if the guard were missing.
+    script = ("import sys; from formatting import yaml12\n"
+              "try:\n    yaml12.parse_yaml(sys.stdin.read())\nexcept yaml12.YamlError as e:\n    print(e.message)\n")
+    done = subprocess.run([sys.executable, "-c", script], input=text, capture_output=True, text=True, timeout=60,
+                          cwd=Path(__file__).parent.parent)
+    assert done.returncode == 0, done.stderr[-500:]
+    assert "nested" in done.stdout or done.stdout == ""
