@@ -58,7 +58,8 @@ def make_repo(root: Path, cases: int) -> Path:
                     "      - role: user", f"        content: Review file {n % 200}."]
         elif kind == 2:  # multi-turn with a tool turn and a file
             out += ["      - {role: user, content: Start}", "      - {role: assistant, content: Calling a tool}",
-                    "      - role: tool", "        content:", f"          - {{type: file, value: files/src{n % 200}.py}}",
+                    "      - role: tool", "        content:",
+                    f"          - {{type: file, value: files/src{n % 200}.py}}",
                     f"      - {{role: user, content: Continue {n}}}"]
         elif kind == 3:  # several leading systems, a mid-conversation system, guideline in a user turn
             out += ["      - {role: system, content: You are careful.}", "      - {role: system, content: Be brief.}",
@@ -69,7 +70,8 @@ def make_repo(root: Path, cases: int) -> Path:
                     "      - {role: user, content: Again}"]
         else:  # two users, one with a missing file
             out += ["      - {role: user, content: First}", "      - role: user", "        content:",
-                    f"          - {{type: file, value: files/missing{n}.py}}", "          - {type: text, value: Second}"]
+                    f"          - {{type: file, value: files/missing{n}.py}}",
+                    "          - {type: text, value: Second}"]
         out += ["    expected_messages:", f"      - {{role: assistant, content: Reference answer {n}}}"]
     eval_file = root / "evals" / "big.yaml"
     eval_file.write_text("\n".join(out) + "\n")

@@ -396,7 +396,8 @@ def role_cases() -> list:
         C("system-last", [M("user", "U"), M("system", "trailing system")]),
         C("assistant-last", [M("user", "U"), M("assistant", "A")]),
         C("user-assistant-user", [M("user", "U1"), M("assistant", "A1"), M("user", "U2")]),
-        C("long-dialogue", [M("system", "S")] + [M("user" if i % 2 == 0 else "assistant", f"turn {i}") for i in range(10)]),
+        C("long-dialogue",
+          [M("system", "S")] + [M("user" if i % 2 == 0 else "assistant", f"turn {i}") for i in range(10)]),
         C("blank-assistant", [M("user", "U"), M("assistant", ""), M("user", "U2")]),
         C("blank-assistant-only-user", [M("assistant", "  "), M("user", "U")]),
         C("blank-tool", [M("user", "U"), M("tool", [])]),
@@ -405,16 +406,23 @@ def role_cases() -> list:
         C("system-list-content", [M("system", [T("S part 1"), T("S part 2")]), M("user", "U")]),
         C("assistant-list-content", [M("user", "U"), M("assistant", [T("A1"), T("A2")]), M("user", "U2")]),
         C("tool-list-content", [M("user", "U"), M("tool", [T("T1"), T("T2")])]),
-        C("system-with-guideline-and-text", [M("system", [F("../prompts/style.instructions.md"), T("Sys text")]), M("user", "U")]),
-        C("mid-system-with-guideline", [M("user", "U1"), M("assistant", "A"), M("system", [F("../prompts/style.instructions.md"), T("later rules")]), M("user", "U2")]),
-        C("mid-system-with-root-guideline", [M("user", "U1"), M("system", [F("/prompts/rules.instructions.md")]), M("user", "U2")]),
+        C("system-with-guideline-and-text",
+          [M("system", [F("../prompts/style.instructions.md"), T("Sys text")]), M("user", "U")]),
+        C("mid-system-with-guideline",
+          [M("user", "U1"), M("assistant", "A"),
+           M("system", [F("../prompts/style.instructions.md"), T("later rules")]), M("user", "U2")]),
+        C("mid-system-with-root-guideline",
+          [M("user", "U1"), M("system", [F("/prompts/rules.instructions.md")]), M("user", "U2")]),
         C("tool-with-file", [M("user", "U"), M("assistant", "A"), M("tool", [F("files/data.json")]), M("user", "U2")]),
         C("tool-with-guideline", [M("user", "U"), M("tool", [F("/prompts/style.instructions.md"), T("tool text")])]),
-        C("assistant-with-guideline-only", [M("user", "U"), M("assistant", [F("/prompts/style.instructions.md")]), M("user", "U2")]),
+        C("assistant-with-guideline-only",
+          [M("user", "U"), M("assistant", [F("/prompts/style.instructions.md")]), M("user", "U2")]),
         C("user-guideline-only-then-user", [M("user", [F("/prompts/style.instructions.md")]), M("user", "U2")]),
-        C("two-systems-with-files", [M("system", [F("/prompts/style.instructions.md")]), M("system", [F("/docs/guide.md")]), M("user", "U")]),
+        C("two-systems-with-files",
+          [M("system", [F("/prompts/style.instructions.md")]), M("system", [F("/docs/guide.md")]), M("user", "U")]),
         C("guideline-only-system-user", [M("system", [F("/prompts/style.instructions.md")]), M("user", "U")]),
-        C("guideline-only-everything", [M("system", [F("/prompts/style.instructions.md")]), M("user", [F("/prompts/rules.instructions.md")])]),
+        C("guideline-only-everything",
+          [M("system", [F("/prompts/style.instructions.md")]), M("user", [F("/prompts/rules.instructions.md")])]),
         C("all-blank", [M("system", " "), M("user", "")]),
         C("all-blank-with-assistant", [M("user", ""), M("assistant", "")]),
         C("user-empty-list-assistant", [M("user", []), M("assistant", "A")]),
@@ -483,14 +491,18 @@ def file_cases() -> list:
     # The same references in a marked conversation, where format-time matching shows.
     for name, ref in refs[::3] + [r for r in refs if r[0].startswith("guideline")]:
         cases.append(C(f"file-{name}-in-system", [M("system", [F(ref)]), M("user", q)]))
-        cases.append(C(f"file-{name}-after-assistant", [M("user", "U"), M("assistant", "A"), M("user", [T(q), F(ref)])]))
+        cases.append(C(f"file-{name}-after-assistant",
+                       [M("user", "U"), M("assistant", "A"), M("user", [T(q), F(ref)])]))
     cases += [
         C("file-only-flat", [M("user", [F("files/data.json")])]),
         C("file-missing-only", [M("user", [F("files/nope.txt")])]),
         C("file-twice", [M("user", [F("files/data.json"), F("files/data.json"), T(q)])]),
-        C("guideline-twice", [M("system", [F("/prompts/style.instructions.md"), F("../prompts/style.instructions.md")]), M("user", q)]),
-        C("two-guidelines", [M("system", [F("/prompts/style.instructions.md"), F("/prompts/rules.instructions.md")]), M("user", q)]),
-        C("guideline-then-file-then-text", [M("user", [F("/prompts/style.instructions.md"), F("/docs/snippet.py"), T(q)])]),
+        C("guideline-twice",
+          [M("system", [F("/prompts/style.instructions.md"), F("../prompts/style.instructions.md")]), M("user", q)]),
+        C("two-guidelines",
+          [M("system", [F("/prompts/style.instructions.md"), F("/prompts/rules.instructions.md")]), M("user", q)]),
+        C("guideline-then-file-then-text",
+          [M("user", [F("/prompts/style.instructions.md"), F("/docs/snippet.py"), T(q)])]),
         C("text-between-files", [M("user", [F("/docs/guide.md"), T("between"), F("/docs/snippet.py")])]),
         C("file-segment-no-value", [M("user", [{"type": "file"}, T(q)])]),
         C("file-segment-empty-value", [M("user", [F(""), T(q)])]),
@@ -546,11 +558,13 @@ def expected_cases() -> list:
         C("expected-unicode", [M("user", q)], expected=[M("assistant", "Bonjour 😀")]),
         C("expected-with-missing-file", [M("user", q)], expected=[M("assistant", [F("files/nope.txt"), T("x")])]),
         C("expected-with-guideline", [M("user", q)], expected=[M("assistant", [F("/prompts/style.instructions.md")])]),
-        C("expected-content-list-unknown", [M("user", q)], expected=[M("assistant", [{"type": "image", "value": "x"}])]),
+        C("expected-content-list-unknown",
+          [M("user", q)], expected=[M("assistant", [{"type": "image", "value": "x"}])]),
         C("expected-no-content", [M("user", q)], expected=[{"role": "assistant"}]),
         C("expected-null", [M("user", q)], expected=None, expected_messages=None),
         C("reference-answer-key", [M("user", q)], reference_answer="explicit reference"),
-        C("expected-multi-turn-input", [M("user", "U"), M("assistant", "A"), M("user", q)], expected=[M("assistant", "Hi")]),
+        C("expected-multi-turn-input",
+          [M("user", "U"), M("assistant", "A"), M("user", q)], expected=[M("assistant", "Hi")]),
     ]
 
 
@@ -639,13 +653,15 @@ def yaml_syntax_files() -> list[tuple[str, str]]:
         "  - id: int-tag\n    outcome: ok\n" + user + "!!int '12'\n",
         "  - id: null-content-tilde\n    outcome: ok\n" + user + "~\n",
         "  - id: empty-value\n    outcome: ok\n    input_messages:\n      - role: user\n        content:\n",
-        "  - id: quoted-keys\n    \"outcome\": ok\n    'input_messages':\n      - \"role\": user\n        'content': hi\n",
+        "  - id: quoted-keys\n    \"outcome\": ok\n    'input_messages':\n"
+        "      - \"role\": user\n        'content': hi\n",
         "  - id: explicit-key\n    ? outcome\n    : ok\n" + user + "hi\n",
         "  - id: comment-after-block\n    outcome: ok\n    input_messages:\n      - role: user\n"
         "        content: |  # a comment\n          text\n        # trailing comment\n",
         "  - id: hash-in-plain\n    outcome: ok\n" + user + "C# and a#b\n",
         "  - id: colon-in-plain\n    outcome: ok\n" + user + "time 12:30 and a:b\n",
-        "  - id: flow-multiline\n    outcome: ok\n    input_messages: [\n      {role: user,\n       content: flow}\n    ]\n",
+        "  - id: flow-multiline\n    outcome: ok\n    input_messages: [\n"
+        "      {role: user,\n       content: flow}\n    ]\n",
         "  - id: long-line\n    outcome: ok\n" + user + "x" * 5000 + "\n",
         "  - id: trailing-spaces-plain   \n    outcome: ok   \n" + user + "value   \n",
         "  - {id: inline-case, outcome: ok, input_messages: [{role: user, content: inline}]}\n",
@@ -779,7 +795,8 @@ def layout_patterns() -> Layout:
         for name, ref in refs:
             cases.append(C(f"{set_name}-{name}-flat", [M("user", [F(ref), T("Question?")])]))
             cases.append(C(f"{set_name}-{name}-system", [M("system", [F(ref), T("Sys")]), M("user", "Question?")]))
-            cases.append(C(f"{set_name}-{name}-turns", [M("user", "U"), M("assistant", "A"), M("user", [F(ref), T("Q2")])]))
+            cases.append(C(f"{set_name}-{name}-turns",
+                           [M("user", "U"), M("assistant", "A"), M("user", [F(ref), T("Q2")])]))
         lay.eval(folder + "eval.yaml", eval_doc(cases))
     return lay
 
@@ -1025,7 +1042,8 @@ def layout_globfuzz() -> Layout:
     prefixes = ["", "", "", "", "./", "/", "!", "**/", "../", "!**/"]
     refs = ["../prompts/plain.md", "/prompts/plain.md", "prompts/plain.md", "/prompts/style.instructions.md",
             "../prompts/style.instructions.md", "/prompts/nested/deep.instructions.md", "prompts/nested/notes.md",
-            "/docs/guide.md", "../docs/snippet.py", "/docs/prompts/inner.md", "docs/prompts/nested/leaf.instructions.md",
+            "/docs/guide.md", "../docs/snippet.py", "/docs/prompts/inner.md",
+            "docs/prompts/nested/leaf.instructions.md",
             "/.hidden/secret.instructions.md", "/docs/.dotfile.md", "/prompts/UPPER.MD", "../prompts/a.b.c.md",
             "/prompts/x{y}.md", "files/local.md", "./files/local.md"]
     rng = random.Random(424242)
