@@ -348,7 +348,28 @@ def run(name: str, tmp_path: Path, monkeypatch, export_rows) -> tuple[dict, dict
         assert got["evaluator_prompt"] == want["evaluator_prompt"], f"{cid}: evaluator_prompt"
         assert got["markers"]["rule"] == SCENARIOS[name]["rules"][cid], f"{cid}: marker rule"
     assert set(SCENARIOS[name]["rules"]) == set(oracle), "every recorded case has an expected rule"
+    for cid, row in engine.items():
+        # the roles as the engine read them (the strings above already prove it read the input right)
+        check_explanation(cid, row["markers"], [m["role"] for m in row["markers"]["messages"]])
     return oracle, engine
+
+
+def check_explanation(cid: str, markers: dict, roles: list) -> None:
+    """DECISIONS §4: the rule names its evidence (trigger messages, visible messages) consistently."""
+    rule, trigger, visible = markers["rule"], markers["trigger_messages"], markers["visible_messages"]
+    assert markers["uses_markers"] == (rule in ("non-user turn", "several visible turns")), cid
+    assert markers["summary"].strip(), f"{cid}: empty summary"
+    if rule == "non-user turn":
+        first = next(i for i, r in enumerate(roles) if r in ("assistant", "tool"))
+        assert trigger and trigger[0] == first, f"{cid}: names the first assistant/tool message"
+        assert all(roles[i] in ("assistant", "tool") for i in trigger), cid
+    elif rule == "several visible turns":
+        assert len(visible) >= 2 and trigger == visible, cid
+    elif rule == "single visible turn":
+        assert len(visible) == 1, cid
+    else:
+        assert visible == [] and trigger == [], cid
+
 
 
 def question_section(evaluator_prompt: str) -> str:
