@@ -371,7 +371,6 @@ def check_explanation(cid: str, markers: dict, roles: list) -> None:
         assert visible == [] and trigger == [], cid
 
 
-
 def question_section(evaluator_prompt: str) -> str:
     return evaluator_prompt.split("[[ ## question ## ]]\n", 1)[1].split("\n\n[[ ## reference_answer ## ]]", 1)[0]
 
