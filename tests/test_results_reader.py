@@ -6,7 +6,6 @@ import math
 import os
 
 import orjson
-import pytest
 
 from formatting.results import (
     ResultsFile,

@@ -11,7 +11,7 @@ from typing import Optional, Sequence
 
 from rich.style import Style
 from rich.text import Text
-from textual import on, work
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll

@@ -11,7 +11,6 @@ import os
 import threading
 import time
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Optional, Sequence
 
 from rich.text import Text
