@@ -128,6 +128,7 @@ class _Analysis:
     uses_markers: bool
     non_user: list[int]  # message indexes (as written) of assistant/tool turns
     visible: list[int]  # message indexes (as written) with visible content at format time
+    visible_flags: list[bool]  # per kept message
 
 
 def _analyse(case: EvalCase, patterns: tuple[str, ...]) -> _Analysis:
@@ -149,9 +150,10 @@ def _analyse(case: EvalCase, patterns: tuple[str, ...]) -> _Analysis:
                     file_texts[seg.display_path] = seg.text
     parts = [_format_parts(m, file_texts, patterns) for m in kept]
     non_user = [m.index for m in kept if m.role in ("assistant", "tool")]
-    visible = [m.index for m, p in zip(kept, parts) if _visible(p)]
+    flags = [_visible(p) for p in parts]
+    visible = [m.index for m, f in zip(kept, flags) if f]
     uses_markers = bool(non_user) or len(visible) > 1
-    return _Analysis(kept, parts, flat_segments, snippets, guideline_segments, uses_markers, non_user, visible)
+    return _Analysis(kept, parts, flat_segments, snippets, guideline_segments, uses_markers, non_user, visible, flags)
 
 
 def _guidelines(an: _Analysis) -> str:
@@ -186,8 +188,8 @@ def _flat_question(an: _Analysis, mode: Mode, patterns: tuple[str, ...]) -> str:
 
 def _marked_question(an: _Analysis, mode: Mode) -> str:
     turns = []
-    for message, parts in zip(an.kept, an.parts):
-        if not _visible(parts):
+    for message, parts, visible in zip(an.kept, an.parts, an.visible_flags):
+        if not visible:
             continue
         body = "\n".join(_render_parts(parts, mode))
         turns.append(f"{role_marker(message.role)}\n{body}")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 from .yaml12 import _js_number
@@ -22,8 +23,12 @@ def js_trim(text: str) -> str:
     return text.strip(JS_WHITESPACE)
 
 
+_NON_WHITESPACE = re.compile(f"[^{re.escape(JS_WHITESPACE)}]")
+
+
 def js_blank(text: str) -> bool:
-    return not text.strip(JS_WHITESPACE)
+    """`text.trim() === ""`, without copying the text."""
+    return _NON_WHITESPACE.search(text) is None
 
 
 def js_json(value: Any) -> str:
