@@ -180,6 +180,28 @@ class FileResult:
     file_problems: list[Mismatch] = field(default_factory=list)  # skip set / refusal disagreements
 
 
+def evidence_trouble(markers: dict) -> Optional[str]:
+    """DECISIONS §4: the rule names its evidence consistently; what is wrong, or None."""
+    try:
+        rule, trigger, visible = markers["rule"], markers["trigger_messages"], markers["visible_messages"]
+        roles = [m["role"] for m in markers["messages"]]
+        if markers["uses_markers"] != (rule in ("non-user turn", "several visible turns")):
+            return f"uses_markers={markers['uses_markers']} with rule {rule!r}"
+        if rule == "non-user turn":
+            # (not necessarily the first assistant/tool message as written: the reference drops some messages)
+            if not trigger or any(roles[i] not in ("assistant", "tool") for i in trigger):
+                return f"non-user turn names {trigger}, roles {[roles[i] for i in trigger]}"
+        elif rule == "several visible turns" and (len(visible) < 2 or trigger != visible):
+            return f"several visible turns with visible={visible}, trigger={trigger}"
+        elif rule == "single visible turn" and len(visible) != 1:
+            return f"single visible turn with visible={visible}"
+        elif rule == "no visible content" and visible:
+            return f"no visible content with visible={visible}"
+    except (KeyError, TypeError) as exc:
+        return f"malformed markers: {exc!r}"
+    return None
+
+
 def case_labels(ids: list) -> list[str]:
     seen: Counter = Counter()
     labels = []
@@ -238,6 +260,10 @@ def compare(fixture: str, oracle: OracleOutput, rows: list[dict], error,
                                                f"{'present' if uses else 'null'})",
                                                f"uses_markers={markers.get('uses_markers')}, "
                                                f"rule={markers.get('rule')!r}"))
+        if isinstance(markers, dict):
+            trouble = evidence_trouble(markers)
+            if trouble:
+                res.mismatches.append(Mismatch(label, "markers.evidence", "consistent evidence", trouble))
         # an extra key of the export rows: compared when the engine provides it
         if "guideline_paths" in got and got["guideline_paths"] != want.get("guideline_paths"):
             res.mismatches.append(Mismatch(label, "guideline_paths", want.get("guideline_paths"),
@@ -279,7 +305,7 @@ def first_difference(a, b) -> str:
 
 def describe(m: Mismatch, fixture: str = "", max_lines: int = 40) -> str:
     head = f"{fixture} :: {m.case} :: {m.field}\n"
-    if m.field in ("presence", "skipped", "load_error", "markers.rule"):
+    if m.field in ("presence", "skipped", "load_error", "markers.rule", "markers.evidence"):
         return head + f"    oracle: {m.expected!r}\n    engine: {m.actual!r}\n"
     diff = list(difflib.unified_diff(_lines(m.expected), _lines(m.actual), "oracle", "engine", n=2))
     if len(diff) > max_lines:
