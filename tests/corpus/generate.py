@@ -913,6 +913,9 @@ def layout_loaderrors() -> Layout:
     }
     for name, text in texts.items():
         lay.eval(name, text)
+    lay.evals.append("does-not-exist.yaml")  # recorded on purpose: the oracle says ENOENT
+    lay.dir("a-folder.yaml")
+    lay.evals.append("a-folder.yaml")
     lay.eval("latin1.yaml", (head + good_case.replace("hi", "caf\u00e9")).encode("latin-1"))
     lay.eval("nul-byte.yaml", (head + good_case).encode() + b"\x00")
     lay.eval("utf16.yaml", (head + good_case).encode("utf-16"))
