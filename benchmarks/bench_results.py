@@ -102,14 +102,14 @@ def shows_json_line(screen: str) -> bool:
 def run_turnlens(path: str, timeout: float) -> dict:
     started, pid = launch(f"{TURNLENS} {path}")
     first = wait_for(shows_result_row, started, timeout)
-    indexed = wait_for(lambda s: "  indexed" in s, started, timeout)
+    indexed = wait_for(lambda s: any(line.startswith(" indexed") for line in s.splitlines()), started, timeout)
     screen = tmux("capture-pane", "-p", "-t", SESSION)
     hwm = vm_hwm_mib(pid)
     reported = None
     for line in screen.splitlines():
         if "indexed in" in line:
             reported = line.split("indexed in", 1)[1].split("s", 1)[0].strip()
-        elif "  indexed" in line and reported is None:
+        elif line.startswith(" indexed") and reported is None:
             reported = "<0.5"
     kill_session()
     return {"first": first, "indexed": indexed, "reported_index_s": reported, "peak_rss_mib": hwm}

@@ -14,6 +14,7 @@ from tui.app import make_app
 
 RESULTS = Path(__file__).parent / "fixtures" / "results"
 WIDE = (140, 36)
+NARROW = (80, 24)
 
 
 @pytest.fixture(autouse=True)
@@ -51,6 +52,9 @@ class TestResultsView:
 
     def test_yaml_run(self, snap_compare):
         assert snap_compare(results_app("run.yaml"), terminal_size=WIDE)
+
+    def test_narrow_terminal(self, snap_compare):
+        assert snap_compare(results_app("project/.agentv/results/mini-run.jsonl"), terminal_size=NARROW)
 
 
 class TestResultDetail:

@@ -83,6 +83,8 @@ def title_text(record: ResultRecord, threshold: float, position: str = "") -> Te
     out.append(f"\n{sanitize(record.file)}:{record.line}", style=DIM)
     if position:
         out.append(f"  {position}", style=DIM)
+    out.no_wrap = True  # two lines, always
+    out.overflow = "ellipsis"
     return out
 
 
@@ -237,7 +239,7 @@ class ResultDetailScreen(Screen):
     """One result in full. n/p walk the list in its current order; 1–5 pick a tab; esc goes back."""
 
     DEFAULT_CSS = """
-    ResultDetailScreen #detail-title { height: 2; padding: 0 1; background: $panel; }
+    ResultDetailScreen #detail-title { height: 2; padding: 0 1; background: $panel; text-wrap: nowrap; text-overflow: ellipsis; }
     ResultDetailScreen TabbedContent { height: 1fr; }
     ResultDetailScreen TabPane { padding: 0; }
     ResultDetailScreen VerticalScroll { height: 1fr; padding: 0 1; }
@@ -389,7 +391,7 @@ class CompareDetailScreen(Screen):
     """The two answers (and verdicts) of one eval id side by side. n/p walk the compared pairs."""
 
     DEFAULT_CSS = """
-    CompareDetailScreen #pair-title { height: 1; padding: 0 1; background: $panel; }
+    CompareDetailScreen #pair-title { height: 1; padding: 0 1; background: $panel; text-wrap: nowrap; text-overflow: ellipsis; }
     CompareDetailScreen #sides { height: 1fr; }
     CompareDetailScreen .side { width: 1fr; height: 1fr; padding: 0 1; border-right: vkey $panel-lighten-2; }
     CompareDetailScreen .side-title { height: auto; margin-bottom: 1; }

@@ -141,7 +141,7 @@ class ResultsScreen(Screen):
     ResultsScreen #results-search.-visible { display: block; }
     ResultsScreen #results-problems { display: none; height: auto; max-height: 4; padding: 0 1; background: $error 30%; }
     ResultsScreen #results-problems.-visible { display: block; }
-    ResultsScreen #compare-header { height: 3; padding: 0 1; background: $panel; }
+    ResultsScreen #compare-header { height: 3; padding: 0 1; background: $panel; text-wrap: nowrap; text-overflow: ellipsis; }
     ResultsScreen #results-columns { height: 1; padding: 0 1; color: $text-muted; background: $surface; }
     """
     COMMANDS = {ResultsCommands}

@@ -104,21 +104,27 @@ class HeaderState:
     run_position: str = ""  # "run 2 of 5" when a folder holds several runs
 
 
+def _shorten_path(path: str, limit: int = 80) -> str:
+    """Long paths lose their beginning (the file name is what matters)."""
+    return path if len(path) <= limit else "…" + path[-(limit - 1):]
+
+
 def header_text(state: HeaderState) -> Text:
     text = Text(end="")
-    text.append(visible_text(state.title), style="bold")
-    if state.run_position:
-        text.append(f"  ({state.run_position})", style="dim")
+    # the indexing state first: on a narrow terminal the path is what gets cut
     progress = state.progress
     if progress is not None and not progress.done:
         filled = int(progress.fraction * 20)
-        text.append("  indexing ", style=f"bold {WARN}")
+        text.append("indexing ", style=f"bold {WARN}")
         text.append("▰" * filled + "▱" * (20 - filled), style=WARN)
-        text.append(f" {progress.fraction:4.0%}", style=WARN)
+        text.append(f" {progress.fraction:4.0%}  ", style=WARN)
     elif progress is not None:
         # the time only when it is worth saying (and so that small files draw the same on every run)
         took = f" in {progress.elapsed:.1f}s" if progress.elapsed >= 0.5 else ""
-        text.append(f"  indexed{took}", style="dim")
+        text.append(f"indexed{took}  ", style="dim")
+    text.append(_shorten_path(visible_text(state.title)), style="bold")
+    if state.run_position:
+        text.append(f"  ({state.run_position})", style="dim")
     stats = state.stats
     text.append("\n")
     if stats is None:
@@ -163,7 +169,7 @@ class ResultsHeader(Widget):
     """Counts, mean score, pass rate at the threshold, errors, score histogram, and the current sort/filter."""
 
     DEFAULT_CSS = """
-    ResultsHeader { height: 3; padding: 0 1; background: $panel; }
+    ResultsHeader { height: 3; padding: 0 1; background: $panel; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     state: reactive[Optional[HeaderState]] = reactive(None, layout=False)
@@ -171,7 +177,10 @@ class ResultsHeader(Widget):
     def render(self) -> Text:
         if self.state is None:
             return Text("opening…", style="dim")
-        return header_text(self.state)
+        text = header_text(self.state)
+        text.no_wrap = True  # three lines, always: cut a line rather than push the next one out
+        text.overflow = "ellipsis"
+        return text
 
 
 class VirtualList(ScrollView, can_focus=True):
