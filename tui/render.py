@@ -137,16 +137,27 @@ class CaseRow:
         return " ".join(parts).lower()
 
 
-def case_row_text(row: CaseRow) -> Text:
+def fit(value: str, width: int, *, keep_end: bool = False) -> str:
+    """`value` cut to `width` cells with an ellipsis (at the start when the end matters, as for paths)."""
+    from rich.cells import cell_len, set_cell_size
+
+    if width <= 0 or cell_len(value) <= width:
+        return value
+    if keep_end:
+        return "…" + set_cell_size(value[::-1], width - 1)[::-1]
+    return set_cell_size(value, width - 1) + "…"
+
+
+def case_row_text(row: CaseRow, width: int = 0) -> Text:
     """Two lines: the id, then the badge, the rule and the warning count (or the skip reason)."""
     text = Text(end="", no_wrap=True, overflow="ellipsis")
     if row.skipped is not None:
-        text.append(sanitize(row.label), style=Style(dim=True, strike=True))
+        text.append(fit(sanitize(row.label), width), style=Style(dim=True, strike=True))
         text.append("\n")
         text.append(" SKIP ", style=Style(color="black", bgcolor="#5c6370"))
-        text.append(" " + sanitize(row.skipped), style=Style(dim=True, italic=True))
+        text.append(fit(" " + sanitize(row.skipped), width - 6), style=Style(dim=True, italic=True))
         return text
-    text.append(sanitize(row.label), style=BOLD)
+    text.append(fit(sanitize(row.label), width), style=BOLD)
     text.append("\n")
     if row.markers:
         text.append(" MARK ", style=Style(color="black", bgcolor="#61afef", bold=True))
@@ -158,13 +169,13 @@ def case_row_text(row: CaseRow) -> Text:
     return text
 
 
-def file_header_text(rel_path: str, error: Optional[str], stale: bool) -> Text:
+def file_header_text(rel_path: str, error: Optional[str], stale: bool, width: int = 0) -> Text:
     """A file heading; a refused file says so briefly (the banner has the whole message)."""
     text = Text(end="", no_wrap=True, overflow="ellipsis")
-    text.append("▸ " + sanitize(rel_path), style=Style(color="#56b6c2", bold=True))
+    text.append("▸ " + fit(sanitize(rel_path), width - 2, keep_end=True), style=Style(color="#56b6c2", bold=True))
     if error:
         text.append("\n")
-        text.append("✗ " + sanitize(error), style=ERROR)
+        text.append("✗ " + fit(sanitize(error.split("\n", 1)[0]), width - 2), style=ERROR)
         if stale:
             text.append("\n  last good version shown", style=Style(dim=True, italic=True))
     return text
@@ -255,12 +266,15 @@ def messages_text(case: EvalCase, formatted: Optional[FormattedCase]) -> Text:
                 else:
                     out.append("(blank text)", style=Style(dim=True, italic=True))
             elif seg.type == "file":
-                out.append("⎘ file ", style=Style(color="#56b6c2", bold=True))
-                out.append_text(_plain(seg.value if isinstance(seg.value, str) else repr(seg.value)))
+                written = seg.value if isinstance(seg.value, str) else repr(seg.value)
+                out.append("⎘ ", style=Style(color="#56b6c2", bold=True))
+                out.append_text(_plain(written, Style(color="#56b6c2")))
                 if seg.text is not None and seg.display_path:
                     lines = seg.text.count("\n") + (0 if seg.text.endswith("\n") or not seg.text else 1)
-                    out.append(f"\n  → {sanitize(seg.display_path)} ({lines} lines)", style=DIM)
-                elif seg.resolved_path is None:
+                    out.append(f" ({lines} line{'' if lines == 1 else 's'})", style=DIM)
+                    if seg.display_path != written:
+                        out.append(f"\n  → {sanitize(seg.display_path)}", style=DIM)
+                elif seg.resolved_path is None and fate is None:
                     out.append("\n  ✗ not found", style=ERROR)
                     if seg.tried:
                         out.append(f" (tried {len(seg.tried)} places)", style=DIM)
@@ -402,8 +416,17 @@ def _chat_lines(rendered: Rendered, profile: str) -> list[Text]:
     return chat_text(rendered, profile).split("\n", allow_blank=True)
 
 
-def diff_chat_texts(left: Rendered, right: Rendered, left_name: str, right_name: str) -> tuple[Text, Text, int]:
-    """Both chatPrompts with a gutter marking lines that differ: (left, right, number of differing blocks)."""
+@dataclass
+class ChatDiff:
+    left: Text
+    right: Text
+    differences: int  # differing blocks of lines
+    first_left: int  # line of the first difference on each side (0 when none)
+    first_right: int
+
+
+def diff_chat_texts(left: Rendered, right: Rendered, left_name: str, right_name: str) -> ChatDiff:
+    """Both chatPrompts with a gutter marking lines that differ."""
     a = _chat_lines(left, left_name)
     b = _chat_lines(right, right_name)
     matcher = difflib.SequenceMatcher(a=[t.plain for t in a], b=[t.plain for t in b], autojunk=False)
@@ -421,11 +444,14 @@ def diff_chat_texts(left: Rendered, right: Rendered, left_name: str, right_name:
         out.stylize(background, 2, len(out))
         return out
 
+    first = None
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             lines_a.extend(marked(line, " ", None) for line in a[i1:i2])
             lines_b.extend(marked(line, " ", None) for line in b[j1:j2])
             continue
+        if first is None:
+            first = (i1, j1)
         differences += 1
         if tag == "replace":
             lines_a.extend(marked(line, "~", _CHANGED) for line in a[i1:i2])
@@ -435,4 +461,5 @@ def diff_chat_texts(left: Rendered, right: Rendered, left_name: str, right_name:
             lines_b.extend(marked(line, "+", _ADDED) for line in b[j1:j2])
     out_a = Text("\n", end="").join(lines_a)
     out_b = Text("\n", end="").join(lines_b)
-    return out_a, out_b, differences
+    first_left, first_right = first or (0, 0)
+    return ChatDiff(out_a, out_b, differences, first_left, first_right)

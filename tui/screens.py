@@ -15,6 +15,8 @@ from formatting.model import EvalCase, FormattedCase
 from . import render
 from .widgets.pane import Pane, PaneText
 
+CONTEXT_LINES = 3  # lines shown above the first difference
+
 KEYS = [
     ("↑ ↓ / click", "choose a case in the list"),
     ("[ ]", "previous / next case"),
@@ -143,7 +145,8 @@ class ProfileDiffScreen(Screen):
     def _show(self) -> None:
         left = self.agentv.rendered(self.mode)
         right = self.design.rendered(self.mode)
-        left_text, right_text, differences = render.diff_chat_texts(left, right, "agentv", "design")
+        diff = render.diff_chat_texts(left, right, "agentv", "design")
+        differences = diff.differences
         title = Text(end="", no_wrap=True, overflow="ellipsis")
         title.append(" profile diff ", style="bold reverse")
         title.append("  " + render.sanitize(self.case.id or ""), style="bold")
@@ -154,8 +157,13 @@ class ProfileDiffScreen(Screen):
         else:
             title.append("the two chatPrompts are identical", style="bold #98c379")
         self.query_one("#screen-title", Static).update(title)
-        self.query_one("#diff-agentv", Pane).show(PaneText(left_text, render.chat_copy_text(left)), subtitle=self.mode)
-        self.query_one("#diff-design", Pane).show(PaneText(right_text, render.chat_copy_text(right)), subtitle=self.mode)
+        left_pane = self.query_one("#diff-agentv", Pane)
+        right_pane = self.query_one("#diff-design", Pane)
+        left_pane.show(PaneText(diff.left, render.chat_copy_text(left)), subtitle=self.mode, keep_scroll=False)
+        right_pane.show(PaneText(diff.right, render.chat_copy_text(right)), subtitle=self.mode, keep_scroll=False)
+        # Bring the first difference into view, with a little context above it.
+        left_pane.scroll_to_line(max(0, diff.first_left - CONTEXT_LINES))
+        right_pane.scroll_to_line(max(0, diff.first_right - CONTEXT_LINES))
 
     def action_toggle_mode(self) -> None:
         self.mode = "agent" if self.mode == "lm" else "lm"

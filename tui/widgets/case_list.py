@@ -36,7 +36,7 @@ class CaseList(Vertical):
     """Filter box + option list. Posts CaseSelected when the highlighted case changes."""
 
     DEFAULT_CSS = """
-    CaseList { width: 36; }
+    CaseList { width: 40; }
     CaseList > Input, CaseList > Input:focus { border: none; height: 1; padding: 0 1; }
     CaseList > Input:focus { background: $boost; }
     CaseList > OptionList { height: 1fr; border: none; padding: 0; }
@@ -59,6 +59,7 @@ class CaseList(Vertical):
         self._show_headers = False
         self._current: Optional[str] = None
         self._suppress = False
+        self._built_width = 0
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="/ filter: id, rule, flat, warn…", id="case-filter")
@@ -92,7 +93,18 @@ class CaseList(Vertical):
             self._current = current
         self._rebuild()
 
+    def on_resize(self) -> None:
+        width = self._row_width()
+        if width != self._built_width and self._entries:
+            self._rebuild()
+
+    def _row_width(self) -> int:
+        # Inside the list's border and scrollbar, less the option padding (1 each side).
+        inner = self.options.scrollable_content_region.width or (self.size.width - 4)
+        return max(8, inner - 2)
+
     def _rebuild(self) -> None:
+        self._built_width = width = self._row_width()
         query = self.filter_input.value.strip()
         options: list[Option | None] = []
         for number, entry in enumerate(self._entries):
@@ -102,8 +114,10 @@ class CaseList(Vertical):
                     continue
                 if options:
                     options.append(None)
-                options.append(Option(file_header_text(entry.rel, entry.error, entry.stale), id=f"file:{number}", disabled=True))
-            options.extend(Option(case_row_text(row), id=row.key) for row in rows)
+                options.append(
+                    Option(file_header_text(entry.rel, entry.error, entry.stale, width), id=f"file:{number}", disabled=True)
+                )
+            options.extend(Option(case_row_text(row, width), id=row.key) for row in rows)
         if query and not any(o is not None and not o.disabled for o in options):
             options.append(Option(Text("no case matches the filter", style="dim italic"), id="none", disabled=True))
         option_list = self.options

@@ -95,6 +95,7 @@ class Pane(ScrollView, can_focus=True):
         self._rows: list[Text] = []
         self._rows_width = -1
         self._strips: dict[int, Strip] = {}
+        self._pending_line: Optional[int] = None
 
     # -- content
 
@@ -126,6 +127,19 @@ class Pane(ScrollView, can_focus=True):
         """Width available to the text (borders, padding and the scrollbar gutter excluded)."""
         return self.scrollable_content_region.width
 
+    def scroll_to_line(self, line: int) -> None:
+        """Scroll so that logical line `line` (0-based, before wrapping) is at the top (once laid out)."""
+        self._pending_line = line
+        self._layout_rows()
+
+    def _apply_pending_line(self) -> None:
+        line, self._pending_line = self._pending_line, None
+        if line is None:
+            return
+        width = self._rows_width
+        row = len(wrap_rows(self._content.lines[:line], width, self.app.console)) if line > 0 else 0
+        self.scroll_to(y=row, animate=False, immediate=True)
+
     # -- line API
 
     def _wrap(self, width: int) -> None:
@@ -140,6 +154,8 @@ class Pane(ScrollView, can_focus=True):
         if width != self._rows_width:
             self._wrap(width)
         self.virtual_size = Size(width, len(self._rows))
+        if self._pending_line is not None:
+            self.call_after_refresh(self._apply_pending_line)
 
     def on_resize(self) -> None:
         self._layout_rows()
