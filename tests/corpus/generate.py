@@ -152,7 +152,7 @@ class Layout:
     def __init__(self, name: str):
         self.name = name
         self.files: dict[str, bytes] = {}
-        self.dirs: list[str] = []
+        self.links: dict[str, str] = {}
         self.evals: list[str] = []
 
     def file(self, rel: str, content: str | bytes):
@@ -161,6 +161,9 @@ class Layout:
     def dir(self, rel: str):
         # git keeps no empty folders: a folder used as a "file" reference holds a keep file
         self.file(rel + "/keep.txt", "kept so git stores the folder\n")
+
+    def symlink(self, rel: str, target: str):
+        self.links[rel] = target
 
     def eval(self, rel: str, text: str | bytes, crlf: bool = False):
         if isinstance(text, str) and crlf:
@@ -241,6 +244,21 @@ def layout_basic() -> Layout:
     lay.eval("evals/nested/deeper/paths.yaml", eval_doc(nested_path_cases()))
     lay.eval("evals/alt-extension.yml", eval_doc(alt_ext_cases()))
     lay.eval("evals/more.yaml", eval_doc(more_cases()))
+    lay.symlink("evals/links/to-file.json", "../files/data.json")
+    lay.symlink("evals/links/to-folder.md", "../files/folder.md")
+    lay.symlink("evals/links/broken.md", "../files/nowhere.md")
+    lay.symlink("evals/links/loop-a.md", "loop-b.md")
+    lay.symlink("evals/links/loop-b.md", "loop-a.md")
+    lay.symlink("evals/links/style.instructions.md", "../../prompts/plain.md")
+    lay.symlink("evals/links/plain-named.md", "../../prompts/style.instructions.md")
+    lay.symlink("evals/links/dir-link", "../../prompts")
+    links = ["links/to-file.json", "links/to-folder.md", "links/broken.md", "links/loop-a.md",
+             "links/style.instructions.md", "links/plain-named.md", "links/dir-link/style.instructions.md",
+             "links/dir-link/plain.md", "./links/dir-link/../dir-link/plain.md"]
+    lay.eval("evals/links.yaml", eval_doc(
+        [C(f"link-{i}-flat", [M("user", [F(ref), T("q")])]) for i, ref in enumerate(links)]
+        + [C(f"link-{i}-turns", [M("user", "U"), M("assistant", "A"), M("user", [F(ref), T("q")])])
+           for i, ref in enumerate(links)]))
     for name, text in yaml_syntax_files():
         lay.eval(f"evals/yaml/{name}.yaml", text)
     lay.eval("evals/cr-only.yaml", eval_doc(crlf_cases()[:5]).replace("\n", "\r"))
@@ -1084,6 +1102,10 @@ def write(out: Path, abs_root: str | None = None) -> dict:
             p = root / rel
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_bytes(lay.files[rel])
+        for rel, target in sorted(lay.links.items()):
+            p = root / rel
+            p.parent.mkdir(parents=True, exist_ok=True)
+            os.symlink(target, p)
     manifest = {
         "generator": "tests/corpus/generate.py",
         "abspath_root": abs_root,
