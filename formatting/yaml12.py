@@ -37,6 +37,8 @@ import datetime
 import gc
 import math
 import re
+import sys
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -470,14 +472,49 @@ def _has_token(pattern: re.Pattern, text: str) -> bool:
     return False
 
 
-def _needs_careful_path(text: str) -> bool:
-    if text.count("[") + text.count("{") > 400:
+def _needs_careful_path(text: str, flow_openers: int) -> bool:
+    if flow_openers > _MAX_THREAD_FLOW:
         return True
     if _DEEP_INDENT in text or text.startswith(" " * 160) or _COMPACT_CHAIN.search(text):
         return True
     if text.startswith("%") or "\n%" in text:  # directives: %YAML 1.1 changes the typing
         return True
     return "!" in text and _has_token(_BARE_TAG, text)
+
+
+# Flow nesting is at most the number of `[` and `{`. Up to _SAFE_FLOW, libyaml's composer runs on the calling
+# thread's stack; up to _MAX_THREAD_FLOW, on a thread whose stack is sized for that depth (a few hundred bytes of C
+# stack per level); past that, the iterative composer here.
+_SAFE_FLOW = 400
+_MAX_THREAD_FLOW = 20_000
+_STACK_PER_LEVEL = 1024
+_MIN_THREAD_STACK = 16 * 1024 * 1024
+
+
+def _compose_with_big_stack(loader, flow_openers: int):
+    """loader.get_single_node() on a thread with a stack deep enough for `flow_openers` levels of nesting."""
+    outcome: list = [None, None]
+
+    def run():
+        try:
+            outcome[0] = loader.get_single_node()
+        except BaseException as exc:  # re-raised on the calling thread
+            outcome[1] = exc
+
+    with _STACK_SIZE_LOCK:
+        previous = threading.stack_size(_MIN_THREAD_STACK + flow_openers * _STACK_PER_LEVEL)
+        try:
+            worker = threading.Thread(target=run, name="yaml12-compose", daemon=True)
+            worker.start()
+        finally:
+            threading.stack_size(previous)
+    worker.join()
+    if outcome[1] is not None:
+        raise outcome[1]
+    return outcome[0]
+
+
+_STACK_SIZE_LOCK = threading.Lock()
 
 
 # --- construction -----------------------------------------------------------------------------------------------
@@ -626,18 +663,23 @@ class _Builder:
         self.open.discard(me)
         return result
 
-    def mapping(self, node, depth: int) -> dict:
-        result: dict = {}
+    def mapping(self, node, depth: int, result: dict | None = None, key_lines: dict | None = None) -> dict:
+        """Build a mapping; or finish one the fast builder began with plain string keys (`result`, `key_lines`)."""
+        start = 0
+        if result is None:
+            result, key_lines = {}, {}
+        else:
+            start = len(result)
         self.built[id(node)] = result
         self.open.add(id(node))
         self.node_lines[id(result)] = node.start_mark.line + 1
-        key_lines: dict = {}
-        seen: dict = {}
-        needs_reorder = False
+        seen: dict = dict(key_lines)
+        needs_reorder = any(_is_array_index(k) for k in result)
         build = self.build
         me = id(node)
         depth += 1
-        for index, (key_node, value_node) in enumerate(node.value):
+        for index in range(start, len(node.value)):
+            key_node, value_node = node.value[index]
             if key_node.__class__ is ScalarNode and key_node.tag == _STR and not self.count_aliases:
                 raw_key = _restore(key_node.value) if self.restore else key_node.value
             else:
@@ -732,7 +774,8 @@ class _Builder:
 class _FastBuilder(_Builder):
     """The common case, specialised for speed: core schema, no aliases to count, no stand-in characters.
 
-    Scalars are typed inline (no call per scalar); anything unusual goes through the general _Builder methods.
+    Scalars are typed inline (no call for text that cannot be anything but a string); mappings whose keys are not
+    all plain strings, and tagged collections, go through the general _Builder methods.
     """
 
     def build(self, node, depth: int = 0, parent: Any = None, position: Any = None) -> Any:
@@ -744,75 +787,82 @@ class _FastBuilder(_Builder):
             if tag == _STR:
                 return node.value
             return self.scalar(node)
-        done = self.built.get(id(node))
-        if done is not None:
-            return done
+        # No alias in the text (else the general builder runs): every node is built once, no memo needed.
         if depth >= MAX_DEPTH or node.tag != (_SEQ if cls is SequenceNode else _MAP):
             return _Builder.build(self, node, depth, parent, position)
-        if cls is SequenceNode:
-            result: list = []
-            self.built[id(node)] = result
-            self.node_lines[id(result)] = node.start_mark.line + 1
-            lines = []
-            append = result.append
-            add_line = lines.append
-            build = self.build
-            depth += 1
-            for item in node.value:
-                if item.__class__ is ScalarNode:
-                    tag = item.tag
-                    if tag == _PLAIN:
-                        append(_core_plain(item.value))
-                    elif tag == _STR:
-                        append(item.value)
-                    else:
-                        append(self.scalar(item))
+        if cls is MappingNode:
+            return self.mapping(node, depth)
+        result: list = []
+        self.node_lines[id(result)] = node.start_mark.line + 1
+        lines = []
+        append = result.append
+        add_line = lines.append
+        build = self.build
+        special = _SPECIAL_START
+        depth += 1
+        for item in node.value:
+            if item.__class__ is ScalarNode:
+                tag = item.tag
+                value = item.value
+                if tag == _STR or tag == _PLAIN and value and value[0] not in special:
+                    append(value)
+                elif tag == _PLAIN:
+                    append(_core_plain(value))
                 else:
-                    append(build(item, depth))
-                add_line(item.start_mark.line + 1)
-            self.child_lines[id(result)] = lines
-            return result
-        return self.mapping(node, depth)
+                    append(self.scalar(item))
+            else:
+                append(build(item, depth))
+            add_line(item.start_mark.line + 1)
+        self.child_lines[id(result)] = lines
+        return result
 
     def mapping(self, node, depth: int) -> dict:
         result: dict = {}
-        self.built[id(node)] = result
-        self.node_lines[id(result)] = node.start_mark.line + 1
         key_lines: dict = {}
         build = self.build
+        special = _SPECIAL_START
+        plain_keys = _PLAIN_STRING_KEYS
         depth += 1
-        odd = False
         for key_node, value_node in node.value:
-            if key_node.__class__ is ScalarNode and (key_node.tag == _STR or key_node.tag == _PLAIN):
-                key = key_node.value
-                if key_node.tag == _PLAIN and (not key or key[0] in _SPECIAL_START) \
-                        and _core_plain(key).__class__ is not str:
-                    odd = True
-                    break
-            else:
-                odd = True
+            if key_node.__class__ is not ScalarNode:
+                break
+            key = key_node.value
+            tag = key_node.tag
+            if tag == _PLAIN:
+                if key in plain_keys:
+                    pass
+                elif key and key[0] not in special or _core_plain(key).__class__ is str:
+                    if len(plain_keys) < 10_000:
+                        plain_keys.add(key)
+                else:
+                    break  # null, a number, a bool: a JavaScript key string, and duplicates compared by value
+            elif tag != _STR or key[:1].isdigit():  # a tag, or a key JavaScript would put first ("1")
                 break
             if key in key_lines:
-                first = key_lines[key]
-                raise YamlError(f"duplicate key {key!r} (first at line {first})", key_node.start_mark.line + 1,
-                                key_node.start_mark.column + 1)
+                raise YamlError(f"duplicate key {key!r} (first at line {key_lines[key]})",
+                                key_node.start_mark.line + 1, key_node.start_mark.column + 1)
             key_lines[key] = key_node.start_mark.line + 1
             if value_node.__class__ is ScalarNode:
                 tag = value_node.tag
-                if tag == _PLAIN:
-                    result[key] = _core_plain(value_node.value)
-                elif tag == _STR:
-                    result[key] = value_node.value
+                value = value_node.value
+                if tag == _STR or tag == _PLAIN and value and value[0] not in special:
+                    result[key] = value
+                elif tag == _PLAIN:
+                    result[key] = _core_plain(value)
                 else:
                     result[key] = self.scalar(value_node)
             else:
                 result[key] = build(value_node, depth)
-        if odd:
-            # A key that may not be a plain string (null, a number, a collection...): the general way.
-            del self.built[id(node)]
-            return _Builder.mapping(self, node, depth - 1)
-        self.child_lines[id(result)] = key_lines
-        return result
+        else:
+            self.node_lines[id(result)] = node.start_mark.line + 1
+            self.child_lines[id(result)] = key_lines
+            return result
+        # A key that is not a plain string: finish the general way, keeping what is built.
+        return _Builder.mapping(self, node, depth - 1, result, key_lines)
+
+
+# Plain scalars seen as keys that the core schema leaves strings ("type", "name"...): saves typing them again.
+_PLAIN_STRING_KEYS: set = set()
 
 
 def _short_tag(tag: str) -> str:
@@ -965,13 +1015,22 @@ def parse_yaml(text: str) -> YamlDoc:
     # The node tree is hundreds of thousands of acyclic objects: cyclic GC passes over it would cost 4x the parse.
     gc_was_enabled = gc.isenabled()
     gc.disable()
+    # Building recurses in Python, up to two frames per level: make room for MAX_DEPTH levels above the caller.
+    recursion_limit = sys.getrecursionlimit()
+    if recursion_limit < _RECURSION_ROOM:
+        sys.setrecursionlimit(_RECURSION_ROOM)
     try:
         return _parse(text)
     except RecursionError:
         raise YamlError(f"the data is nested too deeply (the limit is {MAX_DEPTH} levels)") from None
     finally:
+        if sys.getrecursionlimit() == _RECURSION_ROOM and recursion_limit < _RECURSION_ROOM:
+            sys.setrecursionlimit(recursion_limit)
         if gc_was_enabled:
             gc.enable()
+
+
+_RECURSION_ROOM = 3 * MAX_DEPTH + 1000
 
 
 def _parse(text: str) -> YamlDoc:
@@ -986,13 +1045,16 @@ def _parse(text: str) -> YamlDoc:
     directive_warnings = []
     if text.startswith("%") or "\n%" in text:
         text, directive_warnings = _drop_unknown_directives(text)
-    careful = _needs_careful_path(text)
+    flow_openers = text.count("[") + text.count("{")
+    careful = _needs_careful_path(text, flow_openers)
     version = None
     loader = _Loader(text)
     try:
         try:
             if careful:
                 root, version = _compose_events(loader)
+            elif flow_openers > _SAFE_FLOW:
+                root = _compose_with_big_stack(loader, flow_openers)
             else:
                 root = loader.get_single_node()
         except yaml.composer.ComposerError as exc:

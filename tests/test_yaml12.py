@@ -271,3 +271,14 @@ def test_hostile_nesting_is_refused_without_crashing(text):
                           cwd=Path(__file__).parent.parent)
     assert done.returncode == 0, done.stderr[-500:]
     assert "nested" in done.stdout or done.stdout == ""
+
+
+def test_mapping_switching_to_javascript_keys_midway_keeps_values_and_lines():
+    doc = parse_yaml("m:\n  a: [1]\n  b: {c: 2}\n  1: x\n  '2': y\n  a2: z\n")
+    m = doc.data["m"]
+    assert m == {"1": "x", "2": "y", "a": [1], "b": {"c": 2}, "a2": "z"}
+    assert list(m) == ["1", "2", "a", "b", "a2"]
+    assert [doc.line(m, k) for k in ("a", "b", "1", "2", "a2")] == [2, 3, 4, 5, 6]
+    assert doc.line(m["a"]) == 2 and doc.line(m["b"], "c") == 3
+    with pytest.raises(YamlError, match=r"duplicate key 'a' \(first at line 1\)"):
+        parse_yaml("a: 1\nb: 2\n1: 3\na: 4\n")
