@@ -192,6 +192,23 @@ def listed_on(result_list) -> list[str]:
     return [result_list.results.eval_ids[i] for i in result_list.rows]
 
 
+class TestEvalsOption:
+    async def test_explicit_evals_and_repo_root(self, tmp_path):
+        import shutil
+
+        copy = tmp_path / "elsewhere.jsonl"  # far from any eval file: drift needs --evals
+        shutil.copy(RESULTS / "project" / ".agentv" / "results" / "mini-run.jsonl", copy)
+        for evals, expected in ((None, {"eval not found": 4}),
+                                (str(RESULTS / "project" / "evals"), {"equal": 2, "drifted": 1, "eval not found": 1})):
+            app = make_app([str(copy)], evals=evals, repo_root=str(RESULTS / "project"), watch=False)
+            async with app.run_test(size=WIDE) as pilot:
+                await wait_for_idle(pilot)
+                counts = {k: v for k, v in app.screen.run.drift_counts.items() if v}
+                assert counts == ({} if evals is None else expected)
+                if evals is None:
+                    assert "no eval files found" in app.screen.run.drift_note
+
+
 class TestHugeRecord:
     async def test_ten_megabyte_line_is_shown_cut(self, tmp_path):
         import orjson

@@ -157,6 +157,7 @@ class ResultsScreen(Screen):
         Binding("right_square_bracket", "run(1)", "Next run", show=False),
         Binding("c", "compare_previous", "Compare"),
         Binding("escape", "back", "Clear/back", show=False),
+        Binding("q", "app.quit", "Quit", show=False),
     ]
 
     def __init__(
