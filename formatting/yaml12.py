@@ -678,8 +678,12 @@ class _Builder:
         build = self.build
         me = id(node)
         depth += 1
+        merge = self.plain is _y11_plain  # YAML 1.1 (a `%YAML 1.1` directive): `<<` merges mappings in
         for index in range(start, len(node.value)):
             key_node, value_node = node.value[index]
+            if merge and key_node.__class__ is ScalarNode and key_node.tag == _PLAIN and key_node.value == "<<":
+                self.merge_into(result, key_lines, build(value_node, depth, me, (index, 1)), key_node)
+                continue
             if key_node.__class__ is ScalarNode and key_node.tag == _STR and not self.count_aliases:
                 raw_key = _restore(key_node.value) if self.restore else key_node.value
             else:
@@ -710,6 +714,18 @@ class _Builder:
         self.child_lines[id(result)] = key_lines
         self.open.discard(id(node))
         return result
+
+    def merge_into(self, result: dict, key_lines: dict, sources: Any, key_node) -> None:
+        # Keys already present win, then earlier sources over later ones; keys written later still override.
+        line = key_node.start_mark.line + 1
+        for source in sources if isinstance(sources, list) else [sources]:
+            if not isinstance(source, dict):
+                raise YamlError("the value of a merge key '<<' must be a mapping or a list of mappings", line,
+                                key_node.start_mark.column + 1)
+            for key, value in source.items():
+                if key not in result:
+                    result[key] = value
+                    key_lines[key] = line
 
     def odd_key(self, raw_key: Any, key_node) -> tuple[str, Any]:
         """The string key and the duplicate-check identity of a non-string key (compared like JavaScript ===)."""
