@@ -155,8 +155,9 @@ def chdir(path: Path):
 
 def run_engine(export_rows, entry: dict, profile: str = "agentv"):
     root = (REPO / entry["root"]).resolve()
-    with chdir(root):
-        return export_rows(str(REPO / entry["eval"]), repo_root=str(root), profile=profile, cwd=str(root))
+    cwd = (REPO / entry.get("cwd", entry["root"])).resolve()
+    with chdir(cwd):
+        return export_rows(str(REPO / entry["eval"]), repo_root=str(root), profile=profile, cwd=str(cwd))
 
 
 # ------------------------------------------------------------------------------------------------ comparison
@@ -398,8 +399,8 @@ if pytest is not None:
         if reason:
             pytest.skip(reason)
         root = (REPO / entry["root"]).resolve()
-        proc = subprocess.run([str(TURNLENS), "export", entry["eval_from_root"], "--repo-root", "."], cwd=root,
-                              capture_output=True, timeout=60)
+        proc = subprocess.run([str(TURNLENS), "export", entry["eval_arg"], "--repo-root", entry["root_arg"]],
+                              cwd=REPO / entry["cwd"], capture_output=True, timeout=60)
         oracle = read_fixture(fixture, root)
         if oracle.load_error is not None:
             assert proc.returncode == 1 and proc.stdout == b"", "a refused file: exit status 1, nothing on stdout"

@@ -153,6 +153,7 @@ class Layout:
         self.name = name
         self.files: dict[str, bytes] = {}
         self.links: dict[str, str] = {}
+        self.runs: list[dict] = []  # extra recordings: {"eval", "cwd", "root"}, relative to the layout folder
         self.evals: list[str] = []
 
     def file(self, rel: str, content: str | bytes):
@@ -1085,9 +1086,33 @@ def layout_globfuzz() -> Layout:
     return lay
 
 
+def layout_cwd() -> Layout:
+    """The working directory is a search root of its own; and an eval file may sit outside the repo root."""
+    lay = Layout("cwd")
+    lay.file(".agentv/config.yaml", config_doc(["**/*.instructions.md"]))
+    lay.file("cwd-root-only-file.md", "Only at the layout folder.\n")
+    lay.file("work/cwd-only-file.md", "Only in the working directory.\n")
+    lay.file("work/sub/cwd-guide.instructions.md", "Guideline under the working directory.\n")
+    lay.file("work/.agentv/config.yaml", config_doc(["**/*.md"]))
+    lay.file("evals/cwd-eval-only.md", "Next to the eval file.\n")
+    refs = ["cwd-only-file.md", "cwd-root-only-file.md", "sub/cwd-guide.instructions.md", "cwd-eval-only.md",
+            "/cwd-only-file.md", "cwd-nowhere.md", "work/cwd-only-file.md"]
+    cases = []
+    for i, ref in enumerate(refs):
+        cases.append(C(f"cwd-{i}-flat", [M("user", [F(ref), T("Q")])]))
+        cases.append(C(f"cwd-{i}-system", [M("system", [F(ref)]), M("user", "Q")]))
+        cases.append(C(f"cwd-{i}-turns", [M("user", "U"), M("assistant", "A"), M("user", [F(ref), T("Q")])]))
+    lay.eval("evals/eval.yaml", eval_doc(cases))
+    # run from work/ with the layout folder as the root; then with work/ itself as the root (eval file outside it)
+    lay.runs.append({"eval": "evals/eval.yaml", "cwd": "work", "root": "."})
+    lay.runs.append({"eval": "evals/eval.yaml", "cwd": "work", "root": "work"})
+    return lay
+
+
 def all_layouts(abs_root: str) -> list[Layout]:
     return [layout_basic(), layout_patterns(), layout_configs(), layout_noconfig(), layout_loaderrors(),
-            layout_abspath(abs_root), layout_dotfolder(), layout_fuzz(), layout_globfuzz()]
+            layout_abspath(abs_root), layout_dotfolder(), layout_fuzz(), layout_globfuzz(),
+            layout_cwd()]
 
 
 def write(out: Path, abs_root: str | None = None) -> dict:
@@ -1109,7 +1134,7 @@ def write(out: Path, abs_root: str | None = None) -> dict:
     manifest = {
         "generator": "tests/corpus/generate.py",
         "abspath_root": abs_root,
-        "layouts": {lay.name: {"evals": lay.evals} for lay in layouts},
+        "layouts": {lay.name: {"evals": lay.evals, **({"runs": lay.runs} if lay.runs else {})} for lay in layouts},
     }
     (out / "layouts.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     # keep every byte as generated (CRLF, BOM, binary): git must not touch line endings here
