@@ -436,7 +436,8 @@ def _is_array_index(key: str) -> bool:
 # --- characters libyaml refuses or reads as line breaks, which YAML 1.2 takes as ordinary text ----------------
 
 # C0 (but tab, LF, CR), DEL, C1 (NEL included), U+2028/U+2029, lone surrogates, U+FFFE/U+FFFF.
-_ODD_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
+# A CR not followed by LF is not a line break for the reference (the line goes on): here too, an ordinary character.
+_ODD_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]|\r(?!\n)")
 _STAND_IN_BASE = 0xF0000  # Supplementary Private Use Area-A: printable for libyaml
 _STAND_INS = re.compile("[\U000F0000-\U000FFFFF]")
 
@@ -1089,7 +1090,11 @@ def _parse(text: str) -> YamlDoc:
             else:
                 raise
     except yaml.YAMLError as exc:
-        raise _error_from_yaml(exc, text) from None
+        error = _error_from_yaml(exc, text)
+        if restore and chr(_STAND_IN_BASE + 13) in text:
+            error = YamlError(error.message + " (the file ends lines with a bare CR, which the reference does not "
+                              "take as a line break)", error.line, error.column)
+        raise error from None
     finally:
         loader.dispose()
     if root is None:
