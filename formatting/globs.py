@@ -5,7 +5,9 @@
 - a pattern starting with `!` matches every path the rest of the pattern does not;
 - backslashes in the path are read as separators;
 - a leading `./` in a pattern is dropped, `dir/**` also matches `dir` itself, and `[!x]` is the set of `!` and `x`
-  (micromatch negates a class only with `^`).
+  (micromatch negates a class only with `^`);
+- a `*` from inside braces may match a leading dot; text between a POSIX class and a dot is lost (micromatch's
+  quirks, reproduced because AgentV runs with them).
 """
 
 from __future__ import annotations
@@ -56,11 +58,17 @@ def _star_variants(pattern: str) -> list[str]:
     return variants
 
 
+# micromatch loses the literal text between a bracket holding a POSIX class and a following dot:
+# `[[:alpha:]]lain.md` behaves as `[[:alpha:]].md` (observed on the reference).
+_POSIX_CLASS_THEN_TEXT = re.compile(r"(\[[^\]/]*\[:[a-z]+:\][^\]/]*\])[^*?\[\]{}()/.!@+\\]+(?=\.)")
+
+
 @lru_cache(maxsize=1024)
 def _translate(pattern: str) -> tuple[str, ...]:
     """The wcmatch patterns equivalent to one micromatch pattern (negation handled by the caller)."""
     while pattern.startswith("./"):
         pattern = pattern[2:]
+    pattern = _POSIX_CLASS_THEN_TEXT.sub(r"\1", pattern)
     out: list[str] = []
     if "{" in pattern:
         try:
