@@ -586,6 +586,47 @@ class ResultsFile:
                 return
             yield doc_end
 
+    # -- full-text search ------------------------------------------------------------------------------------
+
+    def find_text(self, needle: str, stop: Optional[threading.Event] = None,
+                  window: int = RELEASE_EVERY) -> Optional[bytearray]:
+        """Records whose raw text contains `needle` (case-insensitive), as a 0/1 mask over record indexes.
+
+        Searches the mapping window by window (so the scanned pages can be released again) for the needle as it is
+        written in the file: JSON-escaped for JSONL; ASCII letters match either case. Returns None when stopped.
+        Only records indexed so far count.
+        """
+        mask = bytearray(self.count)
+        if not needle or self._mm is None:
+            return mask
+        import bisect
+
+        raw = orjson.dumps(needle)[1:-1] if not self.is_yaml else needle.encode("utf-8")
+        wanted = raw.lower()  # ASCII case folding, done in C on each window: far faster than re.IGNORECASE
+        mm, starts, ends = self._mm, self.starts, self.ends
+        count = len(mask)
+        limit = ends[count - 1] if count else 0
+        position = 0
+        overlap = max(0, len(wanted) - 1)
+        while position < limit:
+            if stop is not None and stop.is_set():
+                return None
+            window_end = min(limit, position + window)
+            chunk = mm[position:min(limit, window_end + overlap)].lower()
+            found = chunk.find(wanted)
+            while found != -1 and position + found < window_end:
+                absolute = position + found
+                record = bisect.bisect_right(starts, absolute, 0, count) - 1
+                if record >= 0 and absolute + len(wanted) <= ends[record]:
+                    mask[record] = 1
+                    found = chunk.find(wanted, max(found + 1, ends[record] - position))  # one hit per record
+                else:
+                    found = chunk.find(wanted, found + 1)
+            del chunk
+            position = window_end
+            self._release(position)
+        return mask
+
     # -- reading ---------------------------------------------------------------------------------------------
 
     def raw(self, index: int) -> bytes:

@@ -166,3 +166,24 @@ class TestSelect:
 def test_visible_text():
     assert visible_text("a\x1b[31mb\x07\tc\n\x9b") == "a␛[31mb␇\tc\n<U+009B>"
     assert visible_text("plain [bold]") == "plain [bold]"
+
+
+class TestFullText:
+    def test_finds_records_by_any_text(self):
+        results = scanned(fixture("run-a.jsonl"))
+        mask = results.find_text("ARITHMETIC")  # in sum-markers' reasoning, case-insensitive
+        assert [results.eval_ids[i] for i, hit in enumerate(mask) if hit] == ["sum-markers"]
+        mask = results.find_text("order")
+        assert [results.eval_ids[i] for i, hit in enumerate(mask) if hit] == ["chat-history"]
+
+    def test_needle_is_matched_as_written_in_json(self):
+        results = scanned(fixture("run-a.jsonl"))
+        mask = results.find_text('2+2 is **5**.\n\n```python')  # newline escaped as \\n in the file
+        assert [results.eval_ids[i] for i, hit in enumerate(mask) if hit] == ["sum-markers"]
+
+    def test_small_windows_and_yaml(self):
+        results = scanned(fixture("run-a.jsonl"))
+        whole = results.find_text("gpt-4o")
+        assert results.find_text("gpt-4o", window=7) == whole and sum(whole) == 4
+        yaml_results = scanned(fixture("run.yaml"))
+        assert list(yaml_results.find_text("support agent")) == [0, 0, 1]

@@ -247,3 +247,19 @@ class TestPalette:
             await pilot.press("enter")
             await wait_for_idle(pilot)
             assert listed(app) == sorted(listed(app))  # the palette ran "cycle sort": now by id
+
+
+class TestFullTextSearch:
+    async def test_full_text_as_you_type_and_clear(self):
+        app = results_app("run-a.jsonl")
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            await pilot.press("F", *"arithmetic")
+            await wait_for_idle(pilot)
+            assert listed(app) == ["sum-markers"]
+            await pilot.press("enter")  # back to the list, the search stays
+            await wait_for_idle(pilot)
+            assert listed(app) == ["sum-markers"]
+            await pilot.press("escape")
+            await wait_for_idle(pilot)
+            assert len(listed(app)) == 6

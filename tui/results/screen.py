@@ -47,6 +47,7 @@ from .widgets import (
 
 DEFAULT_THRESHOLD = 0.5
 AUTO_DRIFT_LIMIT = 20_000  # bigger runs check drift on demand (d): it parses every record again
+TEXT_AS_YOU_TYPE_BYTES = 20 * 1024 * 1024  # smaller files are searched in full text at every key press
 SYNC_SELECT_LIMIT = 5_000  # below this many results sorting in the UI thread is quicker than a thread hop
 RESELECT_EVERY = 0.3  # seconds between re-sorts while a big file is still being indexed
 
@@ -90,6 +91,7 @@ class Run:
     drift_counts: dict[str, int] = field(default_factory=dict)
     drift_checker: object = None
     drift_note: str = ""
+    text_mask: Optional[bytearray] = None  # full-text search hits, one byte per record
 
 
 def _suite_of(path: str) -> str:
@@ -115,6 +117,9 @@ def _rows_for(run: Run, sort: str, reverse: bool, filter: str, query: str, thres
     if filter == "drifted":
         marks = run.drift or bytearray()
         rows = type(rows)("I", (i for i in rows if i < len(marks) and marks[i] == DRIFT_DRIFTED))
+    if run.text_mask is not None:
+        mask = run.text_mask
+        rows = type(rows)("I", (i for i in rows if i < len(mask) and mask[i]))
     return rows
 
 
@@ -139,6 +144,8 @@ class ResultsScreen(Screen):
     ResultsScreen { layout: vertical; }
     ResultsScreen #results-search { display: none; height: 3; border: tall $accent; }
     ResultsScreen #results-search.-visible { display: block; }
+    ResultsScreen #results-text-search { display: none; height: 3; border: tall $warning; }
+    ResultsScreen #results-text-search.-visible { display: block; }
     ResultsScreen #results-problems { display: none; height: auto; max-height: 4; padding: 0 1; background: $error 30%; }
     ResultsScreen #results-problems.-visible { display: block; }
     ResultsScreen #compare-header { height: 3; padding: 0 1; background: $panel; text-wrap: nowrap; text-overflow: ellipsis; }
@@ -150,6 +157,7 @@ class ResultsScreen(Screen):
         Binding("r", "reverse", "Reverse", show=False),
         Binding("f", "cycle_filter", "Filter"),
         Binding("slash", "search", "Search"),
+        Binding("F", "search_text", "Full text", show=False),
         Binding("plus,equals_sign", "threshold(0.05)", "Threshold +", key_display="+"),
         Binding("minus", "threshold(-0.05)", "Threshold −", key_display="-"),
         Binding("d", "drift_all", "Drift"),
@@ -187,6 +195,7 @@ class ResultsScreen(Screen):
         self.reverse = False
         self.filter = "all"
         self.search_text = ""
+        self.text_query = ""  # full-text search: applied on enter (as you type for small files)
         self._selection_generation = 0
         self._last_reselect = 0.0
         self._stop = threading.Event()
@@ -206,6 +215,8 @@ class ResultsScreen(Screen):
         else:
             yield ResultsHeader(id="results-header")
             yield Input(placeholder="search eval id, target, dataset", id="results-search")
+            yield Input(placeholder="search inside every result (question, answer, reasoning…), enter to run",
+                        id="results-text-search")
             yield Static(id="results-problems", markup=False)
             if self.runs:
                 yield ResultList(self.runs[0].results, threshold=self.threshold, id="results-list")
@@ -290,6 +301,7 @@ class ResultsScreen(Screen):
             reverse=self.reverse,
             filter=self.filter,
             query=self.search_text,
+            text_query=self.text_query,
             shown=len(list_.rows) if shown is None else shown,
             problems=len(results.diagnostics),
             drift=run.drift_counts,
@@ -326,7 +338,8 @@ class ResultsScreen(Screen):
             return
         list_ = self.query_one(ResultList)
         list_.threshold = self.threshold
-        if self.sort == "file" and not self.reverse and self.filter == "all" and not self.search_text:
+        if (self.sort == "file" and not self.reverse and self.filter == "all" and not self.search_text
+                and run.text_mask is None):
             # the identity order needs no work at all: a range over what is indexed so far
             list_.set_rows(range(run.results.count))
             self._update_header()
@@ -354,7 +367,7 @@ class ResultsScreen(Screen):
     # -- actions ---------------------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple) -> Optional[bool]:
-        single_only = {"cycle_sort", "reverse", "threshold", "drift_all", "run", "compare_previous"}
+        single_only = {"cycle_sort", "reverse", "threshold", "drift_all", "run", "compare_previous", "search_text"}
         if self.compare_mode and action in single_only:
             return False
         if action in {"run", "compare_previous"} and len(self.runs) < 2:
@@ -383,6 +396,50 @@ class ResultsScreen(Screen):
         search.add_class("-visible")
         search.focus()
 
+    def action_search_text(self) -> None:
+        search = self.query_one("#results-text-search", Input)
+        search.add_class("-visible")
+        search.focus()
+
+    @on(Input.Changed, "#results-text-search")
+    def _text_changed(self, event: Input.Changed) -> None:
+        run = self.run
+        if run is not None and run.results.size <= TEXT_AS_YOU_TYPE_BYTES:
+            self._run_text_search(event.value)
+
+    @on(Input.Submitted, "#results-text-search")
+    def _text_submitted(self, event: Input.Submitted) -> None:
+        self._run_text_search(event.value)
+        self._focus_list()
+
+    def _run_text_search(self, needle: str) -> None:
+        run = self.run
+        if run is None:
+            return
+        self.text_query = needle
+        if not needle:
+            run.text_mask = None
+            self._reselect()
+            return
+        if run.results.size <= TEXT_AS_YOU_TYPE_BYTES:
+            run.text_mask = run.results.find_text(needle)
+            self._reselect()
+        else:
+            self.notify(f"Searching {run.results.name} for {needle!r}…", timeout=2)
+            self._find_text(run, needle)
+
+    @work(thread=True, exclusive=True, group="text-search")
+    def _find_text(self, run: Run, needle: str) -> None:
+        mask = run.results.find_text(needle, stop=self._stop)
+        if mask is not None:
+            self.app.call_from_thread(self._text_found, run, needle, mask)
+
+    def _text_found(self, run: Run, needle: str, mask: bytearray) -> None:
+        if needle != self.text_query or run is not self.run:
+            return
+        run.text_mask = mask
+        self._reselect()
+
     def action_threshold(self, delta: float) -> None:
         self.threshold = round(min(1.0, max(0.0, self.threshold + delta)), 2)
         self._reselect()
@@ -410,6 +467,13 @@ class ResultsScreen(Screen):
         )
 
     def action_back(self) -> None:
+        text_search = self.query_one("#results-text-search", Input) if not self.compare_mode else None
+        if text_search is not None and (text_search.has_class("-visible") or self.text_query):
+            text_search.value = ""
+            text_search.remove_class("-visible")
+            self._run_text_search("")
+            self._focus_list()
+            return
         search = self.query_one("#results-search", Input)
         if search.has_class("-visible") or self.search_text:
             search.value = ""
@@ -585,6 +649,7 @@ class ResultsScreen(Screen):
             commands.append(("Results: show changed only / all", "Hide unchanged pairs (f)", "cycle_filter"))
         else:
             commands += [
+                ("Results: full-text search inside every result", "Question, answer, reasoning… (F)", "search_text"),
                 ("Results: cycle sort (score, id, time, file)", "s", "cycle_sort"),
                 ("Results: reverse order", "r", "reverse"),
                 ("Results: cycle filter (all, failures, errors, drifted)", "f", "cycle_filter"),

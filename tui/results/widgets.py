@@ -97,6 +97,7 @@ class HeaderState:
     reverse: bool = False
     filter: str = "all"
     query: str = ""
+    text_query: str = ""
     shown: int = 0
     problems: int = 0
     drift: dict[str, int] = field(default_factory=dict)
@@ -152,6 +153,9 @@ def header_text(state: HeaderState) -> Text:
     if state.query:
         text.append("  search ", style="dim")
         text.append(visible_text(state.query), style="bold")
+    if state.text_query:
+        text.append("  text ", style="dim")
+        text.append(visible_text(state.text_query), style=f"bold {WARN}")
     text.append(f"  {state.shown:,} shown", style="dim")
     if state.drift:
         text.append("  drift ", style="dim")
