@@ -262,6 +262,21 @@ def layout_basic() -> Layout:
            for i, ref in enumerate(links)]))
     for name, text in yaml_syntax_files():
         lay.eval(f"evals/yaml/{name}.yaml", text)
+    # a %YAML 1.1 directive switches the reference's parser to the 1.1 schema (yes/on booleans, octals, merge keys)
+    lay.eval("evals/yaml/directive-1.1-scalars.yaml", "%YAML 1.1\n---\n" + scalar_eval_text())
+    lay.eval("evals/yaml/directive-1.2-scalars.yaml", "%YAML 1.2\n---\n" + scalar_eval_text())
+    merge = dict(yaml_syntax_files())["merge-key"]
+    lay.eval("evals/yaml/directive-1.1-merge-key.yaml", "%YAML 1.1\n---\n" + merge)
+    lay.eval("evals/yaml/directive-1.1-sexagesimal.yaml", "%YAML 1.1\n---\n" + eval_doc([
+        C("sexagesimal", [M("user", Raw("1:30"))], outcome=Raw("190:20:30")),
+        C("binary-int", [M("user", Raw("0b1010"))]),
+        C("octal-int", [M("user", Raw("0755"))]),
+        C("float-dot", [M("user", Raw("1."))]),
+        C("bool-y", [M("user", Raw("y"))]),
+        C("bool-On", [M("user", Raw("On"))]),
+        C("timestamp", [M("user", Raw("2001-12-14 21:59:43.10 -5"))]),
+        C("ok-last", [M("user", "last")]),
+    ]))
     lay.eval("evals/cr-only.yaml", eval_doc(crlf_cases()[:5]).replace("\n", "\r"))
     lay.eval("evals/mixed-eol.yaml", "".join(
         line + ("\r\n" if i % 2 else "\n") for i, line in enumerate(eval_doc(crlf_cases()[:6]).split("\n")[:-1])))
