@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from formatting.highlight import code_spans, file_spans, prompt_spans
+from rich.text import Text
+
 from tui.render import highlighted, sanitize
 
 
@@ -69,3 +71,41 @@ class TestUntrustedText:
         text = highlighted("[bold]x[/bold] [@click=app.quit]q[/] @[User]:")
         assert text.plain == "[bold]x[/bold] [@click=app.quit]q[/] @[User]:"
         assert all("click" not in str(span.style) for span in text.spans)
+
+
+class TestTextLayout:
+    def rows(self, text: str, width: int) -> list[str]:
+        from tui.widgets.textlayout import StyledText
+
+        styled = StyledText(Text(text))
+        return [styled.plain[a:b] for a, b in styled.rows(width)]
+
+    def test_short_lines_pass(self):
+        assert self.rows("ab\n\ncd", 10) == ["ab", "", "cd"]
+
+    def test_word_wrap(self):
+        assert self.rows("the quick brown fox", 10) == ["the quick ", "brown fox"]
+
+    def test_long_word_is_folded(self):
+        assert self.rows("abcdefghijkl xy", 5) == ["abcde", "fghij", "kl xy"]
+
+    def test_wide_characters_count_two_cells(self):
+        assert self.rows("日本語のテキスト", 6) == ["日本語", "のテキ", "スト"]
+
+    def test_tabs_are_expanded(self):
+        assert self.rows("a\tb", 20) == ["a   b"]
+
+    def test_segments_carry_overlapping_styles(self):
+        from rich.style import Style
+
+        from tui.widgets.textlayout import StyledText
+
+        text = Text("hello world", style="italic")
+        text.stylize("bold", 0, 5)
+        text.stylize("red", 3, 8)
+        styled = StyledText(text)
+        segments = styled.segments(0, 11)
+        assert "".join(s.text for s in segments) == "hello world"
+        assert segments[0].style == Style(italic=True, bold=True)
+        assert segments[1].style == Style(italic=True, bold=True, color="red")
+        assert segments[2].style == Style(italic=True, color="red")

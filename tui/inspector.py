@@ -325,7 +325,6 @@ class InspectorScreen(Screen):
 
         worker = get_current_worker()
         widths = self.app.call_from_thread(self._pane_widths)
-        console = self.app.console
         mode, profile = self.mode, self.profile
         for key in self.session.case_keys():
             if worker.is_cancelled:
@@ -335,7 +334,7 @@ class InspectorScreen(Screen):
                 continue
             for pane_id, content in view.panes().items():
                 if widths.get(pane_id, 0) > 0:
-                    content.rows(widths[pane_id], console)
+                    content.rows(widths[pane_id])
 
     @on(CaseList.CaseSelected)
     def _case_selected(self, event: CaseList.CaseSelected) -> None:
@@ -395,7 +394,8 @@ class InspectorScreen(Screen):
         if anchor is not None:
             key = self.session.find_key(*anchor)
             self.current = key
-        self._views.clear()
+        generations = {loaded.path: loaded.generation for loaded in self.session.files}
+        self._views = {k: v for k, v in self._views.items() if generations.get(k[0]) == k[1]}
         self._refresh_list()
         self._update_banner()
         self._update_subtitle()

@@ -1,72 +1,55 @@
 """A titled, focusable, scrollable, maximisable pane showing one piece of a case.
 
 Built on the line API (ScrollView + render_line): only the rows on screen are turned into strips, so a case with
-tens of KB of text redraws in milliseconds. Rows are the Text's lines soft-wrapped to the pane width, computed once
-per text and width.
+tens of KB of text redraws in milliseconds. Rows are offsets into the text, word-wrapped to the pane width once per
+text and width (see textlayout.py).
 """
 
 from __future__ import annotations
 
 from typing import Optional
 
-from rich.console import Console
 from rich.text import Text
 from textual.content import Content
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-TAB_SIZE = 4
-
-
-def wrap_rows(lines: list[Text], width: int, console: Console) -> list[Text]:
-    """Soft-wrap each line to `width` cells; short lines (the common case) pass untouched."""
-    rows: list[Text] = []
-    width = max(1, width)
-    for line in lines:
-        if line.cell_len <= width:
-            rows.append(line)
-        else:
-            for row in line.wrap(console, width, overflow="fold"):
-                row.end = ""
-                rows.append(row)
-    return rows
-
-
-def split_lines(text: Text) -> list[Text]:
-    """The Text's logical lines, tabs expanded (a raw tab would move the terminal cursor)."""
-    if "\t" in text.plain:
-        text = text.copy()
-        text.expand_tabs(TAB_SIZE)
-    lines = list(text.split("\n", allow_blank=True))
-    for line in lines:
-        line.end = ""
-    return lines or [Text("")]
-
+from .textlayout import Row, StyledText
 
 class PaneText:
-    """A pane's content prepared for display: the styled text, its lines, its rows per width (cached)."""
+    """A pane's content prepared for display: the styled text, laid out in rows per width (cached)."""
 
-    __slots__ = ("text", "copy", "_lines", "_rows")
+    __slots__ = ("text", "copy", "_styled", "_rows")
 
     def __init__(self, text: Text, copy: str) -> None:
         self.text = text
         self.copy = copy  # what `c` copies: the raw value (question string, chatPrompt JSON…)
-        self._lines: Optional[list[Text]] = None
-        self._rows: dict[int, list[Text]] = {}
+        self._styled: Optional[StyledText] = None
+        self._rows: dict[int, list[Row]] = {}
 
     @property
-    def lines(self) -> list[Text]:
-        if self._lines is None:
-            self._lines = split_lines(self.text)
-        return self._lines
+    def styled(self) -> StyledText:
+        if self._styled is None:
+            self._styled = StyledText(self.text)
+        return self._styled
 
-    def rows(self, width: int, console: Console) -> list[Text]:
-        """Soft-wrapped rows for a pane `width` cells wide (safe to call from a worker thread)."""
+    def rows(self, width: int) -> list[Row]:
+        """Word-wrapped rows for a pane `width` cells wide (safe to call from a worker thread)."""
         rows = self._rows.get(width)
         if rows is None:
-            rows = self._rows[width] = wrap_rows(self.lines, width, console)
+            rows = self._rows[width] = self.styled.rows(width)
         return rows
+
+    def rows_before_line(self, line: int, width: int) -> int:
+        """How many rows the first `line` logical lines take at `width`."""
+        if line <= 0:
+            return 0
+        lines = self.styled.lines()
+        if line >= len(lines):
+            return len(self.rows(width))
+        boundary = lines[line][0]
+        return sum(1 for start, _ in self.rows(width) if start < boundary)
 
 
 EMPTY = PaneText(Text(""), "")
@@ -92,7 +75,7 @@ class Pane(ScrollView, can_focus=True):
         super().__init__(id=id, classes=classes)
         self.border_title = Content(title)
         self._content = EMPTY
-        self._rows: list[Text] = []
+        self._rows: list[Row] = []
         self._rows_width = -1
         self._strips: dict[int, Strip] = {}
         self._pending_line: Optional[int] = None
@@ -136,14 +119,13 @@ class Pane(ScrollView, can_focus=True):
         line, self._pending_line = self._pending_line, None
         if line is None:
             return
-        width = self._rows_width
-        row = len(wrap_rows(self._content.lines[:line], width, self.app.console)) if line > 0 else 0
+        row = self._content.rows_before_line(line, self._rows_width)
         self.scroll_to(y=row, animate=False, immediate=True)
 
     # -- line API
 
     def _wrap(self, width: int) -> None:
-        self._rows = self._content.rows(width, self.app.console)
+        self._rows = self._content.rows(width)
         self._rows_width = width
         self._strips = {}
 
@@ -172,8 +154,8 @@ class Pane(ScrollView, can_focus=True):
             return Strip.blank(width, style)
         strip = self._strips.get(index)
         if strip is None:
-            row = self._rows[index]
-            strip = Strip(list(row.render(self.app.console)), row.cell_len)
+            start, end = self._rows[index]
+            strip = Strip(self._content.styled.segments(start, end))
             strip = strip.crop_extend(0, width, style).apply_style(style)
             self._strips[index] = strip
         return strip

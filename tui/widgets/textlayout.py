@@ -1,0 +1,148 @@
+"""Styled text laid out for the line API without building a Text per line.
+
+Rows are (start, end) offsets into the plain string, word-wrapped to a width; styles are looked up only for the
+rows being drawn. This keeps a 60 KB case's first display in the low milliseconds where Rich's split/wrap (a Text
+object per line and per row) costs hundreds.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from functools import lru_cache
+from typing import Optional, Union
+
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+
+TAB_SIZE = 4
+LONG_SPAN = 512  # spans longer than this are checked on every row; shorter ones are found by bisection
+
+_WORD = re.compile(r"\s*\S+\s*")
+
+Row = tuple[int, int]
+
+
+@lru_cache(maxsize=1024)
+def _parse_style(style: str) -> Style:
+    return Style.parse(style) if style else Style()
+
+
+def _as_style(style: Union[str, Style]) -> Style:
+    return _parse_style(style) if isinstance(style, str) else style
+
+
+def _cells(text: str) -> int:
+    return len(text) if text.isascii() else cell_len(text)
+
+
+def _fold(plain: str, start: int, end: int, width: int, rows: list[Row]) -> None:
+    """Cut [start, end) into pieces at most `width` cells wide."""
+    piece = start
+    used = 0
+    for index in range(start, end):
+        w = 1 if plain[index].isascii() else cell_len(plain[index])
+        if used + w > width and index > piece:
+            rows.append((piece, index))
+            piece, used = index, 0
+        used += w
+    if piece < end:
+        rows.append((piece, end))
+
+
+def wrap_line(plain: str, start: int, end: int, width: int, rows: list[Row]) -> None:
+    """Greedy word wrap of one logical line; words longer than the width are folded."""
+    line = plain[start:end]
+    if _cells(line) <= width:
+        rows.append((start, end))
+        return
+    row_start = start
+    used = 0
+    for match in _WORD.finditer(line):
+        word_start, word_end = start + match.start(), start + match.end()
+        word = match.group()
+        w = _cells(word)
+        visible = _cells(word.rstrip())  # trailing spaces may hang past the edge
+        if used and used + visible > width:
+            rows.append((row_start, word_start))
+            row_start, used = word_start, 0
+        if used == 0 and visible > width:
+            _fold(plain, word_start, word_end, width, rows)
+            row_start = rows.pop()[0]  # the last piece keeps filling
+            used = _cells(plain[row_start:word_end])
+            continue
+        used += w
+    rows.append((row_start, end))
+
+
+class StyledText:
+    """A Text's plain string and spans, ready for fast row layout and per-row rendering."""
+
+    __slots__ = ("plain", "_spans", "_starts", "_max_end", "_long", "_lines")
+
+    def __init__(self, text: Text) -> None:
+        if "\t" in text.plain:
+            text = text.copy()
+            text.expand_tabs(TAB_SIZE)  # a raw tab would move the terminal's cursor
+        self.plain = text.plain
+        spans = [(0, len(self.plain), _as_style(text.style), -1)] if text.style else []
+        spans.extend((s.start, s.end, _as_style(s.style), n) for n, s in enumerate(text.spans) if s.end > s.start)
+        short = sorted((s for s in spans if s[1] - s[0] <= LONG_SPAN), key=lambda s: s[0])
+        self._long = [s for s in spans if s[1] - s[0] > LONG_SPAN]
+        self._spans = short
+        self._starts = [s[0] for s in short]
+        self._lines: Optional[list[Row]] = None
+
+    def lines(self) -> list[Row]:
+        """(start, end) of each logical line."""
+        if self._lines is None:
+            lines: list[Row] = []
+            plain = self.plain
+            start = 0
+            while True:
+                newline = plain.find("\n", start)
+                if newline < 0:
+                    lines.append((start, len(plain)))
+                    break
+                lines.append((start, newline))
+                start = newline + 1
+            self._lines = lines
+        return self._lines
+
+    def rows(self, width: int) -> list[Row]:
+        rows: list[Row] = []
+        width = max(1, width)
+        plain = self.plain
+        for start, end in self.lines():
+            if end - start <= width and (end == start or plain[start:end].isascii()):
+                rows.append((start, end))
+            else:
+                wrap_line(plain, start, end, width, rows)
+        return rows
+
+    def segments(self, start: int, end: int) -> list[Segment]:
+        """The row [start, end) as styled segments."""
+        plain = self.plain
+        if start >= end:
+            return []
+        active = [s for s in self._long if s[0] < end and s[1] > start]
+        # Short spans overlapping the row start at most LONG_SPAN before it.
+        lo = bisect_left(self._starts, start - LONG_SPAN)
+        hi = bisect_left(self._starts, end)
+        active.extend(s for s in self._spans[lo:hi] if s[1] > start)
+        if not active:
+            return [Segment(plain[start:end])]
+        active.sort(key=lambda s: s[3])  # later spans win, as in Rich
+        cuts = {start, end}
+        for s in active:
+            cuts.add(max(s[0], start))
+            cuts.add(min(s[1], end))
+        edges = sorted(cuts)
+        segments = []
+        for a, b in zip(edges, edges[1:]):
+            styles = [s[2] for s in active if s[0] <= a and s[1] >= b]
+            style = Style.combine(styles) if styles else None
+            segments.append(Segment(plain[a:b], style))
+        return segments
