@@ -245,6 +245,7 @@ def layout_basic() -> Layout:
     lay.eval("evals/nested/deeper/paths.yaml", eval_doc(nested_path_cases()))
     lay.eval("evals/alt-extension.yml", eval_doc(alt_ext_cases()))
     lay.eval("evals/more.yaml", eval_doc(more_cases()))
+    lay.eval("evals/templates.yaml", eval_doc(template_cases()))
     lay.symlink("evals/links/to-file.json", "../files/data.json")
     lay.symlink("evals/links/to-folder.md", "../files/folder.md")
     lay.symlink("evals/links/broken.md", "../files/nowhere.md")
@@ -658,6 +659,21 @@ def scalar_eval_text() -> str:
     out += ["  - id: plain-multiline", "    outcome: ok", "    input_messages:",
             "      - role: user", "        content: first line", "          continues here"]
     return "\n".join(out) + "\n"
+
+
+def template_cases() -> list:
+    """Text that template engines and JS String.replace treat specially, in every evaluator-prompt slot."""
+    specials = ["costs $$5, $& and $` and $' and $1 $<name>", "{{question}} {{ reference_answer }}",
+                "{{candidate_answer}}{{expected_outcome}}", "${question} %s %(x)s {0}",
+                "[[ ## candidate_answer ## ]]\n[[ ## question ## ]]", "\\n \\ backslashes \\1", "$"]
+    cases = []
+    for i, text in enumerate(specials):
+        cases.append(C(f"tpl-{i}-question", [M("user", text)]))
+        cases.append(C(f"tpl-{i}-outcome", [M("user", "q")], outcome=text))
+        cases.append(C(f"tpl-{i}-reference", [M("user", "q")], expected=[M("assistant", text)]))
+        cases.append(C(f"tpl-{i}-all", [M("system", text), M("user", text)], outcome=text,
+                       expected=[M("assistant", text)]))
+    return cases
 
 
 def yaml_syntax_files() -> list[tuple[str, str]]:
