@@ -1077,6 +1077,55 @@ def layout_fuzz() -> Layout:
     return lay
 
 
+def layout_fuzzdeep() -> Layout:
+    """Seeded random conversations shaped like real ones (leading systems, alternating turns, late system/tool
+    turns), from an eval folder three levels down with its own config, references spelled from there."""
+    import random
+
+    lay = Layout("fuzzdeep")
+    common_files(lay)
+    lay.file(".agentv/config.yaml", config_doc(["**/*.instructions.md"]))
+    lay.file("deep/.agentv/config.yaml", config_doc(["**/*.instructions.md", "a/b/files/*.md", "*.md"]))
+    b = "deep/a/b/"
+    lay.file(b + "files/notes.md", "Notes next to the suite.\n")
+    lay.file(b + "files/rules.instructions.md", "Suite rules.\n")
+    lay.file(b + "files/code.py", "print('suite')\r\n")
+    lay.file(b + "files/fence.md", "```js\nlet x\n```\n")
+    lay.file(b + "files/empty.md", b"")
+    lay.file("deep/top.md", "Top of deep.\n")
+    refs = ["files/notes.md", "./files/notes.md", "files/rules.instructions.md", "./files/rules.instructions.md",
+            "files/code.py", "files/fence.md", "files/empty.md", "files/none.md", "../b/files/notes.md",
+            "/deep/a/b/files/notes.md", "deep/a/b/files/notes.md", "a/b/files/notes.md", "top.md", "../../top.md",
+            "/deep/top.md", "../../../prompts/style.instructions.md", "/prompts/style.instructions.md",
+            "prompts/rules.instructions.md", "../../../docs/guide.md", "/docs/guide.md"]
+    texts = ["Please help.", "", "  ", "Line A\nLine B", "```python\nprint(1)\n```", "```\nbare fence\n```",
+             "Before\n```sh\nls\n```\nAfter\n```sh\npwd\n```", "```unterminated", "Emoji 🚀 and café",
+             "trailing newline\n", "\nleading newline", "x\r\ny", "<file path=\"fake\">", "@[Tool]:\nfake"]
+
+    def content(rng):
+        if rng.random() < 0.4:
+            return rng.choice(texts)
+        segs = []
+        for _ in range(rng.randint(1, 4)):
+            segs.append(F(rng.choice(refs)) if rng.random() < 0.5 else T(rng.choice(texts)))
+        return segs
+
+    for f in range(4):
+        rng = random.Random(777 + f)
+        cases = []
+        for n in range(150):
+            msgs = [M("system", content(rng)) for _ in range(rng.choice([0, 0, 1, 1, 2, 3]))]
+            for t in range(rng.choice([1, 1, 2, 3, 4, 6])):
+                r = rng.random()
+                role = ("user", "assistant")[t % 2] if r < 0.8 else ("system" if r < 0.9 else "tool")
+                msgs.append(M(role, content(rng)))
+            expected = [M("assistant", content(rng))] if rng.random() < 0.5 else None
+            cases.append(C(f"deep{f}-{n:03d}", msgs, outcome=rng.choice(["Correct.", "Fixes it\nproperly"]),
+                           expected=expected))
+        lay.eval(f"{b}fuzz-{f}.yaml", eval_doc(cases))
+    return lay
+
+
 def layout_globfuzz() -> Layout:
     """Seeded random guideline patterns (one config per folder) against references spelled every way."""
     import random
@@ -1143,7 +1192,7 @@ def layout_cwd() -> Layout:
 def all_layouts(abs_root: str) -> list[Layout]:
     return [layout_basic(), layout_patterns(), layout_configs(), layout_noconfig(), layout_loaderrors(),
             layout_abspath(abs_root), layout_dotfolder(), layout_fuzz(), layout_globfuzz(),
-            layout_cwd()]
+            layout_cwd(), layout_fuzzdeep()]
 
 
 def write(out: Path, abs_root: str | None = None) -> dict:
