@@ -12,8 +12,10 @@ The marker rule then decides between the flat question (built from the load-time
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Optional, Union
 
 from .globs import is_guideline, matching_pattern
@@ -296,7 +298,7 @@ def format_case(case: EvalCase, eval_file: EvalFile, profile: Profile = "agentv"
     lm = _render(an, "lm", profile, guidelines, patterns)
     agent = _render(an, "agent", profile, guidelines, patterns)
     prompt = evaluator_prompt(case.outcome or "", evaluator_question(lm.question, an.kept), case.reference_answer)
-    explanation = explain(case, an, patterns)
+    explanation = explain(case, an, patterns, eval_file.repo_root)
     return FormattedCase(case, profile, lm, agent, prompt, explanation)
 
 
@@ -316,7 +318,7 @@ def _lines(text: str) -> str:
     return f"{n} line{'s' if n != 1 else ''}"
 
 
-def explain(case: EvalCase, an: _Analysis, patterns: tuple[str, ...]) -> Explanation:
+def explain(case: EvalCase, an: _Analysis, patterns: tuple[str, ...], repo_root: str = "/") -> Explanation:
     by_index = {m.index: m for m in case.messages}
     if an.non_user:
         first = by_index[an.non_user[0]]
@@ -396,11 +398,18 @@ def explain(case: EvalCase, an: _Analysis, patterns: tuple[str, ...]) -> Explana
             chat_role, note = None, "part of the flat question" if visible else "contributes nothing visible"
         msg_fates.append(MessageFate(message.index, message.role, visible, in_question, chat_role, note))
         for seg in message.segments:
-            fates.append(_segment_fate(message, seg, part_by_seg.get(seg.index), an.uses_markers, patterns))
+            fates.append(_segment_fate(message, seg, part_by_seg.get(seg.index), an.uses_markers, patterns,
+                                       repo_root))
     return Explanation(rule, an.uses_markers, summary, evidence, trigger, list(an.visible), msg_fates, fates)
 
 
-def _segment_fate(message: Message, seg, part: Optional[_Part], markers: bool, patterns) -> SegmentFate:
+@lru_cache(maxsize=4096)
+def _repo_relative(path: str, repo_root: str) -> str:
+    return os.path.relpath(path, repo_root).replace(os.sep, "/")
+
+
+def _segment_fate(message: Message, seg, part: Optional[_Part], markers: bool, patterns,
+                  repo_root: str) -> SegmentFate:
     m, i = message.index, seg.index
     if seg.type == "text":
         if seg.value is None:
@@ -421,8 +430,9 @@ def _segment_fate(message: Message, seg, part: Optional[_Part], markers: bool, p
         return SegmentFate(m, i, "file unreadable", f"could not read {seg.resolved_path}", path)
     written_pattern = matching_pattern(path, patterns)
     if seg.is_guideline:
-        loaded_pattern = "a guideline pattern"
-        base = f"guideline ({loaded_pattern} matched its repo path): content goes to `guidelines`"
+        rel = _repo_relative(seg.resolved_path, repo_root)
+        base = (f"guideline: its repo path {rel} matches {matching_pattern(rel, patterns)!r}, so its content goes "
+                "to `guidelines`")
         if markers and part is not None and part.kind == "ref":
             return SegmentFate(m, i, "guideline marked", f"{base}; shown in its turn as <Attached: {path}>", path)
         if markers:
