@@ -246,6 +246,23 @@ def layout_basic() -> Layout:
     lay.eval("evals/alt-extension.yml", eval_doc(alt_ext_cases()))
     lay.eval("evals/more.yaml", eval_doc(more_cases()))
     lay.eval("evals/templates.yaml", eval_doc(template_cases()))
+    lay.eval("evals/odd-keys.yaml", eval_doc([
+        C("evaluator-key", [M("user", "Q")], evaluator="llm_judge"),
+        C("custom-evaluator-prompt", [M("user", "Q")],
+          execution={"evaluators": [{"name": "custom", "type": "llm_judge", "prompt": "./files/markup.txt"}]}),
+        C("evaluators-list", [M("user", "Q")], evaluators=[{"name": "c", "type": "code", "script": "x.py"}]),
+        C("file-path-key", [M("user", [{"type": "file", "path": "files/data.json"}, T("Q")])]),
+        C("file-extra-keys", [M("user", [{"type": "file", "value": "files/data.json", "text": "ignored"}, T("Q")])]),
+        C("text-value-list", [M("user", [{"type": "text", "value": ["a", "b"]}, T("Q")])]),
+        C("text-value-mapping", [M("user", [{"type": "text", "value": {"k": "v"}}, T("Q")])]),
+        C("text-value-bool", [M("user", [{"type": "text", "value": True}, T("Q")])]),
+        C("message-extra-keys", [{"role": "user", "content": "Q", "name": "alice", "tool_call_id": "t1"}]),
+        C("role-number", [{"role": 1, "content": "numeric role"}, M("user", "Q")]),
+        C("role-empty", [{"role": "", "content": "empty role"}, M("user", "Q")]),
+        C("role-padded", [{"role": " user ", "content": "padded role"}, M("user", "Q")]),
+        C("type-padded", [M("user", [{"type": " text", "value": "padded type"}, T("Q")])]),
+        C("input-messages-nested-list", [[M("user", "nested")], M("user", "Q")]),
+    ]))
     lay.symlink("evals/links/to-file.json", "../files/data.json")
     lay.symlink("evals/links/to-folder.md", "../files/folder.md")
     lay.symlink("evals/links/broken.md", "../files/nowhere.md")
