@@ -39,7 +39,7 @@ class CaseList(Vertical):
     CaseList { width: 40; }
     CaseList > Input, CaseList > Input:focus { border: none; height: 1; padding: 0 1; }
     CaseList > Input:focus { background: $boost; }
-    CaseList > OptionList { height: 1fr; border: none; padding: 0; }
+    CaseList > OptionList { height: 1fr; padding: 0; scrollbar-gutter: stable; scrollbar-size-vertical: 1; }
     CaseList > OptionList > .option-list--option { padding: 0 1; }
     """
 
@@ -100,7 +100,7 @@ class CaseList(Vertical):
 
     def _row_width(self) -> int:
         # Inside the list's border and scrollbar, less the option padding (1 each side).
-        inner = self.options.scrollable_content_region.width or (self.size.width - 4)
+        inner = self.options.scrollable_content_region.width or (self.size.width - 3)
         return max(8, inner - 2)
 
     def _rebuild(self) -> None:
