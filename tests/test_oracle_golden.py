@@ -1,19 +1,24 @@
 """Byte-exactness against the reference: every recorded oracle output (tests/fixtures/oracle/) must equal what the
 engine exports for the same eval file, case by case, in both modes.
 
-Per eval file: the accepted cases (matched to the oracle's in file order, by id) must have the same lm/agent
-question, guidelines and chatPrompt and the same evaluator prompt, byte for byte (and guideline_paths, when the
-engine's rows carry that extra key; and the explanation's marker rule must agree with the oracle's chatPrompt, which
-exists exactly when markers are used); the cases the engine skips must be
-the ones the oracle warns about ("Skipping incomplete eval case: <id>", "Skipping invalid eval case entry", "No valid
-expected message found for eval case: <id>"); a file
-the oracle refuses (load_error) must be refused by the engine too.
+Per eval file:
+- accepted cases (paired with the oracle's by id, n-th duplicate with n-th) have the same lm/agent question,
+  guidelines and chatPrompt and the same evaluator prompt, byte for byte; also guideline_paths when the engine's
+  rows carry that extra key;
+- the explanation agrees with the oracle: markers are used exactly when the oracle has a chatPrompt, and the rule's
+  evidence (trigger and visible messages) is consistent;
+- the cases the engine skips are those the oracle warns about ("Skipping incomplete eval case: <id>", "Skipping
+  invalid eval case entry", "No valid expected message found for eval case: <id>");
+- a file the oracle refuses (load_error) is refused by the engine too.
+The design profile must keep the same question, guidelines and evaluator prompt; `turnlens export` itself is run on
+a sample of files.
 
 Progress for the engine author (no pytest needed):
 
     .venv/bin/python tests/test_oracle_golden.py --summary            # "N/M cases match" + first mismatches
-    .venv/bin/python tests/test_oracle_golden.py --summary --only files.yaml --limit 20
-    .venv/bin/python tests/test_oracle_golden.py --known-lines     # current mismatches as known_mismatches.txt lines
+    .venv/bin/python tests/test_oracle_golden.py --summary --only files.yaml --limit 20 --per-file
+    .venv/bin/python tests/test_oracle_golden.py --summary --warnings # also compare per-case warnings
+    .venv/bin/python tests/test_oracle_golden.py --known-lines        # mismatches as known_mismatches.txt lines
 
 Fixtures come from tests/fixtures/record_oracle.py (needs node); these tests never run node.
 Known, accepted differences can be listed in tests/fixtures/oracle/known_mismatches.txt ("fixture :: case :: field"
