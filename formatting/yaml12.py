@@ -535,6 +535,12 @@ class _Builder:
         self.anchor_data: dict = {}
         self.defined_at: dict = {}
         self.open: set = set()  # collections being built: an alias to one of them is a recursive structure
+        # The reference wants the continuation lines of a flow collection or quoted value in block context indented
+        # past the enclosing block collection (libyaml does not check): its column, and whether we are in a flow.
+        self.indent = -1
+        self.in_flow = False
+        self.text_lines: list | None = None
+        self.text = ""
 
     def warn(self, node, message: str) -> None:
         self.warnings.append(YamlWarning(node.start_mark.line + 1, node.start_mark.column + 1, message))
@@ -546,6 +552,8 @@ class _Builder:
         tag = node.tag
         if tag == _PLAIN:
             return self.plain(value)
+        if node.style and node.style in "\"'" and node.end_mark.line != node.start_mark.line:
+            self.check_quoted_lines(node)
         if tag == _STR:
             return value
         try:
@@ -577,8 +585,22 @@ class _Builder:
         if depth >= MAX_DEPTH:
             raise YamlError(f"the data is nested more than {MAX_DEPTH} levels deep", node.start_mark.line + 1,
                             node.start_mark.column + 1)
+        saved = self.indent, self.in_flow
+        if node.flow_style:
+            self.in_flow = True
+        else:
+            self.indent = node.start_mark.column
+        try:
+            result = self.collection(node, depth)
+        finally:
+            self.indent, self.in_flow = saved
+        if node.flow_style and not self.in_flow and node.end_mark.line != node.start_mark.line:
+            self.check_flow_lines(node)
+        return result
+
+    def collection(self, node, depth: int) -> Any:
         tag = node.tag
-        if cls is SequenceNode:
+        if node.__class__ is SequenceNode:
             if tag == _OMAP or tag == _PAIRS:
                 return self.pairs(node, depth)
             if tag != _SEQ:
@@ -589,6 +611,43 @@ class _Builder:
         if tag != _MAP:
             self.warn(node, f"the tag {_short_tag(tag)} does not apply to a mapping: it stays a plain mapping")
         return self.mapping(node, depth)
+
+    def lines_of_text(self) -> list:
+        if self.text_lines is None:
+            self.text_lines = self.text.split("\n")
+        return self.text_lines
+
+    def check_flow_lines(self, node) -> None:
+        """Each line of a multi-line flow collection must be indented past the enclosing block collection (its
+        closing bracket may stand at that column)."""
+        lines = self.lines_of_text()
+        for number in range(node.start_mark.line + 1, node.end_mark.line + 1):
+            line = lines[number].rstrip("\r")
+            body = line.lstrip(" ")
+            if not body.strip() or body[0] == "#":
+                continue
+            column = len(line) - len(body)
+            if column > self.indent or (column == self.indent and body[0] in "]}"):
+                continue
+            what = "'[' list" if node.__class__ is SequenceNode else "'{' mapping"
+            raise YamlError(f"a line of the {what} opened at line {node.start_mark.line + 1} is not indented past "
+                            "its parent; indent the continuation lines", number + 1, column + 1)
+
+    def check_quoted_lines(self, node) -> None:
+        """Each continuation line of a multi-line quoted value must be indented past the enclosing block
+        collection. The reference then reports the quote unclosed at the end of the line before."""
+        lines = self.lines_of_text()
+        for number in range(node.start_mark.line + 1, node.end_mark.line + 1):
+            line = lines[number].rstrip("\r")
+            body = line.lstrip(" ")
+            if not body.strip(" \t"):
+                continue
+            if len(line) - len(body) > self.indent:
+                continue
+            before = lines[number - 1].rstrip("\r")
+            raise YamlError(f"the quoted value opened at line {node.start_mark.line + 1} continues on line "
+                            f"{number + 1} without being indented past its parent; indent it, or close the quote",
+                            number, len(before) + 1)
 
     def sequence(self, node, depth: int) -> list:
         result: list = []
@@ -801,14 +860,28 @@ class _FastBuilder(_Builder):
             tag = node.tag
             if tag == _PLAIN:
                 return _core_plain(node.value)
-            if tag == _STR:
+            if tag == _STR and node.end_mark.line == node.start_mark.line:
                 return node.value
             return self.scalar(node)
         # No alias in the text (else the general builder runs): every node is built once, no memo needed.
         if depth >= MAX_DEPTH or node.tag != (_SEQ if cls is SequenceNode else _MAP):
             return _Builder.build(self, node, depth, parent, position)
-        if cls is MappingNode:
-            return self.mapping(node, depth)
+        if node.flow_style:
+            if not self.in_flow and node.end_mark.line != node.start_mark.line:
+                return _Builder.build(self, node, depth)  # checks the continuation lines' indentation
+            saved = self.indent, self.in_flow
+            self.in_flow = True
+        else:
+            saved = self.indent, self.in_flow
+            self.indent = node.start_mark.column
+        try:
+            if cls is MappingNode:
+                return self.mapping(node, depth)
+            return self.sequence(node, depth)
+        finally:
+            self.indent, self.in_flow = saved
+
+    def sequence(self, node, depth: int) -> list:
         result: list = []
         self.node_lines[id(result)] = node.start_mark.line + 1
         lines = []
@@ -821,7 +894,10 @@ class _FastBuilder(_Builder):
             if item.__class__ is ScalarNode:
                 tag = item.tag
                 value = item.value
-                if tag == _STR or tag == _PLAIN and value and value[0] not in special:
+                if tag == _PLAIN and value and value[0] not in special:
+                    append(value)
+                elif tag == _STR and (not item.style or item.style in "|>"
+                                      or item.end_mark.line == item.start_mark.line):
                     append(value)
                 elif tag == _PLAIN:
                     append(_core_plain(value))
@@ -862,7 +938,10 @@ class _FastBuilder(_Builder):
             if value_node.__class__ is ScalarNode:
                 tag = value_node.tag
                 value = value_node.value
-                if tag == _STR or tag == _PLAIN and value and value[0] not in special:
+                if tag == _PLAIN and value and value[0] not in special:
+                    result[key] = value
+                elif tag == _STR and (not value_node.style or value_node.style in "|>"
+                                      or value_node.end_mark.line == value_node.start_mark.line):
                     result[key] = value
                 elif tag == _PLAIN:
                     result[key] = _core_plain(value)
@@ -1001,9 +1080,9 @@ def _problem_sentence(problem: str, context: str, line: str, column: int, opened
     if problem == "found unknown escape character":
         return f"unknown escape sequence {line[column:column + 2]!r} in a double-quoted value"
     if problem == "could not find expected ':'":
-        if column > 1024:
+        if len(line) > 1024:
             return "a key is longer than 1024 characters, YAML's limit for a key written without '? '"
-        return "a key has no ':' after it (or a quoted value is not closed)"
+        return "this line is not a 'key: value' entry, nor indented as the continuation of the value above"
     if "anchor" in context:
         return "an anchor '&' must be followed by a name"
     if "alias" in context:
@@ -1020,6 +1099,8 @@ def _error_from_yaml(exc: yaml.YAMLError, text: str) -> YamlError:
     if mark is None:
         return YamlError(f"invalid YAML: {problem}")
     start = getattr(exc, "context_mark", None)
+    if problem == "could not find expected ':'" and start is not None:
+        mark = start  # libyaml looks for the ':' until the end of the text; the line that lacks it is the news
     opened = f" (opened at line {start.line + 1})" if start is not None and start.line != mark.line else ""
     message = _problem_sentence(problem, context, _line_at(text, mark), mark.column, opened)
     return YamlError(message, mark.line + 1, mark.column + 1)
@@ -1104,6 +1185,7 @@ def _parse(text: str) -> YamlDoc:
         builder = _FastBuilder()
     else:
         builder = _Builder(yaml11=version == (1, 1), count_aliases=count_aliases, restore=restore)
+    builder.text = text
     data = builder.build(root)
     return YamlDoc(data, directive_warnings + builder.warnings, builder.node_lines, builder.child_lines)
 
