@@ -246,6 +246,27 @@ def layout_basic() -> Layout:
     lay.eval("evals/alt-extension.yml", eval_doc(alt_ext_cases()))
     lay.eval("evals/more.yaml", eval_doc(more_cases()))
     lay.eval("evals/templates.yaml", eval_doc(template_cases()))
+    g = "evals/guides/"
+    lay.file(g + "crlf.instructions.md", b"CRLF guideline\r\nsecond line\r\n")
+    lay.file(g + "empty.instructions.md", b"")
+    lay.file(g + "blank.instructions.md", "  \n\n")
+    lay.file(g + "no-newline.instructions.md", "no trailing newline")
+    lay.file(g + "trailing.instructions.md", "trailing blank lines\n\n\n")
+    lay.file(g + "binary.instructions.md", b"\x00\x01\xff\xfe")
+    lay.file(g + "fence.instructions.md", "```md\nfenced guideline\n```\n")
+    lay.file(g + "sub/style.instructions.md", "Same basename as prompts/style.instructions.md.\n")
+    lay.dir(g + "folder.instructions.md")
+    names = ["crlf", "empty", "blank", "no-newline", "trailing", "binary", "fence", "folder", "missing"]
+    lay.eval("evals/guidelines.yaml", eval_doc(
+        [C(f"guide-{n}", [M("system", [F(f"guides/{n}.instructions.md")]), M("user", "Q")]) for n in names]
+        + [C(f"guide-{n}-turns", [M("user", "U"), M("assistant", "A"),
+                                  M("user", [F(f"guides/{n}.instructions.md"), T("Q")])]) for n in names]
+        + [C("guide-same-basename", [M("system", [F("guides/sub/style.instructions.md"),
+                                                  F("/prompts/style.instructions.md")]), M("user", "Q")]),
+           C("guide-all", [M("system", [F(f"guides/{n}.instructions.md") for n in names]), M("user", "Q")]),
+           C("guide-order", [M("user", [F("/prompts/rules.instructions.md"), T("first")]), M("assistant", "A"),
+                             M("system", [F("/prompts/style.instructions.md"), T("late")]),
+                             M("user", [F("guides/crlf.instructions.md"), T("last")])])]))
     lay.eval("evals/odd-keys.yaml", eval_doc([
         C("evaluator-key", [M("user", "Q")], evaluator="llm_judge"),
         C("custom-evaluator-prompt", [M("user", "Q")],
