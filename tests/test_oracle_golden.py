@@ -442,6 +442,13 @@ if pytest is not None:
 
         assert tree(tmp_path) == tree(CORPUS), "tests/corpus is stale: run tests/corpus/generate.py and re-record"
 
+    def test_fixtures_were_recorded_with_this_oracle():
+        oracle = Path(_MANIFEST.get("oracle", "/work/shared/oracle/agentv-0.15.1-oracle.cjs"))
+        if not oracle.exists():
+            pytest.skip(f"{oracle} not here: nothing to check the recordings against")
+        assert sha256(oracle) == _MANIFEST["oracle_sha256"], \
+            "the oracle changed since the fixtures were recorded: run tests/fixtures/record_oracle.py"
+
     def test_every_corpus_eval_file_is_recorded():
         layouts = json.loads((CORPUS / "layouts.json").read_text(encoding="utf-8"))
         wanted = {f"corpus/{name}/{e}" for name, lay in layouts["layouts"].items() for e in lay["evals"]}
