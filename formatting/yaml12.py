@@ -436,8 +436,9 @@ def _is_array_index(key: str) -> bool:
 # --- characters libyaml refuses or reads as line breaks, which YAML 1.2 takes as ordinary text ----------------
 
 # C0 (but tab, LF, CR), DEL, C1 (NEL included), U+2028/U+2029, lone surrogates, U+FFFE/U+FFFF.
+_ODD_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
 # A CR not followed by LF is not a line break for the reference (the line goes on): here too, an ordinary character.
-_ODD_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]|\r(?!\n)")
+_LONE_CR = re.compile("\r(?!\n)")
 _STAND_IN_BASE = 0xF0000  # Supplementary Private Use Area-A: printable for libyaml
 _STAND_INS = re.compile("[\U000F0000-\U000FFFFF]")
 
@@ -590,10 +591,8 @@ class _Builder:
             self.in_flow = True
         else:
             self.indent = node.start_mark.column
-        try:
-            result = self.collection(node, depth)
-        finally:
-            self.indent, self.in_flow = saved
+        result = self.collection(node, depth)
+        self.indent, self.in_flow = saved  # (an error ends the whole parse: nothing to restore then)
         if node.flow_style and not self.in_flow and node.end_mark.line != node.start_mark.line:
             self.check_flow_lines(node)
         return result
@@ -866,20 +865,21 @@ class _FastBuilder(_Builder):
         # No alias in the text (else the general builder runs): every node is built once, no memo needed.
         if depth >= MAX_DEPTH or node.tag != (_SEQ if cls is SequenceNode else _MAP):
             return _Builder.build(self, node, depth, parent, position)
+        # (No try/finally to restore the context: an error ends the whole parse.)
         if node.flow_style:
-            if not self.in_flow and node.end_mark.line != node.start_mark.line:
+            if self.in_flow:
+                return self.mapping(node, depth) if cls is MappingNode else self.sequence(node, depth)
+            if node.end_mark.line != node.start_mark.line:
                 return _Builder.build(self, node, depth)  # checks the continuation lines' indentation
-            saved = self.indent, self.in_flow
             self.in_flow = True
-        else:
-            saved = self.indent, self.in_flow
-            self.indent = node.start_mark.column
-        try:
-            if cls is MappingNode:
-                return self.mapping(node, depth)
-            return self.sequence(node, depth)
-        finally:
-            self.indent, self.in_flow = saved
+            result = self.mapping(node, depth) if cls is MappingNode else self.sequence(node, depth)
+            self.in_flow = False
+            return result
+        saved = self.indent
+        self.indent = node.start_mark.column
+        result = self.mapping(node, depth) if cls is MappingNode else self.sequence(node, depth)
+        self.indent = saved
+        return result
 
     def sequence(self, node, depth: int) -> list:
         result: list = []
@@ -1134,12 +1134,17 @@ _RECURSION_ROOM = 3 * MAX_DEPTH + 1000
 def _parse(text: str) -> YamlDoc:
     if text.startswith("\ufeff"):
         text = text[1:]
-    restore = _ODD_CHARS.search(text) is not None
+    odd = _ODD_CHARS.search(text) is not None
+    lone_cr = "\r" in text and _LONE_CR.search(text) is not None
+    restore = odd or lone_cr
     if restore:
         if _STAND_INS.search(text):
             raise YamlError("the file mixes control characters with private-use characters U+F0000-U+FFFFF, "
                             "which this reader cannot tell apart")
-        text = _ODD_CHARS.sub(_stand_in, text)
+        if odd:
+            text = _ODD_CHARS.sub(_stand_in, text)
+        if lone_cr:
+            text = _LONE_CR.sub(_stand_in, text)
     directive_warnings = []
     if text.startswith("%") or "\n%" in text:
         text, directive_warnings = _drop_unknown_directives(text)
@@ -1172,7 +1177,7 @@ def _parse(text: str) -> YamlDoc:
                 raise
     except yaml.YAMLError as exc:
         error = _error_from_yaml(exc, text)
-        if restore and chr(_STAND_IN_BASE + 13) in text:
+        if lone_cr:
             error = YamlError(error.message + " (the file ends lines with a bare CR, which the reference does not "
                               "take as a line break)", error.line, error.column)
         raise error from None
