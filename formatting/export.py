@@ -69,6 +69,52 @@ def export_rows(path: str, repo_root: Optional[str] = None, profile: str = "agen
     return list(iter_rows(ev, profile)), None
 
 
+def _row_warnings(path: str, row: dict) -> list[str]:
+    lines = [str(w) for w in row.get("warnings", ())]
+    if "skipped" in row:
+        label = row["id"] if row["id"] is not None else f"#{row['index'] + 1}"
+        where = f"{path}:{row['line']}" if row.get("line") else path
+        lines.append(f"{where}: case {label} skipped: {row['skipped']}")
+    return lines
+
+
+def _export_one(path: str, args, text: Optional[str] = None, first_case_index: int = 0,
+                config_diagnostics: bool = True) -> tuple[str, object]:
+    """("error", message) or ("ok", (file diagnostics, [(row json, row warnings), …])) for a file or a slice."""
+    ev = load_eval_file(path, repo_root=args.repo_root, text=text, first_case_index=first_case_index)
+    if ev.error is not None:
+        return "error", str(ev.error)
+    diagnostics = ev.diagnostics if config_diagnostics else ev.diagnostics[len(ev.config.diagnostics):]
+    rows = [(_dumps(row), _row_warnings(path, row)) for row in iter_rows(ev, args.profile)]
+    return "ok", ([str(d) for d in diagnostics], rows)
+
+
+def _export_slices(path: str, args) -> list[tuple[str, object]]:
+    """The export of one file, in slices exported on every core when the file is big enough to gain from it."""
+    from .loader import NOT_UTF8, decode_eval_bytes
+    from .parallel import run_sliced, split_points
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if not hasattr(os, "fork") or cores < 2:
+        return [_export_one(path, args)]
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError:
+        return [_export_one(path, args)]  # the loader words the refusal
+    text, bad_line = decode_eval_bytes(raw)
+    ranges = split_points(text, min(cores, 8))
+    if ranges is None:
+        return [_export_one(path, args)]
+    results = run_sliced(text, ranges, lambda piece, n: _export_one(path, args, piece, ranges[n][2], n == 0))
+    errors = [r for r in results if r[0] == "error"]
+    if errors:
+        return [errors[0]]
+    if bad_line is not None:
+        results[0][1][0].insert(0, f"{path}:{bad_line}: {NOT_UTF8}")
+    return results
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="turnlens export",
@@ -106,30 +152,29 @@ def main(argv: Optional[list[str]] = None) -> int:
     # costs time here.
     gc.disable()
     for path in args.paths:
-        ev = load_eval_file(path, repo_root=args.repo_root)
-        if ev.error is not None:
-            print(f"turnlens export: {ev.error}", file=sys.stderr)
-            status = 1
-            continue
-        if not args.quiet:
-            for d in ev.diagnostics:
-                print(f"turnlens export: warning: {d}", file=sys.stderr)
-        chunk: list[bytes] = []
-        for row in iter_rows(ev, args.profile):
+        slices = _export_slices(path, args)
+        for kind, value in slices:
+            if kind == "error":
+                print(f"turnlens export: {value}", file=sys.stderr)
+                status = 1
+                break
+        else:
             if not args.quiet:
-                for w in row.get("warnings", ()):
-                    print(f"turnlens export: warning: {w}", file=sys.stderr)
-                if "skipped" in row:
-                    label = row["id"] if row["id"] is not None else f"#{row['index'] + 1}"
-                    where = f"{path}:{row['line']}" if row.get("line") else path
-                    print(f"turnlens export: warning: {where}: case {label} skipped: {row['skipped']}",
-                          file=sys.stderr)
-            chunk.append(_dumps(row))
-            if len(chunk) >= 256:
-                out.write(b"\n".join(chunk) + b"\n")
-                chunk.clear()
-        if chunk:
-            out.write(b"\n".join(chunk) + b"\n")
+                for _, (diagnostics, _rows) in slices:
+                    for line in diagnostics:
+                        print(f"turnlens export: warning: {line}", file=sys.stderr)
+            for _, (_diagnostics, rows) in slices:
+                chunk: list[bytes] = []
+                for row_bytes, warnings in rows:
+                    if not args.quiet:
+                        for line in warnings:
+                            print(f"turnlens export: warning: {line}", file=sys.stderr)
+                    chunk.append(row_bytes)
+                    if len(chunk) >= 256:
+                        out.write(b"\n".join(chunk) + b"\n")
+                        chunk.clear()
+                if chunk:
+                    out.write(b"\n".join(chunk) + b"\n")
     out.flush()
     return status
 

@@ -323,8 +323,8 @@ def _reference_answer(segments: list[Segment], content: Any) -> str:
     return " ".join(_entry_text(e) for e in content if e.get("type") != "file")
 
 
-def _load_case(ctx: _Context, doc, index: int, raw: Any, file_diags: list[Diagnostic]) -> EvalCase:
-    line = _line(doc, raw) if isinstance(raw, (dict, list)) else _line(doc, doc.data.get("evalcases"), index)
+def _load_case(ctx: _Context, doc, index: int, raw: Any, file_diags: list[Diagnostic], position: int) -> EvalCase:
+    line = _line(doc, raw) if isinstance(raw, (dict, list)) else _line(doc, doc.data.get("evalcases"), position)
     if not isinstance(raw, dict):
         file_diags.append(Diagnostic(ctx.eval_path, line, "Skipping invalid eval case entry (expected object)"))
         return EvalCase(index, None, line, ctx.eval_path, skipped="not a mapping (expected object)", raw=raw)
@@ -390,8 +390,12 @@ def _load_case(ctx: _Context, doc, index: int, raw: Any, file_diags: list[Diagno
     return case
 
 
-def load_eval_file(path: str | os.PathLike, repo_root: Optional[str] = None, cwd: Optional[str] = None) -> EvalFile:
-    """Load an eval file. Never raises for bad input: a refused file has `.error`, problems are diagnostics."""
+def load_eval_file(path: str | os.PathLike, repo_root: Optional[str] = None, cwd: Optional[str] = None, *,
+                   text: Optional[str] = None, first_case_index: int = 0) -> EvalFile:
+    """Load an eval file. Never raises for bad input: a refused file has `.error`, problems are diagnostics.
+
+    `text` (already decoded) and `first_case_index` let the parallel exporter load one slice of a big file.
+    """
     path = str(path)
     cwd = os.path.abspath(cwd or os.getcwd())
     repo_root = os.path.abspath(repo_root) if repo_root else find_repo_root(cwd)
@@ -409,22 +413,19 @@ def load_eval_file(path: str | os.PathLike, repo_root: Optional[str] = None, cwd
         result.error = Diagnostic(path, line, message, "error")
         return result
 
-    try:
-        with open(abs_path, "rb") as fh:
-            raw_bytes = fh.read()
-    except IsADirectoryError:
-        return refuse("is a folder, not an eval file")
-    except FileNotFoundError:
-        return refuse("file not found")
-    except OSError as exc:
-        return refuse(f"cannot be read: {exc.strerror}")
-    try:
-        text = raw_bytes.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw_bytes.count(b"\n", 0, exc.start) + 1
-        result.diagnostics.append(Diagnostic(path, line, "the file is not valid UTF-8: invalid bytes read as U+FFFD, "
-                                             "as AgentV reads them", "info"))
-        text = raw_bytes.decode("utf-8", errors="replace")
+    if text is None:
+        try:
+            with open(abs_path, "rb") as fh:
+                raw_bytes = fh.read()
+        except IsADirectoryError:
+            return refuse("is a folder, not an eval file")
+        except FileNotFoundError:
+            return refuse("file not found")
+        except OSError as exc:
+            return refuse(f"cannot be read: {exc.strerror}")
+        text, bad_line = decode_eval_bytes(raw_bytes)
+        if bad_line is not None:
+            result.diagnostics.append(Diagnostic(path, bad_line, NOT_UTF8, "info"))
     try:
         doc = parse_yaml(text)
     except YamlError as exc:
@@ -447,8 +448,9 @@ def load_eval_file(path: str | os.PathLike, repo_root: Optional[str] = None, cwd
                       + ("" if "evalcases" not in data else " (it must be a list)"),
                       doc.line(data, "evalcases") or 1)
     ctx = _Context(path, abs_path, repo_root, cwd, config.patterns)
-    for index, raw_case in enumerate(cases):
-        result.cases.append(_load_case(ctx, doc, index, raw_case, result.diagnostics))
+    for position, raw_case in enumerate(cases):
+        result.cases.append(_load_case(ctx, doc, first_case_index + position, raw_case, result.diagnostics,
+                                       position))
     result.watched_paths |= ctx.watched
     if "" in config.patterns and _has_file_reference(result.cases):
         # AgentV's glob matcher throws on an empty pattern as soon as it checks a file: the whole run fails.
@@ -458,6 +460,17 @@ def load_eval_file(path: str | os.PathLike, repo_root: Optional[str] = None, cwd
                                   "it ('Expected pattern to be a non-empty string') as soon as it checks a file "
                                   f"referenced by {name}", "error")
     return result
+
+
+NOT_UTF8 = "the file is not valid UTF-8: invalid bytes read as U+FFFD, as AgentV reads them"
+
+
+def decode_eval_bytes(raw: bytes) -> tuple[str, Optional[int]]:
+    """Text as the reference decodes it, and the line of the first invalid UTF-8 byte (None when valid)."""
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        return raw.decode("utf-8", errors="replace"), raw.count(b"\n", 0, exc.start) + 1
 
 
 def _has_file_reference(cases: list[EvalCase]) -> bool:

@@ -1,0 +1,99 @@
+"""The exporter cuts a big eval file into slices on every core: the output must not change by one byte."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from formatting.parallel import MIN_PARALLEL_BYTES, slice_text, split_points
+
+ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="slicing needs fork")
+
+
+def big_eval(tmp_path: Path, extra: str = "", broken_at: int | None = None) -> Path:
+    (tmp_path / ".agentv").mkdir(exist_ok=True)
+    (tmp_path / ".agentv" / "config.yaml").write_text(
+        "$schema: agentv-config-v2\nguideline_patterns: ['**/*.instructions.md']\n")
+    (tmp_path / "g.instructions.md").write_text("Guide.\n")
+    (tmp_path / "a.py").write_text("print(1)\n" * 40)
+    lines = ["$schema: agentv-eval-v2", "# a comment", "evalcases:"]
+    n = 0
+    while sum(len(x) for x in lines) < MIN_PARALLEL_BYTES * 1.5:
+        kind = n % 5
+        lines.append(f"  - id: case-{n}")
+        if kind != 3:
+            lines.append("    outcome: answered")
+        lines.append("    input_messages:")
+        if kind == 0:
+            lines += ["      - role: system", "        content:", "          - {type: file, value: g.instructions.md}",
+                      "      - role: user", f"        content: 'question {n} " + "x" * 200 + "'"]
+        elif kind == 1:
+            lines += ["      - role: user", "        content:", "          - {type: file, value: a.py}",
+                      "          - {type: file, value: missing.py}", "          - {type: text, value: look}",
+                      "      - {role: assistant, content: ok}"]
+        elif kind == 2:
+            lines += ["      - role: user", "        content: |", "          multi", "          line " + "y" * 300]
+        elif kind == 3:  # no outcome: skipped
+            lines += ["      - {role: user, content: hi}"]
+        else:
+            lines += ["      - just a string", "      - {role: tool, content: result}"]
+        if broken_at is not None and n == broken_at:
+            lines.append("    outcome: duplicate")
+        n += 1
+    p = tmp_path / "big.yaml"
+    p.write_text("\n".join(lines) + "\n" + extra)
+    return p
+
+
+def export(path: Path, env_extra: dict | None = None):
+    env = {**os.environ, "PYTHONPATH": str(ROOT), **(env_extra or {})}
+    return subprocess.run([sys.executable, "-c", "from tui.cli import main; main()", "export", str(path),
+                           "--repo-root", str(path.parent)], cwd=path.parent, capture_output=True, env=env)
+
+
+def serial(path: Path):
+    code = ("import sys, formatting.export as e; e._export_slices = lambda p, a: [e._export_one(p, a)]; "
+            "sys.exit(e.main(sys.argv[1:]))")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-c", code, str(path), "--repo-root", str(path.parent)],
+                          cwd=path.parent, capture_output=True, env=env)
+
+
+def test_big_file_is_cut_at_case_boundaries(tmp_path):
+    text = big_eval(tmp_path).read_text()
+    ranges = split_points(text, 2)
+    assert ranges is not None and len(ranges) == 2
+    (s0, e0, f0), (s1, e1, f1) = ranges
+    assert e0 == s1 and f0 == 0 and f1 > 0
+    lines = text.split("\n")
+    assert lines[s1].startswith("  - id: case-")
+    piece = slice_text(text, s0, s1, e1)
+    assert piece.count("\n") == text.count("\n")  # every line keeps its number
+
+
+def test_sliced_export_equals_serial_export_byte_for_byte(tmp_path):
+    path = big_eval(tmp_path)
+    fast, slow = export(path), serial(path)
+    assert fast.returncode == slow.returncode == 0
+    assert fast.stdout == slow.stdout and fast.stdout.count(b"\n") > 100
+    assert fast.stderr == slow.stderr  # same warnings, same order
+
+
+def test_an_error_in_a_later_slice_refuses_the_whole_file(tmp_path):
+    path = big_eval(tmp_path, broken_at=400)
+    assert split_points(path.read_text(), 2) is not None
+    fast, slow = export(path), serial(path)
+    assert fast.returncode == slow.returncode == 1
+    assert fast.stdout == slow.stdout == b""
+    assert fast.stderr == slow.stderr and b"duplicate key 'outcome'" in fast.stderr
+
+
+@pytest.mark.parametrize("extra", ["other_key: 1\n", "x: &anchor 1\n"])
+def test_unusual_files_are_not_cut(tmp_path, extra):
+    path = big_eval(tmp_path, extra=extra)
+    assert split_points(path.read_text(), 2) is None
