@@ -923,6 +923,12 @@ def layout_configs() -> Layout:
         "own-dup-keys": "$schema: agentv-config-v2\nguideline_patterns: ['**/*.md']\nguideline_patterns: ['x']\n",
         "own-crlf": config_doc(["**/*.md"]).replace("\n", "\r\n"),
         "own-extra-keys": dump_yaml({"$schema": CONFIG_SCHEMA, "guideline_patterns": ["**/plain.md"], "other": 1}),
+        "own-bom": "\ufeff" + config_doc(["**/*.md"]),
+        "own-yaml11-directive": "%YAML 1.1\n---\n" + config_doc(["**/*.md"]),
+        "own-duplicate-patterns": config_doc(["**/*.md", "**/*.md", "**/plain.md"]),
+        "own-tabs": "$schema: agentv-config-v2\nguideline_patterns:\n\t- '**/*.md'\n",
+        "own-schema-number": dump_yaml({"$schema": 2, "guideline_patterns": ["**/*.md"]}),
+        "own-flow-style": "{$schema: agentv-config-v2, guideline_patterns: ['**/plain.md', '**/guide.md']}\n",
     }
     for name, cfg in variants.items():
         folder = f"{name}/"
