@@ -108,3 +108,22 @@ class TestLiveRerender:
             )
             await wait_for(pilot, lambda: screen.reloads > 0 and len(screen.session.case_keys()) == 8, "the new case")
             assert screen.session.case(screen.current)[1].id == "missing-file"
+
+    async def test_new_eval_file_in_an_opened_folder_appears(self, repo):
+        app = make_app([repo], repo_root=str(repo), watch=True)
+        async with app.run_test(size=WIDE) as pilot:
+            screen = await start_watching(pilot)
+            await select(pilot, "several-turns")
+            extra = repo / "extra.yaml"
+            extra.write_text(
+                "$schema: agentv-eval-v2\nevalcases:\n  - id: from-a-new-file\n    outcome: x\n"
+                "    input_messages:\n      - role: user\n        content: hi\n"
+            )
+            await wait_for(pilot, lambda: len(screen.session.files) == 2, "the new file")
+            ids = [screen.session.case(k)[1].id for k in screen.session.case_keys()]
+            assert "from-a-new-file" in ids
+            assert screen.session.case(screen.current)[1].id == "several-turns"
+
+            extra.unlink()
+            await wait_for(pilot, lambda: len(screen.session.files) == 1, "the file to go")
+            assert screen.session.case(screen.current)[1].id == "several-turns"

@@ -365,35 +365,49 @@ class InspectorScreen(Screen):
 
         while True:
             watched = self.session.watched_paths()
-            folders = sorted({folder for folder in (_existing_parent(p) for p in watched) if folder})
+            folders = sorted(self.session.watched_folders())
             if not folders:
                 return
             self._watch_restart = asyncio.Event()
+
+            def relevant(_change, path: str, _watched=watched) -> bool:
+                return os.path.realpath(path) in _watched or self.session.is_new_candidate(path)
+
             async for changes in awatch(
                 *folders,
                 stop_event=self._watch_restart,
                 debounce=WATCH_DEBOUNCE_MS * 4,
                 step=WATCH_STEP_MS,
                 recursive=False,
-                watch_filter=lambda _change, path, _watched=watched: os.path.realpath(path) in _watched,
+                watch_filter=relevant,
             ):
-                numbers = self.session.files_depending_on(path for _change, path in changes)
-                if numbers:
-                    await self.reload_files(numbers)
-                if self.session.watched_paths() != watched:
-                    break  # the set of referenced files changed: watch the new set
+                paths = [path for _change, path in changes]
+                rescan = any(self.session.is_new_candidate(p) for p in paths) or any(
+                    not os.path.exists(p) and os.path.realpath(p) in {os.path.realpath(f.path) for f in self.session.files}
+                    for p in paths
+                )
+                numbers = self.session.files_depending_on(paths)
+                if numbers or rescan:
+                    await self.reload_files(numbers, rescan=rescan)
+                if self.session.watched_paths() != watched or rescan:
+                    break  # the set of files to watch changed: watch the new set
 
-    async def reload_files(self, numbers: list[int]) -> None:
-        """Reload files (in a thread), then redraw keeping the selected case and the scroll positions."""
+    async def reload_files(self, numbers: list[int], *, rescan: bool = False) -> None:
+        """Reload files (in a thread), then redraw keeping the selected case and the scroll positions.
+
+        With `rescan`, first look for eval files added to or removed from the opened folders.
+        """
         current = self.session.case(self.current) if self.current else None
         anchor = (current[0].path, current[1].id, current[1].index) if current else None
-        results = await asyncio.to_thread(lambda: [(n, self.session.load(n)) for n in numbers])
+        paths = [self.session.files[n].path for n in numbers if n < len(self.session.files)]
+        if rescan:
+            await asyncio.to_thread(self.session.rescan)
+        targets = [n for n, f in enumerate(self.session.files) if f.path in paths or f.generation == 0]
+        results = await asyncio.to_thread(lambda: [(n, self.session.load(n)) for n in targets])
         for number, eval_file in results:
             self.session.apply(number, eval_file)
         self.reloads += 1
-        if anchor is not None:
-            key = self.session.find_key(*anchor)
-            self.current = key
+        self.current = self.session.find_key(*anchor) if anchor is not None else None
         generations = {loaded.path: loaded.generation for loaded in self.session.files}
         self._views = {k: v for k, v in self._views.items() if generations.get(k[0]) == k[1]}
         self._refresh_list()
@@ -403,6 +417,8 @@ class InspectorScreen(Screen):
             self.show_case(self.current, keep_scroll=True)
         elif self.session.case_keys():
             self.show_case(self.session.case_keys()[0])
+        else:
+            self._show_nothing()
         self.call_after_refresh(self._prerender)
 
     # ------------------------------------------------------------------ actions
@@ -558,13 +574,3 @@ class InspectorScreen(Screen):
 def run_editor(command: list[str]) -> int:
     """Run the editor in the foreground (the app is suspended meanwhile)."""
     return subprocess.call(command)
-
-
-def _existing_parent(path: str) -> Optional[str]:
-    folder = os.path.dirname(path)
-    while folder and not os.path.isdir(folder):
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return None
-        folder = parent
-    return folder or None

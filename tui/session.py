@@ -20,8 +20,11 @@ SKIP_DIRS = {".agentv", ".git", ".venv", "node_modules", "__pycache__", ".mypy_c
 EVAL_SUFFIXES = (".yaml", ".yml")
 
 
-def find_eval_files(paths: Iterable[str | os.PathLike]) -> list[str]:
-    """Absolute paths of the eval files named or found (by their `$schema`) in the folders named, in order."""
+def find_eval_files(paths: Iterable[str | os.PathLike], folders: Optional[set[str]] = None) -> list[str]:
+    """Absolute paths of the eval files named or found (by their `$schema`) in the folders named, in order.
+
+    `folders`, when given, receives every folder searched (to watch them for new eval files).
+    """
     found: list[str] = []
     seen: set[str] = set()
 
@@ -35,6 +38,8 @@ def find_eval_files(paths: Iterable[str | os.PathLike]) -> list[str]:
         if os.path.isdir(path):
             for folder, dirs, files in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
+                if folders is not None:
+                    folders.add(os.path.realpath(folder))
                 for name in sorted(files):
                     if name.endswith(EVAL_SUFFIXES):
                         candidate = os.path.join(folder, name)
@@ -76,10 +81,35 @@ class Session:
         from formatting import find_repo_root
 
         self.repo_root = os.path.abspath(repo_root) if repo_root else find_repo_root()
+        self.roots = [os.fspath(p) for p in paths]
+        self.scanned_folders: set[str] = set()  # folders searched for eval files (real paths)
         self.files: list[LoadedFile] = [
-            LoadedFile(path=p, rel=display_path(p, self.repo_root)) for p in find_eval_files(paths)
+            LoadedFile(path=p, rel=display_path(p, self.repo_root))
+            for p in find_eval_files(self.roots, self.scanned_folders)
         ]
         self._formatted: dict[tuple[str, int, int, str], FormattedCase] = {}
+
+    def rescan(self) -> list[int]:
+        """Look for eval files added to or removed from the folders opened; returns the numbers of new files.
+
+        Files still present keep their state (last good load, generation), so the caller can re-find the
+        selected case by path and id.
+        """
+        folders: set[str] = set()
+        paths = find_eval_files(self.roots, folders)
+        self.scanned_folders = folders
+        known = {f.path: f for f in self.files}
+        self.files = [known.get(p) or LoadedFile(path=p, rel=display_path(p, self.repo_root)) for p in paths]
+        return [n for n, f in enumerate(self.files) if f.path not in known]
+
+    def is_new_candidate(self, path: str) -> bool:
+        """A YAML file in a searched folder that is not (yet) one of the eval files: rescan when it changes."""
+        real = os.path.realpath(path)
+        return (
+            real.endswith(EVAL_SUFFIXES)
+            and os.path.dirname(real) in self.scanned_folders
+            and all(os.path.realpath(f.path) != real for f in self.files)
+        )
 
     # -- loading
 
@@ -114,6 +144,15 @@ class Session:
         for f in self.files:
             paths |= f.depends_on
         return paths
+
+    def watched_folders(self) -> set[str]:
+        """Folders to watch (not recursively): those holding watched files, and those searched for eval files."""
+        folders = set(self.scanned_folders)
+        for path in self.watched_paths():
+            folder = _existing_folder(os.path.dirname(path))
+            if folder:
+                folders.add(folder)
+        return folders
 
     # -- cases
 
@@ -202,6 +241,16 @@ class Session:
 
     def errors(self) -> list[tuple[LoadedFile, Diagnostic]]:
         return [(f, f.error) for f in self.files if f.error is not None]
+
+
+def _existing_folder(folder: str) -> Optional[str]:
+    """`folder`, or its nearest existing ancestor (a referenced file's folder may not exist yet)."""
+    while folder and not os.path.isdir(folder):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+    return folder or None
 
 
 def relative_to_repo(path: str, repo_root: str) -> str:
