@@ -251,3 +251,19 @@ class TestEditorCommand:
         from tui.editor import editor_command
 
         assert editor_command("f.yaml", 7, {"EDITOR": editor}) == expected
+
+
+class TestFilterKeys:
+    async def test_escape_and_down_leave_the_filter_for_the_list(self):
+        app = inspector()
+        async with app.run_test(size=WIDE) as pilot:
+            screen = await started(pilot)
+            await pilot.press("slash", "f", "l", "a", "t")
+            assert screen.focused.id == "case-filter"
+            await pilot.press("escape")
+            assert screen.focused.id == "case-options"
+            assert screen.query_one("#case-filter").value == "flat"  # the filter stays
+            await pilot.press("slash", "down")
+            assert screen.focused.id == "case-options"
+            await pilot.press("m")  # keys act on the inspector again
+            assert screen.mode == "agent"

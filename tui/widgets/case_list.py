@@ -8,6 +8,7 @@ from typing import Optional
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input, OptionList
@@ -42,6 +43,10 @@ class CaseList(Vertical):
     CaseList > OptionList { height: 1fr; padding: 0; scrollbar-gutter: stable; scrollbar-size-vertical: 1; }
     CaseList > OptionList > .option-list--option { padding: 0 1; }
     """
+
+    BINDINGS = [
+        Binding("down,escape", "focus_list", "Cases", show=False),
+    ]
 
     class CaseSelected(Message):
         def __init__(self, case_list: "CaseList", key: str) -> None:
@@ -158,6 +163,9 @@ class CaseList(Vertical):
         option_list.highlighted = index
         option_list.scroll_to_highlight()
         return True
+
+    def action_focus_list(self) -> None:
+        self.options.focus()
 
     @on(Input.Changed, "#case-filter")
     def _filter_changed(self, event: Input.Changed) -> None:
