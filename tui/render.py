@@ -192,7 +192,7 @@ def _message_header(msg: Message, note: str = "") -> Text:
         text.append(f" line {msg.line}", style=DIM)
     if msg.content_is_string:
         text.append("  string content", style=DIM)
-    if note:
+    if note and not msg.dropped:
         text.append("  " + sanitize(note), style=DIM)
     if msg.dropped:
         text.append("\n  ✗ message dropped: " + sanitize(msg.dropped), style=ERROR)
