@@ -267,3 +267,30 @@ class TestFilterKeys:
             assert screen.focused.id == "case-options"
             await pilot.press("m")  # keys act on the inspector again
             assert screen.mode == "agent"
+
+
+class TestStartup:
+    async def test_no_path_opens_the_samples_from_any_directory(self, tmp_path, monkeypatch):
+        from pathlib import Path
+
+        monkeypatch.chdir(tmp_path)
+        app = make_app([], watch=False)
+        async with app.run_test(size=WIDE) as pilot:
+            screen = await started(pilot)
+            project = Path(__file__).resolve().parent.parent
+            assert screen.session.repo_root == str(project)
+            assert all(f.path.startswith(str(project / "sample_evals")) for f in screen.session.files)
+            assert screen.session.case_keys()
+            assert screen.current is not None
+
+    def test_export_does_not_import_textual(self):
+        import subprocess
+        import sys
+
+        code = (
+            "import sys; from tui.cli import main\n"
+            "try:\n    main(['export', '--help'])\nexcept SystemExit:\n    pass\n"
+            "print('textual' in sys.modules)"
+        )
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(FIXTURE_REPO))
+        assert out.stdout.strip().splitlines()[-1] == "False"

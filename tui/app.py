@@ -101,7 +101,14 @@ def make_app(
     """The app for eval files/folders (inspector) or AgentV results files (results view)."""
     from .session import Session, default_sample_dir
 
-    path_list = [os.fspath(p) for p in paths] or [str(default_sample_dir())]
+    path_list = [os.fspath(p) for p in paths]
+    cwd = None
+    if not path_list:
+        # The bundled samples are written relative to the project root, whatever the working directory is.
+        samples = default_sample_dir()
+        path_list = [str(samples)]
+        cwd = str(samples.parent)
+        repo_root = repo_root or cwd
     files = [p for p in path_list if os.path.isfile(p)]
     if files and all(_is_results_path(p) for p in files) and len(files) == len(path_list):
         return TurnlensApp(lambda: _results_screen(path_list, repo_root=repo_root, evals=evals, mode=mode, profile=profile))
@@ -111,7 +118,7 @@ def make_app(
     def inspector():
         from .inspector import InspectorScreen
 
-        session = Session(path_list, repo_root=repo_root)
+        session = Session(path_list, repo_root=repo_root, cwd=cwd)
         return InspectorScreen(session, mode=mode, profile=profile, watch=watch)
 
     return TurnlensApp(inspector)

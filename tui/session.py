@@ -77,10 +77,11 @@ class LoadedFile:
 class Session:
     """The eval files being inspected, reloadable one by one."""
 
-    def __init__(self, paths: Iterable[str], *, repo_root: Optional[str] = None):
+    def __init__(self, paths: Iterable[str], *, repo_root: Optional[str] = None, cwd: Optional[str] = None):
         from formatting import find_repo_root
 
-        self.repo_root = os.path.abspath(repo_root) if repo_root else find_repo_root()
+        self.cwd = cwd  # the working directory as a search root for file references (None: the real one)
+        self.repo_root = os.path.abspath(repo_root) if repo_root else find_repo_root(cwd)
         self.roots = [os.fspath(p) for p in paths]
         self.scanned_folders: set[str] = set()  # folders searched for eval files (real paths)
         self.files: list[LoadedFile] = [
@@ -119,7 +120,7 @@ class Session:
 
     def load(self, number: int) -> EvalFile:
         """Load one file with the engine (safe to call from a worker thread)."""
-        return load_eval_file(self.files[number].path, repo_root=self.repo_root)
+        return load_eval_file(self.files[number].path, repo_root=self.repo_root, cwd=self.cwd)
 
     def apply(self, number: int, eval_file: EvalFile) -> None:
         """Take a fresh load of file `number`; a refused load keeps the last good one for display."""
