@@ -135,6 +135,35 @@ def in_process_index(path: str) -> tuple[float, int]:
     return elapsed, results.count
 
 
+def export_sizes(folder: str) -> None:
+    """Bytes of `turnlens export --format …` for the sample results (the README's TOON figure)."""
+    import io
+
+    sys.path.insert(0, ROOT)
+    from formatting.results import expand_results_paths
+    from formatting.results_export import export_results
+
+    files, _ = expand_results_paths([folder])
+    if not files:
+        return
+    raw = sum(os.path.getsize(f) for f in files)
+    import re
+
+    sizes, tokens = {}, {}
+    for fmt_name in ("jsonl", "toon", "markdown"):
+        out = io.StringIO()
+        export_results(files, fmt_name, out)
+        text = out.getvalue()
+        sizes[fmt_name] = len(text.encode("utf-8"))
+        # a rough token estimate, no real tokenizer: each word and each punctuation mark counts one
+        tokens[fmt_name] = len(re.findall(r"\w+|[^\w\s]", text))
+    print(f"export of {os.path.relpath(folder, ROOT)} ({len(files)} files, {raw:,} bytes as recorded):")
+    for fmt_name in sizes:
+        print(f"  {fmt_name:<8} {sizes[fmt_name]:>9,} bytes  ~{tokens[fmt_name]:>7,} tokens (words + punctuation)")
+    print(f"  TOON vs JSONL: {1 - sizes['toon'] / sizes['jsonl']:.1%} fewer bytes, "
+          f"{1 - tokens['toon'] / tokens['jsonl']:.1%} fewer rough tokens")
+
+
 def median(values: list) -> float | None:
     values = [v for v in values if v is not None]
     return statistics.median(values) if values else None
@@ -154,6 +183,7 @@ def main() -> int:
     if not shutil.which("tmux"):
         print("tmux is needed to run both apps headless", file=sys.stderr)
         return 2
+    export_sizes(os.path.join(ROOT, "sample_evals", ".agentv", "results"))
     path = ensure_file(args.size_mb)
     size_mib = os.path.getsize(path) / 1024 / 1024
     index_s, count = in_process_index(path)

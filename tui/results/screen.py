@@ -275,7 +275,9 @@ class ResultsScreen(Screen):
         if run is not self.run or self.compare_mode:
             return
         now = time.monotonic()
-        if first or message.progress.done or now - self._last_reselect >= RESELECT_EVERY:
+        # re-sorting 100 000 summaries costs the index worker GIL time: less often as the file grows
+        every = RESELECT_EVERY if run.results.count < 20_000 else 3 * RESELECT_EVERY
+        if first or message.progress.done or now - self._last_reselect >= every:
             self._last_reselect = now
             self._reselect()
             self._show_problems()
