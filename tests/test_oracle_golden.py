@@ -31,6 +31,7 @@ import difflib
 import hashlib
 import json
 import os
+import re
 import sys
 from collections import Counter
 from contextlib import contextmanager
@@ -382,12 +383,14 @@ if pytest is not None:
     TURNLENS = REPO / ".venv" / "bin" / "turnlens"
 
     def _cli_sample() -> list[str]:
-        """Every sample_evals file, two eval files of each corpus layout, and all refusals (a process each: keep
-        it short; the in-process test above covers every file)."""
+        """Every sample_evals file, two eval files of each corpus layout, all of corpus/big, and all refusals (a
+        process each: keep it short; the in-process test above covers every file)."""
         picked, per_layout = [], Counter()
         for key, entry in _MANIFEST.get("fixtures", {}).items():
             layout = entry.get("layout", "sample_evals")
-            if key.startswith("sample_evals/") or entry.get("load_error") or per_layout[layout] < 2:
+            # all of corpus/big: files over 256 KiB, which the command exports in slices on several cores
+            if key.startswith("sample_evals/") or entry.get("load_error") or per_layout[layout] < 2 \
+                    or layout == "big":
                 picked.append(key)
             per_layout[layout] += 1
         return picked
@@ -411,6 +414,11 @@ if pytest is not None:
             assert proc.returncode == 1 and proc.stdout == b"", "a refused file: exit status 1, nothing on stdout"
             assert Path(entry["eval"]).name in proc.stderr.decode("utf-8", "replace"), "the message names the file"
             assert b"Traceback" not in proc.stderr
+            at = re.search(r"at line (\d+)", oracle.load_error)
+            if at:  # the reference names a line: so must we
+                err = proc.stderr.decode("utf-8", "replace")
+                assert f":{at.group(1)}:" in err or f"line {at.group(1)}" in err, \
+                    f"the oracle says line {at.group(1)}: {oracle.load_error!r}; turnlens says {err!r}"
             return
         assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")[-2000:]
         rows = [json.loads(line) for line in proc.stdout.split(b"\n") if line.strip()]
@@ -470,8 +478,6 @@ def oracle_case_warnings(oracle: OracleOutput) -> Counter:
 
 def warning_differences(oracle: OracleOutput, rows: list[dict]) -> tuple[Counter, Counter]:
     """(oracle warnings the engine's rows lack, engine row warnings the oracle lacks); "file:line: " dropped."""
-    import re
-
     engine = Counter()
     for row in rows:
         for w in row.get("warnings", []):

@@ -1233,10 +1233,49 @@ def layout_cwd() -> Layout:
     return lay
 
 
+def layout_big() -> Layout:
+    """Files over 256 KiB with many cases: `turnlens export` cuts these into slices exported on several cores, so
+    they test the sliced path (and its refusals) against the oracle. Long ignored `note`s keep the fixtures small."""
+    lay = Layout("big")
+    common_files(lay)
+    lay.file(".agentv/config.yaml", config_doc(["**/*.instructions.md"]))
+    lay.file("evals/files/a.txt", "alpha\n")
+    note = Lit("\n".join(f"Padding line {i} that the reference ignores entirely." for i in range(55)), "|")
+    shapes = [
+        lambda n: C(f"big-{n:03d}", [M("user", f"Question {n}")], note=note),
+        lambda n: C(f"big-{n:03d}", [M("system", [F("../prompts/style.instructions.md"), T("S")]),
+                                     M("user", [F("files/a.txt"), T(f"Q{n}")])], note=note),
+        lambda n: C(f"big-{n:03d}", [M("user", "U"), M("assistant", "A"), M("tool", [F("/docs/guide.md")]),
+                                     M("user", f"Q{n}")], note=note, expected=[M("assistant", f"R{n}")]),
+        lambda n: C(f"big-{n:03d}", [M("user", "missing outcome")], outcome=None, note=note),
+        lambda n: C("big-dup", [M("user", f"dup {n}")], note=note),
+        lambda n: C(f"big-{n:03d}", [M("user", f"Fence {n}\n```py\nx = {n}\n```")], note=note),
+    ]
+    cases = [shapes[n % len(shapes)](n) for n in range(96)]
+    plain = eval_doc(cases)
+    lay.eval("evals/big-plain.yaml", plain)
+    lay.eval("evals/big-crlf.yaml", plain, crlf=True)
+    lay.eval("evals/big-bom.yaml", "\ufeff" + plain)
+    lines = plain.split("\n")
+    late = max(i for i, line in enumerate(lines) if line.startswith("  - id: big-090"))
+    lay.eval("evals/big-error-late.yaml", "\n".join(lines[:late + 1] + ["    outcome: [unclosed"] + lines[late + 1:]))
+    lay.eval("evals/big-dupkey-late.yaml", "\n".join(lines[:late + 1] + ["    id: again"] + lines[late + 1:]))
+    lay.eval("evals/big-tab-late.yaml", "\n".join(lines[:late + 1] + ["\tnote: tabbed"] + lines[late + 1:]))
+    lay.eval("evals/big-latin1-late.yaml",
+             "\n".join(lines[:late + 1] + ["    extra: caf\u00e9"] + lines[late + 1:]).encode("latin-1"))
+    lay.eval("evals/big-items-at-column-0.yaml",
+             "\n".join(line[2:] if line.startswith("  ") else line for line in lines))
+    lay.eval("evals/big-trailing-key.yaml", plain + "description: a key after the cases\n")
+    lay.eval("evals/big-comments.yaml", plain.replace("\n  - id: big-0", "\n# a comment at column 0\n  - id: big-0"))
+    lay.eval("evals/big-anchor.yaml", plain.replace("outcome: The answer", "outcome: &o The answer", 1)
+             + "  - id: big-alias\n    outcome: *o\n    input_messages: [{role: user, content: alias}]\n")
+    return lay
+
+
 def all_layouts(abs_root: str) -> list[Layout]:
     return [layout_basic(), layout_patterns(), layout_configs(), layout_noconfig(), layout_loaderrors(),
             layout_abspath(abs_root), layout_dotfolder(), layout_fuzz(), layout_globfuzz(),
-            layout_cwd(), layout_fuzzdeep()]
+            layout_cwd(), layout_fuzzdeep(), layout_big()]
 
 
 def write(out: Path, abs_root: str | None = None) -> dict:
