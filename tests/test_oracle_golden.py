@@ -10,8 +10,8 @@ Per eval file:
 - the cases the engine skips are those the oracle warns about ("Skipping incomplete eval case: <id>", "Skipping
   invalid eval case entry", "No valid expected message found for eval case: <id>");
 - a file the oracle refuses (load_error) is refused by the engine too.
-The design profile must keep the same question, guidelines and evaluator prompt; `turnlens export` itself is run on
-a sample of files.
+The design profile must keep the same question, guidelines and evaluator prompt, and its chatPrompt must have the
+shape DECISIONS §1 gives it; `turnlens export` itself is run on a sample of files.
 
 Progress for the engine author (no pytest needed):
 
@@ -379,6 +379,46 @@ if pytest is not None:
                         "\n".join(describe(m, fixture) for m in new[:5]), pytrace=False)
         if res.file_problems or res.mismatches:
             pytest.xfail("known mismatches (tests/fixtures/oracle/known_mismatches.txt)")
+
+    def design_chat_trouble(rendered: dict) -> Optional[str]:
+        """DECISIONS §1 design: a chatPrompt for every case; at most one system message, first, holding the
+        guidelines block first; roles kept; turns with no parts dropped (so no empty message)."""
+        chat = rendered["chatPrompt"]
+        if not isinstance(chat, list):
+            return f"chatPrompt is {chat!r}"
+        roles = [m["role"] for m in chat]
+        if roles.count("system") > 1 or ("system" in roles and roles[0] != "system"):
+            return f"system messages not merged into one leading message: roles {roles}"
+        if set(roles) - {"system", "user", "assistant", "tool"}:
+            return f"unexpected roles {roles}"
+        if rendered["guidelines"] and not (chat and chat[0]["content"].startswith("[[ ## Guidelines ## ]]")):
+            return "guidelines block is not the start of the leading system message"
+        empty = [i for i, m in enumerate(chat) if not m["content"]]
+        if empty:
+            return f"messages {empty} are empty: {chat}"
+        return None
+
+    @pytest.mark.parametrize("fixture", _KEYS)
+    def test_design_chatprompt_shape(fixture, export_rows):
+        entry = _MANIFEST["fixtures"][fixture]
+        reason = why_not_comparable(entry)
+        if reason:
+            pytest.skip(reason)
+        rows, error = run_engine(export_rows, entry, profile="design")
+        known = load_known()
+        troubles, known_hits = [], 0
+        for row in rows:
+            if "skipped" in row:
+                continue
+            for mode in MODES:
+                trouble = design_chat_trouble(row[mode])
+                if trouble and (fixture, str(row["id"]), f"design.{mode}.chatPrompt") in known:
+                    known_hits += 1
+                elif trouble:
+                    troubles.append(f"{fixture} :: {row['id']} :: design.{mode}.chatPrompt\n    {trouble}")
+        assert not troubles, "\n".join(troubles[:5])
+        if known_hits:
+            pytest.xfail(f"{known_hits} known design chatPrompt problems (known_mismatches.txt)")
 
     TURNLENS = REPO / ".venv" / "bin" / "turnlens"
 
