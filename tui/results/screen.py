@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.message import Message
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Static
 
 from formatting.results import (
@@ -166,6 +166,7 @@ class ResultsScreen(Screen):
         Binding("c", "compare_previous", "Compare"),
         Binding("escape", "back", "Clear/back", show=False),
         Binding("q", "app.quit", "Quit", show=False),
+        Binding("question_mark", "help", "Help"),
     ]
 
     def __init__(
@@ -666,8 +667,46 @@ class ResultsScreen(Screen):
                     ("Results: compare with the previous run", "c", "compare_previous"),
                 ]
         commands.append(("Results: open the highlighted result", "enter", "open_current"))
+        commands.append(("Results: help (keys and marks)", "?", "help"))
         return [(title, help_text, _action(self, action)) for title, help_text, action in commands]
+
+    def action_help(self) -> None:
+        self.app.push_screen(ResultsHelpScreen())
 
     def action_open_current(self) -> None:
         self._focus_list()
         (self.query_one(CompareList) if self.compare_mode else self.query_one(ResultList)).action_select()
+
+
+HELP = """\
+Results view
+  ↑ ↓ PgUp PgDn Home End   move          enter / click   open the result
+  s  sort: score (failures first), id, time, file order        r  reverse
+  f  show: all, failures, errors, drifted                     + -  pass threshold ±0.05
+  /  search eval id, target, dataset as you type               F  full-text search inside results
+  d  check drift against the eval files (automatic up to 20 000 results)
+  [ ]  previous / next run (a folder of runs)                  c  compare with an earlier run of the suite
+  esc  clear search / filter, or go back                       q  quit     ctrl+p  command palette
+
+Marks in the list
+  ✓ passed (score ≥ threshold)   · failed   ✗ error recorded
+  drift:  = request unchanged   ≠ the eval file now produces something else   ? eval case not found
+          · nothing to compare (no request recorded, or the engine refused the case)
+
+Result detail:  1 request  2 answer  3 verdict  4 evaluator prompt  5 drift   n/p next/previous   esc back
+Compare (two files):  f changed only / all   enter answers side by side   n/p walk the pairs
+"""
+
+
+class ResultsHelpScreen(ModalScreen):
+    """Keys and the meaning of the list marks."""
+
+    DEFAULT_CSS = """
+    ResultsHelpScreen { align: center middle; }
+    ResultsHelpScreen > Static { width: auto; max-width: 95%; height: auto; border: round $accent;
+                                 background: $surface; padding: 0 1; }
+    """
+    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close")]
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(HELP, end=""), markup=False)
