@@ -184,12 +184,14 @@ def file_header_text(rel_path: str, error: Optional[str], stale: bool, width: in
 # ----------------------------------------------------------------------------------------------- the panes
 
 
-def _message_header(msg: Message, note: str = "") -> Text:
+def _message_header(msg: Message, note: str = "", fired: bool = False) -> Text:
     colour = role_colour(msg.role)
     text = Text(end="")
     text.append(f" {msg.index + 1} {sanitize(msg.role)} ", style=Style(color="black", bgcolor=colour, bold=True))
+    if fired:
+        text.append(" ◆ rule", style=Style(color="#e5c07b", bold=True))
     if msg.line:
-        text.append(f" line {msg.line}", style=DIM)
+        text.append(f"  line {msg.line}", style=DIM)
     if msg.content_is_string:
         text.append("  string content", style=DIM)
     if note and not msg.dropped:
@@ -249,14 +251,16 @@ def messages_text(case: EvalCase, formatted: Optional[FormattedCase]) -> Text:
         return _empty_note("(no input messages)")
     fates = {}
     notes = {}
+    fired: set[int] = set()
     if formatted is not None:
         fates = {(f.message_index, f.segment_index): f for f in formatted.explanation.segments}
         notes = {m.message_index: m.note for m in formatted.explanation.messages}
+        fired = set(formatted.explanation.trigger_messages)
     out = Text(end="")
     for n, msg in enumerate(case.messages):
         if n:
             out.append("\n\n")
-        out.append_text(_message_header(msg, notes.get(msg.index, "")))
+        out.append_text(_message_header(msg, notes.get(msg.index, ""), msg.index in fired))
         for seg in msg.segments:
             out.append("\n")
             fate = fates.get((msg.index, seg.index))

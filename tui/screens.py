@@ -61,6 +61,7 @@ def help_text() -> Table:
     table.add_row("", "")
     for role in ("system", "user", "assistant", "tool"):
         table.add_row(Text(f"@[{role.capitalize()}]:", style=render.style_for(f"marker:{role}")), f"{role} turn marker")
+    table.add_row(Text("◆ rule", style="bold #e5c07b"), "this message made the marker rule fire")
     table.add_row(Text("<Attached: path>", style=render.style_for("attached")), "guideline reference kept in its turn")
     table.add_row(Text('<file path="…">', style=render.style_for("file-tag")), "embedded file (lm) / file reference (agent)")
     table.add_row(Text("[[ ## … ## ]]", style=render.style_for("section")), "section of a prompt template")
