@@ -233,6 +233,10 @@ def compare(fixture: str, oracle: OracleOutput, rows: list[dict], error,
         return res
 
     accepted = [r for r in rows if "skipped" not in r]
+    for r in rows:  # DECISIONS §6: {"index", "id" (as written, or null), "skipped": "<reason>"}
+        if "skipped" in r and not (isinstance(r.get("index"), int) and "id" in r
+                                   and isinstance(r["skipped"], str) and r["skipped"]):
+            res.file_problems.append(Mismatch("(file)", "skipped row shape", '{"index", "id", "skipped"}', r))
     want_skips, got_skips = oracle_skip_labels(oracle.warnings), engine_skip_labels(rows)
     if want_skips != got_skips:
         res.file_problems.append(Mismatch("(file)", "skipped", dict(sorted(want_skips.items())),
@@ -314,7 +318,7 @@ def first_difference(a, b) -> str:
 
 def describe(m: Mismatch, fixture: str = "", max_lines: int = 40) -> str:
     head = f"{fixture} :: {m.case} :: {m.field}\n"
-    if m.field in ("presence", "skipped", "load_error", "markers.rule", "markers.evidence"):
+    if m.field in ("presence", "skipped", "skipped row shape", "load_error", "markers.rule", "markers.evidence"):
         return head + f"    oracle: {m.expected!r}\n    engine: {m.actual!r}\n"
     diff = list(difflib.unified_diff(_lines(m.expected), _lines(m.actual), "oracle", "engine", n=2))
     if len(diff) > max_lines:
