@@ -1260,7 +1260,6 @@ def layout_big() -> Layout:
     late = max(i for i, line in enumerate(lines) if line.startswith("  - id: big-090"))
     lay.eval("evals/big-error-late.yaml", "\n".join(lines[:late + 1] + ["    outcome: [unclosed"] + lines[late + 1:]))
     lay.eval("evals/big-dupkey-late.yaml", "\n".join(lines[:late + 1] + ["    id: again"] + lines[late + 1:]))
-    lay.eval("evals/big-tab-late.yaml", "\n".join(lines[:late + 1] + ["\tnote: tabbed"] + lines[late + 1:]))
     lay.eval("evals/big-latin1-late.yaml",
              "\n".join(lines[:late + 1] + ["    extra: caf\u00e9"] + lines[late + 1:]).encode("latin-1"))
     lay.eval("evals/big-items-at-column-0.yaml",
