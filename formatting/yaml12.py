@@ -453,6 +453,39 @@ def _restore(text: str) -> str:
     return _STAND_INS.sub(lambda m: chr(ord(m.group()) - _STAND_IN_BASE), text)
 
 
+# `"\ud83d\ude00"`: JSON-style surrogate escapes in double quotes. JavaScript strings are UTF-16, so the reference
+# reads a pair as the one character (and keeps a lone one); libyaml refuses them. Before parsing, each such escape
+# becomes the `\U0010xxxx` escape of a private-use character that encodes it (value and letter case), which stays
+# text where it is not in double quotes; afterwards both forms are turned back, and pairs joined. (Only the columns
+# of that line shift, by 4 per escape.)
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_SURROGATE_STAND_IN_ESCAPE = re.compile(r"\\U0010[0-7][0-9A-F]{3}")
+_SURROGATE_STAND_INS = re.compile("[\U00100000-\U00107fff]")
+_SURROGATE_CLASH = re.compile("[\U00100000-\U00107fff]|\\\\[uU]0010[0-7]")
+
+
+def _surrogate_stand_in(match: re.Match) -> str:
+    digits = match.group()[2:]
+    lower_case = sum(1 << i for i, char in enumerate(digits) if char.islower())
+    return f"\\U{0x100000 + (lower_case << 11) + int(digits, 16) - 0xD800:08X}"
+
+
+def _surrogate_written(match: re.Match) -> str:
+    code = int(match.group()[2:], 16) - 0x100000
+    digits = f"{0xD800 + (code & 0x7FF):04X}"
+    return "\\u" + "".join(char.lower() if code >> (11 + i) & 1 else char for i, char in enumerate(digits))
+
+
+def _give_back_surrogates(value: str) -> str:
+    # Where the escape was not in double quotes it is still text: the escape as written.
+    value = _SURROGATE_STAND_IN_ESCAPE.sub(_surrogate_written, value)
+    if _SURROGATE_STAND_INS.search(value) is None:
+        return value
+    value = _SURROGATE_STAND_INS.sub(lambda m: chr(0xD800 + ((ord(m.group()) - 0x100000) & 0x7FF)), value)
+    # Join each high + low pair into its character; a lone half stays, as in a JavaScript string.
+    return value.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
 # --- what sends a text to the careful (slower, pure-Python composing) path -------------------------------------
 
 # Possible deep nesting: libyaml's composer recurses in C and would overflow the stack (a crash, not an error).
@@ -526,13 +559,13 @@ _STACK_SIZE_LOCK = threading.Lock()
 class _Builder:
     """Turns the node tree into plain data, recording lines; optionally counts aliases like the reference."""
 
-    def __init__(self, yaml11: bool = False, count_aliases: bool = False, restore: bool = False):
+    def __init__(self, yaml11: bool = False, count_aliases: bool = False, restore: Any = None):
         self.node_lines: dict = {}
         self.child_lines: dict = {}
         self.warnings: list = []
         self.built: dict = {}  # id(node) -> value, so an alias gives the same object
         self.plain = _y11_plain if yaml11 else _core_plain
-        self.restore = restore
+        self.restore = restore  # None, or a function giving back the characters stood in for before parsing
         self.count_aliases = count_aliases
         # Alias accounting, as the reference does it: id(node) -> (count, alias_count); where each node is defined.
         self.anchor_data: dict = {}
@@ -551,7 +584,7 @@ class _Builder:
     def scalar(self, node) -> Any:
         value = node.value
         if self.restore:
-            value = _restore(value)
+            value = self.restore(value)
         tag = node.tag
         if tag == _PLAIN:
             return self.plain(value)
@@ -746,7 +779,7 @@ class _Builder:
                 self.merge_into(result, key_lines, build(value_node, depth, me, (index, 1)), key_node)
                 continue
             if key_node.__class__ is ScalarNode and key_node.tag == _STR and not self.count_aliases:
-                raw_key = _restore(key_node.value) if self.restore else key_node.value
+                raw_key = self.restore(key_node.value) if self.restore else key_node.value
             else:
                 raw_key = build(key_node, depth, me, (index, 0))
             line = key_node.start_mark.line + 1
@@ -1147,6 +1180,14 @@ def _parse(text: str) -> YamlDoc:
             text = _ODD_CHARS.sub(_stand_in, text)
         if lone_cr:
             text = _LONE_CR.sub(_stand_in, text)
+    restore_text = _restore if restore else None
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text):
+        if _SURROGATE_CLASH.search(text):
+            raise YamlError("the file mixes surrogate escapes (\\ud800-\\udfff) with private-use characters "
+                            "U+100000-U+107FFF, which this reader cannot tell apart")
+        text = _SURROGATE_ESCAPE.sub(_surrogate_stand_in, text)
+        restore_text = _give_back_surrogates if restore_text is None else (
+            lambda value: _give_back_surrogates(_restore(value)))
     directive_warnings = []
     if text.startswith("%") or "\n%" in text:
         text, directive_warnings = _drop_unknown_directives(text)
@@ -1188,10 +1229,10 @@ def _parse(text: str) -> YamlDoc:
     if root is None:
         return YamlDoc(None)
     count_aliases = "*" in text and _has_token(_ALIAS, text)
-    if version is None and not count_aliases and not restore:
+    if version is None and not count_aliases and restore_text is None:
         builder = _FastBuilder()
     else:
-        builder = _Builder(yaml11=version == (1, 1), count_aliases=count_aliases, restore=restore)
+        builder = _Builder(yaml11=version == (1, 1), count_aliases=count_aliases, restore=restore_text)
     builder.text = text
     data = builder.build(root)
     return YamlDoc(data, directive_warnings + builder.warnings, builder.node_lines, builder.child_lines)

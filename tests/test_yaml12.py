@@ -72,6 +72,9 @@ _JS_WHITESPACE = " \t\n\r\x0b\x0c\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\
                  "\u2028\u2029\u202f\u205f\u3000\ufeff"
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def js_json(value) -> str:
     """JSON.stringify(value) as the reference prints it."""
     if isinstance(value, dict):
@@ -79,7 +82,8 @@ def js_json(value) -> str:
     if isinstance(value, list):
         return "[" + ",".join(js_json(v) for v in value) + "]"
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        # well-formed JSON.stringify: a lone surrogate is written as its escape
+        return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(value, ensure_ascii=False))
     if value is True:
         return "true"
     if value is False:
