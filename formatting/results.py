@@ -69,7 +69,7 @@ def looks_like_results_file(path: str) -> bool:
         return False
     if is_yaml_path(path):
         return bool(_YAML_EVAL_ID.search(head)) and not _YAML_EVAL_SCHEMA.search(head)
-    stripped = head.lstrip()
+    stripped = head.removeprefix(b"\xef\xbb\xbf").lstrip()
     return stripped.startswith(b"{") and bool(_EVAL_ID_KEY.search(stripped.split(b"\n", 1)[0]) or _EVAL_ID_KEY.search(stripped))
 
 
@@ -511,7 +511,7 @@ class ResultsFile:
         size = self.size
         find = mm.find
         loads = orjson.loads
-        position = 0
+        position = 3 if mm[:3] == b"\xef\xbb\xbf" else 0  # a UTF-8 byte order mark is not part of line 1
         line = 0
         released = 0
         while position < size:

@@ -99,6 +99,13 @@ class TestIndex:
         missing = ResultsFile(str(tmp_path / "nope.jsonl"))
         assert list(missing.scan())[-1].done and missing.error and "cannot read" in missing.error.message
 
+    def test_byte_order_mark(self, tmp_path):
+        path = tmp_path / "bom.jsonl"
+        path.write_bytes(b'\xef\xbb\xbf{"eval_id": "a", "score": 1}\n{"eval_id": "b", "score": 0}\n')
+        assert looks_like_results_file(str(path))
+        results = scanned(str(path))
+        assert results.eval_ids == ["a", "b"] and not results.diagnostics and results.record(0).eval_id == "a"
+
     def test_crlf_and_blank_lines(self, tmp_path):
         path = tmp_path / "crlf.jsonl"
         path.write_bytes(b'{"eval_id": "a", "score": 1}\r\n\r\n   \r\n{"eval_id": "b", "score": 0}\r\n')

@@ -53,6 +53,9 @@ class TestResultsView:
     def test_yaml_run(self, snap_compare):
         assert snap_compare(results_app("run.yaml"), terminal_size=WIDE)
 
+    def test_sorted_by_time_shows_times(self, snap_compare):
+        assert snap_compare(results_app("run-a.jsonl"), terminal_size=WIDE, run_before=press("s", "s"))
+
     def test_narrow_terminal(self, snap_compare):
         assert snap_compare(results_app("project/.agentv/results/mini-run.jsonl"), terminal_size=NARROW)
 

@@ -341,6 +341,7 @@ class ResultsScreen(Screen):
             return
         list_ = self.query_one(ResultList)
         list_.threshold = self.threshold
+        list_.show_time = self.sort == "time"
         if (self.sort == "file" and not self.reverse and self.filter == "all" and not self.search_text
                 and run.text_mask is None):
             # the identity order needs no work at all: a range over what is indexed so far

@@ -8,6 +8,7 @@ Every untrusted string goes into `Text` with styles by span (never markup) after
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
@@ -73,6 +74,13 @@ def histogram_text(histogram: list[int], threshold: float) -> Text:
         text.append(HISTOGRAM_BLOCKS[level] * 2, style=colour if count else "#3e4451")
     text.append(" 1", style="dim")
     return text
+
+
+def _time_label(seconds: float) -> str:
+    """UTC month-day and time of day, as recorded (results come from one machine; the day matters most)."""
+    if math.isnan(seconds):
+        return "—".ljust(14)
+    return time.strftime("%m-%d %H:%M:%S", time.gmtime(seconds))
 
 
 def _fit(text: str, width: int) -> str:
@@ -340,6 +348,7 @@ class ResultList(VirtualList):
         self.results = results
         self.threshold = threshold
         self.drift_marks: Optional[bytearray] = None
+        self.show_time = False  # a time column, when the list is sorted by time
 
     def render_row(self, row: object, width: int) -> Text:
         index = int(row)  # type: ignore[arg-type]
@@ -364,6 +373,8 @@ class ResultList(VirtualList):
         if self.drift_marks is not None and index < len(self.drift_marks):
             mark, style = DRIFT_MARKS[self.drift_marks[index]]
             text.append(mark, style=style)
+        if self.show_time:
+            text.append(_time_label(results.timestamps[index]) + " ", style="#56b6c2")
         rest = max(0, width - text.cell_len - 1)
         side = min(22, max(8, rest // 5))
         id_width = max(8, rest - 2 * side - 2)
