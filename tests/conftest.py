@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import os
+import sys
 
 import pytest
 
@@ -19,10 +20,10 @@ def _deterministic_terminal(monkeypatch):
         if name == "NO_COLOR" or (name.startswith("TEXTUAL") and not name.startswith("TEXTUAL_SNAPSHOT")):
             monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("TEXTUAL_ANIMATIONS", "none")
-    try:
-        from textual.widgets import Input, TextArea
-    except ImportError:  # tests that never touch Textual
-        return
+    if "textual" not in sys.modules:
+        return  # a test module that never imported Textual: keep it that way (import-hygiene tests)
+    from textual.widgets import Input, TextArea
+
     for widget in (Input, TextArea):
         reactive = widget.__dict__.get("cursor_blink")
         if reactive is not None and hasattr(reactive, "_default"):
