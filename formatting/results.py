@@ -552,15 +552,18 @@ class ResultsFile:
         loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
         mm = self._mm
         assert mm is not None
-        bounds: list[tuple[int, int]] = []  # (start of document text, start of its separator line or EOF)
-        start = 0
-        for match in _YAML_DOC_SEPARATOR.finditer(mm):
-            bounds.append((start, match.start()))
-            start = match.end() + 1
-        bounds.append((start, self.size))
+
+        def documents() -> Iterator[tuple[int, int]]:
+            """(start of a document's text, start of the separator line after it, or EOF), found lazily."""
+            start = 0
+            for match in _YAML_DOC_SEPARATOR.finditer(mm):
+                yield start, match.start()
+                start = match.end() + 1
+            yield start, self.size
+
         line = 1  # line number of `start`
         counted_to = 0
-        for doc_start, doc_end in bounds:
+        for doc_start, doc_end in documents():
             if doc_start > self.size:
                 break
             line += mm[counted_to:doc_start].count(b"\n") if doc_start > counted_to else 0
