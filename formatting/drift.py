@@ -131,6 +131,7 @@ class DriftChecker:
         self._eval_paths: Optional[list[str]] = None
         self._loaded: dict[str, EvalFile] = {}
         self._by_id: Optional[dict[str, list[tuple[str, int]]]] = None
+        self._formatted: dict[tuple[str, int], object] = {}  # a case is formatted once, however many results
 
     @property
     def eval_paths(self) -> list[str]:
@@ -191,13 +192,21 @@ class DriftChecker:
             return DriftReport("eval refused", str(eval_file.error), eval_file.path)
         if case.skipped is not None:
             return DriftReport("case skipped", f"the case is skipped: {case.skipped}", eval_file.path, case.line)
-        return compare_with_case(record, eval_file, case)
+        key = (eval_file.path, case.index)
+        formatted = self._formatted.get(key)
+        if formatted is None:
+            from .engine import format_case
+
+            formatted = self._formatted[key] = format_case(case, eval_file, "agentv")
+        return compare_with_case(record, eval_file, case, formatted)
 
 
-def compare_with_case(record: ResultRecord, eval_file: EvalFile, case: EvalCase) -> DriftReport:
+def compare_with_case(record: ResultRecord, eval_file: EvalFile, case: EvalCase, formatted=None) -> DriftReport:
+    """Compare what `record` recorded with `case` formatted by the engine (profile agentv, what AgentV sends)."""
     from .engine import evaluator_prompt, format_case
 
-    formatted = format_case(case, eval_file, "agentv")
+    if formatted is None:
+        formatted = format_case(case, eval_file, "agentv")
     fields: list[FieldDrift] = []
     for mode, recorded in (("lm", record.lm_request), ("agent", record.agent_request)):
         if recorded is None:
