@@ -727,14 +727,37 @@ def passes(score: Optional[float], error: bool, threshold: float) -> bool:
     return not error and score is not None and score >= threshold
 
 
+class StatsCounter:
+    """`compute_stats` that goes on from where it stopped: while a big file is indexed, each update only reads
+    the records added since the last one (a new threshold starts it over)."""
+
+    def __init__(self) -> None:
+        self.threshold: Optional[float] = None
+        self.stats = Stats(0, 0, None, 0, 0, 0, [0] * 10)
+        self._total = 0.0
+
+    def update(self, results: ResultsFile, threshold: float) -> Stats:
+        if threshold != self.threshold or results.count < self.stats.count:
+            self.threshold = threshold
+            self.stats = Stats(0, 0, None, 0, 0, 0, [0] * 10)
+            self._total = 0.0
+        self.stats, self._total = _count_stats(results, threshold, self.stats, self._total)
+        return self.stats
+
+
 def compute_stats(results: ResultsFile, threshold: float, upto: Optional[int] = None) -> Stats:
+    start = Stats(0, 0, None, 0, 0, 0, [0] * 10)
+    return _count_stats(results, threshold, start, 0.0, upto)[0]
+
+
+def _count_stats(results: ResultsFile, threshold: float, base: Stats, total: float,
+                 upto: Optional[int] = None) -> tuple[Stats, float]:
     count = results.count if upto is None else min(upto, results.count)
     scores = results.scores
     flags = results.flags
-    histogram = [0] * 10
-    total = 0.0
-    scored = passed = failed = errors = 0
-    for i in range(count):
+    histogram = list(base.histogram)
+    scored, passed, failed, errors = base.scored, base.passed, base.failed, base.errors
+    for i in range(base.count, count):
         flag = flags[i]
         if flag & FLAG_ERROR:
             errors += 1
@@ -750,7 +773,7 @@ def compute_stats(results: ResultsFile, threshold: float, upto: Optional[int] = 
             passed += 1
         else:
             failed += 1
-    return Stats(count, scored, total / scored if scored else None, passed, failed, errors, histogram)
+    return Stats(count, scored, total / scored if scored else None, passed, failed, errors, histogram), total
 
 
 SORT_KEYS = ("score", "id", "time", "file")

@@ -194,3 +194,17 @@ class TestFullText:
         assert results.find_text("gpt-4o", window=7) == whole and sum(whole) == 4
         yaml_results = scanned(fixture("run.yaml"))
         assert list(yaml_results.find_text("support agent")) == [0, 0, 1]
+
+
+def test_stats_counter_goes_on_where_it_stopped(tmp_path):
+    from formatting.results import StatsCounter
+
+    path = tmp_path / "grow.jsonl"
+    rows = [{"eval_id": f"c{i}", "score": i / 10, **({"error": "x"} if i == 3 else {})} for i in range(10)]
+    path.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in rows))
+    results = ResultsFile(str(path))
+    counter = StatsCounter()
+    for _ in results.scan(batch_seconds=0):
+        counter.update(results, 0.5)
+    assert counter.stats == compute_stats(results, 0.5)
+    assert counter.update(results, 0.7) == compute_stats(results, 0.7)

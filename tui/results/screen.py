@@ -27,7 +27,7 @@ from formatting.results import (
     SORT_KEYS,
     ResultsFile,
     ScanProgress,
-    compute_stats,
+    StatsCounter,
     expand_results_paths,
     select,
     visible_text,
@@ -92,6 +92,7 @@ class Run:
     drift_checker: object = None
     drift_note: str = ""
     text_mask: Optional[bytearray] = None  # full-text search hits, one byte per record
+    stats: StatsCounter = field(default_factory=StatsCounter)
 
 
 def _suite_of(path: str) -> str:
@@ -290,7 +291,7 @@ class ResultsScreen(Screen):
         if run is None or self.compare_mode:
             return
         results = run.results
-        stats = compute_stats(results, self.threshold) if results.count else None
+        stats = run.stats.update(results, self.threshold) if results.count else None
         list_ = self.query_one(ResultList)
         title = run.path
         if results.error is not None:
@@ -494,7 +495,8 @@ class ResultsScreen(Screen):
             self.dismiss()
 
     def _focus_list(self) -> None:
-        self.query_one(CompareList if self.compare_mode else ResultList).focus()
+        for found in self.query(CompareList if self.compare_mode else ResultList):
+            found.focus()
 
     def _refresh_view(self) -> None:
         if self.compare_mode:
