@@ -24,7 +24,7 @@ from formatting.results import EvaluatorResult, RecordedRequest, ResultRecord, R
 
 from ..render import chat_text, highlighted, sanitize
 from .screen import ResultsCommands, _action
-from .widgets import FAIL, PASS, WARN, score_bar, score_colour
+from .widgets import FAIL, PASS, STATUS_STYLES, WARN, score_bar, score_colour
 
 DISPLAY_LIMIT = 100_000  # characters of one text shown; the rest is summarised
 MARKDOWN_LIMIT = 40_000  # longer answers are shown as plain text: the Markdown widget builds a widget per block
@@ -437,7 +437,7 @@ class CompareDetailScreen(Screen):
             return
         title = Text(end="")
         title.append(sanitize(row.key), style="bold")
-        title.append(f"  {row.status}", style=f"bold {FAIL if row.status in ('regressed', 'new error') else PASS}")
+        title.append(f"  {row.status}", style=STATUS_STYLES.get(row.status, ""))
         if row.delta is not None:
             title.append(f"  Δ {row.delta:+.2f}", style=DIM)
         title.append(f"  {position + 1} of {len(self.rows)}", style=DIM)

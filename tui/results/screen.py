@@ -228,7 +228,7 @@ class ResultsScreen(Screen):
 
     @staticmethod
     def _compare_columns() -> Text:
-        return Text(f" {'status':<11}{'A':<16}{'B':<16}{'Δ':<7}eval id", end="")
+        return Text(f"{'status':<11}{'A':<16}{'B':<16}{'Δ':<7}eval id", end="")  # the Static pads one cell
 
     def on_mount(self) -> None:
         self._show_problems()
