@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/bench_results.py                # 400 MB file
     .venv/bin/python benchmarks/bench_results.py --size-mb 800  # the 800 MB case
     .venv/bin/python benchmarks/bench_results.py --no-toolong   # skip the comparison
+    .venv/bin/python benchmarks/bench_results.py --install-toolong  # first make toolong's own venv
 
 Both apps run for real in a headless tmux pane (same size); the clock starts when tmux launches the command and
 stops when `tmux capture-pane` first shows a record of the file (turnlens: a result row; toolong: a JSON line).
@@ -10,8 +11,8 @@ Peak memory is the turnlens process's VmHWM once its header says the file is ind
 page cache (warm), like a file an author just wrote; the generator writes it once into benchmarks/out/.
 
 toolong pins an old Textual (0.58), so it is installed into its own venv, benchmarks/out/toolong-venv
-(`python3 -m venv benchmarks/out/toolong-venv && benchmarks/out/toolong-venv/bin/pip install toolong`), never
-into the project's venv. Targets (issue 4): first result in at most half toolong's time, peak RSS < 150 MiB,
+(--install-toolong does `python3 -m venv benchmarks/out/toolong-venv && …/bin/pip install toolong`), never
+into the project's venv, whose Textual it would downgrade. Targets (issue 4): first result in at most half toolong's time, peak RSS < 150 MiB,
 full index < 5 s.
 """
 
@@ -35,6 +36,13 @@ WIDTH, HEIGHT = 160, 48
 
 sys.path.insert(0, HERE)
 from results_data import write_results  # noqa: E402
+
+
+def install_toolong() -> None:
+    venv = os.path.dirname(os.path.dirname(TOOLONG))
+    if not os.path.exists(os.path.join(venv, "bin", "python")):
+        subprocess.run(["python3", "-m", "venv", venv], check=True)
+    subprocess.run([os.path.join(venv, "bin", "pip"), "install", "-q", "toolong"], check=True)
 
 
 def ensure_file(size_mb: int) -> str:
@@ -179,7 +187,10 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--no-toolong", action="store_true")
+    parser.add_argument("--install-toolong", action="store_true", help="create benchmarks/out/toolong-venv first")
     args = parser.parse_args()
+    if args.install_toolong:
+        install_toolong()
     if not shutil.which("tmux"):
         print("tmux is needed to run both apps headless", file=sys.stderr)
         return 2
