@@ -35,6 +35,8 @@ RELEASE_EVERY = 16 * 1024 * 1024
 # into the index.
 SUMMARY_TEXT_LIMIT = 200
 
+MAX_DIAGNOSTICS = 1000
+
 FLAG_ERROR = 1  # the record has a non-empty `error`
 FLAG_NO_SCORE = 2  # `score` missing or not a number
 
@@ -383,7 +385,8 @@ class ResultsFile:
         self.name = os.path.basename(path)
         self.is_yaml = is_yaml_path(path)
         self.size = 0
-        self.diagnostics: list[Diagnostic] = []
+        self.diagnostics: list[Diagnostic] = []  # the first MAX_DIAGNOSTICS problems
+        self.problem_count = 0  # all of them
         self.error: Optional[Diagnostic] = None  # the file could not be opened at all
         self.scanned = False
         self.scan_seconds = 0.0
@@ -470,6 +473,12 @@ class ResultsFile:
         self.eval_ids.append(_short(eval_id) if eval_id is not None else "")
         self.count += 1  # published last: readers see complete rows only
 
+    def _problem(self, diagnostic: Diagnostic) -> None:
+        """Keep the first MAX_DIAGNOSTICS problems; count the rest (a binary file must not fill memory)."""
+        self.problem_count += 1
+        if len(self.diagnostics) < MAX_DIAGNOSTICS:
+            self.diagnostics.append(diagnostic)
+
     def _release(self, upto: int) -> None:
         """Drop already-scanned pages from our resident set (they stay in the page cache)."""
         if self._mm is None or not hasattr(self._mm, "madvise") or not hasattr(mmap, "MADV_DONTNEED"):
@@ -529,12 +538,12 @@ class ResultsFile:
                 except orjson.JSONDecodeError as error:
                     truncated = newline == -1
                     why = "truncated record (no final newline)" if truncated else "not valid JSON"
-                    self.diagnostics.append(Diagnostic(self.path, line, f"{why}: {error}", "error"))
+                    self._problem(Diagnostic(self.path, line, f"{why}: {error}", "error"))
                 else:
                     if isinstance(data, dict):
                         self._add(data, position, end, line)
                     else:
-                        self.diagnostics.append(
+                        self._problem(
                             Diagnostic(self.path, line, f"not a JSON object but {type(data).__name__}", "error")
                         )
                 del chunk
@@ -576,13 +585,13 @@ class ResultsFile:
                     mark = getattr(error, "problem_mark", None)
                     where = line + mark.line if mark is not None else line
                     problem = getattr(error, "problem", None) or str(error).splitlines()[0]
-                    self.diagnostics.append(Diagnostic(self.path, where, f"not valid YAML: {problem}", "error"))
+                    self._problem(Diagnostic(self.path, where, f"not valid YAML: {problem}", "error"))
                 else:
                     first_line = line + _leading_blank_lines(chunk)
                     if isinstance(data, dict):
                         self._add(data, doc_start, doc_end, first_line)
                     elif data is not None:
-                        self.diagnostics.append(
+                        self._problem(
                             Diagnostic(self.path, first_line, f"not a mapping but {type(data).__name__}", "error")
                         )
             if stop is not None and stop.is_set():

@@ -131,6 +131,9 @@ def export_results(paths: list[str], fmt: str, out: TextIO, threshold: float = D
             problems.append(results.error)
             continue
         problems.extend(results.diagnostics)
+        if results.problem_count > len(results.diagnostics):
+            more = results.problem_count - len(results.diagnostics)
+            problems.append(Diagnostic(path, None, f"… and {more:,} more broken lines", "warning"))
         opened.append(results)
     rows = (export_row(record, threshold) for results in opened for record in _records(results))
     if fmt == "jsonl":

@@ -208,3 +208,13 @@ def test_stats_counter_goes_on_where_it_stopped(tmp_path):
         counter.update(results, 0.5)
     assert counter.stats == compute_stats(results, 0.5)
     assert counter.update(results, 0.7) == compute_stats(results, 0.7)
+
+
+def test_problems_are_capped_but_counted(tmp_path):
+    from formatting.results import MAX_DIAGNOSTICS
+
+    path = tmp_path / "binary.jsonl"
+    path.write_bytes(b"\x00garbage\n" * (MAX_DIAGNOSTICS + 50) + b'{"eval_id": "ok", "score": 1}\n')
+    results = scanned(str(path))
+    assert results.count == 1 and results.problem_count == MAX_DIAGNOSTICS + 50
+    assert len(results.diagnostics) == MAX_DIAGNOSTICS

@@ -307,7 +307,7 @@ class ResultsScreen(Screen):
             query=self.search_text,
             text_query=self.text_query,
             shown=len(list_.rows) if shown is None else shown,
-            problems=len(results.diagnostics),
+            problems=results.problem_count,
             drift=run.drift_counts,
             drift_note=run.drift_note,
             run_position=f"run {self.current + 1} of {len(self.runs)}" if len(self.runs) > 1 else "",
@@ -329,8 +329,12 @@ class ResultsScreen(Screen):
                 text.append("\n")
             text.append("⚠ ", style="bold")
             text.append(visible_text(str(problem))[:300])
-        if len(problems) > 3:
-            text.append(f"\n… and {len(problems) - 3} more problems; the other lines are shown", style="italic")
+        total = len(self.path_problems) + sum(
+            (r.results.problem_count + (r.results.error is not None))
+            for r in (self.runs if self.compare_mode else ([self.run] if self.run else []))
+        )
+        if total > 3:
+            text.append(f"\n… and {total - 3:,} more problems; the other lines are shown", style="italic")
         widget.update(text)
         widget.set_class(True, "-visible")
 
