@@ -74,11 +74,11 @@ class TestUntrustedText:
 
 
 class TestTextLayout:
-    def rows(self, text: str, width: int) -> list[str]:
+    def rows(self, text: str, width: int, hang: int = 0) -> list[str]:
         from tui.widgets.textlayout import StyledText
 
         styled = StyledText(Text(text))
-        return [styled.plain[a:b] for a, b in styled.rows(width)]
+        return [" " * indent + styled.plain[a:b] for a, b, indent in styled.rows(width, hang)]
 
     def test_short_lines_pass(self):
         assert self.rows("ab\n\ncd", 10) == ["ab", "", "cd"]
@@ -91,6 +91,12 @@ class TestTextLayout:
 
     def test_wide_characters_count_two_cells(self):
         assert self.rows("日本語のテキスト", 6) == ["日本語", "のテキ", "スト"]
+
+    def test_continuation_rows_keep_the_indentation(self):
+        assert self.rows("  file embedded: as src/calc.py", 16) == ["  file embedded: ", "  as src/calc.py"]
+
+    def test_hanging_indent(self):
+        assert self.rows("~ aaa bbb ccc ddd", 10, hang=2) == ["~ aaa bbb ", "  ccc ddd"]
 
     def test_tabs_are_expanded(self):
         assert self.rows("a\tb", 20) == ["a   b"]

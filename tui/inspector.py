@@ -78,7 +78,7 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Opti
         rule_line.append(" SKIPPED ", style=Style(color="black", bgcolor="#5c6370", bold=True))
         rule_line.append(" " + render.sanitize(case.skipped or ""), style="italic")
         return CaseView(
-            title, rule_line, PaneText(messages, messages.plain), skipped, skipped, skipped, PaneText(rule, rule.plain)
+            title, rule_line, PaneText(messages, messages.plain), skipped, skipped, skipped, PaneText(rule, rule.plain, hang=2)
         )
     rendered = formatted.rendered(mode)
     rule_line = Text(end="", no_wrap=True, overflow="ellipsis")
@@ -94,7 +94,7 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Opti
         question=PaneText(render.prompt_text(rendered.question, "(empty question)"), rendered.question),
         guidelines=PaneText(render.prompt_text(rendered.guidelines, "(no guidelines)"), rendered.guidelines),
         chat=PaneText(render.chat_text(rendered, profile), render.chat_copy_text(rendered)),
-        rule=PaneText(rule, rule.plain),
+        rule=PaneText(rule, rule.plain, hang=2),
         question_chars=len(rendered.question),
     )
 

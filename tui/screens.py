@@ -160,8 +160,8 @@ class ProfileDiffScreen(Screen):
         self.query_one("#screen-title", Static).update(title)
         left_pane = self.query_one("#diff-agentv", Pane)
         right_pane = self.query_one("#diff-design", Pane)
-        left_pane.show(PaneText(diff.left, render.chat_copy_text(left)), subtitle=self.mode, keep_scroll=False)
-        right_pane.show(PaneText(diff.right, render.chat_copy_text(right)), subtitle=self.mode, keep_scroll=False)
+        left_pane.show(PaneText(diff.left, render.chat_copy_text(left), hang=2), subtitle=self.mode, keep_scroll=False)
+        right_pane.show(PaneText(diff.right, render.chat_copy_text(right), hang=2), subtitle=self.mode, keep_scroll=False)
         # Bring the first difference into view, with a little context above it.
         left_pane.scroll_to_line(max(0, diff.first_left - CONTEXT_LINES))
         right_pane.scroll_to_line(max(0, diff.first_right - CONTEXT_LINES))

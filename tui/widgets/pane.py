@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from rich.segment import Segment
 from rich.text import Text
 from textual.content import Content
 from textual.geometry import Size
@@ -20,11 +21,12 @@ from .textlayout import Row, StyledText
 class PaneText:
     """A pane's content prepared for display: the styled text, laid out in rows per width (cached)."""
 
-    __slots__ = ("text", "copy", "_styled", "_rows")
+    __slots__ = ("text", "copy", "hang", "_styled", "_rows")
 
-    def __init__(self, text: Text, copy: str) -> None:
+    def __init__(self, text: Text, copy: str, *, hang: int = 0) -> None:
         self.text = text
         self.copy = copy  # what `c` copies: the raw value (question string, chatPrompt JSON…)
+        self.hang = hang  # indentation of wrapped continuation rows (at least the line's own)
         self._styled: Optional[StyledText] = None
         self._rows: dict[int, list[Row]] = {}
 
@@ -38,7 +40,7 @@ class PaneText:
         """Word-wrapped rows for a pane `width` cells wide (safe to call from a worker thread)."""
         rows = self._rows.get(width)
         if rows is None:
-            rows = self._rows[width] = self.styled.rows(width)
+            rows = self._rows[width] = self.styled.rows(width, self.hang)
         return rows
 
     def rows_before_line(self, line: int, width: int) -> int:
@@ -49,7 +51,7 @@ class PaneText:
         if line >= len(lines):
             return len(self.rows(width))
         boundary = lines[line][0]
-        return sum(1 for start, _ in self.rows(width) if start < boundary)
+        return sum(1 for row in self.rows(width) if row[0] < boundary)
 
 
 EMPTY = PaneText(Text(""), "")
@@ -154,8 +156,11 @@ class Pane(ScrollView, can_focus=True):
             return Strip.blank(width, style)
         strip = self._strips.get(index)
         if strip is None:
-            start, end = self._rows[index]
-            strip = Strip(self._content.styled.segments(start, end))
+            start, end, indent = self._rows[index]
+            segments = self._content.styled.segments(start, end)
+            if indent:
+                segments.insert(0, Segment(" " * indent))
+            strip = Strip(segments)
             strip = strip.crop_extend(0, width, style).apply_style(style)
             self._strips[index] = strip
         return strip

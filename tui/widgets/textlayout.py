@@ -1,6 +1,6 @@
 """Styled text laid out for the line API without building a Text per line.
 
-Rows are (start, end) offsets into the plain string, word-wrapped to a width; styles are looked up only for the
+Rows are (start, end, indent) offsets into the plain string, word-wrapped to a width; styles are looked up only for the
 rows being drawn. This keeps a 60 KB case's first display in the low milliseconds where Rich's split/wrap (a Text
 object per line and per row) costs hundreds.
 """
@@ -22,7 +22,10 @@ LONG_SPAN = 512  # spans longer than this are checked on every row; shorter ones
 
 _WORD = re.compile(r"\s*\S+\s*")
 
-Row = tuple[int, int]
+Row = tuple[int, int, int]  # (start, end, indent): continuation rows of a wrapped line are indented
+Extent = tuple[int, int]  # (start, end) of a logical line
+
+MAX_HANG = 12  # never indent continuation rows more than this (nor past half the width)
 
 
 @lru_cache(maxsize=1024)
@@ -38,43 +41,45 @@ def _cells(text: str) -> int:
     return len(text) if text.isascii() else cell_len(text)
 
 
-def _fold(plain: str, start: int, end: int, width: int, rows: list[Row]) -> None:
-    """Cut [start, end) into pieces at most `width` cells wide."""
-    piece = start
-    used = 0
-    for index in range(start, end):
-        w = 1 if plain[index].isascii() else cell_len(plain[index])
-        if used + w > width and index > piece:
-            rows.append((piece, index))
-            piece, used = index, 0
-        used += w
-    if piece < end:
-        rows.append((piece, end))
+def _char_cells(char: str) -> int:
+    return 1 if char.isascii() else cell_len(char)
 
 
-def wrap_line(plain: str, start: int, end: int, width: int, rows: list[Row]) -> None:
-    """Greedy word wrap of one logical line; words longer than the width are folded."""
+def wrap_line(plain: str, start: int, end: int, width: int, rows: list[Row], hang: int = 0) -> None:
+    """Greedy word wrap of one logical line; continuation rows are indented by `hang` (the line's own indentation
+    at least); words longer than a row are folded."""
     line = plain[start:end]
     if _cells(line) <= width:
-        rows.append((start, end))
+        rows.append((start, end, 0))
         return
-    row_start = start
+    indent = min(max(hang, len(line) - len(line.lstrip(" "))), MAX_HANG, width // 2)
+    row_start, row_indent = start, 0
     used = 0
+
+    def capacity() -> int:
+        return width - row_indent
+
+    def new_row(at: int) -> None:
+        nonlocal row_start, row_indent, used
+        rows.append((row_start, at, row_indent))
+        row_start, row_indent, used = at, indent, 0
+
     for match in _WORD.finditer(line):
         word_start, word_end = start + match.start(), start + match.end()
         word = match.group()
-        w = _cells(word)
         visible = _cells(word.rstrip())  # trailing spaces may hang past the edge
-        if used and used + visible > width:
-            rows.append((row_start, word_start))
-            row_start, used = word_start, 0
-        if used == 0 and visible > width:
-            _fold(plain, word_start, word_end, width, rows)
-            row_start = rows.pop()[0]  # the last piece keeps filling
-            used = _cells(plain[row_start:word_end])
+        if used and used + visible > capacity():
+            new_row(word_start)
+        if visible > capacity() - used:
+            # Too long for any row: fold it character by character.
+            for index in range(word_start, word_end):
+                w = _char_cells(plain[index])
+                if used + w > capacity() and index > row_start and not plain[index].isspace():
+                    new_row(index)
+                used += w
             continue
-        used += w
-    rows.append((row_start, end))
+        used += _cells(word)
+    rows.append((row_start, end, row_indent))
 
 
 class StyledText:
@@ -93,12 +98,12 @@ class StyledText:
         self._long = [s for s in spans if s[1] - s[0] > LONG_SPAN]
         self._spans = short
         self._starts = [s[0] for s in short]
-        self._lines: Optional[list[Row]] = None
+        self._lines: Optional[list[Extent]] = None
 
-    def lines(self) -> list[Row]:
+    def lines(self) -> list[Extent]:
         """(start, end) of each logical line."""
         if self._lines is None:
-            lines: list[Row] = []
+            lines: list[Extent] = []
             plain = self.plain
             start = 0
             while True:
@@ -111,15 +116,15 @@ class StyledText:
             self._lines = lines
         return self._lines
 
-    def rows(self, width: int) -> list[Row]:
+    def rows(self, width: int, hang: int = 0) -> list[Row]:
         rows: list[Row] = []
         width = max(1, width)
         plain = self.plain
         for start, end in self.lines():
             if end - start <= width and (end == start or plain[start:end].isascii()):
-                rows.append((start, end))
+                rows.append((start, end, 0))
             else:
-                wrap_line(plain, start, end, width, rows)
+                wrap_line(plain, start, end, width, rows, hang)
         return rows
 
     def segments(self, start: int, end: int) -> list[Segment]:
