@@ -127,3 +127,16 @@ class TestLiveRerender:
             extra.unlink()
             await wait_for(pilot, lambda: len(screen.session.files) == 1, "the file to go")
             assert screen.session.case(screen.current)[1].id == "several-turns"
+
+    async def test_editing_the_config_re_renders(self, repo):
+        app = make_app([repo / "cases.yaml"], repo_root=str(repo), watch=True)
+        async with app.run_test(size=WIDE) as pilot:
+            screen = await start_watching(pilot)
+            await select(pilot, "guideline-only-system")
+            assert "# Review guidelines" in pane_text(app, "guidelines")
+            config = repo / ".agentv" / "config.yaml"
+            config.write_text("$schema: agentv-config-v2\nguideline_patterns:\n  - \"**/*.nothing\"\n")
+            # No pattern matches now: the file is an ordinary attachment, the system turn becomes visible.
+            await wait_for(pilot, lambda: "(no guidelines)" in pane_text(app, "guidelines"), "the config change")
+            assert "@[System]:" in pane_text(app, "question")
+            assert screen.session.case(screen.current)[1].id == "guideline-only-system"
