@@ -111,7 +111,7 @@ def _request_into(out: Text, label: str, request: RecordedRequest) -> None:
         _heading(out, label if request.chat_prompt is None else f"{label}: question", "question")
         out.append_text(_prompt(request.question) if request.question else Text("(empty)", style=DIM))
     if request.guidelines is not None or request.guideline_paths:
-        _heading(out, "Guidelines", ", ".join(sanitize(p) for p in request.guideline_paths))
+        _heading(out, f"{label}: guidelines", ", ".join(sanitize(p) for p in request.guideline_paths))
         out.append_text(_prompt(request.guidelines) if request.guidelines else Text("(none)", style=DIM))
 
 
