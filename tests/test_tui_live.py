@@ -140,3 +140,19 @@ class TestLiveRerender:
             await wait_for(pilot, lambda: "(no guidelines)" in pane_text(app, "guidelines"), "the config change")
             assert "@[System]:" in pane_text(app, "question")
             assert screen.session.case(screen.current)[1].id == "guideline-only-system"
+
+    async def test_creating_a_config_re_renders(self, repo):
+        (repo / ".agentv" / "config.yaml").unlink()
+        (repo / ".agentv").rmdir()
+        app = make_app([repo / "cases.yaml"], repo_root=str(repo), watch=True)
+        async with app.run_test(size=WIDE) as pilot:
+            await start_watching(pilot)
+            await select(pilot, "several-turns")
+            await select(pilot, "guideline-only-system")
+            assert "(no guidelines)" in pane_text(app, "guidelines")  # no config: no guideline patterns
+            (repo / ".agentv").mkdir()
+            await pilot.pause(0.5)  # the watcher picks up the new folder
+            (repo / ".agentv" / "config.yaml").write_text(
+                "$schema: agentv-config-v2\nguideline_patterns:\n  - \"**/*.instructions.md\"\n"
+            )
+            await wait_for(pilot, lambda: "# Review guidelines" in pane_text(app, "guidelines"), "the new config")

@@ -403,8 +403,12 @@ class InspectorScreen(Screen):
                 numbers = self.session.files_depending_on(paths)
                 if numbers or rescan:
                     await self.reload_files(numbers, rescan=rescan)
-                if self.session.watched_paths() != watched or rescan:
-                    break  # the set of files to watch changed: watch the new set
+                if (
+                    rescan
+                    or self.session.watched_paths() != watched
+                    or sorted(self.session.watched_folders()) != folders
+                ):
+                    break  # the set of files or folders to watch changed: watch the new set
 
     async def reload_files(self, numbers: list[int], *, rescan: bool = False) -> None:
         """Reload files (in a thread), then redraw keeping the selected case and the scroll positions.

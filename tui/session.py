@@ -126,7 +126,11 @@ class Session:
         """Take a fresh load of file `number`; a refused load keeps the last good one for display."""
         loaded = self.files[number]
         loaded.generation += 1
-        loaded.depends_on = {os.path.realpath(p) for p in eval_file.watched_paths} | {os.path.realpath(loaded.path)}
+        loaded.depends_on = (
+            {os.path.realpath(p) for p in eval_file.watched_paths}
+            | {os.path.realpath(loaded.path)}
+            | self._config_candidates(loaded.path)
+        )
         if eval_file.error is not None:
             loaded.error = eval_file.error
             if loaded.good is not None:
@@ -135,6 +139,20 @@ class Session:
             loaded.error = None
             loaded.good = eval_file
         self._formatted = {k: v for k, v in self._formatted.items() if k[0] != loaded.path}
+
+    def _config_candidates(self, eval_path: str) -> set[str]:
+        """Where a `.agentv/config.yaml` would take effect (eval folder up to the repo root): creating one there
+        changes the guidelines, so these paths are watched too, as is the `.agentv` folder itself."""
+        candidates: set[str] = set()
+        folder = os.path.dirname(os.path.realpath(eval_path))
+        root = os.path.realpath(self.repo_root)
+        while True:
+            candidates.add(os.path.join(folder, ".agentv"))
+            candidates.add(os.path.join(folder, ".agentv", "config.yaml"))
+            if folder == root or not folder.startswith(root + os.sep):
+                break
+            folder = os.path.dirname(folder)
+        return candidates
 
     def files_depending_on(self, changed: Iterable[str]) -> list[int]:
         changed = {os.path.realpath(p) for p in changed}
