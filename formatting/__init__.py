@@ -10,9 +10,42 @@ Public API (stable for the TUI and the exporters):
     find_repo_root(cwd=None) -> str
     looks_like_eval_file(path) -> bool                                 # cheap `$schema: agentv-eval-v2` sniff
     export_rows(path, repo_root=None, profile="agentv") -> (rows: list[dict], error: Diagnostic | None)
+
+Names are imported on first use, so that `import formatting.results` (the results viewer's first frame) does not
+pay for the eval loader, the engine and the YAML layer.
 """
 
-from .model import *  # noqa: F401,F403
-from .loader import find_repo_root, load_eval_file, looks_like_eval_file  # noqa: F401
-from .engine import format_case, format_file  # noqa: F401
-from .export import export_rows  # noqa: F401
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_LAZY = {
+    "find_repo_root": "loader",
+    "load_eval_file": "loader",
+    "looks_like_eval_file": "loader",
+    "format_case": "engine",
+    "format_file": "engine",
+    "export_rows": "export",
+}
+_MODEL_NAMES = (
+    "MODES", "PROFILES", "ChatMessage", "Diagnostic", "EvalCase", "EvalFile", "Explanation", "FormattedCase",
+    "GuidelineConfig", "Message", "MessageFate", "Mode", "Profile", "Rendered", "RuleKind", "Segment", "SegmentFate",
+    "SegmentFateKind", "Severity", "as_posix",
+)
+_LAZY.update({name: "model" for name in _MODEL_NAMES})
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'formatting' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"formatting.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
