@@ -18,11 +18,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
-from formatting.model import Diagnostic, EvalCase, FormattedCase
+from formatting.model import Diagnostic
 
 from . import render
 from .editor import editor_command
-from .session import LoadedFile, Session, display_path
+from .session import Session
 from .widgets.case_list import CaseList, FileEntry
 from .widgets.chip import Chip
 from .widgets.pane import Pane, PaneText

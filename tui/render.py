@@ -66,7 +66,6 @@ BOLD = Style(bold=True)
 @lru_cache(maxsize=512)
 def _token_style(token: str) -> Style:
     from pygments.token import string_to_tokentype
-    from rich.syntax import Syntax
 
     theme = _syntax_theme()
     return theme.get_style_for_token(string_to_tokentype(token)).copy()
