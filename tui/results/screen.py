@@ -466,12 +466,15 @@ class ResultsScreen(Screen):
         self._show_problems()
 
     def action_compare_previous(self) -> None:
-        """Compare this run (B) with an earlier run of the same suite (A): same file-name prefix, nearest first."""
+        """Compare this run with another run of the same suite (same file-name prefix, the nearest earlier one
+        first); the earlier of the two is A."""
         if len(self.runs) < 2:
             return
-        previous = _previous_run_of_same_suite([run.path for run in self.runs], self.current)
+        other = _previous_run_of_same_suite([run.path for run in self.runs], self.current)
+        # A is always the earlier run (runs are listed oldest first), so "regressed" means what it says.
+        older, newer = sorted((other, self.current))
         self.app.push_screen(
-            ResultsScreen([self.runs[previous].path, self.run.path], self.evals, self.repo_root,
+            ResultsScreen([self.runs[older].path, self.runs[newer].path], self.evals, self.repo_root,
                           threshold=self.threshold, closable=True)
         )
 
