@@ -109,7 +109,9 @@ async def bench_switch(path: Path, rounds: int, prerender: bool) -> tuple[list[f
         while not getattr(app.screen, "loaded", False):
             await pilot.pause(0.01)
         await pilot.pause()
-        await app.workers.wait_for_complete()  # the background prerender, when on
+        if prerender:
+            while not app.screen.prerendered:
+                await pilot.pause(0.05)
         await pilot.pause()
         screen = app.screen
         keys = screen.session.case_keys()

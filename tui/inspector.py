@@ -163,6 +163,7 @@ class InspectorScreen(Screen):
         self._watch_restart: Optional[asyncio.Event] = None
         self.loaded = False  # the first load has been applied (tests and benchmarks wait on it)
         self.reloads = 0  # applied reloads, for tests
+        self.prerendered = 0  # completed background prerenders, for benchmarks
 
     # ------------------------------------------------------------------ layout
 
@@ -349,6 +350,7 @@ class InspectorScreen(Screen):
         # The views are long-lived: keep the cyclic GC from re-scanning them (full collections of a heap full of
         # spans paused case switches by 60-120 ms). Unfrozen again before a reload replaces them.
         gc.freeze()
+        self.prerendered += 1
 
     @on(CaseList.CaseSelected)
     def _case_selected(self, event: CaseList.CaseSelected) -> None:
