@@ -50,7 +50,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
-from yaml.events import AliasEvent, MappingStartEvent, ScalarEvent, SequenceStartEvent, StreamEndEvent
+from yaml.events import (
+    AliasEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+)
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from yaml.resolver import BaseResolver
 
@@ -80,6 +88,10 @@ class YamlError(Exception):
         if self.column is None:
             return f"line {self.line}: {self.message}"
         return f"line {self.line}, column {self.column}: {self.message}"
+
+
+class _NestingError(YamlError):
+    """Too deep: reported as is (re-reading such a text for an earlier refusal would take long)."""
 
 
 @dataclass(frozen=True)
@@ -619,7 +631,7 @@ class _Builder:
         if done is not None:
             return done
         if depth >= MAX_DEPTH:
-            raise YamlError(f"the data is nested more than {MAX_DEPTH} levels deep", node.start_mark.line + 1,
+            raise _NestingError(f"the data is nested more than {MAX_DEPTH} levels deep", node.start_mark.line + 1,
                             node.start_mark.column + 1)
         saved = self.indent, self.in_flow
         if node.flow_style:
@@ -654,34 +666,17 @@ class _Builder:
     def check_flow_lines(self, node) -> None:
         """Each line of a multi-line flow collection must be indented past the enclosing block collection (its
         closing bracket may stand at that column)."""
-        lines = self.lines_of_text()
-        for number in range(node.start_mark.line + 1, node.end_mark.line + 1):
-            line = lines[number].rstrip("\r")
-            body = line.lstrip(" ")
-            if not body.strip() or body[0] == "#":
-                continue
-            column = len(line) - len(body)
-            if column > self.indent or (column == self.indent and body[0] in "]}"):
-                continue
-            what = "'[' list" if node.__class__ is SequenceNode else "'{' mapping"
-            raise YamlError(f"a line of the {what} opened at line {node.start_mark.line + 1} is not indented past "
-                            "its parent; indent the continuation lines", number + 1, column + 1)
+        error = _flow_indent_error(node.__class__ is MappingNode, node.start_mark, node.start_mark.line + 1,
+                                   node.end_mark.line, self.indent, self.lines_of_text())
+        if error:
+            raise error
 
     def check_quoted_lines(self, node) -> None:
         """Each continuation line of a multi-line quoted value must be indented past the enclosing block
         collection. The reference then reports the quote unclosed at the end of the line before."""
-        lines = self.lines_of_text()
-        for number in range(node.start_mark.line + 1, node.end_mark.line + 1):
-            line = lines[number].rstrip("\r")
-            body = line.lstrip(" ")
-            if not body.strip(" \t"):
-                continue
-            if len(line) - len(body) > self.indent:
-                continue
-            before = lines[number - 1].rstrip("\r")
-            raise YamlError(f"the quoted value opened at line {node.start_mark.line + 1} continues on line "
-                            f"{number + 1} without being indented past its parent; indent it, or close the quote",
-                            number, len(before) + 1)
+        error = _quoted_indent_error(node, self.indent, self.lines_of_text())
+        if error:
+            raise error
 
     def sequence(self, node, depth: int) -> list:
         result: list = []
@@ -1038,7 +1033,7 @@ def _compose_events(loader) -> tuple[Any, Any]:
             if event.anchor is not None:
                 anchors[event.anchor] = node
             if len(stack) >= MAX_DEPTH:
-                raise YamlError(f"the data is nested more than {MAX_DEPTH} levels deep",
+                raise _NestingError(f"the data is nested more than {MAX_DEPTH} levels deep",
                                 event.start_mark.line + 1, event.start_mark.column + 1)
             _attach(stack, node)
             stack.append([node, None])
@@ -1077,6 +1072,179 @@ def _attach(stack: list, node) -> None:
 def _multiple_documents(mark) -> YamlError:
     return YamlError("the file holds more than one YAML document ('---' starts another one)",
                      mark.line + 1 if mark else None, mark.column + 1 if mark else None)
+
+
+# --- the first refusal in document order, for texts that fail ----------------------------------------------------
+
+def _first_refusal(text: str, lines: list) -> YamlError | None:
+    """Re-read a failing text event by event and return the refusal the reference reports: the first by position
+    among syntax errors, duplicate keys and badly indented continuation lines; failing those, an undefined alias
+    (the reference resolves aliases only after reading the whole document). None if none is found here."""
+    loader = _Loader(text)
+    undefined_alias: YamlError | None = None
+    anchors: dict = {}  # anchor -> key identity of the anchored node (a scalar's value), or a unique object
+    try:
+        loader.get_event()  # stream start
+        if loader.check_event(StreamEndEvent):
+            return None
+        typing = _y11_plain if loader.get_event().version == (1, 1) else _core_plain
+        # frames: [is_mapping, is_flow, column, start_mark, seen identities, pending key, previous value was empty,
+        #          previous key line]
+        stack: list = []
+        flow = None  # the outermost flow collection inside block context: [frame, lines checked up to]
+        while True:
+            try:
+                event = loader.get_event()
+            except yaml.YAMLError as exc:
+                mark = getattr(exc, "problem_mark", None)
+                if flow is not None and mark is not None:  # its lines up to the failure come first
+                    error = _flow_indent_error(flow[0][0], flow[0][3], flow[1] + 1, mark.line,
+                                               _block_indent(stack[:stack.index(flow[0])]), lines)
+                    if error:
+                        return error
+                raise
+            cls = event.__class__
+            if flow is not None and event.start_mark.line > flow[1]:
+                error = _flow_indent_error(flow[0][0], flow[0][3], flow[1] + 1, event.start_mark.line,
+                                           _block_indent(stack[:stack.index(flow[0])]), lines)
+                if error:
+                    return error
+                flow[1] = event.start_mark.line
+            if cls is ScalarEvent or cls is AliasEvent:
+                if cls is AliasEvent:
+                    identity = anchors.get(event.anchor)
+                    if identity is None:
+                        identity = object()
+                        if undefined_alias is None:
+                            undefined_alias = YamlError(
+                                f"the alias *{event.anchor} refers to no anchor defined before it",
+                                event.start_mark.line + 1, event.start_mark.column + 1)
+                    empty = False
+                else:
+                    identity = _scalar_identity(event, typing)
+                    if event.anchor is not None:
+                        anchors[event.anchor] = identity
+                    empty = event.value == "" and event.implicit[0] and event.tag is None
+                    if event.style in ("'", '"') and event.end_mark.line != event.start_mark.line:
+                        error = _quoted_indent_error(event, _block_indent(stack), lines)
+                        if error:
+                            return error
+                _take_node(stack, event, identity, empty)
+            elif cls is SequenceStartEvent or cls is MappingStartEvent:
+                if event.anchor is not None:
+                    anchors[event.anchor] = object()
+                _take_node(stack, event, object(), False)
+                stack.append([cls is MappingStartEvent, bool(event.flow_style), event.start_mark.column,
+                              event.start_mark, {}, None, False, None])
+                if flow is None and event.flow_style and len(stack) > 1:
+                    flow = [stack[-1], event.start_mark.line]
+            elif cls is SequenceEndEvent or cls is MappingEndEvent:
+                frame = stack.pop()
+                if flow is not None and flow[0] is frame:
+                    flow = None
+                if not stack:
+                    loader.get_event()  # document end
+                    if not loader.check_event(StreamEndEvent):
+                        return _multiple_documents(loader.peek_event().start_mark)
+                    return undefined_alias
+            elif not stack:  # the document end, after a root scalar or alias
+                if not loader.check_event(StreamEndEvent):
+                    return _multiple_documents(loader.peek_event().start_mark)
+                return undefined_alias
+    except _Duplicate as duplicate:
+        return duplicate.error
+    except yaml.YAMLError as exc:
+        return _error_from_yaml(exc, text)
+    finally:
+        loader.dispose()
+
+
+class _Duplicate(Exception):
+    def __init__(self, error: YamlError):
+        self.error = error
+
+
+def _scalar_identity(event, typing) -> Any:
+    """How the reference compares a scalar key: by its value (null with ~, 1 with 1.0; NaN with nothing)."""
+    if event.tag is None and event.implicit[0]:
+        value = typing(event.value)
+    elif event.tag in (None, "!", _STR):
+        value = event.value
+    else:
+        try:
+            value = _tagged_scalar(event.tag, event.value)
+        except ValueError:
+            value = event.value
+        if value is _UNRESOLVED:
+            value = event.value
+    if value.__class__ is str:
+        return value
+    if value is None:
+        return ("null",)
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, (int, float)):
+        return object() if isinstance(value, float) and math.isnan(value) else ("num", float(value))
+    return object()
+
+
+def _take_node(stack: list, event, identity: Any, empty: bool) -> None:
+    """Place a node in its parent; a mapping key is checked against the keys before it."""
+    if not stack or not stack[-1][0]:
+        return
+    frame = stack[-1]
+    if frame[5] is None:  # a key
+        line = event.start_mark.line + 1
+        first = frame[4].get(identity)
+        if first is not None:
+            # After an empty value the reference places the next key at the end of that value's line.
+            where = frame[7] if frame[6] and frame[7] is not None else line
+            shown = event.value if event.__class__ is ScalarEvent else f"*{event.anchor}"
+            raise _Duplicate(YamlError(
+                f"duplicate key {shown!r}" + (f" on line {line}" if where != line else "") + f" (first at line {first})",
+                where, event.start_mark.column + 1 if where == line else None))
+        frame[4][identity] = line
+        frame[5] = (identity, line)
+    else:  # its value
+        frame[7] = frame[5][1]
+        frame[5] = None
+        frame[6] = empty
+
+
+def _block_indent(stack: list) -> int:
+    for frame in reversed(stack):
+        if not frame[1]:
+            return frame[2]
+    return -1
+
+
+def _flow_indent_error(is_mapping: bool, start, first: int, last: int, indent: int, lines: list) -> YamlError | None:
+    """The first of lines first..last (0-based) of a flow collection that is not indented past its parent."""
+    for number in range(max(first, start.line + 1), last + 1):
+        line = lines[number].rstrip("\r")
+        body = line.lstrip(" ")
+        if not body.strip() or body[0] == "#":
+            continue
+        column = len(line) - len(body)
+        if column > indent or (column == indent and body[0] in "]}"):
+            continue
+        what, close = ("'{' mapping", "}") if is_mapping else ("'[' list", "]")
+        return YamlError(f"the {what} opened at line {start.line + 1} is not closed with '{close}', or this line of "
+                         "it is not indented past its parent", number + 1, column + 1)
+    return None
+
+
+def _quoted_indent_error(event, indent: int, lines: list) -> YamlError | None:
+    for number in range(event.start_mark.line + 1, event.end_mark.line + 1):
+        line = lines[number].rstrip("\r")
+        body = line.lstrip(" ")
+        if not body.strip(" \t") or len(line) - len(body) > indent:
+            continue
+        before = lines[number - 1].rstrip("\r")
+        return YamlError(f"the quoted value opened at line {event.start_mark.line + 1} continues on line "
+                         f"{number + 1} without being indented past its parent; indent it, or close the quote",
+                         number, len(before) + 1)
+    return None
 
 
 # --- errors -----------------------------------------------------------------------------------------------------
@@ -1127,13 +1295,41 @@ def _problem_sentence(problem: str, context: str, line: str, column: int, opened
     return f"{problem} ({context})" if context else problem
 
 
+def _implicit_key_start(text: str):
+    """Where the scalar that a stray ': ' would make a key starts (the reference reports that place)."""
+    loader = _Loader(text)
+    last = None
+    try:
+        while loader.check_token():
+            token = loader.get_token()
+            if token.__class__ is yaml.ScalarToken:
+                last = token
+    except yaml.YAMLError:
+        return last.start_mark if last is not None else None
+    finally:
+        loader.dispose()
+    return None
+
+
 def _error_from_yaml(exc: yaml.YAMLError, text: str) -> YamlError:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
     context = getattr(exc, "context", None) or ""
     if mark is None:
         return YamlError(f"invalid YAML: {problem}")
+    if problem.startswith("mapping values are not allowed"):
+        key_start = _implicit_key_start(text)
+        if key_start is not None and key_start.line < mark.line:
+            return YamlError(f"this value runs on into line {mark.line + 1}, where a ': ' makes it a key; indent that "
+                             "line like the keys above it, or quote the value", key_start.line + 1,
+                             key_start.column + 1)
+        mark = key_start or mark
     start = getattr(exc, "context_mark", None)
+    if problem == "found unexpected end of stream" and "quoted" in context and start is not None \
+            and not _line_at(text, start)[:start.column].strip():
+        # A quote that opens a line is a stray key or continuation for the reference, refused where it stands.
+        return YamlError(f"a quoted value at the start of a line is not closed (or not indented as its neighbours)",
+                         start.line + 1, start.column + 1)
     if problem == "could not find expected ':'" and start is not None:
         mark = start  # libyaml looks for the ':' until the end of the text; the line that lacks it is the news
     opened = f" (opened at line {start.line + 1})" if start is not None and start.line != mark.line else ""
@@ -1204,22 +1400,18 @@ def _parse(text: str) -> YamlDoc:
             else:
                 root = loader.get_single_node()
         except yaml.composer.ComposerError as exc:
-            if "duplicate anchor" in f"{exc.context} {exc.problem}":
-                # YAML 1.2 lets an anchor be redefined; libyaml's composer does not: compose it ourselves.
-                loader.dispose()
-                loader = _Loader(text)
-                root, version = _compose_events(loader)
-            elif exc.context and "single document" in exc.context:
-                raise _multiple_documents(exc.problem_mark) from None
-            elif "undefined alias" in f"{exc.context} {exc.problem}":
-                mark = exc.problem_mark
-                name = re.match(r"\*?([^\s,\[\]{}]*)", text.split("\n")[mark.line][mark.column:]).group(1)
-                raise YamlError(f"the alias *{name} refers to no anchor defined before it",
-                                mark.line + 1, mark.column + 1) from None
-            else:
+            if "duplicate anchor" not in f"{exc.context} {exc.problem}":
                 raise
-    except yaml.YAMLError as exc:
-        error = _error_from_yaml(exc, text)
+            # YAML 1.2 lets an anchor be redefined; libyaml's composer does not: compose it ourselves.
+            loader.dispose()
+            loader = _Loader(text)
+            root, version = _compose_events(loader)
+    except _NestingError:
+        raise
+    except (yaml.YAMLError, YamlError) as exc:
+        error = _first_refusal(text, text.split("\n"))
+        if error is None:
+            error = exc if isinstance(exc, YamlError) else _error_from_yaml(exc, text)
         if lone_cr:
             error = YamlError(error.message + " (the file ends lines with a bare CR, which the reference does not "
                               "take as a line break)", error.line, error.column)
@@ -1234,7 +1426,14 @@ def _parse(text: str) -> YamlDoc:
     else:
         builder = _Builder(yaml11=version == (1, 1), count_aliases=count_aliases, restore=restore_text)
     builder.text = text
-    data = builder.build(root)
+    try:
+        data = builder.build(root)
+    except _NestingError:
+        raise
+    except YamlError as error:
+        # The reference reports what it meets first while reading (a duplicate key, a badly indented line) before
+        # what it finds in the data afterwards (alias counts...).
+        raise _first_refusal(text, builder.lines_of_text()) or error from None
     return YamlDoc(data, directive_warnings + builder.warnings, builder.node_lines, builder.child_lines)
 
 

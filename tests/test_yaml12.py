@@ -192,7 +192,8 @@ def test_matches_reference(fixture):
     [
         ("a: 1\nb:\n\tc: 2\n", 3, "tab character"),
         ("a: 1\nb: x: y\n", 2, "quote a value that contains ': '"),
-        ("a: 1\nb: [1, 2\nc: 3\n", 3, "'[' list (opened at line 2) is not closed"),
+        ("a: 1\nb: [1, 2\nc: 3\n", 3, "'[' list opened at line 2 is not closed with ']'"),
+        ("a: 1\nb: [1, 2\n", 3, "'[' list (opened at line 2) is not closed"),
         ('a: "abc\nb: 1\n', 3, "quoted value (opened at line 1) is not closed"),
         ("a: 1\n---\nb: 2\n", 2, "more than one YAML document"),
         ("a: *nowhere\n", 1, "*nowhere refers to no anchor"),
