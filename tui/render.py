@@ -190,7 +190,7 @@ def _message_header(msg: Message, note: str = "", fired: bool = False) -> Text:
     if fired:
         text.append(" ◆ rule", style=Style(color="#e5c07b", bold=True))
     if msg.line:
-        text.append(f"  line {msg.line}", style=DIM)
+        text.append(("  " if fired else " ") + f"line {msg.line}", style=DIM)
     if msg.content_is_string:
         text.append("  string content", style=DIM)
     if note and not msg.dropped:
