@@ -294,3 +294,9 @@ class TestStartup:
         )
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(FIXTURE_REPO))
         assert out.stdout.strip().splitlines()[-1] == "False"
+
+    def test_missing_path_is_reported_without_starting_the_app(self, capsys):
+        from tui.cli import run
+
+        assert run(["no-such-file.yaml"]) == 2
+        assert "no such file or folder: no-such-file.yaml" in capsys.readouterr().err
