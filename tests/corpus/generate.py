@@ -1271,10 +1271,67 @@ def layout_big() -> Layout:
     return lay
 
 
+def layout_yamlfuzz() -> Layout:
+    """Seeded random one-to-three-character mutations of a small valid eval file: does the engine's YAML accept,
+    refuse and read exactly what the reference's does?"""
+    import random
+
+    lay = Layout("yamlfuzz")
+    lay.file(".agentv/config.yaml", config_doc(["**/*.instructions.md"]))
+    lay.file("evals/g.instructions.md", "Guideline.\n")
+    lay.file("evals/f.txt", "File.\n")
+    base = (f"$schema: {EVAL_SCHEMA}\n"
+            "evalcases:\n"
+            "  - id: one\n"
+            "    outcome: Says hi\n"
+            "    input_messages:\n"
+            "      - role: system\n"
+            "        content:\n"
+            "          - type: file\n"
+            "            value: g.instructions.md\n"
+            "          - type: text\n"
+            "            value: Be kind\n"
+            "      - role: user\n"
+            "        content: |\n"
+            "          Hello there\n"
+            "          ```py\n"
+            "          x = 1\n"
+            "          ```\n"
+            "  - id: two\n"
+            "    outcome: 'Quoted: yes'\n"
+            "    input_messages: [{role: user, content: \"A \\\"b\\\"\"}, {role: assistant, content: ok}]\n"
+            "    expected_messages:\n"
+            "      - role: assistant\n"
+            "        content: >-\n"
+            "          folded\n"
+            "          text\n"
+            "  - id: three\n"
+            "    outcome: plain # comment\n"
+            "    input_messages:\n"
+            "      - {role: user, content: [{type: file, value: f.txt}, {type: text, value: q}]}\n")
+    alphabet = list(":-#'\"\t []{}|>&*!%@`?,\\") + ["\n", "  ", "\r", "\u00a0", "\ufeff", "- ", ": "]
+    rng = random.Random(31337)
+    for n in range(400):
+        text = base
+        for _ in range(rng.randint(1, 3)):
+            pos = rng.randrange(len(text))
+            r = rng.random()
+            if r < 0.55:
+                text = text[:pos] + rng.choice(alphabet) + text[pos:]
+            elif r < 0.85:
+                text = text[:pos] + text[pos + 1:]
+            else:
+                lines = text.split("\n")
+                i = rng.randrange(len(lines))
+                text = "\n".join(lines[:i + 1] + [lines[i]] + lines[i + 1:])
+        lay.eval(f"evals/m{n:03d}.yaml", text)
+    return lay
+
+
 def all_layouts(abs_root: str) -> list[Layout]:
     return [layout_basic(), layout_patterns(), layout_configs(), layout_noconfig(), layout_loaderrors(),
             layout_abspath(abs_root), layout_dotfolder(), layout_fuzz(), layout_globfuzz(),
-            layout_cwd(), layout_fuzzdeep(), layout_big()]
+            layout_cwd(), layout_fuzzdeep(), layout_big(), layout_yamlfuzz()]
 
 
 def write(out: Path, abs_root: str | None = None) -> dict:
