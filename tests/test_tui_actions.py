@@ -300,3 +300,33 @@ class TestStartup:
 
         assert run(["no-such-file.yaml"]) == 2
         assert "no such file or folder: no-such-file.yaml" in capsys.readouterr().err
+
+
+class TestSelection:
+    async def test_mouse_selection_in_a_pane_is_copied(self, monkeypatch):
+        from textual.geometry import Offset
+        from textual.selection import Selection
+
+        app = inspector()
+        copied = []
+        monkeypatch.setattr(app, "copy_to_clipboard", copied.append)
+        async with app.run_test(size=WIDE) as pilot:
+            screen = await started(pilot)
+            await select(pilot, "non-user-turn")
+            pane = screen.query_one("#question", Pane)
+            screen.selections = {pane: Selection(Offset(0, 1), Offset(4, 1))}
+            await pilot.pause()
+            await pilot.press("c")
+            assert copied == ["What"]
+
+    async def test_drag_selects_text(self):
+        app = inspector()
+        async with app.run_test(size=WIDE) as pilot:
+            screen = await started(pilot)
+            await select(pilot, "non-user-turn")
+            pane = screen.query_one("#question", Pane)
+            await pilot.mouse_down(pane, offset=(2, 2))
+            await pilot.hover(pane, offset=(5, 2))
+            await pilot.mouse_up(pane, offset=(5, 2))
+            await pilot.pause()
+            assert screen.get_selected_text() == "What"

@@ -571,6 +571,11 @@ class InspectorScreen(Screen):
             self.notify(f"Could not start the editor: {error}", markup=False, severity="error")
 
     def action_copy(self) -> None:
+        selected = self.get_selected_text()
+        if selected:
+            self.app.copy_to_clipboard(selected)
+            self.notify(f"Copied the selection ({len(selected)} characters)", markup=False)
+            return
         focused = self.focused
         pane = focused if isinstance(focused, Pane) else self.query_one("#question", Pane)
         self.app.copy_to_clipboard(pane.copy_text)

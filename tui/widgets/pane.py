@@ -10,10 +10,12 @@ from __future__ import annotations
 from typing import Optional
 
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual.content import Content
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
+from textual.selection import Selection
 from textual.strip import Strip
 
 from .textlayout import Row, StyledText
@@ -154,13 +156,41 @@ class Pane(ScrollView, can_focus=True):
         style = self.rich_style
         if index >= len(self._rows):
             return Strip.blank(width, style)
-        strip = self._strips.get(index)
+        selection = self.text_selection
+        strip = self._strips.get(index) if selection is None else None
         if strip is None:
             start, end, indent = self._rows[index]
             segments = self._content.styled.segments(start, end)
             if indent:
                 segments.insert(0, Segment(" " * indent))
-            strip = Strip(segments)
+            if selection is not None and (span := selection.get_span(index)) is not None:
+                segments = self._select(segments, span)
+            # Offsets let the mouse select text: x is the cell in the row, y the row.
+            strip = Strip(segments).apply_offsets(0, index)
             strip = strip.crop_extend(0, width, style).apply_style(style)
-            self._strips[index] = strip
+            if selection is None:
+                self._strips[index] = strip
         return strip
+
+    def _select(self, segments: list[Segment], span: tuple[int, int]) -> list[Segment]:
+        length = sum(segment.cell_length for segment in segments)
+        start, end = span
+        end = length if end == -1 else min(end, length)
+        if start >= end:
+            return segments
+        before, chosen, after = Segment.divide(segments, [start, end, length])
+        highlight = self.screen.get_component_rich_style("screen--selection")
+        return before + [Segment(text, (seg_style or Style()) + highlight) for text, seg_style, _ in chosen] + after
+
+    # -- text selection (mouse)
+
+    def _row_texts(self) -> str:
+        plain = self._content.styled.plain
+        return "\n".join(" " * indent + plain[start:end] for start, end, indent in self._rows)
+
+    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
+        return selection.extract(self._row_texts()), "\n"
+
+    def selection_updated(self, selection: Selection | None) -> None:
+        self._strips = {}
+        self.refresh()
