@@ -31,7 +31,7 @@ KEYS = [
     ("0", "focus the case list"),
     ("tab", "next pane"),
     ("z", "maximise the focused pane (z or esc restores)"),
-    ("c", "copy the focused pane (question, guidelines, chatPrompt as JSON…)"),
+    ("c", "copy the text selected with the mouse, else the focused pane (chatPrompt as JSON)"),
     ("o", "open the eval file in $EDITOR at the case's line"),
     ("ctrl+p", "command palette: every action, and every case by id"),
     ("?", "this help"),
