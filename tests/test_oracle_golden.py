@@ -464,6 +464,8 @@ if pytest is not None:
                 assert re.search(r":\d+:|line \d+", err), \
                     f"the oracle says line {at.group(1)}: {oracle.load_error!r}; turnlens names none: {err!r}"
             return
+        if proc.returncode != 0 and (fixture, "(cli)", "exit status") in load_known():
+            pytest.xfail("known: turnlens export fails on this file (known_mismatches.txt)")
         assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")[-2000:]
         rows = [json.loads(line) for line in proc.stdout.split(b"\n") if line.strip()]
         res = compare(fixture, oracle, rows, None)
