@@ -1088,9 +1088,9 @@ def _first_refusal(text: str, lines: list) -> YamlError | None:
         if loader.check_event(StreamEndEvent):
             return None
         typing = _y11_plain if loader.get_event().version == (1, 1) else _core_plain
-        # frames: [is_mapping, is_flow, column, start_mark, seen identities, pending key, previous value was empty,
-        #          previous key line]
+        # frames: [is_mapping, is_flow, column, start_mark, {key identity: line}, line of the key awaiting its value]
         stack: list = []
+        empty_before = None
         flow = None  # the outermost flow collection inside block context: [frame, lines checked up to]
         while True:
             try:
@@ -1129,13 +1129,13 @@ def _first_refusal(text: str, lines: list) -> YamlError | None:
                         error = _quoted_indent_error(event, _block_indent(stack), lines)
                         if error:
                             return error
-                _take_node(stack, event, identity, empty)
+                empty_before = _take_node(stack, event, identity, empty, empty_before)
             elif cls is SequenceStartEvent or cls is MappingStartEvent:
                 if event.anchor is not None:
                     anchors[event.anchor] = object()
-                _take_node(stack, event, object(), False)
+                empty_before = _take_node(stack, event, object(), False, empty_before)
                 stack.append([cls is MappingStartEvent, bool(event.flow_style), event.start_mark.column,
-                              event.start_mark, {}, None, False, None])
+                              event.start_mark, {}, None])
                 if flow is None and event.flow_style and len(stack) > 1:
                     flow = [stack[-1], event.start_mark.line]
             elif cls is SequenceEndEvent or cls is MappingEndEvent:
@@ -1188,27 +1188,29 @@ def _scalar_identity(event, typing) -> Any:
     return object()
 
 
-def _take_node(stack: list, event, identity: Any, empty: bool) -> None:
-    """Place a node in its parent; a mapping key is checked against the keys before it."""
-    if not stack or not stack[-1][0]:
-        return
+def _take_node(stack: list, event, identity: Any, empty: bool, empty_before: int | None) -> int | None:
+    """Place a node in its parent; a mapping key is checked against the keys before it. `empty_before`: the line
+    of the node just before, if it was an empty value (the reference then places a duplicate key at the end of that
+    line). Returns the same for this node."""
+    if not stack:
+        return None
     frame = stack[-1]
+    if not frame[0]:  # a sequence item
+        return event.start_mark.line + 1 if empty else None
     if frame[5] is None:  # a key
         line = event.start_mark.line + 1
         first = frame[4].get(identity)
         if first is not None:
-            # After an empty value the reference places the next key at the end of that value's line.
-            where = frame[7] if frame[6] and frame[7] is not None else line
+            where = empty_before if empty_before is not None else line
             shown = event.value if event.__class__ is ScalarEvent else f"*{event.anchor}"
             raise _Duplicate(YamlError(
                 f"duplicate key {shown!r}" + (f" on line {line}" if where != line else "") + f" (first at line {first})",
                 where, event.start_mark.column + 1 if where == line else None))
         frame[4][identity] = line
-        frame[5] = (identity, line)
-    else:  # its value
-        frame[7] = frame[5][1]
-        frame[5] = None
-        frame[6] = empty
+        frame[5] = line
+        return None
+    key_line, frame[5] = frame[5], None  # its value
+    return key_line if empty else None
 
 
 def _block_indent(stack: list) -> int:
@@ -1438,19 +1440,28 @@ def _parse(text: str) -> YamlDoc:
 
 
 def _drop_unknown_directives(text: str) -> tuple[str, list]:
-    """Comment out directives other than %YAML and %TAG before the first document: the reference ignores them
-    (with a warning), libyaml refuses them. Line numbers are kept."""
+    """Comment out directives other than %YAML and %TAG before the first document, and all but the last %YAML: the
+    reference ignores them (with a warning), libyaml refuses them. Line numbers are kept."""
     lines = text.split("\n")
     warnings = []
+    version_lines = []
+    changed = False
     for number, line in enumerate(lines):
         if line.startswith("%"):
             name = line.split()[0]
-            if name not in ("%YAML", "%TAG"):
+            if name == "%YAML":
+                version_lines.append(number)
+            elif name != "%TAG":
                 warnings.append(YamlWarning(number + 1, 1, f"unknown directive {name} is ignored"))
                 lines[number] = "#" + line[1:]
+                changed = True
         elif line.strip() and not line.startswith("#"):
             break
-    return ("\n".join(lines) if warnings else text), warnings
+    for number in version_lines[:-1]:  # the reference takes the last %YAML directive; libyaml refuses a second
+        warnings.append(YamlWarning(number + 1, 1, "a later %YAML directive overrides this one"))
+        lines[number] = "#" + lines[number][1:]
+        changed = True
+    return ("\n".join(lines) if changed else text), warnings
 
 
 def parse_yaml_bytes(raw: bytes) -> YamlDoc:
