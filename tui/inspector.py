@@ -45,6 +45,7 @@ class CaseView:
     chat: PaneText
     rule: PaneText
     question_chars: int = 0
+    guideline_files: int = 0
 
     def panes(self) -> dict[str, PaneText]:
         return {
@@ -96,6 +97,7 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Opti
         chat=PaneText(render.chat_text(rendered, profile), render.chat_copy_text(rendered)),
         rule=PaneText(rule, rule.plain, hang=2),
         question_chars=len(rendered.question),
+        guideline_files=len(case.guideline_paths),
     )
 
 
@@ -316,7 +318,7 @@ class InspectorScreen(Screen):
         mode = self.mode.upper() if self.mode == "lm" else self.mode
         subtitles = {
             "question": f"{mode} · {view.question_chars} chars",
-            "guidelines": mode,
+            "guidelines": f"{mode} · {view.guideline_files} file{'' if view.guideline_files == 1 else 's'}",
             "chat": f"{mode} · {self.profile}",
         }
         with self.app.batch_update():
