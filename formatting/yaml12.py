@@ -34,7 +34,11 @@ Behaviour of the reference, observed on the oracle (tests/fixtures/yaml12/ recor
 - a `%YAML 1.1` directive switches the document to YAML 1.1 typing (`yes` a bool, `0755` octal, dates) and merge
   keys; other unknown directives are ignored with a warning.
 
+When a text is refused, the refusal reported is the one the reference meets first while reading (a duplicate key, a
+badly indented line, a syntax error), before what it finds in the data afterwards (an undefined alias, alias counts).
+
 Known difference: a block mapping entry with no key text (`: value`) is refused here (libyaml), read as key "" there.
+Line numbers of some malformed-structure refusals differ by a line or two (each side names a nearby line).
 """
 
 from __future__ import annotations
@@ -632,7 +636,7 @@ class _Builder:
             return done
         if depth >= MAX_DEPTH:
             raise _NestingError(f"the data is nested more than {MAX_DEPTH} levels deep", node.start_mark.line + 1,
-                            node.start_mark.column + 1)
+                                node.start_mark.column + 1)
         saved = self.indent, self.in_flow
         if node.flow_style:
             self.in_flow = True
@@ -1034,7 +1038,7 @@ def _compose_events(loader) -> tuple[Any, Any]:
                 anchors[event.anchor] = node
             if len(stack) >= MAX_DEPTH:
                 raise _NestingError(f"the data is nested more than {MAX_DEPTH} levels deep",
-                                event.start_mark.line + 1, event.start_mark.column + 1)
+                                    event.start_mark.line + 1, event.start_mark.column + 1)
             _attach(stack, node)
             stack.append([node, None])
             continue
