@@ -14,15 +14,7 @@ from pathlib import Path
 
 import pytest
 
-try:
-    from formatting import yaml12
-except ImportError:  # the engine package may be mid-construction; this module stands alone
-    _spec = importlib.util.spec_from_file_location(
-        "formatting_yaml12_standalone", Path(__file__).parent.parent / "formatting" / "yaml12.py"
-    )
-    yaml12 = importlib.util.module_from_spec(_spec)
-    sys.modules[_spec.name] = yaml12
-    _spec.loader.exec_module(yaml12)
+from formatting import yaml12
 
 YamlError = yaml12.YamlError
 parse_yaml = yaml12.parse_yaml
@@ -37,7 +29,8 @@ parse_yaml = yaml12.parse_yaml
         ("0755", 755), ("0o755", 493), ("0x1F", 31), ("+12", 12), ("-0", 0), ("1_000", "1_000"),
         ("1e3", 1000.0), (".5", 0.5), ("1.", 1.0), (".inf", math.inf), ("-.Inf", -math.inf), ("+.INF", math.inf),
         ("2024-01-01", "2024-01-01"), ("2024-01-01T10:00:00Z", "2024-01-01T10:00:00Z"), ("0b101", "0b101"),
-        ("'yes'", "yes"), ('"12"', "12"), ("!!str 12", "12"), ("!!int '12'", 12),
+        ("'yes'", "yes"), ('"12"', "12"), ("!!str 12", "12"), ("!!int '12'", 12), ("! 12", "12"),
+        ("!!float 1", "1"), ("!!binary aGk=", b"hi"), ("!!set {a, b}", {}), ("!!pairs [a: 1, b]", [{"a": 1}, {"b": None}]),
     ],
 )
 def test_plain_scalar_typing_follows_core_schema(text, expected):
