@@ -44,7 +44,7 @@ async def start_watching(pilot):
     await wait_for_idle(pilot)
     screen = pilot.app.screen
     await wait_for(pilot, lambda: screen._watch_restart is not None, "the watcher to start")
-    await pilot.pause(0.2)  # the watcher registers its folders
+    # No pause needed: changes saved before the watcher is ready are caught up by mtime.
     return screen
 
 
@@ -156,3 +156,18 @@ class TestLiveRerender:
                 "$schema: agentv-config-v2\nguideline_patterns:\n  - \"**/*.instructions.md\"\n"
             )
             await wait_for(pilot, lambda: "# Review guidelines" in pane_text(app, "guidelines"), "the new config")
+
+
+class TestCatchUp:
+    def test_changes_since_load_are_found_by_mtime(self, repo):
+        import os
+
+        from tui.session import Session
+
+        session = Session([repo / "cases.yaml"], repo_root=str(repo))
+        session.load_all()
+        assert session.changed_since_load() == []
+        calc = repo / "src" / "calc.py"
+        stat = calc.stat()
+        os.utime(calc, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+        assert session.changed_since_load() == [0]

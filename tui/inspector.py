@@ -31,6 +31,7 @@ NARROW_WIDTH = 120  # below this the panes stack and the case list moves on top
 WATCH_DEBOUNCE_MS = 150
 WATCH_STEP_MS = 40
 PRERENDER_DELAY = 0.3  # seconds after the first load
+WATCH_CATCH_UP = 0.3  # seconds after the watcher (re)starts: look for changes it could not see
 
 
 @dataclass
@@ -163,6 +164,7 @@ class InspectorScreen(Screen):
         self.current: Optional[str] = None
         self._views: dict[tuple, CaseView] = {}
         self._watch_restart: Optional[asyncio.Event] = None
+        self._reload_lock = asyncio.Lock()
         self.loaded = False  # the first load has been applied (tests and benchmarks wait on it)
         self.reloads = 0  # applied reloads, for tests
         self.prerendered = 0  # completed background prerenders, for benchmarks
@@ -387,6 +389,8 @@ class InspectorScreen(Screen):
             if not folders:
                 return
             self._watch_restart = asyncio.Event()
+            # Changes saved while the watcher (re)registers its folders raise no event: compare mtimes shortly after.
+            self.set_timer(WATCH_CATCH_UP, self._catch_up)
 
             def relevant(_change, path: str, _watched=watched) -> bool:
                 return os.path.realpath(path) in _watched or self.session.is_new_candidate(path)
@@ -414,11 +418,20 @@ class InspectorScreen(Screen):
                 ):
                     break  # the set of files or folders to watch changed: watch the new set
 
+    async def _catch_up(self) -> None:
+        numbers = self.session.changed_since_load()
+        if numbers:
+            await self.reload_files(numbers)
+
     async def reload_files(self, numbers: list[int], *, rescan: bool = False) -> None:
         """Reload files (in a thread), then redraw keeping the selected case and the scroll positions.
 
         With `rescan`, first look for eval files added to or removed from the opened folders.
         """
+        async with self._reload_lock:
+            await self._reload_files(numbers, rescan=rescan)
+
+    async def _reload_files(self, numbers: list[int], *, rescan: bool) -> None:
         gc.unfreeze()
         current = self.session.case(self.current) if self.current else None
         anchor = (current[0].path, current[1].id, current[1].index) if current else None

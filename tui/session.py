@@ -67,6 +67,7 @@ class LoadedFile:
     error: Optional[Diagnostic] = None  # the current load's refusal, if any
     generation: int = 0
     depends_on: set[str] = field(default_factory=set)  # absolute paths whose change calls for a reload
+    stamps: dict[str, Optional[int]] = field(default_factory=dict)  # mtime_ns of depends_on when applied
 
     @property
     def stale(self) -> bool:
@@ -138,7 +139,17 @@ class Session:
         else:
             loaded.error = None
             loaded.good = eval_file
+        loaded.stamps = {p: _mtime(p) for p in loaded.depends_on}
         self._formatted = {k: v for k, v in self._formatted.items() if k[0] != loaded.path}
+
+    def changed_since_load(self) -> list[int]:
+        """Files one of whose inputs changed on disk since it was applied (a change the watcher may have missed
+        while it was (re)starting)."""
+        return [
+            n
+            for n, f in enumerate(self.files)
+            if f.generation and any(_mtime(p) != stamp for p, stamp in f.stamps.items())
+        ]
 
     def _config_candidates(self, eval_path: str) -> set[str]:
         """Where a `.agentv/config.yaml` would take effect (eval folder up to the repo root): creating one there
@@ -260,6 +271,13 @@ class Session:
 
     def errors(self) -> list[tuple[LoadedFile, Diagnostic]]:
         return [(f, f.error) for f in self.files if f.error is not None]
+
+
+def _mtime(path: str) -> Optional[int]:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return None
 
 
 def _existing_folder(folder: str) -> Optional[str]:
