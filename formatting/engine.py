@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Optional, Union
 
 from .globs import is_guideline, matching_pattern
-from .jsstr import js_blank, js_trim
+from .jsstr import js_blank, js_json, js_trim
 from .model import (
     ChatMessage,
     EvalCase,
@@ -357,7 +357,8 @@ def explain(case: EvalCase, an: _Analysis, patterns: tuple[str, ...], repo_root:
     else:
         lead = _leading_system_count(an.kept)
         if lead:
-            evidence.append(f"chatPrompt: the leading {lead} system message(s) merge into one system message"
+            evidence.append(("chatPrompt: the leading system message becomes the system message" if lead == 1 else
+                             f"chatPrompt: the leading {lead} system messages merge into one system message")
                             + (" after the [[ ## Guidelines ## ]] block." if an.guideline_segments else "."))
         elif an.guideline_segments:
             evidence.append("chatPrompt starts with a system message holding the [[ ## Guidelines ## ]] block.")
@@ -389,7 +390,7 @@ def explain(case: EvalCase, an: _Analysis, patterns: tuple[str, ...], repo_root:
             elif message.role in ("system", "tool"):
                 chat_role, note = "assistant", f"sent as an assistant message starting with {role_marker(message.role)}"
             elif any(p.kind != "ref" for p in parts):
-                chat_role, note = message.role, f"kept as a {message.role} message"
+                chat_role, note = message.role, f"kept as {'an' if message.role == 'assistant' else 'a'} {message.role} message"
             else:
                 chat_role, note = None, "left out of chatPrompt: no content besides guideline references"
             if not visible:
@@ -410,55 +411,60 @@ def _repo_relative(path: str, repo_root: str) -> str:
 
 def _segment_fate(message: Message, seg, part: Optional[_Part], markers: bool, patterns,
                   repo_root: str) -> SegmentFate:
+    """What became of one segment. `detail` completes the fate's name; it does not repeat it."""
     m, i = message.index, seg.index
     if seg.type == "text":
         if seg.value is None:
-            return SegmentFate(m, i, "unknown type dropped", "text segment whose value is not a string: dropped")
-        if not seg.value.strip():
-            return SegmentFate(m, i, "blank dropped", "blank text: dropped")
-        return SegmentFate(m, i, "text kept", f"text kept ({_lines(seg.value)})")
+            return SegmentFate(m, i, "unknown type dropped", _not_a_string(seg))
+        if js_blank(seg.value):
+            return SegmentFate(m, i, "blank dropped", "only white space")
+        return SegmentFate(m, i, "text kept", _lines(seg.value))
     if seg.type != "file":
-        what = f"segment type {seg.type!r}" if seg.type else "segment without a type"
-        return SegmentFate(m, i, "unknown type dropped", f"{what}: ignored")
+        what = f"type {seg.type!r} is neither text nor file" if seg.type else "the entry has no `type`"
+        return SegmentFate(m, i, "unknown type dropped", f"{what}; AgentV ignores it")
     path = seg.value
     if not path:
-        return SegmentFate(m, i, "unknown type dropped", "file segment without a path: ignored")
+        return SegmentFate(m, i, "unknown type dropped", _not_a_string(seg) if seg.raw is not None
+                           else "a file entry without a path; AgentV ignores it")
     if seg.resolved_path is None:
-        return SegmentFate(m, i, "file missing", f"file not found: {seg.display_path} (tried {len(seg.tried)} places)",
+        return SegmentFate(m, i, "file missing", f"{seg.display_path} was not found in {len(seg.tried)} places",
                            path)
     if seg.text is None:
-        return SegmentFate(m, i, "file unreadable", f"could not read {seg.resolved_path}", path)
+        return SegmentFate(m, i, "file unreadable", f"{seg.resolved_path} could not be read", path)
     written_pattern = matching_pattern(path, patterns)
     if seg.is_guideline:
         rel = _repo_relative(seg.resolved_path, repo_root)
-        base = (f"guideline: its repo path {rel} matches {matching_pattern(rel, patterns)!r}, so its content goes "
-                "to `guidelines`")
+        base = f"its repo path {rel} matches {matching_pattern(rel, patterns)!r}, so its content goes to `guidelines`"
         if markers and part is not None and part.kind == "ref":
-            return SegmentFate(m, i, "guideline marked", f"{base}; shown in its turn as <Attached: {path}>", path)
+            return SegmentFate(m, i, "guideline marked", f"{base}; its turn shows <Attached: {path}>", path)
         if markers:
             return SegmentFate(m, i, "guideline extracted",
-                               f"{base}; the path as written ({path}) matches no pattern, so the turn does not "
+                               f"{base}; the path as written ({path}) matches no pattern, so its turn does not "
                                "mention it", path)
         return SegmentFate(m, i, "guideline extracted", f"{base}; the flat question leaves it out", path)
     if not markers and is_guideline(seg.display_path, patterns):
         return SegmentFate(m, i, "guideline marked",
-                           f"its repo path matched no pattern, so it is not in `guidelines`; its display path "
-                           f"({seg.display_path}) matches {matching_pattern(seg.display_path, patterns)!r}, so the "
-                           f"flat question shows <Attached: {seg.display_path}> and its content is sent nowhere", path)
+                           f"its repo path matches no pattern, so it is not in `guidelines`, but {seg.display_path} "
+                           f"matches {matching_pattern(seg.display_path, patterns)!r}: the flat question shows "
+                           f"<Attached: {seg.display_path}> and its content is sent nowhere", path)
     if markers:
         if part is None:
             return SegmentFate(m, i, "reference not matched",
-                               f"loaded as {seg.display_path}, but the turn looks it up as written ({path}): lost "
-                               "from the marked question", path)
+                               f"loaded as {seg.display_path}, but the turn looks it up as written ({path}), finds "
+                               "nothing, and leaves it out", path)
         if part.kind == "ref":
             return SegmentFate(m, i, "guideline marked",
-                               f"written path matches {written_pattern!r}: shown as <Attached: {path}>; its content "
-                               "is not embedded (its repo path matched no pattern, so it is not in `guidelines`)",
-                               path)
+                               f"the path as written matches {written_pattern!r}: its turn shows <Attached: {path}>; "
+                               "its repo path matches no pattern, so its content is sent nowhere", path)
     if not seg.text:
         return SegmentFate(m, i, "file embedded", f"{seg.display_path} is empty: a <file: …> reference in agent mode, "
                            "nothing at all in lm mode", path)
     if js_blank(seg.text):
-        return SegmentFate(m, i, "file embedded", f"embedded as {seg.display_path}, but it is blank, so it does not "
-                           "count as visible content", path)
-    return SegmentFate(m, i, "file embedded", f"embedded as {seg.display_path} ({_lines(seg.text)})", path)
+        return SegmentFate(m, i, "file embedded", f"{seg.display_path} is blank, so it does not count as visible "
+                           "content", path)
+    return SegmentFate(m, i, "file embedded", f"{seg.display_path}, {_lines(seg.text)}", path)
+
+
+def _not_a_string(seg) -> str:
+    shown = js_json(seg.raw) if seg.raw is not None else "null"
+    return (f"the value is not a string (YAML reads {shown}); AgentV ignores it — quote it to send it as text")

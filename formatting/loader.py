@@ -260,6 +260,8 @@ def _load_segments(ctx: _Context, doc, raw_msg: dict, diags: list[Diagnostic], g
         seg_type = entry.get("type")
         value = entry.get("value")
         seg = Segment(i, seg_type if isinstance(seg_type, str) else "", value if isinstance(value, str) else None, line)
+        if value is not None and not isinstance(value, str):
+            seg.raw = value
         segments.append(seg)
         if seg_type != "file" or not isinstance(value, str) or not value:
             continue

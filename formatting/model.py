@@ -61,6 +61,7 @@ class Segment:
     text: Optional[str] = None  # file contents, CRLF -> LF
     is_guideline: bool = False  # matched guideline_patterns at load time (relative to repo root)
     tried: list[str] = field(default_factory=list)  # absolute paths tried, when missing
+    raw: object = None  # the entry's `value` when it is not a string (for the explanation)
 
 
 @dataclass
