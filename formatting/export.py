@@ -139,13 +139,34 @@ def _is_results(path: str) -> bool:
 
 def main(argv: Optional[list[str]] = None) -> int:
     args = _parser().parse_args(argv)
-    if args.format or any(_is_results(p) for p in args.paths):
+    if args.repo_root is not None and not os.path.isdir(args.repo_root):
+        print(f"turnlens export: --repo-root {args.repo_root}: not a folder", file=sys.stderr)
+        return 2
+    results = [_is_results(p) for p in args.paths]
+    if any(results) and not all(results):
+        eval_files = ", ".join(p for p, r in zip(args.paths, results) if not r)
+        print(f"turnlens export: cannot mix eval files ({eval_files}) and results files in one export",
+              file=sys.stderr)
+        return 2
+    if args.format in ("toon", "markdown") and not any(results):
+        print(f"turnlens export: {args.paths[0]} is not an AgentV results file; --format {args.format} exports "
+              "results files (an eval file exports as JSONL without --format)", file=sys.stderr)
+        return 1
+    if any(results):
         try:
             from .results_export import main as results_main
         except ImportError:
             print("turnlens export: exporting results files is not available in this build", file=sys.stderr)
             return 2
         return results_main(list(argv if argv is not None else sys.argv[1:]))
+    try:
+        return _export_eval_files(args)
+    except BrokenPipeError:  # `turnlens export … | head`: the reader has all it wants
+        sys.stderr.close()
+        return 0
+
+
+def _export_eval_files(args) -> int:
     out = sys.stdout.buffer
     status = 0
     # A batch job that allocates millions of short-lived objects and frees nothing early: the cyclic GC only

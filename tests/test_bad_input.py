@@ -218,3 +218,21 @@ def test_inspected_files_are_never_written(tmp_path):
     ev = load_eval_file(p, repo_root=tmp_path, cwd=tmp_path)
     [format_case(c, ev, profile) for c in ev.cases if not c.skipped for profile in ("agentv", "design")]
     assert {f: f.stat().st_mtime_ns for f in tmp_path.rglob("*")} == before
+
+
+def _turnlens(tmp_path: Path, *args: str):
+    return subprocess.run([sys.executable, "-c", "from tui.cli import main; main()", *args], cwd=tmp_path,
+                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def test_results_formats_refuse_an_eval_file(tmp_path):
+    p = write(tmp_path, "$schema: agentv-eval-v2\nevalcases:\n" + GOOD_CASE)
+    out = _turnlens(tmp_path, "export", str(p), "--format", "toon")
+    assert out.returncode == 1 and out.stdout == "" and "not an AgentV results file" in out.stderr
+
+
+def test_a_repo_root_that_is_not_a_folder_is_refused(tmp_path):
+    p = write(tmp_path, "$schema: agentv-eval-v2\nevalcases:\n" + GOOD_CASE)
+    for args in (("export", str(p)), (str(p),)):
+        out = _turnlens(tmp_path, *args, "--repo-root", str(tmp_path / "nope"))
+        assert out.returncode == 2 and "--repo-root" in out.stderr and "Traceback" not in out.stderr

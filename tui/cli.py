@@ -43,6 +43,9 @@ def run(argv: Optional[Sequence[str]] = None) -> int:
     if missing:
         print(f"turnlens: no such file or folder: {', '.join(missing)}", file=sys.stderr)
         return 2
+    if options.repo_root is not None and not os.path.isdir(options.repo_root):
+        print(f"turnlens: --repo-root {options.repo_root}: not a folder", file=sys.stderr)
+        return 2
 
     from .app import make_app  # imports Textual: only now
 
