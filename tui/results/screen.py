@@ -100,15 +100,14 @@ def _suite_of(path: str) -> str:
     return os.path.basename(path).split("_", 1)[0]
 
 
-def _previous_run_of_same_suite(paths: list[str], current: int) -> int:
+def _previous_run_of_same_suite(paths: list[str], current: int) -> Optional[int]:
+    """The nearest earlier run of the same suite, else the nearest later one, else None (nothing to compare)."""
     suite = _suite_of(paths[current])
     same = [i for i in range(len(paths)) if i != current and _suite_of(paths[i]) == suite]
     earlier = [i for i in same if i < current]
     if earlier:
         return earlier[-1]
-    if same:
-        return same[0]
-    return current - 1 if current > 0 else 1
+    return same[0] if same else None
 
 
 def _rows_for(run: Run, sort: str, reverse: bool, filter: str, query: str, threshold: float):
@@ -471,6 +470,10 @@ class ResultsScreen(Screen):
         if len(self.runs) < 2:
             return
         other = _previous_run_of_same_suite([run.path for run in self.runs], self.current)
+        if other is None:
+            self.notify(f"No other run of {_suite_of(self.run.path)} here to compare with. To compare any two "
+                        "files: turnlens A.jsonl B.jsonl", severity="warning")
+            return
         # A is always the earlier run (runs are listed oldest first), so "regressed" means what it says.
         older, newer = sorted((other, self.current))
         self.app.push_screen(
