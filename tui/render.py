@@ -168,10 +168,12 @@ def case_row_text(row: CaseRow, width: int = 0) -> Text:
     return text
 
 
-def file_header_text(rel_path: str, error: Optional[str], stale: bool, width: int = 0) -> Text:
-    """A file heading; a refused file says so briefly (the banner has the whole message)."""
+def file_header_text(rel_path: str, error: Optional[str], stale: bool, width: int = 0, cases: int = -1) -> Text:
+    """A file heading with its number of cases; a refused file says so briefly (the banner has the whole message)."""
     text = Text(end="", no_wrap=True, overflow="ellipsis")
-    text.append("▸ " + fit(sanitize(rel_path), width - 2, keep_end=True), style=Style(color="#56b6c2", bold=True))
+    count = f" ({cases})" if cases >= 0 else ""
+    text.append("▸ " + fit(sanitize(rel_path), width - 2 - len(count), keep_end=True), style=Style(color="#56b6c2", bold=True))
+    text.append(count, style=DIM)
     if error:
         text.append("\n")
         text.append("✗ " + fit(sanitize(error.split("\n", 1)[0]), width - 2), style=ERROR)

@@ -120,7 +120,13 @@ class CaseList(Vertical):
                 if options:
                     options.append(None)
                 options.append(
-                    Option(file_header_text(entry.rel, entry.error, entry.stale, width), id=f"file:{number}", disabled=True)
+                    Option(
+                        file_header_text(
+                            entry.rel, entry.error, entry.stale, width, len(entry.rows) if entry.rows else -1
+                        ),
+                        id=f"file:{number}",
+                        disabled=True,
+                    )
                 )
             options.extend(Option(case_row_text(row, width), id=row.key) for row in rows)
         if query and not any(o is not None and not o.disabled for o in options):
