@@ -212,11 +212,10 @@ _MAX_SAFE = 2**53
 
 
 def _js_int(value: int) -> int | float:
-    # JavaScript numbers are doubles: past 2**53 an integer keeps only the double's precision.
+    # JavaScript numbers are doubles: past 2**53 an integer is a float here too (same value, same precision).
     if -_MAX_SAFE <= value <= _MAX_SAFE:
         return value
-    as_float = float(value)
-    return int(as_float) if math.isfinite(as_float) else as_float
+    return float(value) if abs(value) < 2**1024 else math.copysign(math.inf, value)
 
 
 def _core_int(value: str) -> int | float | None:
@@ -1395,35 +1394,29 @@ def _parse(text: str) -> YamlDoc:
         text, directive_warnings = _drop_unknown_directives(text)
     flow_openers = text.count("[") + text.count("{")
     careful = _needs_careful_path(text, flow_openers)
-    version = None
-    loader = _Loader(text)
-    try:
+    empty_key_warnings: list = []
+    while True:
         try:
-            if careful:
-                root, version = _compose_events(loader)
-            elif flow_openers > _SAFE_FLOW:
-                root = _compose_with_big_stack(loader, flow_openers)
-            else:
-                root = loader.get_single_node()
-        except yaml.composer.ComposerError as exc:
-            if "duplicate anchor" not in f"{exc.context} {exc.problem}":
-                raise
-            # YAML 1.2 lets an anchor be redefined; libyaml's composer does not: compose it ourselves.
-            loader.dispose()
-            loader = _Loader(text)
-            root, version = _compose_events(loader)
-    except _NestingError:
-        raise
-    except (yaml.YAMLError, YamlError) as exc:
-        error = _first_refusal(text, text.split("\n"))
-        if error is None:
-            error = exc if isinstance(exc, YamlError) else _error_from_yaml(exc, text)
+            root, version = _compose(text, careful, flow_openers)
+            break
+        except _NestingError:
+            raise
+        except yaml.YAMLError as exc:
+            # `: value` with no key text: YAML 1.2 (and the reference) read an empty (null) key, libyaml refuses.
+            patched = _empty_key_patch(text, exc) if len(empty_key_warnings) < _MAX_EMPTY_KEYS else None
+            if patched is not None:
+                text, where = patched
+                empty_key_warnings.append(YamlWarning(where.line + 1, where.column + 1,
+                                                      "a key with no text is read as the empty key \"\""))
+                continue
+            error = _first_refusal(text, text.split("\n")) or _error_from_yaml(exc, text)
+        except YamlError as exc:
+            error = _first_refusal(text, text.split("\n")) or exc
         if lone_cr:
             error = YamlError(error.message + " (the file ends lines with a bare CR, which the reference does not "
                               "take as a line break)", error.line, error.column)
         raise error from None
-    finally:
-        loader.dispose()
+    directive_warnings += empty_key_warnings
     if root is None:
         return YamlDoc(None)
     count_aliases = "*" in text and _has_token(_ALIAS, text)
@@ -1441,6 +1434,49 @@ def _parse(text: str) -> YamlDoc:
         # what it finds in the data afterwards (alias counts...).
         raise _first_refusal(text, builder.lines_of_text()) or error from None
     return YamlDoc(data, directive_warnings + builder.warnings, builder.node_lines, builder.child_lines)
+
+
+_MAX_EMPTY_KEYS = 100
+
+
+def _compose(text: str, careful: bool, flow_openers: int) -> tuple[Any, Any]:
+    """The node tree (or None for an empty stream) and the %YAML version (None when not known to be given)."""
+    loader = _Loader(text)
+    try:
+        try:
+            if careful:
+                return _compose_events(loader)
+            if flow_openers > _SAFE_FLOW:
+                return _compose_with_big_stack(loader, flow_openers), None
+            return loader.get_single_node(), None
+        except yaml.composer.ComposerError as exc:
+            if "duplicate anchor" not in f"{exc.context} {exc.problem}":
+                raise
+        # YAML 1.2 lets an anchor be redefined; libyaml's composer does not: compose it ourselves.
+        loader.dispose()
+        loader = _Loader(text)
+        return _compose_events(loader)
+    finally:
+        loader.dispose()
+
+
+def _empty_key_patch(text: str, exc: yaml.YAMLError) -> tuple[str, Any] | None:
+    """The text with `~` written before a ':' that starts a mapping entry with no key, or None if that is not
+    what libyaml stopped at. (Only the column of the rest of that line shifts, by one.)"""
+    mark = getattr(exc, "problem_mark", None)
+    if mark is None or getattr(exc, "problem", None) not in ("did not find expected key",
+                                                              "did not find expected node content"):
+        return None
+    lines = text.split("\n")
+    line = lines[mark.line] if mark.line < len(lines) else ""
+    if line[mark.column:mark.column + 1] != ":" or line[mark.column + 1:mark.column + 2] not in ("", " ", "\t", "\r",
+                                                                                                   ",", "]", "}"):
+        return None
+    before = line[:mark.column].rstrip(" \t")
+    if before and before[-1] not in "[{,-?" and before.strip(" -"):
+        return None
+    lines[mark.line] = line[:mark.column] + "~" + line[mark.column:]
+    return "\n".join(lines), mark
 
 
 def _drop_unknown_directives(text: str) -> tuple[str, list]:

@@ -131,10 +131,8 @@ def load_fixtures() -> list:
     return [json.loads(p.read_text()) for p in sorted(FIXTURES.glob("*.json"))]
 
 
-# Where libyaml's grammar and the reference's differ and no cheap bridge exists: the reference accepts these.
-KNOWN_DIFFERENCES = {
-    "empty_key": "libyaml refuses a block mapping entry with no key text (`: value`); the reference reads key ''",
-}
+# Where libyaml's grammar and the reference's differ and no bridge exists yet: name -> reason (expected failure).
+KNOWN_DIFFERENCES: dict = {}
 
 
 def _fixture_param(fixture: dict):
