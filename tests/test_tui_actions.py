@@ -330,3 +330,27 @@ class TestSelection:
             await pilot.mouse_up(pane, offset=(5, 2))
             await pilot.pause()
             assert screen.get_selected_text() == "What"
+
+
+class TestProfileDiffScrolling:
+    async def test_scrolling_one_side_follows_on_the_other(self, tmp_path, monkeypatch):
+        import shutil
+
+        repo = tmp_path / "repo"
+        shutil.copytree(FIXTURE_REPO, repo)
+        monkeypatch.chdir(repo)
+        calc = repo / "src" / "calc.py"
+        calc.write_text(calc.read_text() + "".join(f"# line {n}\n" for n in range(120)))
+        app = make_app([repo / "cases.yaml"], repo_root=str(repo), watch=False)
+        async with app.run_test(size=WIDE) as pilot:
+            await started(pilot)
+            await select(pilot, "several-turns")
+            await pilot.press("d")
+            await wait_for_idle(pilot)
+            left = app.screen.query_one("#diff-agentv", Pane)
+            right = app.screen.query_one("#diff-design", Pane)
+            left.focus()
+            left.scroll_to(y=60, animate=False, immediate=True)
+            await pilot.pause()
+            assert left.top_line() > 50
+            assert abs(right.top_line() - left.top_line()) <= 1

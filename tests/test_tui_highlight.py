@@ -115,3 +115,17 @@ class TestTextLayout:
         assert segments[0].style == Style(italic=True, bold=True)
         assert segments[1].style == Style(italic=True, bold=True, color="red")
         assert segments[2].style == Style(italic=True, color="red")
+
+
+class TestChatDiff:
+    def test_a_missing_chat_prompt_is_not_diffed_line_by_line(self):
+        from formatting.model import ChatMessage, Rendered
+        from tui.render import diff_chat_texts
+
+        flat = Rendered("q", "", None)
+        design = Rendered("q", "", [ChatMessage("user", "q")])
+        diff = diff_chat_texts(flat, design, "agentv", "design")
+        assert diff.differences == 1
+        assert diff.left.plain.startswith("  No chatPrompt")
+        assert all(line.startswith("+ ") for line in diff.right.plain.split("\n"))
+        assert len(diff.left_to_right) == len(diff.left.plain.split("\n"))

@@ -428,13 +428,18 @@ class ChatDiff:
     differences: int  # differing blocks of lines
     first_left: int  # line of the first difference on each side (0 when none)
     first_right: int
+    left_to_right: list[int]  # for each left line, the matching (or nearest) right line
+    right_to_left: list[int]
 
 
 def diff_chat_texts(left: Rendered, right: Rendered, left_name: str, right_name: str) -> ChatDiff:
     """Both chatPrompts with a gutter marking lines that differ."""
     a = _chat_lines(left, left_name)
     b = _chat_lines(right, right_name)
-    matcher = difflib.SequenceMatcher(a=[t.plain for t in a], b=[t.plain for t in b], autojunk=False)
+    # A side without a chatPrompt shows its note unmarked; every line of the other side is then a difference.
+    plain_a = [t.plain for t in a] if left.chat_prompt is not None else []
+    plain_b = [t.plain for t in b] if right.chat_prompt is not None else []
+    matcher = difflib.SequenceMatcher(a=plain_a, b=plain_b, autojunk=False)
     lines_a: list[Text] = []
     lines_b: list[Text] = []
     differences = 0
@@ -450,7 +455,11 @@ def diff_chat_texts(left: Rendered, right: Rendered, left_name: str, right_name:
         return out
 
     first = None
+    left_to_right: list[int] = []
+    right_to_left: list[int] = []
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        left_to_right.extend(j1 + min(k, max(0, j2 - j1 - 1)) for k in range(i2 - i1))
+        right_to_left.extend(i1 + min(k, max(0, i2 - i1 - 1)) for k in range(j2 - j1))
         if tag == "equal":
             lines_a.extend(marked(line, " ", None) for line in a[i1:i2])
             lines_b.extend(marked(line, " ", None) for line in b[j1:j2])
@@ -464,7 +473,13 @@ def diff_chat_texts(left: Rendered, right: Rendered, left_name: str, right_name:
         else:
             lines_a.extend(marked(line, "-", _REMOVED) for line in a[i1:i2])
             lines_b.extend(marked(line, "+", _ADDED) for line in b[j1:j2])
+    if left.chat_prompt is None:
+        lines_a = [marked(line, " ", None) for line in a]
+        left_to_right = [0] * len(a)
+    if right.chat_prompt is None:
+        lines_b = [marked(line, " ", None) for line in b]
+        right_to_left = [0] * len(b)
     out_a = Text("\n", end="").join(lines_a)
     out_b = Text("\n", end="").join(lines_b)
     first_left, first_right = first or (0, 0)
-    return ChatDiff(out_a, out_b, differences, first_left, first_right)
+    return ChatDiff(out_a, out_b, differences, first_left, first_right, left_to_right, right_to_left)

@@ -140,8 +140,13 @@ class ProfileDiffScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self._syncing = False
         self._show()
-        self.query_one("#diff-agentv", Pane).focus()
+        left = self.query_one("#diff-agentv", Pane)
+        right = self.query_one("#diff-design", Pane)
+        self.watch(left, "scroll_y", lambda _y: self._follow(left, right, self._diff.left_to_right), init=False)
+        self.watch(right, "scroll_y", lambda _y: self._follow(right, left, self._diff.right_to_left), init=False)
+        left.focus()
 
     def _show(self) -> None:
         left = self.agentv.rendered(self.mode)
@@ -162,9 +167,21 @@ class ProfileDiffScreen(Screen):
         right_pane = self.query_one("#diff-design", Pane)
         left_pane.show(PaneText(diff.left, render.chat_copy_text(left), hang=2), subtitle=self.mode, keep_scroll=False)
         right_pane.show(PaneText(diff.right, render.chat_copy_text(right), hang=2), subtitle=self.mode, keep_scroll=False)
+        self._diff = diff
         # Bring the first difference into view, with a little context above it.
         left_pane.scroll_to_line(max(0, diff.first_left - CONTEXT_LINES))
         right_pane.scroll_to_line(max(0, diff.first_right - CONTEXT_LINES))
+
+    def _follow(self, source: Pane, target: Pane, mapping: list[int]) -> None:
+        """Scrolling one side scrolls the other to the matching line."""
+        if self._syncing or not mapping or source is not self.focused:
+            return
+        line = mapping[min(source.top_line(), len(mapping) - 1)]
+        self._syncing = True
+        try:
+            target.scroll_to_line(line)
+        finally:
+            self._syncing = False
 
     def action_toggle_mode(self) -> None:
         self.mode = "agent" if self.mode == "lm" else "lm"

@@ -7,6 +7,7 @@ text and width (see textlayout.py).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Optional
 
 from rich.segment import Segment
@@ -118,6 +119,14 @@ class Pane(ScrollView, can_focus=True):
         """Scroll so that logical line `line` (0-based, before wrapping) is at the top (once laid out)."""
         self._pending_line = line
         self._layout_rows()
+
+    def top_line(self) -> int:
+        """The logical line (0-based) of the row at the top of the pane."""
+        if not self._rows:
+            return 0
+        row = min(int(self.scroll_y), len(self._rows) - 1)
+        starts = [start for start, _ in self._content.styled.lines()]
+        return max(0, bisect_right(starts, self._rows[row][0]) - 1)
 
     def _apply_pending_line(self) -> None:
         line, self._pending_line = self._pending_line, None
