@@ -1394,7 +1394,7 @@ def _parse(text: str) -> YamlDoc:
         text, directive_warnings = _drop_unknown_directives(text)
     flow_openers = text.count("[") + text.count("{")
     careful = _needs_careful_path(text, flow_openers)
-    empty_key_warnings: list = []
+    patches: list = []
     while True:
         try:
             root, version = _compose(text, careful, flow_openers)
@@ -1402,12 +1402,12 @@ def _parse(text: str) -> YamlDoc:
         except _NestingError:
             raise
         except yaml.YAMLError as exc:
-            # `: value` with no key text: YAML 1.2 (and the reference) read an empty (null) key, libyaml refuses.
-            patched = _empty_key_patch(text, exc) if len(empty_key_warnings) < _MAX_EMPTY_KEYS else None
+            # Two things YAML 1.2 (and the reference) allow and libyaml refuses: `: value` with no key text (an empty,
+            # null key) and a plain value in a flow that starts with ':'. Written out for libyaml, then read again.
+            patched = _colon_patch(text, exc) if len(patches) < _MAX_PATCHES else None
             if patched is not None:
                 text, where = patched
-                empty_key_warnings.append(YamlWarning(where.line + 1, where.column + 1,
-                                                      "a key with no text is read as the empty key \"\""))
+                patches.append(where)
                 continue
             error = _first_refusal(text, text.split("\n")) or _error_from_yaml(exc, text)
         except YamlError as exc:
@@ -1416,7 +1416,6 @@ def _parse(text: str) -> YamlDoc:
             error = YamlError(error.message + " (the file ends lines with a bare CR, which the reference does not "
                               "take as a line break)", error.line, error.column)
         raise error from None
-    directive_warnings += empty_key_warnings
     if root is None:
         return YamlDoc(None)
     count_aliases = "*" in text and _has_token(_ALIAS, text)
@@ -1436,7 +1435,7 @@ def _parse(text: str) -> YamlDoc:
     return YamlDoc(data, directive_warnings + builder.warnings, builder.node_lines, builder.child_lines)
 
 
-_MAX_EMPTY_KEYS = 100
+_MAX_PATCHES = 100
 
 
 def _compose(text: str, careful: bool, flow_openers: int) -> tuple[Any, Any]:
@@ -1460,18 +1459,31 @@ def _compose(text: str, careful: bool, flow_openers: int) -> tuple[Any, Any]:
         loader.dispose()
 
 
-def _empty_key_patch(text: str, exc: yaml.YAMLError) -> tuple[str, Any] | None:
-    """The text with `~` written before a ':' that starts a mapping entry with no key, or None if that is not
-    what libyaml stopped at. (Only the column of the rest of that line shifts, by one.)"""
+def _colon_patch(text: str, exc: yaml.YAMLError) -> tuple[str, Any] | None:
+    """Where libyaml stopped at a ':' that YAML 1.2 accepts: the text with `~` written before a ':' that starts a
+    mapping entry with no key, or with a flow value starting with ':' quoted; else None. (Only the columns of the
+    rest of that line shift.)"""
     mark = getattr(exc, "problem_mark", None)
     if mark is None or getattr(exc, "problem", None) not in ("did not find expected key",
                                                               "did not find expected node content"):
         return None
     lines = text.split("\n")
     line = lines[mark.line] if mark.line < len(lines) else ""
-    if line[mark.column:mark.column + 1] != ":" or line[mark.column + 1:mark.column + 2] not in ("", " ", "\t", "\r",
-                                                                                                   ",", "]", "}"):
+    if line[mark.column:mark.column + 1] != ":":
         return None
+    if line[mark.column + 1:mark.column + 2] not in ("", " ", "\t", "\r", ",", "]", "}"):
+        if exc.problem != "did not find expected node content":
+            return None
+        # `{type: :text}`: YAML 1.2 lets a plain value in a flow start with ':', libyaml does not. Such a value can
+        # only be a string, so quoting it keeps its meaning.
+        end = mark.column
+        while end < len(line) and line[end] not in ",[]{}" and line[end:end + 2] not in (": ", " #") \
+                and line[end:] not in (":", ":\r"):
+            end += 1
+        value = line[mark.column:end].rstrip(" \t\r")
+        quoted = "'" + value.replace("'", "''") + "'"
+        lines[mark.line] = line[:mark.column] + quoted + line[mark.column + len(value):]
+        return "\n".join(lines), mark
     before = line[:mark.column].rstrip(" \t")
     if before and before[-1] not in "[{,-?" and before.strip(" -"):
         return None
