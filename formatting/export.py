@@ -15,16 +15,29 @@ from .engine import format_case
 from .loader import load_eval_file
 from .model import PROFILES, Diagnostic, EvalFile
 
+import json
+
+from .jsstr import _LONE_SURROGATE
+
+
+def _dumps_slow(obj) -> bytes:
+    """Compact JSON with lone surrogates escaped (JSON.stringify's way): valid UTF-8 whatever the input held."""
+    out = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), default=str)
+    if _LONE_SURROGATE.search(out):
+        out = _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
+    return out.encode("utf-8")
+
+
 try:
     import orjson
 
     def _dumps(obj) -> bytes:
-        return orjson.dumps(obj)
+        try:
+            return orjson.dumps(obj)
+        except TypeError:  # orjson refuses lone surrogates (and exotic types): the careful path
+            return _dumps_slow(obj)
 except ImportError:  # pragma: no cover - orjson is a dependency; keep working without it
-    import json
-
-    def _dumps(obj) -> bytes:
-        return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode()
+    _dumps = _dumps_slow
 
 
 def iter_rows(ev: EvalFile, profile: str = "agentv") -> Iterator[dict]:

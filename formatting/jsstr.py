@@ -6,6 +6,7 @@ which JavaScript strips.
 
 from __future__ import annotations
 
+import datetime
 import json
 import math
 import re
@@ -31,8 +32,19 @@ def js_blank(text: str) -> bool:
     return _NON_WHITESPACE.search(text) is None
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_string(text: str) -> str:
+    """A JSON string literal as JSON.stringify writes it: non-ASCII kept, lone surrogates escaped."""
+    out = json.dumps(text, ensure_ascii=False)
+    if _LONE_SURROGATE.search(out):
+        out = _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
+    return out
+
+
 def js_json(value: Any) -> str:
-    """JSON.stringify(value) for plain YAML data (compact, keys in order, JavaScript number text)."""
+    """JSON.stringify(value) for YAML data (compact, keys in order, JavaScript number text, Buffer and Date)."""
     if value is None:
         return "null"
     if value is True:
@@ -44,9 +56,17 @@ def js_json(value: Any) -> str:
             return "null"
         return _js_number(value)
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        return json_string(value)
     if isinstance(value, dict):
-        return "{" + ",".join(f"{json.dumps(str(k), ensure_ascii=False)}:{js_json(v)}" for k, v in value.items()) + "}"
+        return "{" + ",".join(f"{json_string(str(k))}:{js_json(v)}" for k, v in value.items()) + "}"
     if isinstance(value, (list, tuple)):
         return "[" + ",".join(js_json(v) for v in value) + "]"
-    return json.dumps(str(value), ensure_ascii=False)
+    if isinstance(value, (bytes, bytearray)):  # a Node Buffer (!!binary)
+        return '{"type":"Buffer","data":[' + ",".join(str(b) for b in value) + "]}"
+    if isinstance(value, datetime.datetime):  # a JavaScript Date (!!timestamp)
+        if value.tzinfo is not None:
+            value = value.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+        return f'"{value.strftime("%Y-%m-%dT%H:%M:%S")}.{value.microsecond // 1000:03d}Z"'
+    if isinstance(value, (set, frozenset)):
+        return "{}"
+    return json_string(str(value))

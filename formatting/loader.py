@@ -434,6 +434,8 @@ def load_eval_file(path: str | os.PathLike, repo_root: Optional[str] = None, cwd
         return refuse(exc.message, exc.line)
     except Exception as exc:  # never a traceback for input, even one the parser trips on
         return refuse(f"could not be parsed as YAML ({type(exc).__name__}: {exc})")
+    for w in getattr(doc, "warnings", ()):
+        result.diagnostics.append(Diagnostic(path, w.line, w.message, "info"))
     data = doc.data
     name = os.path.basename(path)
     if not isinstance(data, dict):

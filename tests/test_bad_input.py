@@ -236,3 +236,15 @@ def test_a_repo_root_that_is_not_a_folder_is_refused(tmp_path):
     for args in (("export", str(p)), (str(p),)):
         out = _turnlens(tmp_path, *args, "--repo-root", str(tmp_path / "nope"))
         assert out.returncode == 2 and "--repo-root" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_lone_surrogates_and_yaml_warnings_never_break_export(tmp_path):
+    p = write(tmp_path, '%FOO bar\n---\n$schema: agentv-eval-v2\nevalcases:\n  - id: a\n    outcome: !!float 1\n'
+                        '    input_messages:\n      - {role: user, content: "\\ud83d hi"}\n')
+    out = _turnlens(tmp_path, "export", str(p))
+    assert out.returncode == 0 and "Traceback" not in out.stderr
+    assert '"question":"\\\\ud83d hi"' in out.stdout  # escaped the way JSON.stringify writes it
+    assert "unknown directive %FOO" in out.stderr and ":6: unresolved tag !!float" in out.stderr
+    from tui.render import sanitize
+
+    assert sanitize("x\ud83d") == "x\\ud83d"

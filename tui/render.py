@@ -23,10 +23,12 @@ from formatting.model import EvalCase, FormattedCase, Message, Rendered
 
 # C0 controls except \t and \n, DEL, and C1 controls. ESC & co. become Unicode control pictures so an escape
 # sequence shows as `␛[31m` instead of recolouring the terminal.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]")
+# Lone surrogates (YAML "\ud83d" escapes) cannot be written to a UTF-8 terminal: shown as their escape.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x80-\x9f\ud800-\udfff]")
 _CONTROL_PICTURES = {i: chr(0x2400 + i) for i in range(0x20) if i not in (9, 10)}
 _CONTROL_PICTURES[0x7F] = "\u2421"  # ␡
 _CONTROL_PICTURES.update({i: f"\\x{i:02x}" for i in range(0x80, 0xA0)})
+_CONTROL_PICTURES.update({i: f"\\u{i:04x}" for i in range(0xD800, 0xE000)})
 
 
 def sanitize(text: str) -> str:
@@ -103,6 +105,22 @@ def _empty_note(note: str) -> Text:
 
 
 # ----------------------------------------------------------------------------------------------- case list rows
+
+
+def case_label(case: EvalCase) -> str:
+    """The case's id as written: a string id, or a non-string one (`id: 1042`, which the reference skips) as YAML
+    wrote it, else its position."""
+    if case.id is not None:
+        return case.id
+    raw = case.raw.get("id") if isinstance(case.raw, dict) else None
+    if raw is None:
+        return f"#{case.index + 1} (no id)"
+    if isinstance(raw, bool):
+        return "true" if raw else "false"
+    if isinstance(raw, (int, float, str)):
+        return str(raw)
+    return json.dumps(raw, ensure_ascii=False, default=str)
+
 
 
 RULE_SHORT = {
