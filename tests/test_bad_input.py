@@ -243,7 +243,7 @@ def test_lone_surrogates_and_yaml_warnings_never_break_export(tmp_path):
                         '    input_messages:\n      - {role: user, content: "\\ud83d hi"}\n')
     out = _turnlens(tmp_path, "export", str(p))
     assert out.returncode == 0 and "Traceback" not in out.stderr
-    assert '"question":"\\\\ud83d hi"' in out.stdout  # escaped the way JSON.stringify writes it
+    assert '"question":"\\ud83d hi"' in out.stdout  # escaped the way JSON.stringify writes it
     assert "unknown directive %FOO" in out.stderr and ":6: unresolved tag !!float" in out.stderr
     from tui.render import sanitize
 
