@@ -1325,6 +1325,46 @@ def layout_yamlfuzz() -> Layout:
                 i = rng.randrange(len(lines))
                 text = "\n".join(lines[:i + 1] + [lines[i]] + lines[i + 1:])
         lay.eval(f"evals/m{n:03d}.yaml", text)
+    # a second base with other constructs: anchors, block scalars with indicators, multi-line flows, quoted keys
+    base2 = (f"# leading comment\n$schema: '{EVAL_SCHEMA}'\n"
+             "evalcases:\n"
+             "- id: \"a1\"\n"
+             "  outcome: &o >\n"
+             "    Folded\n"
+             "    outcome\n"
+             "  input_messages:\n"
+             "  - role: user\n"
+             "    content: |2-\n"
+             "        indented\n"
+             "      text\n"
+             "  - {role: assistant,\n"
+             "     content: 'multi\n"
+             "       line'}\n"
+             "- id: a2\n"
+             "  outcome: *o\n"
+             "  input_messages: [\n"
+             "    {role: system, content: [{type: text, value: \"S\\tT\"}]},\n"
+             "    {role: user, \"content\": key}\n"
+             "  ]\n"
+             "- ? id\n"
+             "  : a3\n"
+             "  outcome: !!str 12\n"
+             "  input_messages:\n"
+             "    - role: user\n"
+             "      content:\n"
+             "        - type: file\n"
+             "          value: f.txt   # trailing comment\n"
+             "...\n")
+    for n in range(300):
+        text = base2
+        for _ in range(rng.randint(1, 2)):
+            pos = rng.randrange(len(text))
+            r = rng.random()
+            if r < 0.6:
+                text = text[:pos] + rng.choice(alphabet) + text[pos:]
+            else:
+                text = text[:pos] + text[pos + 1:]
+        lay.eval(f"evals/n{n:03d}.yaml", text)
     return lay
 
 
