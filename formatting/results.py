@@ -138,6 +138,7 @@ def truncate_text(text: str, limit: int) -> tuple[str, int]:
 
 
 @dataclass
+
 class RecordedRequest:
     """A provider request as AgentV recorded it (lm_provider_request / agent_provider_request)."""
 
@@ -556,9 +557,8 @@ class ResultsFile:
             yield position
 
     def _scan_yaml(self, stop: Optional[threading.Event]) -> Iterator[int]:
-        import yaml
+        from .yaml12 import YamlError
 
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
         mm = self._mm
         assert mm is not None
 
@@ -580,12 +580,10 @@ class ResultsFile:
             chunk = mm[doc_start:doc_end]
             if chunk.strip() and chunk.strip() != b"...":
                 try:
-                    data = yaml.load(chunk, Loader=loader)
-                except yaml.YAMLError as error:
-                    mark = getattr(error, "problem_mark", None)
-                    where = line + mark.line if mark is not None else line
-                    problem = getattr(error, "problem", None) or str(error).splitlines()[0]
-                    self._problem(Diagnostic(self.path, where, f"not valid YAML: {problem}", "error"))
+                    data = _load_yaml_document(chunk)
+                except YamlError as error:
+                    where = line + error.line - 1 if error.line else line
+                    self._problem(Diagnostic(self.path, where, f"not valid YAML: {error.message}", "error"))
                 else:
                     first_line = line + _leading_blank_lines(chunk)
                     if isinstance(data, dict):
@@ -656,9 +654,7 @@ class ResultsFile:
         data = self.raw(index)
         try:
             if self.is_yaml:
-                import yaml
-
-                parsed = yaml.load(data, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+                parsed = _load_yaml_document(data)
             else:
                 parsed = orjson.loads(data)
         except Exception as error:  # the file changed under us
@@ -836,3 +832,10 @@ def select(
     if reverse:
         indexes = list(indexes)[::-1]
     return array("I", indexes)
+
+
+def _load_yaml_document(chunk: bytes):
+    """One results document with YAML 1.2 core-schema typing, as AgentV wrote it (`yes` stays text)."""
+    from .yaml12 import parse_yaml
+
+    return parse_yaml(bytes(chunk).decode("utf-8", errors="replace")).data
