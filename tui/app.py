@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
 from rich.text import Text
@@ -109,28 +108,41 @@ def make_app(
         path_list = [str(samples)]
         cwd = str(samples.parent)
         repo_root = repo_root or cwd
-    files = [p for p in path_list if os.path.isfile(p)]
-    if files and all(_is_results_path(p) for p in files) and len(files) == len(path_list):
+    results = [p for p in path_list if _is_results_input(p)]
+    if results and len(results) == len(path_list):
         return TurnlensApp(lambda: _results_screen(path_list, repo_root=repo_root, evals=evals, mode=mode, profile=profile))
-    if any(os.path.isdir(p) and _is_results_folder(p) for p in path_list) and not files:
-        return TurnlensApp(lambda: _results_screen(path_list, repo_root=repo_root, evals=evals, mode=mode, profile=profile))
+    # Eval files and results files named together: the eval files open, and a note says how to open the others
+    # (a results file read as an eval file would only show a YAML error).
+    notes = [_results_note(p, [q for q in path_list if q not in results]) for p in results]
+    path_list = [p for p in path_list if p not in results]
 
     def inspector():
         from .inspector import InspectorScreen
 
         session = Session(path_list, repo_root=repo_root, cwd=cwd)
+        session.notes = notes
         return InspectorScreen(session, mode=mode, profile=profile, watch=watch)
 
     return TurnlensApp(inspector)
 
 
-def _is_results_folder(path: str) -> bool:
-    """A folder holding results files and no eval files (e.g. `.agentv/results/`)."""
-    p = Path(path)
-    if p.name != "results" and not p.name.startswith("."):
-        return False
-    entries = [e for e in p.iterdir() if e.is_file()]
-    return bool(entries) and all(_is_results_path(str(e)) for e in entries if e.suffix in (".jsonl", ".yaml", ".yml"))
+def _is_results_input(path: str) -> bool:
+    """A results file, or a folder holding results files and no eval files (decided by content, not by name)."""
+    if os.path.isdir(path):
+        try:
+            from formatting.results import looks_like_results_file
+        except ImportError:
+            return False
+        from .session import find_eval_files
+
+        return bool(looks_like_results_file(path)) and not find_eval_files([path])
+    return os.path.isfile(path) and _is_results_path(path)
+
+
+def _results_note(path: str, eval_paths: Sequence[str]) -> str:
+    evals = f" --evals {eval_paths[0]}" if len(eval_paths) == 1 else ""
+    what = "holds AgentV results files" if os.path.isdir(path) else "is an AgentV results file, not an eval file"
+    return f"{path} {what}: open it with `turnlens {path}{evals}`"
 
 
 def _results_screen(paths, *, repo_root, evals, mode, profile) -> Screen:

@@ -48,6 +48,11 @@ class CaseView:
     question_chars: int = 0
     guideline_files: int = 0
 
+    @property
+    def title_need(self) -> int:
+        """The title's first part (the case id) in cells."""
+        return self.title.spans[0].end if self.title.spans else self.title.cell_len
+
     def panes(self) -> dict[str, PaneText]:
         return {
             "messages": self.messages,
@@ -65,7 +70,7 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Opti
     loaded, case = found
     formatted = session.formatted(key, profile)
     title = Text(end="", no_wrap=True, overflow="ellipsis")
-    title.append(render.sanitize(case.id if case.id is not None else f"case #{case.index + 1}"), style="bold")
+    title.append(render.sanitize(render.case_label(case)), style="bold")
     title.append(f"  {render.sanitize(loaded.rel)}" + (f":{case.line}" if case.line else ""), style="dim")
     messages = render.messages_text(case, formatted)
     rule = render.rule_text(case, formatted, session.repo_root)
@@ -102,6 +107,56 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Opti
     )
 
 
+EXCERPT_CONTEXT = 3  # lines of a refused file shown around its error line
+
+
+def empty_state(session: Session) -> tuple[Text, PaneText]:
+    """(header title, messages pane) when there is no case to show."""
+    title = Text(end="", no_wrap=True, overflow="ellipsis")
+    errors = session.errors()
+    if errors:
+        loaded, error = errors[0]
+        title.append("✗ ", style=render.ERROR)
+        title.append(render.sanitize(loaded.rel) + (f":{error.line}" if error.line else ""), style="bold")
+        title.append("  refused: no case can be shown", style="dim")
+        body = Text(end="")
+        body.append(render.sanitize(diagnostic_text(error, session.repo_root)), style=render.ERROR)
+        excerpt = _source_excerpt(loaded.path, error.line)
+        if excerpt is not None:
+            first, chunk = excerpt
+            body.append("\n\n")
+            body.append_text(render.source_text(chunk, first, loaded.path))
+        body.append("\n\no opens the file at this line in $EDITOR; the view follows your edits.", style="dim italic")
+        return title, PaneText(body, body.plain, hang=5)
+    if not session.files:
+        where = ", ".join(session.roots) or "."
+        title.append(f"No eval files ($schema: agentv-eval-v2) in {render.sanitize(where)}", style="bold")
+        body = Text(
+            "turnlens shows YAML files whose first lines declare\n\n    $schema: agentv-eval-v2\n\n"
+            f"and none was found in {render.sanitize(where)} (folders such as .agentv and .git are not searched).\n"
+            "Open an eval file or another folder, e.g. `turnlens sample_evals/`; "
+            "a results file opens with `turnlens RESULTS.jsonl`.",
+            style="dim italic",
+            end="",
+        )
+        return title, PaneText(body, "")
+    title.append("No eval cases to show.", style="dim italic")
+    body = Text("The eval files opened have no cases (`evalcases:` is empty).", style="dim italic", end="")
+    return title, PaneText(body, "")
+
+
+def _source_excerpt(path: str, line: int) -> Optional[tuple[int, str]]:
+    if not line:
+        return None
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            lines = handle.read().split("\n")
+    except OSError:
+        return None
+    first = max(1, line - EXCERPT_CONTEXT)
+    return first, "\n".join(lines[first - 1 : line + EXCERPT_CONTEXT])
+
+
 def diagnostic_text(d: Diagnostic, repo_root: str) -> str:
     """`file:line: message` with paths shown relative to the repo root."""
     return render.diagnostic_line(d, repo_root)
@@ -119,6 +174,27 @@ def _toggle_text(label: str, key: str, options: tuple[str, ...], active: str) ->
         else:
             text.append(f" {option} ", style="dim")
     return text
+
+
+CHIP_CHROME = 3  # a chip's padding (1 each side) and left margin
+TITLE_PADDING = 2
+
+
+def chip_texts(mode: str, profile: str, level: int) -> dict[str, Optional[Text]]:
+    """The toolbar chips, full (level 0), short (1), or short with the evaluator/diff chips hidden (2)."""
+    if level == 0:
+        return {
+            "mode-chip": _toggle_text("mode", "m", ("lm", "agent"), mode),
+            "profile-chip": _toggle_text("profile", "p", ("agentv", "design"), profile),
+            "evaluator-chip": _action_text("e", "evaluator prompt"),
+            "diff-chip": _action_text("d", "profile diff"),
+        }
+    return {
+        "mode-chip": _action_text("m", mode),
+        "profile-chip": _action_text("p", profile),
+        "evaluator-chip": _action_text("e", "eval") if level == 1 else None,
+        "diff-chip": _action_text("d", "diff") if level == 1 else None,
+    }
 
 
 def _action_text(key: str, label: str) -> Text:
@@ -165,6 +241,7 @@ class InspectorScreen(Screen):
         self._views: dict[tuple, CaseView] = {}
         self._watch_restart: Optional[asyncio.Event] = None
         self._reload_lock = asyncio.Lock()
+        self._title_need = 0  # cells the header title must keep whole (the case id): the chips shorten first
         self.loaded = False  # the first load has been applied (tests and benchmarks wait on it)
         self.reloads = 0  # applied reloads, for tests
         self.prerendered = 0  # completed background prerenders, for benchmarks
@@ -195,14 +272,13 @@ class InspectorScreen(Screen):
 
     def on_mount(self) -> None:
         self._apply_width(self.size.width or self.app.size.width)
-        self._update_chips()
         self.query_one("#case-title", Static).update(Text("loading…", style="dim italic"))
-        self.query_one("#evaluator-chip", Chip).set_state(_action_text("e", "evaluator prompt"))
-        self.query_one("#diff-chip", Chip).set_state(_action_text("d", "profile diff"))
+        self._update_chips()
         self._load_all()
 
     def on_resize(self, event) -> None:
         self._apply_width(event.size.width)
+        self.call_after_refresh(self._update_chips)
 
     def _apply_width(self, width: int) -> None:
         self.set_class(width < NARROW_WIDTH, "-narrow")
@@ -245,7 +321,9 @@ class InspectorScreen(Screen):
 
     def _update_subtitle(self) -> None:
         files = self.session.files
-        if len(files) == 1:
+        if not files:
+            self.sub_title = "no eval files"
+        elif len(files) == 1:
             self.sub_title = files[0].rel
         else:
             cases = len(self.session.case_keys())
@@ -273,7 +351,9 @@ class InspectorScreen(Screen):
     def _update_banner(self) -> None:
         banner = self.query_one("#banner", Static)
         errors = self.session.errors()
-        if not errors:
+        notes = self.session.notes
+        banner.set_class(not errors and bool(notes), "-note")
+        if not errors and not notes:
             banner.update("")
             banner.remove_class("-visible")
             return
@@ -285,15 +365,24 @@ class InspectorScreen(Screen):
             text.append(render.sanitize(diagnostic_text(error, self.session.repo_root)))
             if loaded.stale:
                 text.append("  — showing the last good version until it parses again", style="italic")
+        for n, note in enumerate(notes):
+            if n or errors:
+                text.append("\n")
+            text.append(" ℹ ", style="bold")
+            text.append(render.sanitize(note))
         banner.update(text)
         banner.add_class("-visible")
 
     def _show_nothing(self) -> None:
-        note = Text("No eval cases to show.", style="dim italic")
-        self.query_one("#case-title", Static).update(note)
+        """No case to show: say why (no eval file found, every file refused, files without cases)."""
+        self.current = None
+        title, body = empty_state(self.session)
+        self.query_one("#case-title", Static).update(title)
+        self._title_need = title.cell_len
+        self._update_chips()
         self.query_one("#rule-line", Static).update("")
         for pane in self.query(Pane):
-            pane.show(PaneText(Text(""), ""))
+            pane.show(body if pane.id == "messages" else PaneText(Text(""), ""))
 
     # ------------------------------------------------------------------ showing a case
 
@@ -325,6 +414,8 @@ class InspectorScreen(Screen):
         }
         with self.app.batch_update():
             self.query_one("#case-title", Static).update(view.title)
+            self._title_need = view.title_need
+            self._update_chips()
             self.query_one("#rule-line", Static).update(view.rule_line)
             for pane_id, content in view.panes().items():
                 self.query_one(f"#{pane_id}", Pane).show(
@@ -367,8 +458,26 @@ class InspectorScreen(Screen):
             self.show_case(key)
 
     def _update_chips(self) -> None:
-        self.query_one("#mode-chip", Chip).set_state(_toggle_text("mode", "m", ("lm", "agent"), self.mode))
-        self.query_one("#profile-chip", Chip).set_state(_toggle_text("profile", "p", ("agentv", "design"), self.profile))
+        """The chips at the widest level that leaves the case title (its id first) whole: they shorten first."""
+        title_cells = self._title_need
+        available = self.query_one("#toolbar").size.width or self.size.width
+        narrow = self.has_class("-narrow")  # the evaluator and diff chips are not shown there
+        levels = [chip_texts(self.mode, self.profile, level) for level in range(3)]
+        chosen = levels[-1]
+        for texts in levels:
+            chips = sum(
+                t.cell_len + CHIP_CHROME
+                for chip_id, t in texts.items()
+                if t is not None and not (narrow and chip_id in ("evaluator-chip", "diff-chip"))
+            )
+            if title_cells + TITLE_PADDING + chips <= available:
+                chosen = texts
+                break
+        for chip_id, text in chosen.items():
+            chip = self.query_one(f"#{chip_id}", Chip)
+            chip.set_class(text is None, "-hidden")
+            if text is not None:
+                chip.set_state(text)
 
     def _rerender(self) -> None:
         self._update_chips()
@@ -565,16 +674,24 @@ class InspectorScreen(Screen):
         if agentv is None or design is None:
             self.notify("A skipped case has no chatPrompt to compare.", markup=False, severity="warning")
             return
-        self.app.push_screen(ProfileDiffScreen(found[1], agentv, design, self.mode))
+        self.app.push_screen(ProfileDiffScreen(found[1], agentv, design, self.mode), self._diff_closed)
+
+    def _diff_closed(self, mode: Optional[str]) -> None:
+        if mode in ("lm", "agent") and mode != self.mode:
+            self.mode = mode
+            self._rerender()
 
     def action_open_editor(self) -> None:
-        if self.current is None:
+        found = self.session.case(self.current) if self.current is not None else None
+        if found is not None:
+            path, line = found[0].path, found[1].line
+        elif self.session.errors():
+            loaded, error = self.session.errors()[0]  # a refused file: open it at the error
+            path, line = loaded.path, error.line
+        else:
+            self.notify("No eval file to open.", markup=False, severity="warning")
             return
-        found = self.session.case(self.current)
-        if found is None:
-            return
-        loaded, case = found
-        command = editor_command(loaded.path, case.line)
+        command = editor_command(path, line)
         from textual.app import SuspendNotSupported
 
         try:
@@ -593,6 +710,11 @@ class InspectorScreen(Screen):
             return
         focused = self.focused
         pane = focused if isinstance(focused, Pane) else self.query_one("#question", Pane)
+        if self.current is None and not pane.copy_text:
+            pane = self.query_one("#messages", Pane)  # the error (or empty state) is shown there
+        if not pane.copy_text:
+            self.notify("Nothing to copy: no case is shown.", markup=False, severity="warning")
+            return
         self.app.copy_to_clipboard(pane.copy_text)
         title = pane.border_title.plain if hasattr(pane.border_title, "plain") else str(pane.border_title)
         self.notify(f"Copied {title.split(' ', 1)[-1]} ({len(pane.copy_text)} characters)", markup=False)

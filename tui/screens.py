@@ -97,7 +97,7 @@ class EvaluatorScreen(Screen):
     def compose(self) -> ComposeResult:
         title = Text(end="", no_wrap=True, overflow="ellipsis")
         title.append(" evaluator prompt ", style="bold reverse")
-        title.append("  " + render.sanitize(self.case.id or ""), style="bold")
+        title.append("  " + render.sanitize(render.case_label(self.case)), style="bold")
         title.append("  default evaluator template, lm question, empty candidate answer", style="dim")
         yield Static(title, id="screen-title", markup=False)
         pane = Pane("evaluator user prompt", id="evaluator")
@@ -119,7 +119,7 @@ class ProfileDiffScreen(Screen):
     """The agentv and design chatPrompts side by side, lines that differ marked in the gutter."""
 
     BINDINGS = [
-        Binding("escape,d", "app.pop_screen", "Back"),
+        Binding("escape,d", "back", "Back"),
         Binding("m", "toggle_mode", "Mode"),
         Binding("c", "copy", "Copy"),
         Binding("q", "app.quit", "Quit"),
@@ -155,7 +155,7 @@ class ProfileDiffScreen(Screen):
         differences = diff.differences
         title = Text(end="", no_wrap=True, overflow="ellipsis")
         title.append(" profile diff ", style="bold reverse")
-        title.append("  " + render.sanitize(self.case.id or ""), style="bold")
+        title.append("  " + render.sanitize(render.case_label(self.case)), style="bold")
         title.append(f"  mode {self.mode}  ", style="dim")
         if differences:
             title.append(f"{differences} difference{'s' if differences != 1 else ''}", style="bold #e5c07b")
@@ -186,6 +186,10 @@ class ProfileDiffScreen(Screen):
     def action_toggle_mode(self) -> None:
         self.mode = "agent" if self.mode == "lm" else "lm"
         self._show()
+
+    def action_back(self) -> None:
+        """Back to the inspector, which takes the mode chosen here."""
+        self.dismiss(self.mode)
 
     def action_copy(self) -> None:
         focused = self.focused

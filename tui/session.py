@@ -14,7 +14,7 @@ from typing import Iterable, Optional
 from formatting import format_case, load_eval_file, looks_like_eval_file
 from formatting.model import Diagnostic, EvalCase, EvalFile, FormattedCase
 
-from .render import RULE_SHORT, CaseRow
+from .render import RULE_SHORT, CaseRow, case_label
 
 SKIP_DIRS = {".agentv", ".git", ".venv", "node_modules", "__pycache__", ".mypy_cache", ".pytest_cache"}
 EVAL_SUFFIXES = (".yaml", ".yml")
@@ -90,6 +90,7 @@ class Session:
             for p in find_eval_files(self.roots, self.scanned_folders)
         ]
         self._formatted: dict[tuple[str, int, int, str], FormattedCase] = {}
+        self.notes: list[str] = []  # said once above the panes (e.g. a results file named among eval files)
 
     def rescan(self) -> list[int]:
         """Look for eval files added to or removed from the folders opened; returns the numbers of new files.
@@ -259,7 +260,7 @@ class Session:
         if found is None:
             return None
         _, case = found
-        label = case.id if case.id is not None else f"#{case.index + 1} (no id)"
+        label = case_label(case)
         warnings = sum(1 for d in case.diagnostics if d.severity != "info")
         if case.skipped:
             return CaseRow(key, label, None, "", warnings, skipped=case.skipped)
