@@ -79,13 +79,16 @@ def _render_parts(parts: list[_Part], mode: Mode, with_refs: bool = True) -> lis
             if (with_refs or p.kind != "ref") and not (mode == "lm" and p.kind == "file" and not p.text)]
 
 
-def _render_part(part: _Part, mode: Mode) -> str:
+def _render_part(part: _Part, mode: Mode, design: bool = False) -> str:
+    """One part as text; `design` embeds a file as `=== path ===` (design 004) instead of a <file> block."""
     if part.kind == "text":
         return part.value
     if part.kind == "ref":
         return f"<Attached: {part.value}>"
     if mode == "agent":
         return f'<file: path="{part.value}">'
+    if design:
+        return f"=== {part.value} ===\n{js_trim(part.text)}"
     return f'<file path="{part.value}">\n{js_trim(part.text)}\n</file>'
 
 
@@ -226,16 +229,6 @@ def _agentv_chat(an: _Analysis, guidelines: str, mode: Mode) -> list[ChatMessage
     return chat
 
 
-def _design_part(part: _Part, mode: Mode) -> str:
-    if part.kind == "text":
-        return part.value
-    if part.kind == "ref":
-        return f"<Attached: {part.value}>"
-    if mode == "agent":
-        return f'<file: path="{part.value}">'
-    return f"=== {part.value} ===\n{js_trim(part.text)}"
-
-
 def _design_chat(an: _Analysis, guidelines: str, mode: Mode) -> list[ChatMessage]:
     """Design 004: every system message merged up front; assistant/tool keep their roles."""
     chat: list[ChatMessage] = []
@@ -253,7 +246,7 @@ def _design_chat(an: _Analysis, guidelines: str, mode: Mode) -> list[ChatMessage
     for message, parts in zip(an.kept, an.parts):
         if message.role == "system":
             continue
-        rendered = [_design_part(p, mode) for p in parts]
+        rendered = [_render_part(p, mode, design=True) for p in parts]
         if rendered:
             chat.append(ChatMessage(message.role, "\n".join(rendered)))
     return chat
