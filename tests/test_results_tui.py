@@ -266,3 +266,36 @@ class TestFullTextSearch:
             await pilot.press("escape")
             await wait_for_idle(pilot)
             assert len(listed(app)) == 6
+
+
+class TestLargeFileTextSearch:
+    async def test_a_large_file_says_enter_runs_the_search_and_shows_it_running(self, monkeypatch):
+        import threading
+
+        import tui.results.screen as results_screen
+
+        monkeypatch.setattr(results_screen, "TEXT_AS_YOU_TYPE_BYTES", 0)  # every file counts as large
+        app = results_app("run-a.jsonl")
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            every = listed(app)
+            await pilot.press("F")
+            search = app.screen.query_one("#results-text-search")
+            assert "enter to search" in str(search.border_subtitle)
+            await pilot.press(*"zzz-no-such-text")
+            await wait_for_idle(pilot)
+            assert listed(app) == every  # not searched as you type
+            results = app.screen.run.results
+            release = threading.Event()
+            real_find = results.find_text
+            monkeypatch.setattr(results, "find_text", lambda *a, **k: release.wait(5) and real_find(*a, **k))
+            await pilot.press("enter")
+            await pilot.pause(0.1)
+            assert "searching" in str(search.border_subtitle)  # visible while it runs
+            release.set()
+            await wait_for_idle(pilot)
+            assert listed(app) == []
+            assert "0 results contain the text" in str(search.border_subtitle)
+            await pilot.press("escape")
+            await wait_for_idle(pilot)
+            assert listed(app) == every

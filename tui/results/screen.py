@@ -46,6 +46,10 @@ from .widgets import (
 )
 
 DEFAULT_THRESHOLD = 0.5
+def _megabytes(size: int) -> str:
+    return f"{size / (1024 * 1024):.0f} MB"
+
+
 AUTO_DRIFT_LIMIT = 20_000  # bigger runs check drift on demand (d): it parses every record again
 TEXT_AS_YOU_TYPE_BYTES = 20 * 1024 * 1024  # smaller files are searched in full text at every key press
 SYNC_SELECT_LIMIT = 5_000  # below this many results sorting in the UI thread is quicker than a thread hop
@@ -200,6 +204,7 @@ class ResultsScreen(Screen):
         self._selection_generation = 0
         self._last_reselect = 0.0
         self._stop = threading.Event()
+        self._text_timer = None  # ticks the elapsed time of a full-text search on a large file
         # compare mode
         self.comparison = None
         self.changed_only = False
@@ -407,6 +412,10 @@ class ResultsScreen(Screen):
     def action_search_text(self) -> None:
         search = self.query_one("#results-text-search", Input)
         search.add_class("-visible")
+        run = self.run
+        if run is not None and run.results.size > TEXT_AS_YOU_TYPE_BYTES and not self.text_query:
+            # Too big to search at every key press: say so, or the box seems to do nothing.
+            search.border_subtitle = f"large file ({_megabytes(run.results.size)}): type, then enter to search"
         search.focus()
 
     @on(Input.Changed, "#results-text-search")
@@ -414,6 +423,8 @@ class ResultsScreen(Screen):
         run = self.run
         if run is not None and run.results.size <= TEXT_AS_YOU_TYPE_BYTES:
             self._run_text_search(event.value)
+        elif run is not None and event.value != self.text_query and self._text_timer is None:
+            event.input.border_subtitle = f"large file ({_megabytes(run.results.size)}): enter to search"
 
     @on(Input.Submitted, "#results-text-search")
     def _text_submitted(self, event: Input.Submitted) -> None:
@@ -433,7 +444,17 @@ class ResultsScreen(Screen):
             run.text_mask = run.results.find_text(needle)
             self._reselect()
         else:
-            self.notify(f"Searching {run.results.name} for {needle!r}…", timeout=2)
+            search = self.query_one("#results-text-search", Input)
+            started = time.monotonic()
+            size = _megabytes(run.results.size)
+
+            def tick() -> None:
+                search.border_subtitle = f"searching {size} for the text… {time.monotonic() - started:.0f} s"
+
+            tick()
+            if self._text_timer is not None:
+                self._text_timer.stop()
+            self._text_timer = self.set_interval(0.5, tick)
             self._find_text(run, needle)
 
     @work(thread=True, exclusive=True, group="text-search")
@@ -445,6 +466,13 @@ class ResultsScreen(Screen):
     def _text_found(self, run: Run, needle: str, mask: bytearray) -> None:
         if needle != self.text_query or run is not self.run:
             return
+        if self._text_timer is not None:
+            self._text_timer.stop()
+            self._text_timer = None
+        hits = sum(mask)
+        self.query_one("#results-text-search", Input).border_subtitle = (
+            f"{hits:,} result{' contains' if hits == 1 else 's contain'} the text · esc clears"
+        )
         run.text_mask = mask
         self._reselect()
 
@@ -484,6 +512,10 @@ class ResultsScreen(Screen):
     def action_back(self) -> None:
         text_search = self.query_one("#results-text-search", Input) if not self.compare_mode else None
         if text_search is not None and (text_search.has_class("-visible") or self.text_query):
+            if self._text_timer is not None:
+                self._text_timer.stop()
+                self._text_timer = None
+            text_search.border_subtitle = ""
             text_search.value = ""
             text_search.remove_class("-visible")
             self._run_text_search("")
