@@ -89,6 +89,19 @@ class TestTextLayout:
     def test_long_word_is_folded(self):
         assert self.rows("abcdefghijkl xy", 5) == ["abcde", "fghij", "kl xy"]
 
+    def test_a_long_path_is_folded_after_a_separator(self):
+        assert self.rows('<file path="fixtures/code/billing_service.py">', 30) == [
+            '<file path="fixtures/code/',
+            'billing_service.py">',
+        ]
+
+    def test_a_lone_symbol_stays_with_the_long_word_it_introduces(self):
+        assert self.rows("⎘ prompts/python.instructions.md (10 lines)", 30) == [
+            "⎘ prompts/python.instructions.",
+            "md (10 lines)",
+        ]
+        assert self.rows("Please review billing_service.py", 30) == ["Please review ", "billing_service.py"]
+
     def test_wide_characters_count_two_cells(self):
         assert self.rows("日本語のテキスト", 6) == ["日本語", "のテキ", "スト"]
 

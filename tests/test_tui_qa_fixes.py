@@ -158,3 +158,61 @@ class TestHeader:
             await wait_for_idle(pilot)
             title = app.screen.query_one("#case-title")
             assert title.size.width >= len(long_id) + 2
+
+
+class TestPolish:
+    async def test_help_stays_in_the_footer_at_80_columns(self):
+        from textual.widgets import Footer
+
+        app = make_app([CASES], repo_root=str(FIXTURE_REPO), watch=False)
+        async with app.run_test(size=NARROW) as pilot:
+            await wait_for_idle(pilot)
+            footer = app.screen.query_one(Footer)
+            keys = [child for child in footer.query("FooterKey") if child.region.right <= NARROW[0] - 12]
+            assert any(key.description == "Help" for key in keys)
+
+    async def test_pane_titles_show_their_key_apart_from_the_name(self):
+        app = make_app([CASES], repo_root=str(FIXTURE_REPO), watch=False)
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            from textual.content import Content
+
+            def title(pane_id: str) -> str:
+                return Content.from_markup(app.screen.query_one(f"#{pane_id}", Pane).border_title).plain
+
+            assert title("messages") == "[1] messages as written"
+            await pilot.press("2", "c")
+            assert "Copied question (" in [n.message for n in app._notifications][-1]
+            assert title("rule") == "[5] marker rule"
+
+    async def test_the_jump_palette_has_one_line_per_case(self):
+        from tui.commands import CaseCommands
+
+        app = make_app([CASES], repo_root=str(FIXTURE_REPO), watch=False)
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            provider = CaseCommands(app.screen)
+            hits = [hit async for hit in provider.discover()]
+            assert len(hits) == len(app.screen.session.case_keys())
+            assert all(hit.help is None for hit in hits)  # a help line would take a second row per case
+
+    async def test_the_case_list_widens_for_long_ids_on_wide_terminals(self, tmp_path):
+        long_id = "sup-handoff-note-mid-conversation-x"
+        evals = tmp_path / "evals.yaml"
+        evals.write_text(EVAL_HEAD + f"  - id: {long_id}\n    outcome: o\n    input_messages:\n"
+                         "      - role: user\n        content: hi\n")
+        app = make_app([evals], repo_root=str(tmp_path), watch=False)
+        async with app.run_test(size=(200, 40)) as pilot:
+            await wait_for_idle(pilot)
+            assert app.screen.query_one("#case-options").scrollable_content_region.width - 2 >= len(long_id)
+
+    def test_a_skipped_case_as_written_stops_before_the_next_case_s_comments(self, tmp_path):
+        from tui.session import Session
+
+        evals = tmp_path / "evals.yaml"
+        evals.write_text(EVAL_HEAD + "  - id: 1042\n    outcome: o\n\n  # The next case is about something else.\n"
+                         "  - id: next\n    outcome: o\n")
+        session = Session([str(evals)], repo_root=str(tmp_path))
+        session.load_all()
+        first, text = session.case_source("0:0")
+        assert (first, text) == (3, "  - id: 1042\n    outcome: o")

@@ -32,7 +32,7 @@ class CaseCommands(Provider):
     async def discover(self) -> Hits:
         screen, choices = self._choices()
         for key, label, summary in choices:
-            yield DiscoveryHit(_case_prompt(label, summary), partial(screen.select_case, key), text=label, help="Jump to case")
+            yield DiscoveryHit(_case_prompt(label, summary), partial(screen.select_case, key), text=label)
 
     async def search(self, query: str) -> Hits:
         screen, choices = self._choices()
@@ -41,4 +41,4 @@ class CaseCommands(Provider):
             score = matcher.match(label)
             if score > 0:
                 offsets = matcher.fuzzy_search.match(query, label)[1]
-                yield Hit(score, _case_prompt(label, summary, tuple(offsets)), partial(screen.select_case, key), text=label, help="Jump to case")
+                yield Hit(score, _case_prompt(label, summary, tuple(offsets)), partial(screen.select_case, key), text=label)

@@ -27,6 +27,8 @@ from .widgets.case_list import CaseList, FileEntry
 from .widgets.chip import Chip
 from .widgets.pane import Pane, PaneText
 
+CASE_LIST_WIDTH = 38  # as in app.tcss
+CASE_LIST_CHROME = 6  # the list's border, scrollbar and option padding
 NARROW_WIDTH = 120  # below this the panes stack and the case list moves on top
 WATCH_DEBOUNCE_MS = 150
 WATCH_STEP_MS = 40
@@ -208,18 +210,19 @@ class InspectorScreen(Screen):
     """Eval cases of one or more files, side by side with what they become."""
 
     BINDINGS = [
+        # Help comes first so it stays in the footer at 80 columns; m and p have their chips in the header.
+        Binding("question_mark,f1", "help", "Help", key_display="?"),
         Binding("slash", "focus_filter", "Filter", tooltip="Filter the case list as you type"),
         Binding("g", "jump", "Jump", tooltip="Jump to a case by id"),
         Binding("n", "next_warning", "Next ⚠", tooltip="Next case with warnings"),
         Binding("N", "previous_warning", "Prev ⚠", show=False),
-        Binding("m", "toggle_mode", "Mode"),
-        Binding("p", "toggle_profile", "Profile"),
+        Binding("m", "toggle_mode", "Mode", show=False),
+        Binding("p", "toggle_profile", "Profile", show=False),
         Binding("e", "evaluator", "Evaluator"),
         Binding("d", "profile_diff", "Diff"),
         Binding("o", "open_editor", "Editor"),
         Binding("c", "copy", "Copy"),
         Binding("z", "maximize_pane", "Max"),
-        Binding("question_mark,f1", "help", "Help", key_display="?"),
         Binding("q", "app.quit", "Quit"),
         Binding("right_square_bracket", "next_case", "Next case", show=False),
         Binding("left_square_bracket", "previous_case", "Previous case", show=False),
@@ -241,6 +244,7 @@ class InspectorScreen(Screen):
         self._views: dict[tuple, CaseView] = {}
         self._watch_restart: Optional[asyncio.Event] = None
         self._reload_lock = asyncio.Lock()
+        self._longest_label = 0  # the longest case id listed, in cells (the list widens for it)
         self._title_need = 0  # cells the header title must keep whole (the case id): the chips shorten first
         self.loaded = False  # the first load has been applied (tests and benchmarks wait on it)
         self.reloads = 0  # applied reloads, for tests
@@ -263,11 +267,11 @@ class InspectorScreen(Screen):
                 yield Static("", id="rule-line", markup=False)
                 with Vertical(id="panes"):
                     # Grid order (3 columns): messages, question, chat (two rows) / rule, guidelines.
-                    yield Pane("1 messages as written", id="messages")
-                    yield Pane("2 question", id="question")
-                    yield Pane("4 chatPrompt", id="chat")
-                    yield Pane("5 marker rule", id="rule")
-                    yield Pane("3 guidelines", id="guidelines")
+                    yield Pane("messages as written", key="1", id="messages")
+                    yield Pane("question", key="2", id="question")
+                    yield Pane("chatPrompt", key="4", id="chat")
+                    yield Pane("marker rule", key="5", id="rule")
+                    yield Pane("guidelines", key="3", id="guidelines")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -281,7 +285,15 @@ class InspectorScreen(Screen):
         self.call_after_refresh(self._update_chips)
 
     def _apply_width(self, width: int) -> None:
-        self.set_class(width < NARROW_WIDTH, "-narrow")
+        narrow = width < NARROW_WIDTH
+        self.set_class(narrow, "-narrow")
+        # The list grows (up to a quarter of the screen) to show long ids whole; narrow, the stylesheet decides.
+        cases = self.query_one(CaseList)
+        if narrow or not self._longest_label:
+            cases.styles.width = None
+        else:
+            wanted = self._longest_label + CASE_LIST_CHROME
+            cases.styles.width = max(CASE_LIST_WIDTH, min(wanted, width // 4))
 
     # ------------------------------------------------------------------ loading
 
@@ -304,7 +316,7 @@ class InspectorScreen(Screen):
 
     def _first_load_done(self, entries: list[FileEntry]) -> None:
         self.loaded = True
-        self.query_one(CaseList).set_entries(entries, current=self.current)
+        self._set_entries(entries)
         self._update_banner()
         self._update_subtitle()
         if self.current is None:
@@ -346,7 +358,14 @@ class InspectorScreen(Screen):
         return entries
 
     def _refresh_list(self) -> None:
-        self.query_one(CaseList).set_entries(self._file_entries(), current=self.current)
+        self._set_entries(self._file_entries())
+
+    def _set_entries(self, entries: list[FileEntry]) -> None:
+        from rich.cells import cell_len
+
+        self._longest_label = max((cell_len(row.label) for e in entries for row in e.rows), default=0)
+        self._apply_width(self.size.width or self.app.size.width)
+        self.query_one(CaseList).set_entries(entries, current=self.current)
 
     def _update_banner(self) -> None:
         banner = self.query_one("#banner", Static)
@@ -716,8 +735,7 @@ class InspectorScreen(Screen):
             self.notify("Nothing to copy: no case is shown.", markup=False, severity="warning")
             return
         self.app.copy_to_clipboard(pane.copy_text)
-        title = pane.border_title.plain if hasattr(pane.border_title, "plain") else str(pane.border_title)
-        self.notify(f"Copied {title.split(' ', 1)[-1]} ({len(pane.copy_text)} characters)", markup=False)
+        self.notify(f"Copied {pane.title_name} ({len(pane.copy_text)} characters)", markup=False)
 
     def action_maximize_pane(self) -> None:
         if self.maximized is not None:

@@ -251,7 +251,8 @@ class Session:
             return 0, ""
         end = min(later) - 1 if later else len(lines)
         chunk = lines[case.line - 1 : end]
-        while chunk and not chunk[-1].strip():
+        # Blank lines and comments just above the next case belong to it.
+        while chunk and (not chunk[-1].strip() or chunk[-1].lstrip().startswith("#")):
             chunk.pop()
         return case.line, "\n".join(chunk)
 

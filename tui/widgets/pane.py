@@ -76,9 +76,13 @@ class Pane(ScrollView, can_focus=True):
     Pane:focus { border: round $accent; }
     """
 
-    def __init__(self, title: str, *, id: Optional[str] = None, classes: Optional[str] = None) -> None:
+    def __init__(
+        self, title: str, *, key: str = "", id: Optional[str] = None, classes: Optional[str] = None
+    ) -> None:
         super().__init__(id=id, classes=classes)
-        self.border_title = Content(title)
+        self.title_name = title  # the title without its key (for messages such as "Copied question")
+        # The key that focuses the pane, set apart from the title so "[1] messages" does not read as a count.
+        self.border_title = Content.assemble((f"[{key}]", "bold"), " ", title) if key else Content(title)
         self._content = EMPTY
         self._rows: list[Row] = []
         self._rows_width = -1

@@ -69,17 +69,54 @@ def wrap_line(plain: str, start: int, end: int, width: int, rows: list[Row], han
         word = match.group()
         visible = _cells(word.rstrip())  # trailing spaces may hang past the edge
         if used and used + visible > capacity():
-            new_row(word_start)
+            # A word that fits a row of its own moves to the next row; a longer one is folded from here, unless
+            # too little room is left. A lone symbol (`⎘`, `•`) never stays alone above a long path.
+            lead_only = not any(c.isalnum() for c in plain[row_start:word_start])
+            if capacity() - used < MIN_FOLD_ROOM or (visible <= width - indent and not lead_only):
+                new_row(word_start)
         if visible > capacity() - used:
-            # Too long for any row: fold it character by character.
-            for index in range(word_start, word_end):
-                w = _char_cells(plain[index])
-                if used + w > capacity() and index > row_start and not plain[index].isspace():
-                    new_row(index)
-                used += w
+            used = _fold(plain, word_start, word_start + len(word.rstrip()), used, capacity, new_row)
+            used += word_end - (word_start + len(word.rstrip()))
             continue
         used += _cells(word)
     rows.append((row_start, end, row_indent))
+
+
+MIN_FOLD_ROOM = 8  # cells left on a row below which a long word starts on the next row
+_PATH_SEPARATORS = frozenset("/\\")
+_BREAK_AFTER = frozenset("/\\._-=,:;?&")  # a folded word (a path, a URL) is cut after one of these if it can
+
+
+def _fold(plain: str, index: int, end: int, used: int, capacity, new_row) -> int:
+    """Fold the word plain[index:end] over rows, cutting after a path separator or punctuation where one is near
+    the row's end; returns the cells used on the last row."""
+    while index < end:
+        room = capacity() - used
+        stop, cells = index, 0
+        while stop < end and cells + _char_cells(plain[stop]) <= room:
+            cells += _char_cells(plain[stop])
+            stop += 1
+        if stop >= end:
+            return used + cells
+        cut = stop
+        half = index + (stop - index) // 2
+        for breaks in _PATH_SEPARATORS, _BREAK_AFTER:  # a path separator first, else other punctuation
+            found = next((k + 1 for k in range(stop - 1, half, -1) if plain[k] in breaks), None)
+            if found is not None:
+                cut = found
+                break
+        if cut == index:  # nothing fits on this row: go to the next one
+            if used == 0:
+                cut = index + 1  # a character wider than the row: it goes alone
+            else:
+                new_row(index)
+                used = 0
+                continue
+        used += _cells(plain[index:cut])
+        index = cut
+        new_row(index)
+        used = 0
+    return used
 
 
 class StyledText:
