@@ -216,3 +216,31 @@ class TestPolish:
         session.load_all()
         first, text = session.case_source("0:0")
         assert (first, text) == (3, "  - id: 1042\n    outcome: o")
+
+
+class TestListKeys:
+    async def test_n_says_when_it_wraps_around(self):
+        app = make_app([CASES], repo_root=str(FIXTURE_REPO), watch=False)
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            await select(pilot, "no-outcome")  # the last case with warnings
+            await pilot.press("n")
+            assert [n.message for n in app._notifications][-1] == "Wrapped around to the first case with warnings."
+
+    async def test_the_filter_shows_its_count_and_esc_clears_it(self):
+        app = make_app([CASES], repo_root=str(FIXTURE_REPO), watch=False)
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            screen = app.screen
+            total = len(screen.session.case_keys())
+            await pilot.press("slash", *"skip")
+            await pilot.pause()
+            options = screen.query_one("#case-options")
+            assert str(options.border_subtitle).startswith(f"1 of {total}")
+            await pilot.press("escape")  # to the list, filter kept
+            assert screen.focused is options
+            assert len(screen.query_one("CaseList").visible_keys()) == 1
+            await pilot.press("escape")  # clears it
+            await pilot.pause()
+            assert len(screen.query_one("CaseList").visible_keys()) == total
+            assert not options.border_subtitle

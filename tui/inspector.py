@@ -635,11 +635,17 @@ class InspectorScreen(Screen):
         self._jump_warning(-1)
 
     def _jump_warning(self, direction: int) -> None:
-        key = self._step(self.session.case_keys(), direction, self._has_warnings)
+        keys = self.session.case_keys()
+        key = self._step(keys, direction, self._has_warnings)
         if key is None:
             self.notify("No case has warnings.", markup=False)
-        else:
-            self.select_case(key)
+            return
+        if self.current in keys and key != self.current:
+            here, there = keys.index(self.current), keys.index(key)
+            if (there < here) if direction > 0 else (there > here):
+                which = "first" if direction > 0 else "last"
+                self.notify(f"Wrapped around to the {which} case with warnings.", markup=False, timeout=2)
+        self.select_case(key)
 
     def action_jump(self) -> None:
         from textual.command import CommandPalette

@@ -45,7 +45,8 @@ class CaseList(Vertical):
     """
 
     BINDINGS = [
-        Binding("down,escape", "focus_list", "Cases", show=False),
+        Binding("down", "focus_list", "Cases", show=False),
+        Binding("escape", "escape", "Clear filter", show=False),
     ]
 
     class CaseSelected(Message):
@@ -131,6 +132,12 @@ class CaseList(Vertical):
             options.extend(Option(case_row_text(row, width), id=row.key) for row in rows)
         if query and not any(o is not None and not o.disabled for o in options):
             options.append(Option(Text("no case matches the filter", style="dim italic"), id="none", disabled=True))
+        if query:
+            total = sum(len(entry.rows) for entry in self._entries)
+            shown = sum(1 for o in options if o is not None and not o.disabled)
+            self.options.border_subtitle = f"{shown} of {total} · esc clears"
+        else:
+            self.options.border_subtitle = ""
         option_list = self.options
         self._suppress = True
         try:
@@ -172,6 +179,13 @@ class CaseList(Vertical):
 
     def action_focus_list(self) -> None:
         self.options.focus()
+
+    def action_escape(self) -> None:
+        """From the filter box: to the list (the filter stays); from the list: clear the filter."""
+        if self.filter_input.has_focus or not self.filter_input.value:
+            self.options.focus()
+            return
+        self.filter_input.value = ""  # Input.Changed rebuilds the list, keeping the highlighted case
 
     @on(Input.Changed, "#case-filter")
     def _filter_changed(self, event: Input.Changed) -> None:
