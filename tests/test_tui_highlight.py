@@ -142,3 +142,27 @@ class TestChatDiff:
         assert diff.left.plain.startswith("  No chatPrompt")
         assert all(line.startswith("+ ") for line in diff.right.plain.split("\n"))
         assert len(diff.left_to_right) == len(diff.left.plain.split("\n"))
+
+    def test_the_two_sides_are_aligned_line_by_line(self):
+        from formatting.model import ChatMessage, Rendered
+        from tui.render import diff_chat_texts
+
+        left = Rendered("q", "", [ChatMessage("system", "a\n\nb"), ChatMessage("user", "q")])
+        right = Rendered("q", "", [ChatMessage("system", "a\nextra 1\nextra 2\nb"), ChatMessage("user", "q")])
+        diff = diff_chat_texts(left, right, "agentv", "design")
+        left_lines, right_lines = diff.left.plain.split("\n"), diff.right.plain.split("\n")
+        assert len(left_lines) == len(right_lines)
+        # Matching lines sit on the same row on both sides.
+        for n, line in enumerate(left_lines):
+            if line.strip() in ("b", "q", "user  message 2"):
+                assert right_lines[n] == line
+        assert diff.left_to_right == list(range(len(left_lines)))
+
+    def test_a_blank_line_only_one_side_has_gets_no_sign(self):
+        from formatting.model import ChatMessage, Rendered
+        from tui.render import diff_chat_texts
+
+        left = Rendered("q", "", [ChatMessage("user", "a\n\nb")])
+        right = Rendered("q", "", [ChatMessage("user", "a\nb")])
+        diff = diff_chat_texts(left, right, "agentv", "design")
+        assert "-" not in diff.left.plain

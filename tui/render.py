@@ -433,6 +433,7 @@ def _diagnostics_text(case: EvalCase, repo_root: Optional[str]) -> Text:
 _ADDED = Style(bgcolor="#1e3a1e")
 _REMOVED = Style(bgcolor="#3a1e1e")
 _CHANGED = Style(bgcolor="#3a341e")
+_FILLER = Style(color="#3e4451", dim=True)
 
 
 def _chat_lines(rendered: Rendered, profile: str) -> list[Text]:
@@ -463,8 +464,12 @@ def diff_chat_texts(left: Rendered, right: Rendered, left_name: str, right_name:
     differences = 0
 
     def marked(line: Text, mark: str, background: Optional[Style]) -> Text:
-        if mark == " ":
-            return Text("  ", end="") + line
+        if mark == " " or (mark in "-+" and not line.plain.strip()):
+            # Unchanged, or a blank line only one side has: no sign (a "-" on an empty line reads as content).
+            out = Text("  ", end="") + line
+            if mark != " ":
+                out.stylize(background, 0, len(out))
+            return out
         colour = {"-": "#e06c75", "+": "#98c379", "~": "#e5c07b"}[mark]
         out = Text(end="")
         out.append(mark + " ", style=Style(color=colour, bold=True))
@@ -472,18 +477,18 @@ def diff_chat_texts(left: Rendered, right: Rendered, left_name: str, right_name:
         out.stylize(background, 2, len(out))
         return out
 
+    def filler(count: int) -> list[Text]:
+        """Blank rows standing for lines only the other side has, so both sides stay aligned line by line."""
+        return [Text("  ", style=_FILLER, end="") for _ in range(count)]
+
     first = None
-    left_to_right: list[int] = []
-    right_to_left: list[int] = []
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        left_to_right.extend(j1 + min(k, max(0, j2 - j1 - 1)) for k in range(i2 - i1))
-        right_to_left.extend(i1 + min(k, max(0, i2 - i1 - 1)) for k in range(j2 - j1))
         if tag == "equal":
             lines_a.extend(marked(line, " ", None) for line in a[i1:i2])
             lines_b.extend(marked(line, " ", None) for line in b[j1:j2])
             continue
         if first is None:
-            first = (i1, j1)
+            first = len(lines_a)
         differences += 1
         if tag == "replace":
             lines_a.extend(marked(line, "~", _CHANGED) for line in a[i1:i2])
@@ -491,6 +496,11 @@ def diff_chat_texts(left: Rendered, right: Rendered, left_name: str, right_name:
         else:
             lines_a.extend(marked(line, "-", _REMOVED) for line in a[i1:i2])
             lines_b.extend(marked(line, "+", _ADDED) for line in b[j1:j2])
+        lines_a.extend(filler(len(lines_b) - len(lines_a)))
+        lines_b.extend(filler(len(lines_a) - len(lines_b)))
+    # Both sides now have the same lines, one for one.
+    left_to_right = list(range(len(lines_a)))
+    right_to_left = list(range(len(lines_b)))
     if left.chat_prompt is None:
         lines_a = [marked(line, " ", None) for line in a]
         left_to_right = [0] * len(a)
@@ -499,5 +509,5 @@ def diff_chat_texts(left: Rendered, right: Rendered, left_name: str, right_name:
         right_to_left = [0] * len(b)
     out_a = Text("\n", end="").join(lines_a)
     out_b = Text("\n", end="").join(lines_b)
-    first_left, first_right = first or (0, 0)
+    first_left = first_right = first or 0
     return ChatDiff(out_a, out_b, differences, first_left, first_right, left_to_right, right_to_left)
