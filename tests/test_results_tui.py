@@ -299,3 +299,47 @@ class TestLargeFileTextSearch:
             await pilot.press("escape")
             await wait_for_idle(pilot)
             assert listed(app) == every
+
+
+class TestResultsPolish:
+    async def test_an_empty_filtered_list_says_why(self):
+        app = results_app("run-a.jsonl")
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            await pilot.press("slash", *"no-such-id")
+            await wait_for_idle(pilot)
+            from tui.results.widgets import ResultList
+
+            note = app.screen.query_one(ResultList).empty_note
+            assert note is not None and "No result to show (search 'no-such-id')" in note.plain
+
+    async def test_help_has_a_title_and_says_how_to_close(self):
+        app = results_app("run-a.jsonl")
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            await pilot.press("question_mark")
+            await wait_for_idle(pilot)
+            box = app.screen.query_one("Static")
+            assert box.border_title and "esc closes" in str(box.border_subtitle)
+
+    async def test_a_pushed_compare_view_shows_esc_back_in_the_footer(self, tmp_path):
+        from tui.results.screen import ResultsScreen
+
+        app = results_app("run-a.jsonl")
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            app.push_screen(ResultsScreen(["run-a.jsonl", "run-b.jsonl"], closable=True))
+            await wait_for_idle(pilot)
+            shown = {b.key: b.description for b in app.screen._bindings.shown_keys}
+            assert shown.get("escape") == "Back"
+
+    def test_the_verdict_score_has_two_decimals_as_in_the_header(self):
+        from formatting.results import ResultRecord
+        from tui.results.detail import verdict_text
+
+        assert verdict_text(ResultRecord(file="f", line=1, score=0.4), 0.5).plain.count("0.40") >= 1
+
+    def test_tabs_show_their_keys(self):
+        from tui.results.detail import _tab_title
+
+        assert _tab_title("3", "Verdict").plain == "3 Verdict"

@@ -123,10 +123,17 @@ def _marks(out: Text, items: list[str], mark: str, colour: str) -> None:
         out.append_text(_literal(item))
 
 
+def _tab_title(key: str, label: str):
+    """A tab's title with the key that opens it, set apart (the tab bar reads markup: built as Content)."""
+    from textual.content import Content
+
+    return Content.assemble((key, "bold $accent"), " ", label)
+
+
 def verdict_text(record: ResultRecord, threshold: float) -> Text:
     out = Text(end="")
     _heading(out, "Score")
-    out.append("—" if record.score is None else f"{record.score:.3g}", style=f"bold {score_colour(record.score, threshold)}")
+    out.append("—" if record.score is None else f"{record.score:.2f}", style=f"bold {score_colour(record.score, threshold)}")
     out.append(f"  (pass at ≥{threshold:.2f})", style=DIM)
     if record.error is not None:
         _heading(out, "Error")
@@ -271,18 +278,18 @@ class ResultDetailScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Static(Text("loading…", style="dim"), id="detail-title")
         with TabbedContent(initial=self.initial_tab):
-            with TabPane("Request", id="request"):
+            with TabPane(_tab_title("1", "Request"), id="request"):
                 with VerticalScroll():
                     yield Static(id="request-text", markup=False)
-            with TabPane("Answer", id="answer-tab"):
+            with TabPane(_tab_title("2", "Answer"), id="answer-tab"):
                 yield VerticalScroll(id="answer-scroll")
-            with TabPane("Verdict", id="verdict"):
+            with TabPane(_tab_title("3", "Verdict"), id="verdict"):
                 with VerticalScroll():
                     yield Static(id="verdict-text", markup=False)
-            with TabPane("Evaluator prompt", id="evaluator"):
+            with TabPane(_tab_title("4", "Evaluator prompt"), id="evaluator"):
                 with VerticalScroll():
                     yield Static(id="evaluator-text", markup=False)
-            with TabPane("Drift", id="drift"):
+            with TabPane(_tab_title("5", "Drift"), id="drift"):
                 with VerticalScroll():
                     yield Static(Text("checking…", style="dim"), id="drift-text", markup=False)
         yield Footer()

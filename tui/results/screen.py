@@ -46,6 +46,18 @@ from .widgets import (
 )
 
 DEFAULT_THRESHOLD = 0.5
+def _narrowing(screen) -> str:
+    """What hides results: the filter, the search, the full-text search."""
+    parts = []
+    if screen.filter != "all":
+        parts.append(f"show {screen.filter}")
+    if screen.search_text:
+        parts.append(f"search {screen.search_text!r}")
+    if screen.text_query:
+        parts.append(f"text {screen.text_query!r}")
+    return ", ".join(parts)
+
+
 def _megabytes(size: int) -> str:
     return f"{size / (1024 * 1024):.0f} MB"
 
@@ -165,8 +177,8 @@ class ResultsScreen(Screen):
         Binding("plus,equals_sign", "threshold(0.05)", "Threshold +", key_display="+"),
         Binding("minus", "threshold(-0.05)", "Threshold −", key_display="-"),
         Binding("d", "drift_all", "Drift"),
-        Binding("left_square_bracket", "run(-1)", "Prev run", show=False),
-        Binding("right_square_bracket", "run(1)", "Next run", show=False),
+        Binding("left_square_bracket", "run(-1)", "Prev run", key_display="["),
+        Binding("right_square_bracket", "run(1)", "Next run", key_display="]"),
         Binding("c", "compare_previous", "Compare"),
         Binding("escape", "back", "Clear/back", show=False),
         Binding("q", "app.quit", "Quit", show=False),
@@ -186,6 +198,8 @@ class ResultsScreen(Screen):
         name: Optional[str] = None,
     ) -> None:
         super().__init__(name=name)
+        if closable:  # pushed over another view (compare): the footer says how to get back
+            self._bindings.key_to_bindings["escape"] = [Binding("escape", "back", "Back")]
         self.paths = [os.fspath(p) for p in paths]
         self.evals = evals
         self.repo_root = repo_root
@@ -300,6 +314,15 @@ class ResultsScreen(Screen):
         title = run.path
         if results.error is not None:
             title = f"{run.path}: {results.error.message}"
+        count = len(list_.rows) if shown is None else shown
+        narrowed = self.filter != "all" or self.search_text or self.text_query
+        list_.empty_note = (
+            Text(f"  No result to show ({_narrowing(self)}) — f changes the filter, esc clears it.",
+                 style="dim italic")
+            if narrowed and not count and results.count
+            else None
+        )
+        list_.refresh()
         self.query_one(ResultsHeader).state = HeaderState(
             title=title,
             stats=stats,
@@ -754,4 +777,7 @@ class ResultsHelpScreen(ModalScreen):
     BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close")]
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(HELP, end=""), markup=False)
+        help_box = Static(Text(HELP, end=""), markup=False)
+        help_box.border_title = "turnlens results — keys"
+        help_box.border_subtitle = "esc closes"
+        yield help_box

@@ -172,8 +172,12 @@ def header_text(state: HeaderState) -> Text:
             if n:
                 text.append(" · ", style="dim")
             text.append(f"{count:,} {name}", style=f"bold {WARN}" if name == "drifted" else "dim")
+        if state.drift.get("eval not found"):
+            text.append("  (--evals PATH names the eval files)", style="dim italic")
     elif state.drift_note:
         text.append("  drift: " + visible_text(state.drift_note), style="dim")
+        if state.drift_note.startswith("no eval files"):
+            text.append(" (--evals PATH names them)", style="dim italic")
     return text
 
 
@@ -233,6 +237,7 @@ class VirtualList(ScrollView, can_focus=True):
         super().__init__(id=id)
         self.rows: Sequence = ()
         self._user_moved = False
+        self.empty_note: Optional[Text] = None  # said when there are no rows (e.g. a filter that matches none)
 
     # -- data down -------------------------------------------------------------------------------------------
 
@@ -280,6 +285,10 @@ class VirtualList(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         base = self.rich_style
         if position >= len(self.rows):
+            if not self.rows and self.empty_note is not None and position == 1:
+                note = self.empty_note.copy()
+                note.truncate(width, overflow="ellipsis", pad=True)
+                return Strip(list(note.render(self.app.console))).adjust_cell_length(width, base).apply_style(base)
             return Strip.blank(width, base)
         text = self.render_row(self.rows[position], width)
         text.no_wrap = True
