@@ -255,8 +255,9 @@ def _load_segments(ctx: _Context, doc, raw_msg: dict, diags: list[Diagnostic], g
     if isinstance(content, str):
         return [Segment(0, "text", content, _line(doc, raw_msg, "content"))]
     segments: list[Segment] = []
+    lines = doc.child_lines(content) or ()
     for i, entry in enumerate(content):
-        line = _line(doc, content, i)
+        line = lines[i] if i < len(lines) else None
         seg_type = entry.get("type")
         value = entry.get("value")
         seg = Segment(i, seg_type if isinstance(seg_type, str) else "", value if isinstance(value, str) else None, line)
@@ -350,8 +351,9 @@ def _load_case(ctx: _Context, doc, index: int, raw: Any, file_diags: list[Diagno
     case.outcome = outcome
 
     diags = case.diagnostics
+    message_lines = doc.child_lines(messages) or ()
     for m_index, raw_msg in enumerate(messages):
-        m_line = _line(doc, messages, m_index)
+        m_line = message_lines[m_index] if m_index < len(message_lines) else None
         problem = _message_problem(raw_msg)
         role = raw_msg.get("role") if isinstance(raw_msg, dict) else None
         role_text = role if isinstance(role, str) else ""

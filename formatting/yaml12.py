@@ -114,6 +114,10 @@ class YamlDoc:
     _node_lines: dict = field(default_factory=dict, repr=False)
     _child_lines: dict = field(default_factory=dict, repr=False)
 
+    def child_lines(self, obj: Any) -> Any:
+        """The lines of all of `obj`'s children at once: {key: line} for a dict, [line, …] for a list, or None."""
+        return self._child_lines.get(id(obj))
+
     def line(self, obj: Any, key: Any = None) -> int | None:
         """Line (1-based) of container `obj`, or of key `key` in dict `obj` / item `key` in list `obj`."""
         if key is None:
