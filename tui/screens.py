@@ -20,7 +20,7 @@ CONTEXT_LINES = 3  # lines shown above the first difference
 KEYS = [
     ("↑ ↓ / click", "choose a case in the list"),
     ("[ ]", "previous / next case"),
-    ("/", "filter cases as you type (id, rule, flat, markers, warn, skipped)"),
+    ("/", "filter cases as you type (id, rule, flat, markers, warn, skipped); esc in the list clears it"),
     ("g", "jump to a case by id"),
     ("n  N", "next / previous case with warnings"),
     ("m", "toggle mode: lm / agent"),
