@@ -245,13 +245,6 @@ def answer_widget(answer: str, classes: str) -> Markdown | Static:
 class ResultDetailScreen(Screen):
     """One result in full. n/p walk the list in its current order; 1–5 pick a tab; esc goes back."""
 
-    DEFAULT_CSS = """
-    ResultDetailScreen #detail-title { height: 2; padding: 0 1; background: $panel; text-wrap: nowrap; text-overflow: ellipsis; }
-    ResultDetailScreen TabbedContent { height: 1fr; }
-    ResultDetailScreen TabPane { padding: 0; }
-    ResultDetailScreen VerticalScroll { height: 1fr; padding: 0 1; }
-    ResultDetailScreen .answer { margin: 0; padding: 0; }
-    """
     COMMANDS = {ResultsCommands}
     BINDINGS = [
         Binding("escape,q", "back", "Back"),
@@ -397,13 +390,6 @@ def _side_verdict(record: Optional[ResultRecord]) -> Text:
 class CompareDetailScreen(Screen):
     """The two answers (and verdicts) of one eval id side by side. n/p walk the compared pairs."""
 
-    DEFAULT_CSS = """
-    CompareDetailScreen #pair-title { height: 1; padding: 0 1; background: $panel; text-wrap: nowrap; text-overflow: ellipsis; }
-    CompareDetailScreen #sides { height: 1fr; }
-    CompareDetailScreen .side { width: 1fr; height: 1fr; padding: 0 1; border-right: vkey $panel-lighten-2; }
-    CompareDetailScreen .side-title { height: auto; margin-bottom: 1; }
-    CompareDetailScreen .side-verdict { height: auto; margin-top: 1; }
-    """
     COMMANDS = {ResultsCommands}
     BINDINGS = [
         Binding("escape,q", "back", "Back"),

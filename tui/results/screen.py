@@ -156,17 +156,6 @@ class DriftProgressed(Message):
 class ResultsScreen(Screen):
     """Results of one run (a file, or a folder of runs: [ and ] switch) or, given two files, the two compared."""
 
-    DEFAULT_CSS = """
-    ResultsScreen { layout: vertical; }
-    ResultsScreen #results-search { display: none; height: 3; border: tall $accent; }
-    ResultsScreen #results-search.-visible { display: block; }
-    ResultsScreen #results-text-search { display: none; height: 3; border: tall $warning; }
-    ResultsScreen #results-text-search.-visible { display: block; }
-    ResultsScreen #results-problems { display: none; height: auto; max-height: 4; padding: 0 1; background: $error 30%; }
-    ResultsScreen #results-problems.-visible { display: block; }
-    ResultsScreen #compare-header { height: 3; padding: 0 1; background: $panel; text-wrap: nowrap; text-overflow: ellipsis; }
-    ResultsScreen #results-columns { height: 1; padding: 0 1; color: $text-muted; background: $surface; }
-    """
     COMMANDS = {ResultsCommands}
     BINDINGS = [
         Binding("s", "cycle_sort", "Sort"),
@@ -769,11 +758,6 @@ Compare (two files):  f changed only / all   enter answers side by side   n/p wa
 class ResultsHelpScreen(ModalScreen):
     """Keys and the meaning of the list marks."""
 
-    DEFAULT_CSS = """
-    ResultsHelpScreen { align: center middle; }
-    ResultsHelpScreen > Static { width: auto; max-width: 95%; height: auto; border: round $accent;
-                                 background: $surface; padding: 0 1; }
-    """
     BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close")]
 
     def compose(self) -> ComposeResult:
