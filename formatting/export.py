@@ -18,6 +18,7 @@ from .model import PROFILES, Diagnostic, EvalFile
 import json
 
 from .jsstr import _LONE_SURROGATE
+from .parallel import SliceLost as _SliceLost
 
 
 def _dumps_slow(obj) -> bytes:
@@ -103,9 +104,12 @@ def _export_one(path: str, args, text: Optional[str] = None, first_case_index: i
 
 
 def _export_slices(path: str, args) -> list[tuple[str, object]]:
-    """The export of one file, in slices exported on every core when the file is big enough to gain from it."""
+    """The export of one file, in slices exported on every core when the file is big enough to gain from it.
+
+    A sliced export's rows stay in the worker that made them: in their place is a _SliceRows, which has the worker
+    write them (in order, once every slice was found good)."""
     from .loader import NOT_UTF8, decode_eval_bytes
-    from .parallel import run_sliced, split_points
+    from .parallel import DeferredSlices, split_slices
 
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     if not hasattr(os, "fork") or cores < 2:
@@ -116,16 +120,64 @@ def _export_slices(path: str, args) -> list[tuple[str, object]]:
     except OSError:
         return [_export_one(path, args)]  # the loader words the refusal
     text, bad_line = decode_eval_bytes(raw)
-    ranges = split_points(text, min(cores, 8))
-    if ranges is None:
+    slices = split_slices(text, min(cores, 8))
+    if slices is None:
         return [_export_one(path, args)]
-    results = run_sliced(text, ranges, lambda piece, n: _export_one(path, args, piece, ranges[n][2], n == 0))
-    errors = [r for r in results if r[0] == "error"]
+    out = sys.stdout.buffer
+    run = DeferredSlices(text, slices,
+                         lambda piece, n: _export_one(path, args, piece, slices[n][2], n == 0),
+                         _summary,
+                         lambda result: _write_rows(out, result[1][1], args.quiet))
+    errors = [r for r in run.summaries if r[0] == "error"]
     if errors:
+        run.close()
         return [errors[0]]
+    results = [(kind, (diagnostics, _SliceRows(run, n))) for n, (kind, (diagnostics, _)) in enumerate(run.summaries)]
     if bad_line is not None:
         results[0][1][0].insert(0, f"{path}:{bad_line}: {NOT_UTF8}")
     return results
+
+
+def _summary(result: tuple[str, object]) -> tuple[str, object]:
+    """What a worker tells the parent about its slice: the error, or the file diagnostics (its rows stay there)."""
+    kind, value = result
+    return result if kind == "error" else (kind, (value[0], None))
+
+
+class _SliceRows:
+    """The rows of one slice, held by the worker that made them."""
+
+    def __init__(self, run, number: int):
+        self.run, self.number = run, number
+
+    def write(self) -> None:
+        self.run.emit(self.number)
+
+    def close(self) -> None:
+        self.run.close()
+
+
+def _write_rows(out, rows: list[tuple[bytes, list[str]]], quiet: bool) -> None:
+    """Rows as JSONL lines; each row's warnings go to stderr just before the chunk of lines holding it."""
+    chunk: list[bytes] = []
+    warnings: list[str] = []
+    for row_bytes, row_warnings in rows:
+        if row_warnings and not quiet:
+            warnings.extend(row_warnings)
+        chunk.append(row_bytes)
+        if len(chunk) >= 256:
+            _flush_chunk(out, chunk, warnings)
+    if chunk:
+        _flush_chunk(out, chunk, warnings)
+
+
+def _flush_chunk(out, chunk: list[bytes], warnings: list[str]) -> None:
+    if warnings:
+        sys.stderr.write("".join(f"turnlens export: warning: {line}\n" for line in warnings))
+        warnings.clear()
+    chunk.append(b"")
+    out.write(b"\n".join(chunk))
+    chunk.clear()
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -187,28 +239,31 @@ def _export_eval_files(args) -> int:
     gc.disable()
     for path in args.paths:
         slices = _export_slices(path, args)
-        for kind, value in slices:
-            if kind == "error":
-                print(f"turnlens export: {value}", file=sys.stderr)
-                status = 1
-                break
-        else:
-            if not args.quiet:
-                for _, (diagnostics, _rows) in slices:
-                    for line in diagnostics:
-                        print(f"turnlens export: warning: {line}", file=sys.stderr)
-            for _, (_diagnostics, rows) in slices:
-                chunk: list[bytes] = []
-                for row_bytes, warnings in rows:
-                    if not args.quiet:
-                        for line in warnings:
+        try:
+            for kind, value in slices:
+                if kind == "error":
+                    print(f"turnlens export: {value}", file=sys.stderr)
+                    status = 1
+                    break
+            else:
+                if not args.quiet:
+                    for _, (diagnostics, _rows) in slices:
+                        for line in diagnostics:
                             print(f"turnlens export: warning: {line}", file=sys.stderr)
-                    chunk.append(row_bytes)
-                    if len(chunk) >= 256:
-                        out.write(b"\n".join(chunk) + b"\n")
-                        chunk.clear()
-                if chunk:
-                    out.write(b"\n".join(chunk) + b"\n")
+                for _, (_diagnostics, rows) in slices:
+                    if isinstance(rows, _SliceRows):
+                        rows.write()
+                    else:
+                        _write_rows(out, rows, args.quiet)
+        except _SliceLost as exc:
+            out.flush()
+            print(f"turnlens export: {path}: a worker process stopped while writing ({exc}); the output is "
+                  "incomplete", file=sys.stderr)
+            status = 1
+        finally:
+            for _, value in slices:
+                if isinstance(value, tuple) and isinstance(value[1], _SliceRows):
+                    value[1].close()
     out.flush()
     return status
 

@@ -1,5 +1,6 @@
 """Exporting a big eval file on every core: the `evalcases` block is cut at case boundaries and each slice is
-parsed, loaded and formatted in a forked worker.
+parsed, loaded and formatted in a forked worker, which then writes its own part of the output when told to
+(DeferredSlices): only small summaries travel between processes.
 
 A slice is the original text with the lines of other slices blanked out, so every line keeps its number and every
 case its index; the header (everything before `evalcases:`) is kept in every slice, so it is checked as before.
@@ -13,6 +14,7 @@ from __future__ import annotations
 import os
 import pickle
 import re
+import sys
 from typing import Callable, Optional
 
 MIN_PARALLEL_BYTES = 256 * 1024
@@ -40,6 +42,13 @@ def _has_yaml_token(text: str) -> bool:
 def split_points(text: str, parts: int) -> Optional[list[tuple[int, int, int]]]:
     """Per slice: the line range [start, end) of its `evalcases` items and the index of its first case; None when
     cutting is not safe. Every scan here is a C-level search: this runs before any parallel work starts."""
+    slices = split_slices(text, parts)
+    return None if slices is None else [s[:3] for s in slices]
+
+
+def split_slices(text: str, parts: int) -> Optional[list[tuple[int, int, int, int, int]]]:
+    """split_points() with each slice's text offsets added: (start line, end line, first case, start offset, end
+    offset); the end offset of the last slice is len(text) + 1, as if the text ended with a line break."""
     if parts < 2 or len(text) < MIN_PARALLEL_BYTES:
         return None
     if text.startswith(("---", "...", "%")) or "\n---" in text or "\n..." in text or "\n%" in text:
@@ -65,13 +74,14 @@ def split_points(text: str, parts: int) -> Optional[list[tuple[int, int, int]]]:
     start_offsets = [m.start() + 1 for m in item.finditer(text, first.start())]
     if len(start_offsets) < parts * 8:
         return None
-    starts = _line_numbers(text, start_offsets)
-    total_lines = text.count("\n") + 1
-    step = len(starts) / parts
+    step = len(start_offsets) / parts
     firsts = [int(k * step) for k in range(parts)]
-    bounds = [starts[f] for f in firsts] + [total_lines]
+    total_lines = text.count("\n") + 1
+    bounds = _line_numbers(text, [start_offsets[f] for f in firsts]) + [total_lines]
     bounds[0] = text.count("\n", 0, head_end)
-    return [(bounds[k], bounds[k + 1], firsts[k]) for k in range(parts)]
+    offsets = [start_offsets[f] for f in firsts] + [len(text) + 1]
+    offsets[0] = head_end
+    return [(bounds[k], bounds[k + 1], firsts[k], offsets[k], offsets[k + 1]) for k in range(parts)]
 
 
 def _find_all(text: str, needle: str) -> list[int]:
@@ -106,33 +116,131 @@ def slice_text(text: str, header_end: int, start: int, end: int) -> str:
     return "\n".join(lines[:header_end] + [""] * (start - header_end) + lines[start:end])
 
 
-def run_sliced(text: str, ranges: list[tuple[int, int, int]], work: Callable[[str, int], object]) -> list[object]:
-    """`work(slice_text, slice_number)` for every slice, the first in this process and the rest in forked children;
-    results in slice order. A child that dies is re-run here, so a result is never lost."""
-    header_end = ranges[0][0]
-    children: list[tuple[int, int]] = []
-    for number, (start, end, _) in enumerate(ranges[1:], 1):
-        read_fd, write_fd = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # child
-            os.close(read_fd)
-            status = 0
+def _read_exactly(fd: int, size: int) -> bytes:
+    """`size` bytes from `fd`, or fewer when the writer closed it first."""
+    parts, got = [], 0
+    while got < size:
+        part = os.read(fd, min(size - got, 1 << 20))
+        if not part:
+            break
+        parts.append(part)
+        got += len(part)
+    return b"".join(parts)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+class SliceLost(Exception):
+    """A worker stopped while writing its slice: what it wrote is on the output, the rest is missing."""
+
+
+class DeferredSlices:
+    """`work(slice_text, slice_number)` for every slice in a forked child that keeps its result: the parent gets
+    `summarise(result)` per slice (small, pickled), then calls `emit(number)` in slice order and that child runs
+    `emit(result)` itself (it writes its part of the output straight to the shared stdout/stderr), or `close()`
+    to let every child go without writing. So the bulk of the output is never copied between processes, and
+    nothing is written before every slice has been summarised (a refused slice must stop the whole output).
+
+    A child that dies before its summary is re-run here (its result is kept and emitted from this process).
+    Children exit with os._exit: their big parsed structures are never freed one object at a time.
+    """
+
+    def __init__(self, text: str, slices: list[tuple[int, int, int, int, int]],
+                 work: Callable[[str, int], object], summarise: Callable[[object], object],
+                 emit: Callable[[object], None]):
+        self._emit_result = emit
+        self._children: dict[int, tuple[int, int, int]] = {}  # number -> (pid, report fd, go fd)
+        self._local: dict[int, object] = {}
+        header_lines, header_end = slices[0][0], slices[0][3]
+        pieces = [lambda s=s: _slice_by_offsets(text, header_end, s[0] - header_lines, s[3], s[4]) for s in slices]
+        for stream in (sys.stdout, sys.stderr):  # a child must not inherit (and write again) buffered output
+            if stream is not None:
+                stream.flush()
+        for number in range(len(slices)):
+            report_r, report_w = os.pipe()
+            go_r, go_w = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # child
+                os.close(report_r)
+                os.close(go_w)
+                for _pid, other_report, other_go in self._children.values():
+                    os.close(other_report)
+                    os.close(other_go)
+                _child(pieces[number], number, work, summarise, emit, report_w, go_r)
+            os.close(report_w)
+            os.close(go_r)
+            self._children[number] = (pid, report_r, go_w)
+        self.summaries: list[object] = []
+        for number in range(len(slices)):
+            pid, report_r, _go_w = self._children[number]
+            header = _read_exactly(report_r, 8)
+            payload = _read_exactly(report_r, int.from_bytes(header, "little")) if len(header) == 8 else b""
+            if len(header) == 8 and len(payload) == int.from_bytes(header, "little"):
+                self.summaries.append(pickle.loads(payload))
+                continue
+            self._reap(number)  # it died: do its slice here
+            result = work(pieces[number](), number)
+            self._local[number] = result
+            self.summaries.append(summarise(result))
+
+    def emit(self, number: int) -> None:
+        """Have slice `number` written (by its child, or here when it was re-run here). Raises BrokenPipeError when
+        the reader went away, SliceLost when the child died while writing."""
+        if number in self._local:
+            self._emit_result(self._local.pop(number))
+            return
+        for stream in (sys.stdout, sys.stderr):  # what this process wrote comes first
+            if stream is not None:
+                stream.flush()
+        _pid, report_r, go_w = self._children[number]
+        os.write(go_w, b"g")
+        status = os.read(report_r, 1)
+        self._reap(number)
+        if status == b"p":
+            raise BrokenPipeError
+        if status != b"d":
+            raise SliceLost(f"slice {number + 1} was lost")
+
+    def close(self) -> None:
+        """Let every child that has not written go without writing (closing its go pipe), and reap it."""
+        for number in list(self._children):
+            self._reap(number)
+        self._local.clear()
+
+    def _reap(self, number: int) -> None:
+        pid, report_r, go_w = self._children.pop(number)
+        os.close(go_w)
+        os.close(report_r)
+        os.waitpid(pid, 0)
+
+
+def _child(piece: Callable[[], str], number: int, work, summarise, emit, report_w: int, go_r: int) -> None:
+    status = 1
+    try:
+        result = work(piece(), number)
+        payload = pickle.dumps(summarise(result), protocol=5)
+        _write_all(report_w, len(payload).to_bytes(8, "little") + payload)
+        status = 0
+        if os.read(go_r, 1) == b"g":
             try:
-                payload = pickle.dumps(work(slice_text(text, header_end, start, end), number), protocol=5)
-                with os.fdopen(write_fd, "wb") as fh:
-                    fh.write(payload)
-            except BaseException:  # the parent redoes this slice
-                status = 1
-            os._exit(status)
-        os.close(write_fd)
-        children.append((pid, read_fd))
-    results: list[object] = [work(slice_text(text, header_end, *ranges[0][:2]), 0)]
-    for number, (pid, read_fd) in enumerate(children, 1):
-        with os.fdopen(read_fd, "rb") as fh:
-            payload = fh.read()
-        _, status = os.waitpid(pid, 0)
-        if status == 0 and payload:
-            results.append(pickle.loads(payload))
-        else:
-            results.append(work(slice_text(text, header_end, *ranges[number][:2]), number))
-    return results
+                emit(result)
+                sys.stdout.flush()
+                sys.stderr.flush()
+                done = b"d"
+            except BrokenPipeError:
+                done = b"p"
+            except BaseException:
+                done = b"x"
+            _write_all(report_w, done)
+    except BaseException:  # before the summary: the parent redoes this slice
+        pass
+    os._exit(status)
+
+
+def _slice_by_offsets(text: str, header_end: int, blank_lines: int, start: int, end: int) -> str:
+    """slice_text() from offsets: the header, a blank line per line of other slices before, then the slice's lines."""
+    return text[:header_end] + "\n" * blank_lines + text[start:end - 1]

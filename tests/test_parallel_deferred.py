@@ -1,0 +1,87 @@
+"""DeferredSlices: workers keep their results and write them themselves, in slice order, only when told to."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from formatting.parallel import _slice_by_offsets, slice_text, split_slices
+
+ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="slicing needs fork")
+
+
+def _text(cases: int = 4000) -> str:
+    lines = ["$schema: agentv-eval-v2", "# head", "evalcases:", ""]
+    for n in range(cases):
+        lines += [f"  - id: c{n}", "    outcome: ok", "    input_messages:", f"      - {{role: user, content: q{n}}}"]
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("parts", [2, 3, 8])
+@pytest.mark.parametrize("trailing", ["", "\n", "\n\n"])
+def test_offsets_cut_the_same_text_as_lines(parts, trailing):
+    text = _text() + trailing
+    slices = split_slices(text, parts)
+    assert slices is not None and len(slices) == parts
+    header_lines, header_end = slices[0][0], slices[0][3]
+    for start, end, _first, start_offset, end_offset in slices:
+        assert _slice_by_offsets(text, header_end, start - header_lines, start_offset, end_offset) == \
+            slice_text(text, header_lines, start, end)
+
+
+RUN = r"""
+import os, sys
+from formatting.parallel import DeferredSlices, split_slices
+text = open(sys.argv[1]).read()
+slices = split_slices(text, 3)
+parent = os.getpid()
+mode = sys.argv[2]
+
+def work(piece, n):
+    if mode == "die" and n == 1 and os.getpid() != parent:
+        os._exit(3)  # a worker killed before it reports: its slice is redone in the parent
+    return (n, piece.count("- id:"), os.getpid() == parent)
+
+run = DeferredSlices(text, slices, work, lambda r: r, lambda r: sys.stdout.write(f"slice {r[0]}: {r[1]} {r[2]}\n"))
+print("summaries", [s[:2] for s in run.summaries], flush=True)
+if mode == "cancel":
+    run.close()
+else:
+    for n in range(len(slices)):
+        run.emit(n)
+    run.close()
+print("end")
+"""
+
+
+def _run(tmp_path: Path, mode: str) -> str:
+    path = tmp_path / "e.yaml"
+    path.write_text(_text())
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-c", RUN, str(path), mode], capture_output=True, text=True, env=env,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def test_workers_write_in_slice_order(tmp_path):
+    out = _run(tmp_path, "emit").splitlines()
+    counts = [int(line.split()[2]) for line in out[1:4]]
+    assert [line.split(":")[0] for line in out[1:4]] == ["slice 0", "slice 1", "slice 2"]
+    assert sum(counts) == 4000 and all(line.endswith("False") for line in out[1:4])  # written by the workers
+    assert out[-1] == "end"
+
+
+def test_a_worker_that_dies_is_redone_here(tmp_path):
+    out = _run(tmp_path, "die").splitlines()
+    assert out[2].startswith("slice 1:") and out[2].endswith("True")  # redone (and written) by the parent
+    assert sum(int(line.split()[2]) for line in out[1:4]) == 4000
+
+
+def test_closing_writes_nothing(tmp_path):
+    assert _run(tmp_path, "cancel").splitlines()[1:] == ["end"]
