@@ -12,7 +12,7 @@ import sys
 from typing import Iterator, Optional
 
 from .engine import format_case
-from .loader import load_eval_file
+from .loader import load_eval_file, looks_like_eval_file
 from .model import PROFILES, Diagnostic, EvalFile
 
 import json
@@ -95,7 +95,13 @@ def _row_warnings(path: str, row: dict) -> list[str]:
 def _export_one(path: str, args, text: Optional[str] = None, first_case_index: int = 0,
                 config_diagnostics: bool = True) -> tuple[str, object]:
     """("error", message) or ("ok", (file diagnostics, [(row json, row warnings), …])) for a file or a slice."""
+    from . import parallel, yaml12
+
+    if parallel.in_worker:  # this process ends with os._exit: keep what it builds instead of freeing it
+        yaml12.retained_nodes = parallel.retained
     ev = load_eval_file(path, repo_root=args.repo_root, text=text, first_case_index=first_case_index)
+    if parallel.in_worker:
+        parallel.retained.append(ev)
     if ev.error is not None:
         return "error", str(ev.error)
     diagnostics = ev.diagnostics if config_diagnostics else ev.diagnostics[len(ev.config.diagnostics):]
@@ -195,6 +201,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _is_results(path: str) -> bool:
+    if looks_like_eval_file(path):  # declares the eval schema, so not a results file: spares importing that reader
+        return False
     try:
         from .results import looks_like_results_file
     except ImportError:

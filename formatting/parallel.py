@@ -218,7 +218,15 @@ class DeferredSlices:
         os.waitpid(pid, 0)
 
 
+# True in a forked worker: it ends with os._exit, so what it builds never needs freeing (see `retained`).
+in_worker = False
+# Objects a worker keeps to the end rather than free them one by one (the OS takes the whole process back).
+retained: list = []
+
+
 def _child(piece: Callable[[], str], number: int, work, summarise, emit, report_w: int, go_r: int) -> None:
+    global in_worker
+    in_worker = True
     status = 1
     try:
         result = work(piece(), number)
