@@ -36,13 +36,34 @@ try:
         try:
             return orjson.dumps(obj)
         except TypeError:  # orjson refuses lone surrogates (and exotic types): the careful path
-            return _dumps_slow(obj)
+            return _dumps_slow(_plain(obj))
 except ImportError:  # pragma: no cover - orjson is a dependency; keep working without it
-    _dumps = _dumps_slow
+    def _dumps(obj) -> bytes:
+        return _dumps_slow(_plain(obj))
 
 
 def iter_rows(ev: EvalFile, profile: str = "agentv") -> Iterator[dict]:
     """The export row of every case of a loaded eval file, in file order (skipped cases included)."""
+    return _iter_rows(ev, profile, plain=True)
+
+
+def _rendered_row(rendered) -> dict:
+    """Rendered.to_json() with the ChatMessages left as they are: orjson writes a dataclass as its fields in
+    order, which gives the same bytes without a dict per message."""
+    return {"question": rendered.question, "guidelines": rendered.guidelines, "chatPrompt": rendered.chat_prompt}
+
+
+def _plain(value):
+    """A row with the engine's dataclasses (left in place for orjson) turned into their JSON dicts."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    to_json = getattr(value, "to_json", None)  # Explanation, ChatMessage
+    return value if to_json is None or isinstance(value, (str, int, float)) else to_json()
+
+
+def _iter_rows(ev: EvalFile, profile: str, plain: bool) -> Iterator[dict]:
     rel_paths: dict[str, str] = {}
 
     def rel(p: str) -> str:
@@ -59,10 +80,10 @@ def iter_rows(ev: EvalFile, profile: str = "agentv") -> Iterator[dict]:
         fc = format_case(case, ev, profile)  # type: ignore[arg-type]
         yield {
             "id": case.id,
-            "lm": fc.lm.to_json(),
-            "agent": fc.agent.to_json(),
+            "lm": fc.lm.to_json() if plain else _rendered_row(fc.lm),
+            "agent": fc.agent.to_json() if plain else _rendered_row(fc.agent),
             "evaluator_prompt": fc.evaluator_prompt,
-            "markers": fc.explanation.to_json(),
+            "markers": fc.explanation.to_json() if plain else fc.explanation,
             "profile": profile,
             "guideline_paths": [rel(p) for p in case.guideline_paths],
             "warnings": [str(d) for d in case.diagnostics],
@@ -105,7 +126,7 @@ def _export_one(path: str, args, text: Optional[str] = None, first_case_index: i
     if ev.error is not None:
         return "error", str(ev.error)
     diagnostics = ev.diagnostics if config_diagnostics else ev.diagnostics[len(ev.config.diagnostics):]
-    rows = [(_dumps(row), _row_warnings(path, row)) for row in iter_rows(ev, args.profile)]
+    rows = [(_dumps(row), _row_warnings(path, row)) for row in _iter_rows(ev, args.profile, plain=False)]
     return "ok", ([str(d) for d in diagnostics], rows)
 
 
