@@ -14,24 +14,40 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.content import Content
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.selection import Selection
 from textual.strip import Strip
 
-from .textlayout import Row, StyledText
+from .textlayout import Row, RowLayout, StyledText
+
+
+# Texts longer than this are wrapped a screenful first and the rest right after that is drawn (shorter ones wrap in
+# about a millisecond: all at once, so their scrollbar never shows an estimate).
+LAZY_LAYOUT_CHARS = 16_000
+
 
 class PaneText:
     """A pane's content prepared for display: the styled text, laid out in rows per width (cached)."""
 
-    __slots__ = ("text", "copy", "hang", "_styled", "_rows")
+    __slots__ = ("text", "copy", "hang", "_styled", "_layouts", "_strips")
 
     def __init__(self, text: Text, copy: str, *, hang: int = 0) -> None:
         self.text = text
         self.copy = copy  # what `c` copies: the raw value (question string, chatPrompt JSON…)
         self.hang = hang  # indentation of wrapped continuation rows (at least the line's own)
         self._styled: Optional[StyledText] = None
-        self._rows: dict[int, list[Row]] = {}
+        self._layouts: dict[int, RowLayout] = {}
+        # Drawn rows, per (width, pane style): going back to a case redraws from here.
+        self._strips: dict[tuple[int, Style], dict[int, Strip]] = {}
+
+    def strips(self, width: int, style: Style) -> dict[int, Strip]:
+        """The cache of rows already drawn at `width` in a pane styled `style` (row index -> strip)."""
+        key = (width, style)
+        cache = self._strips.get(key)
+        if cache is None:
+            cache = self._strips[key] = {}
+        return cache
 
     @property
     def styled(self) -> StyledText:
@@ -39,12 +55,16 @@ class PaneText:
             self._styled = StyledText(self.text)
         return self._styled
 
+    def layout(self, width: int) -> RowLayout:
+        """The rows for a pane `width` cells wide, wrapped as far as asked so far (safe from a worker thread)."""
+        layout = self._layouts.get(width)
+        if layout is None:
+            layout = self._layouts.setdefault(width, RowLayout(self.styled, width, self.hang))
+        return layout
+
     def rows(self, width: int) -> list[Row]:
-        """Word-wrapped rows for a pane `width` cells wide (safe to call from a worker thread)."""
-        rows = self._rows.get(width)
-        if rows is None:
-            rows = self._rows[width] = self.styled.rows(width, self.hang)
-        return rows
+        """Every word-wrapped row for a pane `width` cells wide (safe to call from a worker thread)."""
+        return self.layout(width).finish()
 
     def rows_before_line(self, line: int, width: int) -> int:
         """How many rows the first `line` logical lines take at `width`."""
@@ -58,6 +78,19 @@ class PaneText:
 
 
 EMPTY = PaneText(Text(""), "")
+
+
+def row_strip(segments: list[Segment], row: int, width: int, style: Style) -> Strip:
+    """One row as a Strip `width` cells wide on the pane's `style`, in one pass (what Strip.apply_offsets,
+    crop_extend and apply_style do in turn, with a Strip each). Offsets let the mouse select text: x is the
+    character in the row, y the row."""
+    out = []
+    x = 0
+    for text, segment_style, _control in segments:
+        base = style + segment_style if segment_style else style
+        out.append(Segment(text, base + Style.from_meta({"offset": (x, row)})))
+        x += len(text)
+    return Strip(Segment.adjust_line_length(out, width, style=style), width)
 
 
 class Pane(ScrollView, can_focus=True):
@@ -84,10 +117,14 @@ class Pane(ScrollView, can_focus=True):
         # The key that focuses the pane, set apart from the title so "[1] messages" does not read as a count.
         self.border_title = Content.assemble((f"[{key}]", "bold"), " ", title) if key else Content(title)
         self._content = EMPTY
-        self._rows: list[Row] = []
+        self._layout: Optional[RowLayout] = None
+        self._rows: list[Row] = []  # the layout's rows: the first screenful at least, all once finished
         self._rows_width = -1
         self._strips: dict[int, Strip] = {}
         self._pending_line: Optional[int] = None
+        # Looked up once per paint rather than once per row (rich_style walks every ancestor's styles).
+        self._paint_style: Optional[Style] = None
+        self._paint_width = -1
 
     # -- content
 
@@ -97,9 +134,11 @@ class Pane(ScrollView, can_focus=True):
         if content is not self._content:
             self._content = content
             self._rows_width = -1
-        self._layout_rows()
         if not keep_scroll:
             self.scroll_to(0, 0, animate=False, immediate=True)
+        # Going back to the top, only the first screenful needs wrapping now; elsewhere, lay out everything so the
+        # scroll position is kept against the true height.
+        self._layout_rows(lazy=not keep_scroll)
         self.refresh()
 
     def set_title(self, title: str) -> None:
@@ -126,6 +165,8 @@ class Pane(ScrollView, can_focus=True):
 
     def top_line(self) -> int:
         """The logical line (0-based) of the row at the top of the pane."""
+        if self._layout is not None:
+            self._layout.ensure(int(self.scroll_y) + 1)
         if not self._rows:
             return 0
         row = min(int(self.scroll_y), len(self._rows) - 1)
@@ -142,31 +183,61 @@ class Pane(ScrollView, can_focus=True):
     # -- line API
 
     def _wrap(self, width: int) -> None:
-        self._rows = self._content.rows(width)
+        self._layout = self._content.layout(width)
+        self._rows = self._layout.rows
         self._rows_width = width
-        self._strips = {}
+        self._strips = {}  # chosen per paint (the pane's style is known there)
 
-    def _layout_rows(self) -> None:
+    def _layout_rows(self, *, lazy: bool = False) -> None:
         width = self.content_width
         if width <= 0:
             return  # not laid out yet: on_resize will do it
         if width != self._rows_width:
             self._wrap(width)
-        self.virtual_size = Size(width, len(self._rows))
+        layout = self._layout
+        if lazy and not layout.done and len(layout.styled.plain) > LAZY_LAYOUT_CHARS:
+            layout.ensure(int(self.scroll_y) + self.scrollable_content_region.height + 1)
+            # The scrollbar shows an estimate until the rest is wrapped, right after this paint.
+            self.virtual_size = Size(width, layout.estimated_total())
+            self.call_after_refresh(self._finish_layout, layout)
+        else:
+            self.virtual_size = Size(width, len(layout.finish()))
         if self._pending_line is not None:
             self.call_after_refresh(self._apply_pending_line)
+
+    def _finish_layout(self, layout: RowLayout) -> None:
+        if layout is self._layout and not layout.done:
+            self.virtual_size = Size(self._rows_width, len(layout.finish()))
 
     def on_resize(self) -> None:
         self._layout_rows()
 
-    def render_line(self, y: int) -> Strip:
-        width = self.content_width
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._paint_style = style = self.rich_style
+        self._paint_width = width = self.content_width
         if width != self._rows_width:
             # Laid out at a new width since the last resize event: wrap now (no virtual size change here).
             self._wrap(width)
             self.call_later(self._layout_rows)
+        self._strips = self._content.strips(width, style)
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._paint_style = None
+
+    def render_line(self, y: int) -> Strip:
+        style = self._paint_style
+        if style is None:  # called outside a paint
+            style = self.rich_style
+            width = self.content_width
+            if width != self._rows_width:
+                self._wrap(width)
+                self.call_later(self._layout_rows)
+        else:
+            width = self._paint_width
         index = self.scroll_offset.y + y
-        style = self.rich_style
+        if index >= len(self._rows) and self._layout is not None:
+            self._layout.ensure(index + 1)  # scrolled past the rows wrapped so far
         if index >= len(self._rows):
             return Strip.blank(width, style)
         selection = self.text_selection
@@ -178,9 +249,7 @@ class Pane(ScrollView, can_focus=True):
                 segments.insert(0, Segment(" " * indent))
             if selection is not None and (span := selection.get_span(index)) is not None:
                 segments = self._select(segments, span)
-            # Offsets let the mouse select text: x is the cell in the row, y the row.
-            strip = Strip(segments).apply_offsets(0, index)
-            strip = strip.crop_extend(0, width, style).apply_style(style)
+            strip = row_strip(segments, index, width, style)
             if selection is None:
                 self._strips[index] = strip
         return strip
@@ -198,6 +267,8 @@ class Pane(ScrollView, can_focus=True):
     # -- text selection (mouse)
 
     def _row_texts(self) -> str:
+        if self._layout is not None:
+            self._layout.finish()
         plain = self._content.styled.plain
         return "\n".join(" " * indent + plain[start:end] for start, end, indent in self._rows)
 

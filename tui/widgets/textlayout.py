@@ -8,6 +8,8 @@ object per line and per row) costs hundreds.
 from __future__ import annotations
 
 import re
+import sys
+import threading
 from bisect import bisect_left
 from functools import lru_cache
 from typing import Optional, Union
@@ -154,15 +156,7 @@ class StyledText:
         return self._lines
 
     def rows(self, width: int, hang: int = 0) -> list[Row]:
-        rows: list[Row] = []
-        width = max(1, width)
-        plain = self.plain
-        for start, end in self.lines():
-            if end - start <= width and (end == start or plain[start:end].isascii()):
-                rows.append((start, end, 0))
-            else:
-                wrap_line(plain, start, end, width, rows, hang)
-        return rows
+        return RowLayout(self, width, hang).finish()
 
     def segments(self, start: int, end: int) -> list[Segment]:
         """The row [start, end) as styled segments."""
@@ -188,3 +182,55 @@ class StyledText:
             style = Style.combine(styles) if styles else None
             segments.append(Segment(plain[a:b], style))
         return segments
+
+
+class RowLayout:
+    """The rows of a StyledText at one width, wrapped on demand: a pane asks for its first screenful when a case is
+    shown and for the rest once that is on screen (a 60 KB text wraps in several ms; a screenful in well under one).
+
+    Shared between the event loop and the prerender thread: wrapping is serialised; `rows` only grows.
+    """
+
+    __slots__ = ("styled", "width", "hang", "rows", "_next", "_lock")
+
+    def __init__(self, styled: StyledText, width: int, hang: int = 0) -> None:
+        self.styled = styled
+        self.width = max(1, width)
+        self.hang = hang
+        self.rows: list[Row] = []
+        self._next = 0  # offset of the next logical line to wrap; -1 once every line is wrapped
+        self._lock = threading.Lock()
+
+    @property
+    def done(self) -> bool:
+        return self._next < 0
+
+    def ensure(self, count: int) -> None:
+        """Wrap lines until there are at least `count` rows (or no line is left)."""
+        if self._next < 0 or len(self.rows) >= count:
+            return
+        with self._lock:
+            plain, width, hang, rows = self.styled.plain, self.width, self.hang, self.rows
+            start = self._next
+            while start >= 0 and len(rows) < count:
+                newline = plain.find("\n", start)
+                end = len(plain) if newline < 0 else newline
+                if end - start <= width and (end == start or plain[start:end].isascii()):
+                    rows.append((start, end, 0))
+                else:
+                    wrap_line(plain, start, end, width, rows, hang)
+                start = -1 if newline < 0 else newline + 1
+            self._next = start
+
+    def finish(self) -> list[Row]:
+        self.ensure(sys.maxsize)
+        return self.rows
+
+    def estimated_total(self) -> int:
+        """The number of rows once every line is wrapped: exact when done, else a guess (for the scrollbar)."""
+        start = self._next
+        if start < 0:
+            return len(self.rows)
+        plain = self.styled.plain
+        lines = plain.count("\n", start) + 1
+        return len(self.rows) + max(lines, (len(plain) - start) // self.width)
