@@ -57,7 +57,15 @@ def evaluator_prompt(outcome: str, question: str, reference_answer: str, candida
 
 
 def role_marker(role: str) -> str:
-    return f"@[{role[:1].upper()}{role[1:]}]:"
+    marker = _ROLE_MARKERS.get(role)
+    if marker is None:
+        marker = f"@[{role[:1].upper()}{role[1:]}]:"
+        if len(_ROLE_MARKERS) < 64:
+            _ROLE_MARKERS[role] = marker
+    return marker
+
+
+_ROLE_MARKERS: dict[str, str] = {}
 
 
 # --- format-time segments -----------------------------------------------------------------------------------
@@ -75,8 +83,19 @@ class _Part:
 
 def _render_parts(parts: list[_Part], mode: Mode, with_refs: bool = True) -> list[str]:
     """Rendered parts of one turn. In lm mode an empty file renders as nothing and leaves no line behind."""
-    return [_render_part(p, mode) for p in parts
-            if (with_refs or p.kind != "ref") and not (mode == "lm" and p.kind == "file" and not p.text)]
+    out = []
+    for p in parts:
+        kind = p.kind
+        if kind == "text":
+            out.append(p.value)
+        elif kind == "ref":
+            if with_refs:
+                out.append(f"<Attached: {p.value}>")
+        elif mode == "agent":
+            out.append(f'<file: path="{p.value}">')
+        elif p.text:
+            out.append(f'<file path="{p.value}">\n{js_trim(p.text)}\n</file>')
+    return out
 
 
 def _render_part(part: _Part, mode: Mode, design: bool = False) -> str:
@@ -117,7 +136,10 @@ def _format_parts(message: Message, file_texts: dict[str, str], patterns: tuple[
 
 def _visible(parts: list[_Part]) -> bool:
     """Visible content: a non-blank text, or a file whose text is not blank (a guideline reference is not)."""
-    return any(p.kind == "text" or (p.kind == "file" and not js_blank(p.text)) for p in parts)
+    for p in parts:
+        if p.kind == "text" or (p.kind == "file" and not js_blank(p.text)):
+            return True
+    return False
 
 
 # --- the case -----------------------------------------------------------------------------------------------
@@ -146,7 +168,8 @@ def _analyse(case: EvalCase, patterns: tuple[str, ...]) -> _Analysis:
         for seg in message.segments:
             if seg.type == "text" and seg.value is not None:
                 flat_segments.append(seg)
-                snippets.extend(_CODE_BLOCK.findall(seg.value))
+                if "```" in seg.value:
+                    snippets.extend(_CODE_BLOCK.findall(seg.value))
             elif seg.type == "file" and seg.text is not None:
                 if seg.is_guideline:
                     guideline_segments.append(seg)
@@ -355,14 +378,15 @@ def explain(case: EvalCase, an: _Analysis, patterns: tuple[str, ...], repo_root:
                             + (" after the [[ ## Guidelines ## ]] block." if an.guideline_segments else "."))
         elif an.guideline_segments:
             evidence.append("chatPrompt starts with a system message holding the [[ ## Guidelines ## ]] block.")
-    dropped = [m for m in case.messages if m.dropped is not None]
-    for m in dropped:
-        evidence.append(f"{_msg_label(m)} is dropped by the reference: {m.dropped}.")
+    for m in case.messages:
+        if m.dropped is not None:
+            evidence.append(f"{_msg_label(m)} is dropped by the reference: {m.dropped}.")
 
     fates: list[SegmentFate] = []
     msg_fates: list[MessageFate] = []
     lead = _leading_system_count(an.kept)
     kept_pos = {m.index: pos for pos, m in enumerate(an.kept)}
+    visible_indexes = set(an.visible)
     for message in case.messages:
         if message.dropped is not None:
             msg_fates.append(MessageFate(message.index, message.role, False, False, None,
@@ -374,7 +398,7 @@ def explain(case: EvalCase, an: _Analysis, patterns: tuple[str, ...], repo_root:
             continue
         pos = kept_pos[message.index]
         parts = an.parts[pos]
-        visible = message.index in an.visible
+        visible = message.index in visible_indexes
         part_by_seg = {p.segment_index: p for p in parts}
         in_question = visible if an.uses_markers else True
         if an.uses_markers:
@@ -424,7 +448,6 @@ def _segment_fate(message: Message, seg, part: Optional[_Part], markers: bool, p
                            path)
     if seg.text is None:
         return SegmentFate(m, i, "file unreadable", f"{seg.resolved_path} could not be read", path)
-    written_pattern = matching_pattern(path, patterns)
     if seg.is_guideline:
         rel = _repo_relative(seg.resolved_path, repo_root)
         base = f"its repo path {rel} matches {matching_pattern(rel, patterns)!r}, so its content goes to `guidelines`"
@@ -447,7 +470,8 @@ def _segment_fate(message: Message, seg, part: Optional[_Part], markers: bool, p
                                "nothing, and leaves it out", path)
         if part.kind == "ref":
             return SegmentFate(m, i, "guideline marked",
-                               f"the path as written matches {written_pattern!r}: its turn shows <Attached: {path}>; "
+                               f"the path as written matches {matching_pattern(path, patterns)!r}: its turn shows "
+                               f"<Attached: {path}>; "
                                "its repo path matches no pattern, so its content is sent nowhere", path)
     if not seg.text:
         return SegmentFate(m, i, "file embedded", f"{seg.display_path} is empty: a <file: …> reference in agent mode, "
