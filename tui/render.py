@@ -92,16 +92,34 @@ def style_for(kind: str) -> Style:
 def highlighted(text: str, *, path: Optional[str] = None) -> Text:
     """A prompt (or a file's contents when `path` is given) as styled Text; control characters made visible."""
     clean = sanitize(text)
-    spans = file_spans(clean, path) if path else prompt_spans(clean)
-    return Text(clean, spans=[RichSpan(s, e, style_for(k)) for s, e, k in spans], end="")
+    return Text(clean, spans=_rich_spans(file_spans(clean, path) if path else prompt_spans(clean)), end="")
+
+
+_new_tuple = tuple.__new__
+
+
+def _rich_spans(spans, offset: int = 0) -> list[RichSpan]:
+    """Engine spans (start, end, kind) as Rich spans, shifted by `offset` (tens of thousands for a big embedded
+    file: built without the namedtuple constructor, styles looked up once per kind)."""
+    styles: dict[str, Style] = {}
+    out = []
+    for start, end, kind in spans:
+        style = styles.get(kind)
+        if style is None:
+            style = styles[kind] = style_for(kind)
+        out.append(_new_tuple(RichSpan, (start + offset, end + offset, style)))
+    return out
 
 
 def _plain(text: str, style: Style | str = "") -> Text:
     return Text(sanitize(text), style=style, end="")
 
 
+_EMPTY_NOTE = Style(dim=True, italic=True)
+
+
 def _empty_note(note: str) -> Text:
-    return Text(note, style=Style(dim=True, italic=True), end="")
+    return Text(note, style=_EMPTY_NOTE, end="")
 
 
 # ----------------------------------------------------------------------------------------------- case list rows
@@ -325,16 +343,33 @@ def chat_text(rendered: Rendered, profile: str) -> Text:
         )
     if not rendered.chat_prompt:
         return _empty_note("chatPrompt is an empty list")
-    out = Text(end="")
+    # Assembled as one string and one span list: a card's content can be tens of KB with thousands of spans,
+    # which Text.append_text would copy once more.
+    parts: list[str] = []
+    spans: list[RichSpan] = []
+    at = 0
+
+    def add(text: str, style: Optional[Style] = None) -> None:
+        nonlocal at
+        if style is not None and text:
+            spans.append(RichSpan(at, at + len(text), style))
+        parts.append(text)
+        at += len(text)
+
     for n, msg in enumerate(rendered.chat_prompt):
         if n:
-            out.append("\n\n")
+            add("\n\n")
         colour = role_colour(msg.role)
-        out.append(f" {sanitize(msg.role)} ", style=Style(color="black", bgcolor=colour, bold=True))
-        out.append(f" message {n + 1}", style=DIM)
-        out.append("\n")
-        out.append_text(highlighted(msg.content) if msg.content else _empty_note("(empty content)"))
-    return out
+        add(f" {sanitize(msg.role)} ", Style(color="black", bgcolor=colour, bold=True))
+        add(f" message {n + 1}", DIM)
+        add("\n")
+        if msg.content:
+            clean = sanitize(msg.content)
+            spans.extend(_rich_spans(prompt_spans(clean), at))
+            add(clean)
+        else:
+            add("(empty content)", _EMPTY_NOTE)
+    return Text("".join(parts), spans=spans, end="")
 
 
 def chat_copy_text(rendered: Rendered) -> str:

@@ -47,15 +47,31 @@ def _char_cells(char: str) -> int:
     return 1 if char.isascii() else cell_len(char)
 
 
-def wrap_line(plain: str, start: int, end: int, width: int, rows: list[Row], hang: int = 0) -> None:
+def wrap_line(
+    plain: str,
+    start: int,
+    end: int,
+    width: int,
+    rows: list[Row],
+    hang: int = 0,
+    *,
+    limit: Optional[int] = None,
+    resume: Optional[int] = None,
+) -> int:
     """Greedy word wrap of one logical line; continuation rows are indented by `hang` (the line's own indentation
-    at least); words longer than a row are folded."""
+    at least); words longer than a row are folded.
+
+    With `limit`, stops once `rows` holds that many rows, at a row starting with a word, and returns that row's
+    offset: `resume=` it to go on. Returns -1 when the line is done."""
     line = plain[start:end]
-    if _cells(line) <= width:
+    if resume is None and _cells(line) <= width:
         rows.append((start, end, 0))
-        return
+        return -1
     indent = min(max(hang, len(line) - len(line.lstrip(" "))), MAX_HANG, width // 2)
-    row_start, row_indent = start, 0
+    if resume is None:
+        row_start, row_indent = start, 0
+    else:
+        row_start, row_indent = resume, indent
     used = 0
 
     def capacity() -> int:
@@ -66,8 +82,8 @@ def wrap_line(plain: str, start: int, end: int, width: int, rows: list[Row], han
         rows.append((row_start, at, row_indent))
         row_start, row_indent, used = at, indent, 0
 
-    for match in _WORD.finditer(line):
-        word_start, word_end = start + match.start(), start + match.end()
+    for match in _WORD.finditer(plain, row_start, end):
+        word_start, word_end = match.start(), match.end()
         word = match.group()
         visible = _cells(word.rstrip())  # trailing spaces may hang past the edge
         if used and used + visible > capacity():
@@ -76,12 +92,15 @@ def wrap_line(plain: str, start: int, end: int, width: int, rows: list[Row], han
             lead_only = not any(c.isalnum() for c in plain[row_start:word_start])
             if capacity() - used < MIN_FOLD_ROOM or (visible <= width - indent and not lead_only):
                 new_row(word_start)
+                if limit is not None and len(rows) >= limit:
+                    return word_start
         if visible > capacity() - used:
             used = _fold(plain, word_start, word_start + len(word.rstrip()), used, capacity, new_row)
             used += word_end - (word_start + len(word.rstrip()))
             continue
         used += _cells(word)
     rows.append((row_start, end, row_indent))
+    return -1
 
 
 MIN_FOLD_ROOM = 8  # cells left on a row below which a long word starts on the next row
@@ -132,11 +151,19 @@ class StyledText:
             text.expand_tabs(TAB_SIZE)  # a raw tab would move the terminal's cursor
         self.plain = text.plain
         spans = [(0, len(self.plain), _as_style(text.style), -1)] if text.style else []
-        spans.extend((s.start, s.end, _as_style(s.style), n) for n, s in enumerate(text.spans) if s.end > s.start)
-        short = sorted((s for s in spans if s[1] - s[0] <= LONG_SPAN), key=lambda s: s[0])
+        spans.extend(
+            (start, end, style if style.__class__ is Style else _as_style(style), n)
+            for n, (start, end, style) in enumerate(text.spans)
+            if end > start
+        )
+        short = [s for s in spans if s[1] - s[0] <= LONG_SPAN]
+        starts = [s[0] for s in short]
+        if starts != sorted(starts):  # usually in order already (texts are built front to back)
+            short.sort(key=lambda s: s[0])
+            starts = [s[0] for s in short]
         self._long = [s for s in spans if s[1] - s[0] > LONG_SPAN]
         self._spans = short
-        self._starts = [s[0] for s in short]
+        self._starts = starts
         self._lines: Optional[list[Extent]] = None
 
     def lines(self) -> list[Extent]:
@@ -191,7 +218,7 @@ class RowLayout:
     Shared between the event loop and the prerender thread: wrapping is serialised; `rows` only grows.
     """
 
-    __slots__ = ("styled", "width", "hang", "rows", "_next", "_lock")
+    __slots__ = ("styled", "width", "hang", "rows", "_next", "_resume", "_lock")
 
     def __init__(self, styled: StyledText, width: int, hang: int = 0) -> None:
         self.styled = styled
@@ -199,6 +226,7 @@ class RowLayout:
         self.hang = hang
         self.rows: list[Row] = []
         self._next = 0  # offset of the next logical line to wrap; -1 once every line is wrapped
+        self._resume: Optional[int] = None  # where that line's wrapping stopped (a long line is wrapped in parts)
         self._lock = threading.Lock()
 
     @property
@@ -211,16 +239,17 @@ class RowLayout:
             return
         with self._lock:
             plain, width, hang, rows = self.styled.plain, self.width, self.hang, self.rows
-            start = self._next
+            start, resume = self._next, self._resume
             while start >= 0 and len(rows) < count:
                 newline = plain.find("\n", start)
                 end = len(plain) if newline < 0 else newline
-                if end - start <= width and (end == start or plain[start:end].isascii()):
+                if resume is None and end - start <= width and (end == start or plain[start:end].isascii()):
                     rows.append((start, end, 0))
-                else:
-                    wrap_line(plain, start, end, width, rows, hang)
+                elif (resume := wrap_line(plain, start, end, width, rows, hang, limit=count, resume=resume)) >= 0:
+                    break  # enough rows: the rest of this line later
+                resume = None
                 start = -1 if newline < 0 else newline + 1
-            self._next = start
+            self._next, self._resume = start, resume
 
     def finish(self) -> list[Row]:
         self.ensure(sys.maxsize)
