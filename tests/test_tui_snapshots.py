@@ -104,3 +104,17 @@ class TestLayout:
 
     def test_help_screen(self, snap_compare):
         assert snap_compare(inspector(), terminal_size=WIDE, press=["question_mark"])
+
+
+PROJECT = FIXTURE_REPO.parent.parent.parent  # the checkout: sample_evals/ is written relative to it
+SAMPLES = PROJECT / "sample_evals"
+
+
+class TestReadme:
+    """The README's screenshot: the bundled samples as `turnlens` opens them."""
+
+    def test_samples_overview(self, snap_compare, monkeypatch):
+        monkeypatch.chdir(PROJECT)
+        app = make_app([SAMPLES], repo_root=str(PROJECT), watch=False)
+        # A follow-up with files: markers from several turns, a guideline file, an embedded attachment.
+        assert snap_compare(app, terminal_size=WIDE, run_before=showing("cr-followup-with-files"))
