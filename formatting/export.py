@@ -294,6 +294,8 @@ def _export_eval_files(args) -> int:
                 if isinstance(value, tuple) and isinstance(value[1], _SliceRows):
                     value[1].close()
     out.flush()
+    # What is left lives until exit: keep it out of the full collection interpreter shutdown runs (~6 ms here).
+    gc.freeze()
     return status
 
 

@@ -212,6 +212,7 @@ _INFS = {".inf": math.inf, ".Inf": math.inf, ".INF": math.inf, "+.inf": math.inf
          ".nan": math.nan, ".NaN": math.nan, ".NAN": math.nan}
 # A plain scalar starting with anything else is a string: checked first, as most scalars are text.
 _SPECIAL_START = frozenset("0123456789+-.~nNtTfF")
+_WORD_START = frozenset("~nNtTfF")
 _MAX_SAFE = 2**53
 
 
@@ -248,6 +249,8 @@ def _core_plain(value: str) -> Any:
         return True
     if value in _FALSES:
         return False
+    if value[0] in _WORD_START:  # `file`, `true_story`, `~x`: no number starts like that
+        return value
     number = _core_int(value)
     if number is not None:
         return number
