@@ -71,7 +71,7 @@ _ROLE_MARKERS: dict[str, str] = {}
 # --- format-time segments -----------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)
 class _Part:
     """A segment as the format stage sees it."""
 
@@ -145,7 +145,7 @@ def _visible(parts: list[_Part]) -> bool:
 # --- the case -----------------------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)
 class _Analysis:
     kept: list[Message]  # messages the reference keeps, in order
     parts: list[list[_Part]]  # format-time parts, per kept message
@@ -399,7 +399,8 @@ def explain(case: EvalCase, an: _Analysis, patterns: tuple[str, ...], repo_root:
         pos = kept_pos[message.index]
         parts = an.parts[pos]
         visible = message.index in visible_indexes
-        part_by_seg = {p.segment_index: p for p in parts}
+        # only a file's fate depends on its part
+        part_by_seg = {p.segment_index: p for p in parts} if an.uses_markers and parts else {}
         in_question = visible if an.uses_markers else True
         if an.uses_markers:
             if pos < lead:
