@@ -462,10 +462,11 @@ class InspectorScreen(Screen):
             "chat": f"{mode} · {self.profile}",
         }
         with self.app.batch_update():
-            self.query_one("#case-title", Static).update(view.title)
+            # Both are one row of fixed size: no layout pass needed (it would redraw the whole screen).
+            self.query_one("#case-title", Static).update(view.title, layout=False)
             self._title_need = view.title_need
             self._update_chips()
-            self.query_one("#rule-line", Static).update(view.rule_line)
+            self.query_one("#rule-line", Static).update(view.rule_line, layout=False)
             for pane_id, content in view.panes().items():
                 self.query_one(f"#{pane_id}", Pane).show(
                     content, subtitle=subtitles.get(pane_id, ""), keep_scroll=keep_scroll

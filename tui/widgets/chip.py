@@ -17,9 +17,12 @@ class Chip(Static):
     def __init__(self, action: str, *, id: Optional[str] = None) -> None:
         super().__init__("", id=id, markup=False)
         self.action = action
+        self._state: Optional[Text] = None
 
     def set_state(self, text: Text) -> None:
-        self.update(text)
+        if text != self._state:  # an update lays the screen out again (the chip's width follows its text)
+            self._state = text
+            self.update(text)
 
     async def on_click(self) -> None:
         await self.run_action(self.action)

@@ -198,16 +198,30 @@ class Pane(ScrollView, can_focus=True):
         if lazy and not layout.done and len(layout.styled.plain) > LAZY_LAYOUT_CHARS:
             layout.ensure(int(self.scroll_y) + self.scrollable_content_region.height + 1)
             # The scrollbar shows an estimate until the rest is wrapped, right after this paint.
-            self.virtual_size = Size(width, layout.estimated_total())
+            self._set_virtual_size(Size(width, layout.estimated_total()))
             self.call_after_refresh(self._finish_layout, layout)
         else:
-            self.virtual_size = Size(width, len(layout.finish()))
+            self._set_virtual_size(Size(width, len(layout.finish())))
         if self._pending_line is not None:
             self.call_after_refresh(self._apply_pending_line)
 
+    def _set_virtual_size(self, size: Size) -> None:
+        """The scrollable size. Setting `virtual_size` asks for a screen-wide layout pass (and so a redraw of
+        every widget); a pane whose height does not follow its content (the wide grid) skips it: only its
+        scrollbar follows, as Textual does for a size change that needs no layout (Widget._size_updated)."""
+        if size == self.virtual_size:
+            return
+        height = self.styles.height
+        if height is None or height.is_auto:
+            self.virtual_size = size  # stacked panes are as tall as their text (up to a maximum)
+            return
+        self.set_reactive(Pane.virtual_size, size)
+        self._scroll_update(size)
+        self.refresh()
+
     def _finish_layout(self, layout: RowLayout) -> None:
         if layout is self._layout and not layout.done:
-            self.virtual_size = Size(self._rows_width, len(layout.finish()))
+            self._set_virtual_size(Size(self._rows_width, len(layout.finish())))
 
     def on_resize(self) -> None:
         self._layout_rows()
