@@ -70,6 +70,19 @@ class TestCaseNavigation:
             await pilot.press("N")
             assert current_id(app) == "missing-file"
 
+    async def test_next_warning_hidden_by_the_filter_clears_it_and_shows_the_case(self):
+        app = inspector()
+        async with app.run_test(size=WIDE) as pilot:
+            screen = await started(pilot)
+            await pilot.press("slash", *"missing", "enter")
+            await pilot.pause()
+            assert current_id(app) == "missing-file"
+            await pilot.press("n")  # the next case with warnings is not listed under this filter
+            await pilot.pause()
+            assert current_id(app) == "no-outcome"
+            assert screen.query_one("#case-filter").value == ""
+            assert "skipped" in pane_text(app, "question")
+
     async def test_filter_as_you_type(self):
         app = inspector()
         async with app.run_test(size=WIDE) as pilot:

@@ -173,7 +173,9 @@ class CaseList(Vertical):
                 self.post_message(self.CaseSelected(self, key))
 
     def select(self, key: str) -> bool:
-        """Highlight the case `key` if it is listed (clearing a filter that hides it)."""
+        """Highlight the case `key` if it is listed (clearing a filter that hides it). True when CaseSelected
+        follows; False when the caller shows the case itself (not listed, or listed again by clearing the filter,
+        which rebuilds the list around it silently)."""
         option_list = self.options
         try:
             index = option_list.get_option_index(key)
@@ -183,7 +185,7 @@ class CaseList(Vertical):
             self.filter_input.value = ""
             self._current = key
             self._rebuild()
-            return True
+            return False
         option_list.highlighted = index
         option_list.scroll_to_highlight()
         return True
