@@ -116,6 +116,13 @@ def _row_warnings(path: str, row: dict) -> list[str]:
 def _export_one(path: str, args, text: Optional[str] = None, first_case_index: int = 0,
                 config_diagnostics: bool = True) -> tuple[str, object]:
     """("error", message) or ("ok", (file diagnostics, [(row json, row warnings), …])) for a file or a slice."""
+    return _rows_of(path, args, _load_one(path, args, text, first_case_index, config_diagnostics))
+
+
+def _load_one(path: str, args, text: Optional[str] = None, first_case_index: int = 0,
+              config_diagnostics: bool = True) -> tuple[str, object]:
+    """The first half of _export_one: ("error", message) or ("ok", (file diagnostics, the loaded EvalFile)). Only
+    loading can refuse a file; what follows only formats what was loaded."""
     from . import parallel, yaml12
 
     if parallel.in_worker:  # this process ends with os._exit: keep what it builds instead of freeing it
@@ -126,8 +133,17 @@ def _export_one(path: str, args, text: Optional[str] = None, first_case_index: i
     if ev.error is not None:
         return "error", str(ev.error)
     diagnostics = ev.diagnostics if config_diagnostics else ev.diagnostics[len(ev.config.diagnostics):]
+    return "ok", ([str(d) for d in diagnostics], ev)
+
+
+def _rows_of(path: str, args, loaded: tuple[str, object]) -> tuple[str, object]:
+    """The second half of _export_one: the rows of a loaded file (an error stays as it is)."""
+    kind, value = loaded
+    if kind == "error":
+        return loaded
+    diagnostics, ev = value
     rows = [(_dumps(row), _row_warnings(path, row)) for row in _iter_rows(ev, args.profile, plain=False)]
-    return "ok", ([str(d) for d in diagnostics], rows)
+    return "ok", (diagnostics, rows)
 
 
 def _export_slices(path: str, args) -> list[tuple[str, object]]:
@@ -152,9 +168,10 @@ def _export_slices(path: str, args) -> list[tuple[str, object]]:
         return [_export_one(path, args)]
     out = sys.stdout.buffer
     run = DeferredSlices(text, slices,
-                         lambda piece, n: _export_one(path, args, piece, slices[n][2], n == 0),
+                         lambda piece, n: _load_one(path, args, piece, slices[n][2], n == 0),
                          _summary,
-                         lambda result: _write_rows(out, result[1][1], args.quiet))
+                         lambda result: _write_rows(out, result[1][1], args.quiet),
+                         complete=lambda loaded: _rows_of(path, args, loaded))
     errors = [r for r in run.summaries if r[0] == "error"]
     if errors:
         run.close()
@@ -166,7 +183,8 @@ def _export_slices(path: str, args) -> list[tuple[str, object]]:
 
 
 def _summary(result: tuple[str, object]) -> tuple[str, object]:
-    """What a worker tells the parent about its slice: the error, or the file diagnostics (its rows stay there)."""
+    """What a worker tells the parent about its slice as soon as it is loaded: the error, or the file diagnostics
+    (its rows are made and kept there)."""
     kind, value = result
     return result if kind == "error" else (kind, (value[0], None))
 

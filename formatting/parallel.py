@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import pickle
 import re
+import signal
 import sys
 from typing import Callable, Optional
 
@@ -146,21 +147,28 @@ class DeferredSlices:
     to let every child go without writing. So the bulk of the output is never copied between processes, and
     nothing is written before every slice has been summarised (a refused slice must stop the whole output).
 
-    A child that dies before its summary is re-run here (its result is kept and emitted from this process).
+    With `complete`, a child sends its summary of `work`'s result early and then makes `complete(result)`, which
+    `emit` gets: the parent can let the first slice be written while later slices are still being completed.
+
+    A child that dies before its summary is re-run here (its result is kept and emitted from this process); one
+    that dies after it is re-run here when its turn to write comes.
     Children exit with os._exit: their big parsed structures are never freed one object at a time.
     """
 
     def __init__(self, text: str, slices: list[tuple[int, int, int, int, int]],
                  work: Callable[[str, int], object], summarise: Callable[[object], object],
-                 emit: Callable[[object], None]):
+                 emit: Callable[[object], None], complete: Callable[[object], object] = lambda result: result):
         self._emit_result = emit
+        self._work, self._complete = work, complete
         self._children: dict[int, tuple[int, int, int]] = {}  # number -> (pid, report fd, go fd)
         self._local: dict[int, object] = {}
         header_lines, header_end = slices[0][0], slices[0][3]
         pieces = [lambda s=s: _slice_by_offsets(text, header_end, s[0] - header_lines, s[3], s[4]) for s in slices]
+        self._pieces = pieces
         for stream in (sys.stdout, sys.stderr):  # a child must not inherit (and write again) buffered output
             if stream is not None:
                 stream.flush()
+        _reap_exited()
         for number in range(len(slices)):
             report_r, report_w = os.pipe()
             go_r, go_w = os.pipe()
@@ -171,7 +179,7 @@ class DeferredSlices:
                 for _pid, other_report, other_go in self._children.values():
                     os.close(other_report)
                     os.close(other_go)
-                _child(pieces[number], number, work, summarise, emit, report_w, go_r)
+                _child(pieces[number], number, work, summarise, complete, emit, report_w, go_r)
             os.close(report_w)
             os.close(go_r)
             self._children[number] = (pid, report_r, go_w)
@@ -185,8 +193,8 @@ class DeferredSlices:
                 continue
             self._reap(number)  # it died: do its slice here
             result = work(pieces[number](), number)
-            self._local[number] = result
             self.summaries.append(summarise(result))
+            self._local[number] = complete(result)
 
     def emit(self, number: int) -> None:
         """Have slice `number` written (by its child, or here when it was re-run here). Raises BrokenPipeError when
@@ -198,25 +206,55 @@ class DeferredSlices:
             if stream is not None:
                 stream.flush()
         _pid, report_r, go_w = self._children[number]
-        os.write(go_w, b"g")
+        try:
+            os.write(go_w, b"g")
+        except BrokenPipeError:  # it is gone already
+            pass
         status = os.read(report_r, 1)
-        self._reap(number)
+        # A child that reported is done with the output; its exit (the kernel taking back its memory, several ms)
+        # is not waited for here, so the next slice is written at once.
+        self._reap(number, wait=status == b"")
         if status == b"p":
             raise BrokenPipeError
-        if status != b"d":
+        if status == b"":  # it died before writing anything: do its slice here
+            self._emit_result(self._complete(self._work(self._pieces[number](), number)))
+        elif status != b"d":
             raise SliceLost(f"slice {number + 1} was lost")
 
     def close(self) -> None:
-        """Let every child that has not written go without writing (closing its go pipe), and reap it."""
+        """Stop every child that has not written (it writes nothing), and reap the children that have exited."""
         for number in list(self._children):
-            self._reap(number)
+            pid = self._children[number][0]
+            try:
+                os.kill(pid, signal.SIGKILL)  # its work is no longer wanted
+            except OSError:
+                pass
+            self._reap(number, wait=False)
         self._local.clear()
+        _reap_exited()
 
-    def _reap(self, number: int) -> None:
+    def _reap(self, number: int, wait: bool = True) -> None:
         pid, report_r, go_w = self._children.pop(number)
         os.close(go_w)
         os.close(report_r)
-        os.waitpid(pid, 0)
+        if wait:
+            os.waitpid(pid, 0)
+        else:
+            _exiting.append(pid)
+
+
+# Children that were let go but not waited for: reaped (without blocking) when a run closes or a new one starts.
+_exiting: list[int] = []
+
+
+def _reap_exited() -> None:
+    for pid in list(_exiting):
+        try:
+            done, _status = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            done = pid
+        if done:
+            _exiting.remove(pid)
 
 
 # True in a forked worker: it ends with os._exit, so what it builds never needs freeing (see `retained`).
@@ -225,7 +263,8 @@ in_worker = False
 retained: list = []
 
 
-def _child(piece: Callable[[], str], number: int, work, summarise, emit, report_w: int, go_r: int) -> None:
+def _child(piece: Callable[[], str], number: int, work, summarise, complete, emit, report_w: int,
+           go_r: int) -> None:
     global in_worker
     in_worker = True
     status = 1
@@ -234,18 +273,24 @@ def _child(piece: Callable[[], str], number: int, work, summarise, emit, report_
         payload = pickle.dumps(summarise(result), protocol=5)
         _write_all(report_w, len(payload).to_bytes(8, "little") + payload)
         status = 0
+        result = complete(result)  # a crash here reads as "died before writing": the parent redoes the slice
         if os.read(go_r, 1) == b"g":
             try:
                 emit(result)
                 sys.stdout.flush()
                 sys.stderr.flush()
+                for fd in (1, 2):  # a reader of a pipe sees the end as soon as the parent is done too
+                    try:
+                        os.close(fd)
+                    except OSError:
+                        pass
                 done = b"d"
             except BrokenPipeError:
                 done = b"p"
             except BaseException:
                 done = b"x"
             _write_all(report_w, done)
-    except BaseException:  # before the summary: the parent redoes this slice
+    except BaseException:  # the parent redoes this slice (it has written nothing)
         pass
     os._exit(status)
 

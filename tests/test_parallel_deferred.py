@@ -47,7 +47,13 @@ def work(piece, n):
         os._exit(3)  # a worker killed before it reports: its slice is redone in the parent
     return (n, piece.count("- id:"), os.getpid() == parent)
 
-run = DeferredSlices(text, slices, work, lambda r: r, lambda r: sys.stdout.write(f"slice {r[0]}: {r[1]} {r[2]}\n"))
+def complete(r):
+    if mode == "die-late" and r[0] == 1 and os.getpid() != parent:
+        os._exit(3)  # killed after its summary, before writing: redone in the parent when its turn comes
+    return (r[0], r[1], os.getpid() == parent)
+
+run = DeferredSlices(text, slices, work, lambda r: r, lambda r: sys.stdout.write(f"slice {r[0]}: {r[1]} {r[2]}\n"),
+                     complete=complete)
 print("summaries", [s[:2] for s in run.summaries], flush=True)
 if mode == "cancel":
     run.close()
@@ -85,3 +91,10 @@ def test_a_worker_that_dies_is_redone_here(tmp_path):
 
 def test_closing_writes_nothing(tmp_path):
     assert _run(tmp_path, "cancel").splitlines()[1:] == ["end"]
+
+
+def test_a_worker_that_dies_after_its_summary_is_redone_when_its_turn_comes(tmp_path):
+    out = _run(tmp_path, "die-late").splitlines()
+    assert [line.split(":")[0] for line in out[1:4]] == ["slice 0", "slice 1", "slice 2"]
+    assert out[2].endswith("True") and out[1].endswith("False") and out[3].endswith("False")
+    assert sum(int(line.split()[2]) for line in out[1:4]) == 4000
