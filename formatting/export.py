@@ -18,7 +18,6 @@ from .model import PROFILES, Diagnostic, EvalFile
 import json
 
 from .jsstr import _LONE_SURROGATE
-from .parallel import SliceLost as _SliceLost
 
 
 def _dumps_slow(obj) -> bytes:
@@ -189,6 +188,10 @@ def _summary(result: tuple[str, object]) -> tuple[str, object]:
     return result if kind == "error" else (kind, (value[0], None))
 
 
+class _SliceLost(Exception):
+    """A worker stopped while writing its slice (parallel.SliceLost, without importing that module up front)."""
+
+
 class _SliceRows:
     """The rows of one slice, held by the worker that made them."""
 
@@ -196,7 +199,12 @@ class _SliceRows:
         self.run, self.number = run, number
 
     def write(self) -> None:
-        self.run.emit(self.number)
+        from .parallel import SliceLost
+
+        try:
+            self.run.emit(self.number)
+        except SliceLost as exc:
+            raise _SliceLost(str(exc)) from None
 
     def close(self) -> None:
         self.run.close()

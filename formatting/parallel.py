@@ -12,7 +12,6 @@ point into another slice). Otherwise the caller exports in one process, exactly 
 from __future__ import annotations
 
 import os
-import pickle
 import re
 import signal
 import sys
@@ -169,6 +168,8 @@ class DeferredSlices:
             if stream is not None:
                 stream.flush()
         _reap_exited()
+        import pickle  # here, not at the top: an export that is not cut never pays for it
+
         for number in range(len(slices)):
             report_r, report_w = os.pipe()
             go_r, go_w = os.pipe()
@@ -265,6 +266,8 @@ retained: list = []
 
 def _child(piece: Callable[[], str], number: int, work, summarise, complete, emit, report_w: int,
            go_r: int) -> None:
+    import pickle
+
     global in_worker
     in_worker = True
     status = 1
