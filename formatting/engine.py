@@ -261,9 +261,11 @@ def _design_chat(an: _Analysis, guidelines: str, mode: Mode) -> list[ChatMessage
     for message, parts in zip(an.kept, an.parts):
         if message.role != "system":
             continue
+        # a blank file contributes nothing; a system message left with nothing is dropped, not sent empty
         texts = [p.value if p.kind == "text" else js_trim(p.text) for p in parts if p.kind != "ref"]
-        if texts:
-            system_parts.append("\n".join(texts))
+        content = "\n".join(t for t in texts if t)
+        if content:
+            system_parts.append(content)
     if system_parts:
         chat.append(ChatMessage("system", "\n\n".join(system_parts)))
     for message, parts in zip(an.kept, an.parts):
