@@ -9,7 +9,7 @@ repo, then times the whole process, start to exit, of
 several runs each, and prints the medians, the ratio (target: turnlens <= 1/10 of the oracle) and each side's peak
 RSS (from wait4, so it costs nothing). Also says on how many cases both outputs agree byte for byte.
 
-    .venv/bin/python benchmarks/bench_export.py [--cases 5000] [--runs 5] [--keep DIR]
+    .venv/bin/python benchmarks/bench_export.py [--cases 5000] [--runs 5] [--keep DIR] [--breakdown]
 """
 
 from __future__ import annotations
@@ -118,11 +118,34 @@ def agreement(ours: bytes, theirs: bytes) -> str:
     return f"{same}/{len(b)} oracle cases identical in turnlens output ({len(a)} cases exported)"
 
 
+BREAKDOWN = r"""
+import gc, sys, time
+gc.disable()  # as `turnlens export` does
+t0 = time.perf_counter()
+import orjson
+from formatting.engine import format_case
+from formatting.loader import load_eval_file
+t1 = time.perf_counter()
+ev = load_eval_file(sys.argv[1], repo_root=".", cwd=".")
+t2 = time.perf_counter()
+done = [format_case(c, ev, "agentv") for c in ev.cases if c.skipped is None]
+t3 = time.perf_counter()
+data = b"\n".join(orjson.dumps({"id": f.case.id, "lm": f.lm.to_json(), "agent": f.agent.to_json(),
+                                 "evaluator_prompt": f.evaluator_prompt, "markers": f.explanation.to_json()})
+                   for f in done)
+t4 = time.perf_counter()
+print(f"import {(t1 - t0) * 1000:.0f} ms, load {(t2 - t1) * 1000:.0f} ms, format {(t3 - t2) * 1000:.0f} ms, "
+      f"json {(t4 - t3) * 1000:.0f} ms")
+"""
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="Time turnlens export against the reference oracle.")
     ap.add_argument("--cases", type=int, default=5000)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--keep", metavar="DIR", help="generate into DIR and keep it (default: a temp dir)")
+    ap.add_argument("--breakdown", action="store_true",
+                    help="also time turnlens' phases (import, load, format, json) in one process, no slicing")
     args = ap.parse_args(argv)
 
     tmp = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="turnlens-bench-"))
@@ -136,6 +159,10 @@ def main(argv=None) -> int:
             print(f"turnlens not found at {TURNLENS}", file=sys.stderr)
             return 2
         ours, _, our_out = bench("turnlens", [str(TURNLENS), "export", rel, "--repo-root", "."], root, args.runs)
+        if args.breakdown:
+            python = TURNLENS.parent / "python"
+            out = subprocess.run([str(python), "-c", BREAKDOWN, rel], cwd=root, capture_output=True, text=True)
+            print("phases    " + (out.stdout.strip() or out.stderr.strip().splitlines()[-1]))
         node = shutil.which("node")
         if node is None or not ORACLE.exists():
             print("oracle    skipped: " + ("node not found" if node is None else f"{ORACLE} not found"))
