@@ -344,7 +344,7 @@ def _load_case(ctx: _Context, doc, index: int, raw: Any, file_diags: list[Diagno
     if not isinstance(messages, list):
         missing.append("`input_messages` is not a list" if "input_messages" in raw else "no `input_messages`")
     if missing:
-        label = case_id if isinstance(case_id, str) and case_id else "unknown"
+        label = case_id if isinstance(case_id, str) else "unknown"  # the reference's wording, empty id included
         case.skipped = "; ".join(missing)
         case.diagnostics.append(Diagnostic(ctx.eval_path, line, f"Skipping incomplete eval case: {label}"))
         return case
