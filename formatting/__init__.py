@@ -31,7 +31,7 @@ _LAZY = {
 _MODEL_NAMES = (
     "MODES", "PROFILES", "ChatMessage", "Diagnostic", "EvalCase", "EvalFile", "Explanation", "FormattedCase",
     "GuidelineConfig", "Message", "MessageFate", "Mode", "Profile", "Rendered", "RuleKind", "Segment", "SegmentFate",
-    "SegmentFateKind", "Severity", "as_posix",
+    "SegmentFateKind", "Severity",
 )
 _LAZY.update({name: "model" for name in _MODEL_NAMES})
 

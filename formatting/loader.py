@@ -460,9 +460,8 @@ def load_eval_file(path: str | os.PathLike, repo_root: Optional[str] = None, cwd
     result.watched_paths |= ctx.watched
     if "" in config.patterns and _has_file_reference(result.cases):
         # AgentV's glob matcher throws on an empty pattern as soon as it checks a file: the whole run fails.
-        bad = GuidelineConfig(config.path, config.patterns)
         result.cases = []
-        result.error = Diagnostic(bad.path or path, None, "a guideline pattern is the empty string; AgentV fails on "
+        result.error = Diagnostic(config.path or path, None, "a guideline pattern is the empty string; AgentV fails on "
                                   "it ('Expected pattern to be a non-empty string') as soon as it checks a file "
                                   f"referenced by {name}", "error")
     return result

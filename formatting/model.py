@@ -7,7 +7,6 @@ TUI, the exporter and the tests can consume it without knowing how it was made.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Literal, Optional
 
 Mode = Literal["lm", "agent"]
@@ -191,7 +190,3 @@ class FormattedCase:
 
     def rendered(self, mode: Mode) -> Rendered:
         return self.lm if mode == "lm" else self.agent
-
-
-def as_posix(p: str | Path) -> str:
-    return str(p).replace("\\", "/")
