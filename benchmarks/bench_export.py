@@ -35,7 +35,8 @@ def make_repo(root: Path, cases: int) -> Path:
     (root / ".git").mkdir(parents=True, exist_ok=True)
     (root / ".agentv").mkdir(exist_ok=True)
     (root / ".agentv" / "config.yaml").write_text(
-        "$schema: agentv-config-v2\nguideline_patterns:\n  - \"**/*.instructions.md\"\n  - \"prompts/**/*.md\"\n")
+        '$schema: agentv-config-v2\nguideline_patterns:\n  - "**/*.instructions.md"\n  - "prompts/**/*.md"\n'
+    )
     for i in range(20):
         p = root / "prompts" / f"g{i % 4}" / f"rule{i}.instructions.md"
         p.parent.mkdir(parents=True, exist_ok=True)
@@ -49,29 +50,49 @@ def make_repo(root: Path, cases: int) -> Path:
         kind = n % 5
         out += [f"  - id: case-{n:05d}", f"    outcome: Case {n} is answered correctly.", "    input_messages:"]
         if kind == 0:  # flat question with a fenced block
-            out += ["      - role: user", f"        content: |-\n          Fix case {n}:\n          ```python\n"
-                    f"          print({n})\n          ```"]
+            out += [
+                "      - role: user",
+                f"        content: |-\n          Fix case {n}:\n          ```python\n"
+                f"          print({n})\n          ```",
+            ]
         elif kind == 1:  # system guideline + file, user text
-            out += ["      - role: system", "        content:",
-                    f"          - {{type: file, value: /prompts/g{n % 4}/rule{n % 20}.instructions.md}}",
-                    f"          - {{type: file, value: files/src{n % 200}.py}}",
-                    "      - role: user", f"        content: Review file {n % 200}."]
+            out += [
+                "      - role: system",
+                "        content:",
+                f"          - {{type: file, value: /prompts/g{n % 4}/rule{n % 20}.instructions.md}}",
+                f"          - {{type: file, value: files/src{n % 200}.py}}",
+                "      - role: user",
+                f"        content: Review file {n % 200}.",
+            ]
         elif kind == 2:  # multi-turn with a tool turn and a file
-            out += ["      - {role: user, content: Start}", "      - {role: assistant, content: Calling a tool}",
-                    "      - role: tool", "        content:",
-                    f"          - {{type: file, value: files/src{n % 200}.py}}",
-                    f"      - {{role: user, content: Continue {n}}}"]
+            out += [
+                "      - {role: user, content: Start}",
+                "      - {role: assistant, content: Calling a tool}",
+                "      - role: tool",
+                "        content:",
+                f"          - {{type: file, value: files/src{n % 200}.py}}",
+                f"      - {{role: user, content: Continue {n}}}",
+            ]
         elif kind == 3:  # several leading systems, a mid-conversation system, guideline in a user turn
-            out += ["      - {role: system, content: You are careful.}", "      - {role: system, content: Be brief.}",
-                    "      - role: user", "        content:",
-                    f"          - {{type: file, value: ../prompts/g{n % 4}/rule{n % 20}.instructions.md}}",
-                    "          - {type: text, value: Question}",
-                    "      - {role: assistant, content: Answer}", "      - {role: system, content: Late rule}",
-                    "      - {role: user, content: Again}"]
+            out += [
+                "      - {role: system, content: You are careful.}",
+                "      - {role: system, content: Be brief.}",
+                "      - role: user",
+                "        content:",
+                f"          - {{type: file, value: ../prompts/g{n % 4}/rule{n % 20}.instructions.md}}",
+                "          - {type: text, value: Question}",
+                "      - {role: assistant, content: Answer}",
+                "      - {role: system, content: Late rule}",
+                "      - {role: user, content: Again}",
+            ]
         else:  # two users, one with a missing file
-            out += ["      - {role: user, content: First}", "      - role: user", "        content:",
-                    f"          - {{type: file, value: files/missing{n}.py}}",
-                    "          - {type: text, value: Second}"]
+            out += [
+                "      - {role: user, content: First}",
+                "      - role: user",
+                "        content:",
+                f"          - {{type: file, value: files/missing{n}.py}}",
+                "          - {type: text, value: Second}",
+            ]
         out += ["    expected_messages:", f"      - {{role: assistant, content: Reference answer {n}}}"]
     eval_file = root / "evals" / "big.yaml"
     eval_file.write_text("\n".join(out) + "\n")
@@ -101,13 +122,16 @@ def bench(name: str, cmd: list[str], cwd: Path, runs: int) -> tuple[float, int, 
         times.append(t)
         rss = max(rss, r)
     med = statistics.median(times)
-    print(f"{name:9s} median {med * 1000:8.1f} ms  (runs: {', '.join(f'{t * 1000:.0f}' for t in times)} ms)  "
-          f"peak RSS {rss / 1024:6.1f} MiB")
+    print(
+        f"{name:9s} median {med * 1000:8.1f} ms  (runs: {', '.join(f'{t * 1000:.0f}' for t in times)} ms)  "
+        f"peak RSS {rss / 1024:6.1f} MiB"
+    )
     return med, rss, data
 
 
 def agreement(ours: bytes, theirs: bytes) -> str:
     """How many cases the two outputs agree on, byte for byte, for the compared fields."""
+
     def cases(data: bytes) -> list[dict]:
         rows = [json.loads(line) for line in data.split(b"\n") if line.strip()]
         return [r for r in rows if "lm" in r]
@@ -123,8 +147,8 @@ import gc, sys, time
 gc.disable()  # as `turnlens export` does
 t0 = time.perf_counter()
 import orjson
-from formatting.engine import format_case
-from formatting.loader import load_eval_file
+from turnlens.formatting.engine import format_case
+from turnlens.formatting.loader import load_eval_file
 t1 = time.perf_counter()
 ev = load_eval_file(sys.argv[1], repo_root=".", cwd=".")
 t2 = time.perf_counter()
@@ -144,8 +168,11 @@ def main(argv=None) -> int:
     ap.add_argument("--cases", type=int, default=5000)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--keep", metavar="DIR", help="generate into DIR and keep it (default: a temp dir)")
-    ap.add_argument("--breakdown", action="store_true",
-                    help="also time turnlens' phases (import, load, format, json) in one process, no slicing")
+    ap.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="also time turnlens' phases (import, load, format, json) in one process, no slicing",
+    )
     args = ap.parse_args(argv)
 
     tmp = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="turnlens-bench-"))

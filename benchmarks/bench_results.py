@@ -12,8 +12,8 @@ page cache (warm), like a file an author just wrote; the generator writes it onc
 
 toolong pins an old Textual (0.58), so it is installed into its own venv, benchmarks/out/toolong-venv
 (--install-toolong does `python3 -m venv benchmarks/out/toolong-venv && …/bin/pip install toolong`), never
-into the project's venv, whose Textual it would downgrade. Targets (issue 4): first result in at most half toolong's time, peak RSS < 150 MiB,
-full index < 5 s.
+into the project's venv, whose Textual it would downgrade. Targets (issue 4): first result in at most half
+toolong's time, peak RSS < 150 MiB, full index < 5 s.
 """
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ def run_toolong(path: str, timeout: float) -> dict:
 
 def in_process_index(path: str) -> tuple[float, int]:
     sys.path.insert(0, ROOT)
-    from formatting.results import ResultsFile
+    from turnlens.formatting.results import ResultsFile
 
     results = ResultsFile(path)
     started = time.perf_counter()
@@ -148,8 +148,8 @@ def export_sizes(folder: str) -> None:
     import io
 
     sys.path.insert(0, ROOT)
-    from formatting.results import expand_results_paths
-    from formatting.results_export import export_results
+    from turnlens.formatting.results import expand_results_paths
+    from turnlens.formatting.results_export import export_results
 
     files, _ = expand_results_paths([folder])
     if not files:
@@ -168,8 +168,10 @@ def export_sizes(folder: str) -> None:
     print(f"export of {os.path.relpath(folder, ROOT)} ({len(files)} files, {raw:,} bytes as recorded):")
     for fmt_name in sizes:
         print(f"  {fmt_name:<8} {sizes[fmt_name]:>9,} bytes  ~{tokens[fmt_name]:>7,} tokens (words + punctuation)")
-    print(f"  TOON vs JSONL: {1 - sizes['toon'] / sizes['jsonl']:.1%} fewer bytes, "
-          f"{1 - tokens['toon'] / tokens['jsonl']:.1%} fewer rough tokens")
+    print(
+        f"  TOON vs JSONL: {1 - sizes['toon'] / sizes['jsonl']:.1%} fewer bytes, "
+        f"{1 - tokens['toon'] / tokens['jsonl']:.1%} fewer rough tokens"
+    )
 
 
 def median(values: list) -> float | None:
@@ -214,20 +216,27 @@ def main() -> int:
     indexed = median([r["indexed"] for r in ours])
     peak = max((r["peak_rss_mib"] or 0) for r in ours)
     print(f"turnlens: first result on screen {fmt(first)} median (runs: {', '.join(fmt(r['first']) for r in ours)})")
-    print(f"turnlens: whole file indexed, on screen {fmt(indexed)} after launch; "
-          f"index worker reported {', '.join(str(r['reported_index_s']) + 's' for r in ours)}")
+    print(
+        f"turnlens: whole file indexed, on screen {fmt(indexed)} after launch; "
+        f"index worker reported {', '.join(str(r['reported_index_s']) + 's' for r in ours)}"
+    )
     print(f"turnlens: peak RSS {peak:.1f} MiB (VmHWM)")
     theirs_first = median([r["first"] for r in theirs]) if theirs else None
     if theirs:
-        print(f"toolong:  first line on screen {fmt(theirs_first)} median (runs: {', '.join(fmt(r['first']) for r in theirs)})")
+        print(
+            f"toolong:  first line on screen {fmt(theirs_first)} median "
+            f"(runs: {', '.join(fmt(r['first']) for r in theirs)})"
+        )
 
     print("targets:")
     if theirs_first and first:
         ratio = first / theirs_first
         print(f"  first result <= 0.5 x toolong: {ratio:.2f} x  {'OK' if ratio <= 0.5 else 'MISSED'}")
     print(f"  peak RSS < 150 MiB: {peak:.1f} MiB  {'OK' if peak < 150 else 'MISSED'}")
-    print(f"  full index < 5 s: {fmt(index_s)} in process, {fmt(indexed)} on screen  "
-          f"{'OK' if indexed is not None and indexed < 5 else 'MISSED'}")
+    print(
+        f"  full index < 5 s: {fmt(index_s)} in process, {fmt(indexed)} on screen  "
+        f"{'OK' if indexed is not None and indexed < 5 else 'MISSED'}"
+    )
     return 0
 
 

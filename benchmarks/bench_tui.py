@@ -24,8 +24,8 @@ SIZE = (160, 48)
 # Runs in a fresh interpreter: imports, loading, formatting and the first paint are all counted.
 STARTUP_PROBE = r"""
 import time, sys
-from tui.app import make_app
-from tui.inspector import InspectorScreen
+from turnlens.tui.app import make_app
+from turnlens.tui.inspector import InspectorScreen
 
 app = make_app([], watch=False)
 shown = InspectorScreen.show_case
@@ -60,7 +60,7 @@ def make_big_eval(folder: Path, kb: int) -> Path:
     src = folder / "src"
     src.mkdir()
     body = "".join(
-        f"def function_{n}(value: int) -> int:\n    \"\"\"Doc for {n}.\"\"\"\n    return value * {n}  # [bold]{n}[/]\n\n"
+        f'def function_{n}(value: int) -> int:\n    """Doc for {n}."""\n    return value * {n}  # [bold]{n}[/]\n\n'
         for n in range(kb * 1024 // 90)
     )
     (src / "big.py").write_text(body)
@@ -97,8 +97,8 @@ def _indent(text: str, n: int) -> str:
 
 
 async def bench_switch(path: Path, rounds: int, prerender: bool) -> tuple[list[float], list[float], int]:
-    from tui.app import make_app
-    from tui.inspector import InspectorScreen
+    from turnlens.tui.app import make_app
+    from turnlens.tui.inspector import InspectorScreen
 
     if not prerender:
         InspectorScreen._prerender = lambda self: None  # cold: every first visit builds its view
@@ -150,8 +150,8 @@ async def bench_switch(path: Path, rounds: int, prerender: bool) -> tuple[list[f
 
 async def bench_live(path: Path, rounds: int) -> list[float]:
     """Save the eval file, time until the question pane shows the edit (watchfiles + reload + redraw)."""
-    from tui.app import make_app
-    from tui.widgets.pane import Pane
+    from turnlens.tui.app import make_app
+    from turnlens.tui.widgets.pane import Pane
 
     app = make_app([path], repo_root=str(path.parent), watch=True)
     delays: list[float] = []
@@ -193,7 +193,10 @@ def main() -> None:
         for _ in range(max(1, args.runs // 2)):  # 3 first visits per app
             cold_first += asyncio.run(bench_switch(path, 0, prerender=False))[0]
         live = asyncio.run(bench_live(path, args.runs))
-    print(f"case switch, {chars // 1024} KB question, after the background prerender: {ms(warm_first + warm_again)}   target < 50 ms")
+    print(
+        f"case switch, {chars // 1024} KB question, after the background prerender: "
+        f"{ms(warm_first + warm_again)}   target < 50 ms"
+    )
     print(f"case switch, {chars // 1024} KB question, cold (view built on the spot):  {ms(cold_first)}")
     print(f"live re-render, save to new text on screen ({chars // 1024} KB cases):       {ms(live)}   target < 500 ms")
 

@@ -36,15 +36,30 @@ def make_record(i: int, rng: random.Random, run: str = "bench") -> dict:
         "target": ("gpt-4o", "claude-sonnet", "local-llama")[i % 3],
         "reasoning": _paragraphs(rng, 1, 40),
         "raw_aspects": [],
-        "lm_provider_request": {"question": question, "guidelines": _paragraphs(rng, 2, 30), "guideline_paths": ["prompts/x.instructions.md"]},
+        "lm_provider_request": {
+            "question": question,
+            "guidelines": _paragraphs(rng, 2, 30),
+            "guideline_paths": ["prompts/x.instructions.md"],
+        },
         "evaluator_provider_request": {
-            "userPrompt": "[[ ## expected_outcome ## ]]\n" + _sentence(rng, 20) + "\n\n[[ ## question ## ]]\n" + question
-            + "\n\n[[ ## reference_answer ## ]]\n\n\n[[ ## candidate_answer ## ]]\n" + answer,
+            "userPrompt": "[[ ## expected_outcome ## ]]\n"
+            + _sentence(rng, 20)
+            + "\n\n[[ ## question ## ]]\n"
+            + question
+            + "\n\n[[ ## reference_answer ## ]]\n\n\n[[ ## candidate_answer ## ]]\n"
+            + answer,
             "systemPrompt": "You are an expert evaluator. " + _sentence(rng, 30),
             "target": "judge",
         },
         "evaluator_results": [
-            {"name": "judge", "type": "llm_judge", "score": score, "hits": [], "misses": [], "reasoning": _sentence(rng, 20)}
+            {
+                "name": "judge",
+                "type": "llm_judge",
+                "score": score,
+                "hits": [],
+                "misses": [],
+                "reasoning": _sentence(rng, 20),
+            }
         ],
     }
     if i % 97 == 13:

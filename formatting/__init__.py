@@ -29,9 +29,25 @@ _LAZY = {
     "export_rows": "export",
 }
 _MODEL_NAMES = (
-    "MODES", "PROFILES", "ChatMessage", "Diagnostic", "EvalCase", "EvalFile", "Explanation", "FormattedCase",
-    "GuidelineConfig", "Message", "MessageFate", "Mode", "Profile", "Rendered", "RuleKind", "Segment", "SegmentFate",
-    "SegmentFateKind", "Severity",
+    "MODES",
+    "PROFILES",
+    "ChatMessage",
+    "Diagnostic",
+    "EvalCase",
+    "EvalFile",
+    "Explanation",
+    "FormattedCase",
+    "GuidelineConfig",
+    "Message",
+    "MessageFate",
+    "Mode",
+    "Profile",
+    "Rendered",
+    "RuleKind",
+    "Segment",
+    "SegmentFate",
+    "SegmentFateKind",
+    "Severity",
 )
 _LAZY.update({name: "model" for name in _MODEL_NAMES})
 
@@ -42,7 +58,7 @@ def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'formatting' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"formatting.{module}"), name)
+    value = getattr(importlib.import_module(f"turnlens.formatting.{module}"), name)
     globals()[name] = value
     return value
 

@@ -6,13 +6,21 @@ Works on the summaries of two indexed `ResultsFile`s, so it never reads whole re
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Optional
+from typing import Literal
 
 from .results import FLAG_ERROR, FLAG_NO_SCORE, ResultsFile
 
 Status = Literal["regressed", "new error", "only in A", "only in B", "improved", "fixed", "unchanged"]
 # Worst news first: what an author must look at after a change.
-STATUS_ORDER: tuple[Status, ...] = ("new error", "regressed", "only in A", "only in B", "fixed", "improved", "unchanged")
+STATUS_ORDER: tuple[Status, ...] = (
+    "new error",
+    "regressed",
+    "only in A",
+    "only in B",
+    "fixed",
+    "improved",
+    "unchanged",
+)
 # Score changes smaller than this count as unchanged (LLM judges jitter).
 DEFAULT_TOLERANCE = 1e-9
 
@@ -22,16 +30,16 @@ class CompareRow:
     key: str  # eval id (prefixed with the dataset when both runs name datasets and ids repeat across them)
     eval_id: str
     dataset: str
-    a: Optional[int]  # record index in run A
-    b: Optional[int]
-    score_a: Optional[float]
-    score_b: Optional[float]
+    a: int | None  # record index in run A
+    b: int | None
+    score_a: float | None
+    score_b: float | None
     error_a: bool
     error_b: bool
     status: Status
 
     @property
-    def delta(self) -> Optional[float]:
+    def delta(self) -> float | None:
         if self.score_a is None or self.score_b is None:
             return None
         return self.score_b - self.score_a
@@ -41,8 +49,8 @@ class CompareRow:
 class Comparison:
     rows: list[CompareRow]
     counts: dict[str, int]
-    mean_a: Optional[float]
-    mean_b: Optional[float]
+    mean_a: float | None
+    mean_b: float | None
     duplicates_a: int  # eval ids seen more than once in A (the last one wins)
     duplicates_b: int
 
@@ -90,7 +98,7 @@ def _status(score_a, score_b, error_a, error_b, tolerance) -> Status:
     return "unchanged"
 
 
-def _mean(results: ResultsFile, indexes) -> Optional[float]:
+def _mean(results: ResultsFile, indexes) -> float | None:
     scores = [results.scores[i] for i in indexes if not results.flags[i] & FLAG_NO_SCORE]
     return sum(scores) / len(scores) if scores else None
 
@@ -104,16 +112,30 @@ def compare_runs(a: ResultsFile, b: ResultsFile, tolerance: float = DEFAULT_TOLE
         ib = latest_b.get(key)
         score_a, error_a = a.score_of(ia), bool(a.flags[ia] & FLAG_ERROR)
         if ib is None:
-            rows.append(CompareRow(key, a.eval_ids[ia], a.dataset_of(ia), ia, None, score_a, None, error_a, False, "only in A"))
+            rows.append(
+                CompareRow(key, a.eval_ids[ia], a.dataset_of(ia), ia, None, score_a, None, error_a, False, "only in A")
+            )
             continue
         score_b, error_b = b.score_of(ib), bool(b.flags[ib] & FLAG_ERROR)
         status = _status(score_a, score_b, error_a, error_b, tolerance)
-        rows.append(CompareRow(key, a.eval_ids[ia], a.dataset_of(ia), ia, ib, score_a, score_b, error_a, error_b, status))
+        rows.append(
+            CompareRow(key, a.eval_ids[ia], a.dataset_of(ia), ia, ib, score_a, score_b, error_a, error_b, status)
+        )
     for key, ib in latest_b.items():
         if key not in latest_a:
             rows.append(
-                CompareRow(key, b.eval_ids[ib], b.dataset_of(ib), None, ib, None, b.score_of(ib), False,
-                           bool(b.flags[ib] & FLAG_ERROR), "only in B")
+                CompareRow(
+                    key,
+                    b.eval_ids[ib],
+                    b.dataset_of(ib),
+                    None,
+                    ib,
+                    None,
+                    b.score_of(ib),
+                    False,
+                    bool(b.flags[ib] & FLAG_ERROR),
+                    "only in B",
+                )
             )
     rows.sort(key=_row_order)
     counts = {status: 0 for status in STATUS_ORDER}

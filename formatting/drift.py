@@ -12,7 +12,7 @@ import difflib
 import os
 import threading
 from dataclasses import dataclass, field
-from typing import Literal, Optional
+from typing import Literal
 
 from .model import ChatMessage, EvalCase, EvalFile
 from .results import ResultRecord
@@ -38,8 +38,8 @@ class FieldDrift:
 class DriftReport:
     status: DriftStatus
     message: str  # one line for the UI
-    eval_file: Optional[str] = None
-    case_line: Optional[int] = None
+    eval_file: str | None = None
+    case_line: int | None = None
     fields: list[FieldDrift] = field(default_factory=list)  # every compared field, equal ones included
 
     @property
@@ -47,7 +47,7 @@ class DriftReport:
         return [f for f in self.fields if not f.equal]
 
 
-def chat_prompt_text(messages: Optional[list[ChatMessage]]) -> str:
+def chat_prompt_text(messages: list[ChatMessage] | None) -> str:
     """A chat prompt as diffable text: one `── role ──` header line per message (roles verbatim, not capitalised)."""
     if messages is None:
         return "(no chat_prompt)"
@@ -122,15 +122,15 @@ def _dataset_name(path: str) -> str:
 class DriftChecker:
     """Finds the eval case behind a result and compares. Eval files are loaded once and cached; thread-safe."""
 
-    def __init__(self, results_path: str, evals: Optional[str] = None, repo_root: Optional[str] = None) -> None:
+    def __init__(self, results_path: str, evals: str | None = None, repo_root: str | None = None) -> None:
         self.results_path = results_path
         self.root = os.path.abspath(evals) if evals else project_root_of(results_path)
         # `.agentv/` lives at the repo root in AgentV projects; an explicit --repo-root wins
         self.repo_root = repo_root or (project_root_of(results_path) if not evals else None)
         self._lock = threading.Lock()
-        self._eval_paths: Optional[list[str]] = None
+        self._eval_paths: list[str] | None = None
         self._loaded: dict[str, EvalFile] = {}
-        self._by_id: Optional[dict[str, list[tuple[str, int]]]] = None
+        self._by_id: dict[str, list[tuple[str, int]]] | None = None
         self._formatted: dict[tuple[str, int], object] = {}  # a case is formatted once, however many results
 
     @property
@@ -162,7 +162,7 @@ class DriftChecker:
                 self._by_id = by_id
             return self._by_id
 
-    def find_case(self, eval_id: Optional[str], dataset: Optional[str]) -> Optional[tuple[EvalFile, EvalCase]]:
+    def find_case(self, eval_id: str | None, dataset: str | None) -> tuple[EvalFile, EvalCase] | None:
         if not eval_id:
             return None
         places = self._index().get(eval_id, [])
@@ -186,7 +186,9 @@ class DriftChecker:
             return DriftReport("eval not found", f"no eval files under {display_path(self.root)}")
         found = self.find_case(record.eval_id, record.dataset)
         if found is None:
-            return DriftReport("eval not found", f"no eval case with id {record.eval_id!r} under {display_path(self.root)}")
+            return DriftReport(
+                "eval not found", f"no eval case with id {record.eval_id!r} under {display_path(self.root)}"
+            )
         eval_file, case = found
         if eval_file.error is not None:
             return DriftReport("eval refused", str(eval_file.error), eval_file.path)
@@ -213,8 +215,11 @@ def compare_with_case(record: ResultRecord, eval_file: EvalFile, case: EvalCase,
             continue
         current = formatted.rendered(mode)  # type: ignore[arg-type]
         if recorded.chat_prompt is not None or "chat_prompt" in recorded.raw or "chatPrompt" in recorded.raw:
-            fields.append(_compare(f"{mode} chat_prompt", chat_prompt_text(recorded.chat_prompt),
-                                   chat_prompt_text(current.chat_prompt)))
+            fields.append(
+                _compare(
+                    f"{mode} chat_prompt", chat_prompt_text(recorded.chat_prompt), chat_prompt_text(current.chat_prompt)
+                )
+            )
         if recorded.question is not None:
             fields.append(_compare(f"{mode} question", recorded.question, current.question))
         if recorded.guidelines is not None:
@@ -222,8 +227,9 @@ def compare_with_case(record: ResultRecord, eval_file: EvalFile, case: EvalCase,
     if record.evaluator_request is not None and record.evaluator_request.user_prompt is not None:
         recorded_prompt = record.evaluator_request.user_prompt
         variants = [
-            evaluator_prompt(case.outcome or "", formatted.rendered(mode).question, case.reference_answer,
-                             record.candidate_answer)
+            evaluator_prompt(
+                case.outcome or "", formatted.rendered(mode).question, case.reference_answer, record.candidate_answer
+            )
             for mode in (("agent", "lm") if record.lm_request is None else ("lm", "agent"))
         ]
         current_prompt = recorded_prompt if recorded_prompt in variants else variants[0]
@@ -231,7 +237,11 @@ def compare_with_case(record: ResultRecord, eval_file: EvalFile, case: EvalCase,
     where = f"{display_path(eval_file.path)}:{case.line}" if case.line else display_path(eval_file.path)
     changed = [f.field for f in fields if not f.equal]
     if not fields:
-        return DriftReport("nothing recorded", "the recorded requests hold nothing to compare", eval_file.path, case.line, fields)
+        return DriftReport(
+            "nothing recorded", "the recorded requests hold nothing to compare", eval_file.path, case.line, fields
+        )
     if changed:
-        return DriftReport("drifted", f"{', '.join(changed)} changed since the run ({where})", eval_file.path, case.line, fields)
+        return DriftReport(
+            "drifted", f"{', '.join(changed)} changed since the run ({where})", eval_file.path, case.line, fields
+        )
     return DriftReport("equal", f"still equal to {where}", eval_file.path, case.line, fields)

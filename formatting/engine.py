@@ -16,7 +16,6 @@ import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional, Union
 
 from .globs import is_guideline, matching_pattern
 from .jsstr import js_blank, js_json, js_trim
@@ -77,7 +76,7 @@ class _Part:
 
     kind: str  # "text" | "file" | "ref"
     value: str  # text, or the path as written
-    text: Optional[str]  # file contents for "file"
+    text: str | None  # file contents for "file"
     segment_index: int
 
 
@@ -320,7 +319,7 @@ def format_case(case: EvalCase, eval_file: EvalFile, profile: Profile = "agentv"
     return FormattedCase(case, profile, lm, agent, prompt, explanation)
 
 
-def format_file(eval_file: EvalFile, profile: Profile = "agentv") -> list[Union[FormattedCase, EvalCase]]:
+def format_file(eval_file: EvalFile, profile: Profile = "agentv") -> list[FormattedCase | EvalCase]:
     return [c if c.skipped is not None else format_case(c, eval_file, profile) for c in eval_file.cases]
 
 
@@ -343,41 +342,61 @@ def explain(case: EvalCase, an: _Analysis, patterns: tuple[str, ...], repo_root:
         rule = "non-user turn"
         trigger = list(an.non_user)
         summary = f"Role markers: {_msg_label(first)} is a non-user turn"
-        evidence = [f"Markers are used whenever an assistant or tool message is present; found "
-                    + ", ".join(_msg_label(by_index[i]) for i in an.non_user) + "."]
+        evidence = [
+            "Markers are used whenever an assistant or tool message is present; found "
+            + ", ".join(_msg_label(by_index[i]) for i in an.non_user)
+            + "."
+        ]
         if len(an.visible) > 1:
-            evidence.append(f"Also {len(an.visible)} messages have visible content: "
-                            + ", ".join(_msg_label(by_index[i]) for i in an.visible) + ".")
+            evidence.append(
+                f"Also {len(an.visible)} messages have visible content: "
+                + ", ".join(_msg_label(by_index[i]) for i in an.visible)
+                + "."
+            )
     elif len(an.visible) > 1:
         rule = "several visible turns"
         trigger = list(an.visible)
         summary = f"Role markers: {len(an.visible)} messages have visible content"
-        evidence = ["Markers are used when more than one message has visible content after guideline extraction: "
-                    + ", ".join(_msg_label(by_index[i]) for i in an.visible) + "."]
+        evidence = [
+            "Markers are used when more than one message has visible content after guideline extraction: "
+            + ", ".join(_msg_label(by_index[i]) for i in an.visible)
+            + "."
+        ]
     elif an.visible:
         rule = "single visible turn"
         trigger = list(an.visible)
         summary = f"Flat: only {_msg_label(by_index[an.visible[0]])} has visible content"
-        evidence = ["No assistant or tool message, and exactly one message has visible content after guideline "
-                    "extraction, so the question is flat (no role markers)."]
+        evidence = [
+            "No assistant or tool message, and exactly one message has visible content after guideline "
+            "extraction, so the question is flat (no role markers)."
+        ]
     else:
         rule = "no visible content"
         trigger = []
         summary = "Flat: no message has visible content"
         evidence = ["No assistant or tool message and no message with visible content: the question is flat."]
     if not an.uses_markers:
-        evidence.append("The flat question is built from the loaded segments of every kept message, joined by a "
-                        "blank line; guideline files are left out.")
+        evidence.append(
+            "The flat question is built from the loaded segments of every kept message, joined by a "
+            "blank line; guideline files are left out."
+        )
         if an.code_snippets:
-            evidence.append(f"{len(an.code_snippets)} fenced code block(s) from the text are appended again at the "
-                            "end of the flat question.")
+            evidence.append(
+                f"{len(an.code_snippets)} fenced code block(s) from the text are appended again at the "
+                "end of the flat question."
+            )
         evidence.append("chatPrompt is null in the agentv profile: it exists only when role markers are used.")
     else:
         lead = _leading_system_count(an.kept)
         if lead:
-            evidence.append(("chatPrompt: the leading system message becomes the system message" if lead == 1 else
-                             f"chatPrompt: the leading {lead} system messages merge into one system message")
-                            + (" after the [[ ## Guidelines ## ]] block." if an.guideline_segments else "."))
+            evidence.append(
+                (
+                    "chatPrompt: the leading system message becomes the system message"
+                    if lead == 1
+                    else f"chatPrompt: the leading {lead} system messages merge into one system message"
+                )
+                + (" after the [[ ## Guidelines ## ]] block." if an.guideline_segments else ".")
+            )
         elif an.guideline_segments:
             evidence.append("chatPrompt starts with a system message holding the [[ ## Guidelines ## ]] block.")
     for m in case.messages:
@@ -391,12 +410,19 @@ def explain(case: EvalCase, an: _Analysis, patterns: tuple[str, ...], repo_root:
     visible_indexes = set(an.visible)
     for message in case.messages:
         if message.dropped is not None:
-            msg_fates.append(MessageFate(message.index, message.role, False, False, None,
-                                         f"dropped: {message.dropped}"))
+            msg_fates.append(
+                MessageFate(message.index, message.role, False, False, None, f"dropped: {message.dropped}")
+            )
             for seg in message.segments:
-                fates.append(SegmentFate(message.index, seg.index, "not a mapping" if "not a mapping" in
-                                         message.dropped else "unknown type dropped",
-                                         f"lost with its message ({message.dropped})", seg.value))
+                fates.append(
+                    SegmentFate(
+                        message.index,
+                        seg.index,
+                        "not a mapping" if "not a mapping" in message.dropped else "unknown type dropped",
+                        f"lost with its message ({message.dropped})",
+                        seg.value,
+                    )
+                )
             continue
         pos = kept_pos[message.index]
         parts = an.parts[pos]
@@ -410,7 +436,10 @@ def explain(case: EvalCase, an: _Analysis, patterns: tuple[str, ...], repo_root:
             elif message.role in ("system", "tool"):
                 chat_role, note = "assistant", f"sent as an assistant message starting with {role_marker(message.role)}"
             elif any(p.kind != "ref" for p in parts):
-                chat_role, note = message.role, f"kept as {'an' if message.role == 'assistant' else 'a'} {message.role} message"
+                chat_role, note = (
+                    message.role,
+                    f"kept as {'an' if message.role == 'assistant' else 'a'} {message.role} message",
+                )
             else:
                 chat_role, note = None, "left out of chatPrompt: no content besides guideline references"
             if not visible:
@@ -419,8 +448,7 @@ def explain(case: EvalCase, an: _Analysis, patterns: tuple[str, ...], repo_root:
             chat_role, note = None, "part of the flat question" if visible else "contributes nothing visible"
         msg_fates.append(MessageFate(message.index, message.role, visible, in_question, chat_role, note))
         for seg in message.segments:
-            fates.append(_segment_fate(message, seg, part_by_seg.get(seg.index), an.uses_markers, patterns,
-                                       repo_root))
+            fates.append(_segment_fate(message, seg, part_by_seg.get(seg.index), an.uses_markers, patterns, repo_root))
     return Explanation(rule, an.uses_markers, summary, evidence, trigger, list(an.visible), msg_fates, fates)
 
 
@@ -429,8 +457,7 @@ def _repo_relative(path: str, repo_root: str) -> str:
     return os.path.relpath(path, repo_root).replace(os.sep, "/")
 
 
-def _segment_fate(message: Message, seg, part: Optional[_Part], markers: bool, patterns,
-                  repo_root: str) -> SegmentFate:
+def _segment_fate(message: Message, seg, part: _Part | None, markers: bool, patterns, repo_root: str) -> SegmentFate:
     """What became of one segment. `detail` completes the fate's name; it does not repeat it."""
     m, i = message.index, seg.index
     if seg.type == "text":
@@ -444,11 +471,14 @@ def _segment_fate(message: Message, seg, part: Optional[_Part], markers: bool, p
         return SegmentFate(m, i, "unknown type dropped", f"{what}; AgentV ignores it")
     path = seg.value
     if not path:
-        return SegmentFate(m, i, "unknown type dropped", _not_a_string(seg) if seg.raw is not None
-                           else "a file entry without a path; AgentV ignores it")
+        return SegmentFate(
+            m,
+            i,
+            "unknown type dropped",
+            _not_a_string(seg) if seg.raw is not None else "a file entry without a path; AgentV ignores it",
+        )
     if seg.resolved_path is None:
-        return SegmentFate(m, i, "file missing", f"{seg.display_path} was not found in {len(seg.tried)} places",
-                           path)
+        return SegmentFate(m, i, "file missing", f"{seg.display_path} was not found in {len(seg.tried)} places", path)
     if seg.text is None:
         return SegmentFate(m, i, "file unreadable", f"{seg.resolved_path} could not be read", path)
     if seg.is_guideline:
@@ -457,34 +487,59 @@ def _segment_fate(message: Message, seg, part: Optional[_Part], markers: bool, p
         if markers and part is not None and part.kind == "ref":
             return SegmentFate(m, i, "guideline marked", f"{base}; its turn shows <Attached: {path}>", path)
         if markers:
-            return SegmentFate(m, i, "guideline extracted",
-                               f"{base}; the path as written ({path}) matches no pattern, so its turn does not "
-                               "mention it", path)
+            return SegmentFate(
+                m,
+                i,
+                "guideline extracted",
+                f"{base}; the path as written ({path}) matches no pattern, so its turn does not mention it",
+                path,
+            )
         return SegmentFate(m, i, "guideline extracted", f"{base}; the flat question leaves it out", path)
     if not markers and is_guideline(seg.display_path, patterns):
-        return SegmentFate(m, i, "guideline marked",
-                           f"its repo path matches no pattern, so it is not in `guidelines`, but {seg.display_path} "
-                           f"matches {matching_pattern(seg.display_path, patterns)!r}: the flat question shows "
-                           f"<Attached: {seg.display_path}> and its content is sent nowhere", path)
+        return SegmentFate(
+            m,
+            i,
+            "guideline marked",
+            f"its repo path matches no pattern, so it is not in `guidelines`, but {seg.display_path} "
+            f"matches {matching_pattern(seg.display_path, patterns)!r}: the flat question shows "
+            f"<Attached: {seg.display_path}> and its content is sent nowhere",
+            path,
+        )
     if markers:
         if part is None:
-            return SegmentFate(m, i, "reference not matched",
-                               f"loaded as {seg.display_path}, but the turn looks it up as written ({path}), finds "
-                               "nothing, and leaves it out", path)
+            return SegmentFate(
+                m,
+                i,
+                "reference not matched",
+                f"loaded as {seg.display_path}, but the turn looks it up as written ({path}), finds "
+                "nothing, and leaves it out",
+                path,
+            )
         if part.kind == "ref":
-            return SegmentFate(m, i, "guideline marked",
-                               f"the path as written matches {matching_pattern(path, patterns)!r}: its turn shows "
-                               f"<Attached: {path}>; "
-                               "its repo path matches no pattern, so its content is sent nowhere", path)
+            return SegmentFate(
+                m,
+                i,
+                "guideline marked",
+                f"the path as written matches {matching_pattern(path, patterns)!r}: its turn shows "
+                f"<Attached: {path}>; "
+                "its repo path matches no pattern, so its content is sent nowhere",
+                path,
+            )
     if not seg.text:
-        return SegmentFate(m, i, "file embedded", f"{seg.display_path} is empty: a <file: …> reference in agent mode, "
-                           "nothing at all in lm mode", path)
+        return SegmentFate(
+            m,
+            i,
+            "file embedded",
+            f"{seg.display_path} is empty: a <file: …> reference in agent mode, nothing at all in lm mode",
+            path,
+        )
     if js_blank(seg.text):
-        return SegmentFate(m, i, "file embedded", f"{seg.display_path} is blank, so it does not count as visible "
-                           "content", path)
+        return SegmentFate(
+            m, i, "file embedded", f"{seg.display_path} is blank, so it does not count as visible content", path
+        )
     return SegmentFate(m, i, "file embedded", f"{seg.display_path}, {_lines(seg.text)}", path)
 
 
 def _not_a_string(seg) -> str:
     shown = js_json(seg.raw) if seg.raw is not None else "null"
-    return (f"the value is not a string (YAML reads {shown}); AgentV ignores it — quote it to send it as text")
+    return f"the value is not a string (YAML reads {shown}); AgentV ignores it — quote it to send it as text"

@@ -7,17 +7,17 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import os
 import sys
-from typing import Iterator, Optional
+from collections.abc import Iterator
+
+import orjson
 
 from .engine import format_case
+from .jsstr import _LONE_SURROGATE
 from .loader import load_eval_file, looks_like_eval_file
 from .model import PROFILES, Diagnostic, EvalFile
-
-import json
-
-from .jsstr import _LONE_SURROGATE
 
 
 def _dumps_slow(obj) -> bytes:
@@ -28,16 +28,10 @@ def _dumps_slow(obj) -> bytes:
     return out.encode("utf-8")
 
 
-try:
-    import orjson
-
-    def _dumps(obj) -> bytes:
-        try:
-            return orjson.dumps(obj)
-        except TypeError:  # orjson refuses lone surrogates (and exotic types): the careful path
-            return _dumps_slow(_plain(obj))
-except ImportError:  # pragma: no cover - orjson is a dependency; keep working without it
-    def _dumps(obj) -> bytes:
+def _dumps(obj) -> bytes:
+    try:
+        return orjson.dumps(obj)
+    except TypeError:  # orjson refuses lone surrogates (and exotic types): the careful path
         return _dumps_slow(_plain(obj))
 
 
@@ -73,8 +67,13 @@ def _iter_rows(ev: EvalFile, profile: str, plain: bool) -> Iterator[dict]:
 
     for case in ev.cases:
         if case.skipped is not None:
-            yield {"index": case.index, "id": _id_as_written(case), "skipped": case.skipped, "line": case.line,
-                   "warnings": [str(d) for d in case.diagnostics]}
+            yield {
+                "index": case.index,
+                "id": _id_as_written(case),
+                "skipped": case.skipped,
+                "line": case.line,
+                "warnings": [str(d) for d in case.diagnostics],
+            }
             continue
         fc = format_case(case, ev, profile)  # type: ignore[arg-type]
         yield {
@@ -94,8 +93,9 @@ def _id_as_written(case) -> object:
     return raw if isinstance(raw, (str, int, float, bool)) else None
 
 
-def export_rows(path: str, repo_root: Optional[str] = None, profile: str = "agentv",
-                cwd: Optional[str] = None) -> tuple[list[dict], Optional[Diagnostic]]:
+def export_rows(
+    path: str, repo_root: str | None = None, profile: str = "agentv", cwd: str | None = None
+) -> tuple[list[dict], Diagnostic | None]:
     """The export rows of one eval file, or the reason it was refused."""
     ev = load_eval_file(path, repo_root=repo_root, cwd=cwd)
     if ev.error is not None:
@@ -112,14 +112,16 @@ def _row_warnings(path: str, row: dict) -> list[str]:
     return lines
 
 
-def _export_one(path: str, args, text: Optional[str] = None, first_case_index: int = 0,
-                config_diagnostics: bool = True) -> tuple[str, object]:
+def _export_one(
+    path: str, args, text: str | None = None, first_case_index: int = 0, config_diagnostics: bool = True
+) -> tuple[str, object]:
     """("error", message) or ("ok", (file diagnostics, [(row json, row warnings), …])) for a file or a slice."""
     return _rows_of(path, args, _load_one(path, args, text, first_case_index, config_diagnostics))
 
 
-def _load_one(path: str, args, text: Optional[str] = None, first_case_index: int = 0,
-              config_diagnostics: bool = True) -> tuple[str, object]:
+def _load_one(
+    path: str, args, text: str | None = None, first_case_index: int = 0, config_diagnostics: bool = True
+) -> tuple[str, object]:
     """The first half of _export_one: ("error", message) or ("ok", (file diagnostics, the loaded EvalFile)). Only
     loading can refuse a file; what follows only formats what was loaded."""
     from . import parallel, yaml12
@@ -131,7 +133,7 @@ def _load_one(path: str, args, text: Optional[str] = None, first_case_index: int
         parallel.retained.append(ev)
     if ev.error is not None:
         return "error", str(ev.error)
-    diagnostics = ev.diagnostics if config_diagnostics else ev.diagnostics[len(ev.config.diagnostics):]
+    diagnostics = ev.diagnostics if config_diagnostics else ev.diagnostics[len(ev.config.diagnostics) :]
     return "ok", ([str(d) for d in diagnostics], ev)
 
 
@@ -166,11 +168,14 @@ def _export_slices(path: str, args) -> list[tuple[str, object]]:
     if slices is None:
         return [_export_one(path, args)]
     out = sys.stdout.buffer
-    run = DeferredSlices(text, slices,
-                         lambda piece, n: _load_one(path, args, piece, slices[n][2], n == 0),
-                         _summary,
-                         lambda result: _write_rows(out, result[1][1], args.quiet),
-                         complete=lambda loaded: _rows_of(path, args, loaded))
+    run = DeferredSlices(
+        text,
+        slices,
+        lambda piece, n: _load_one(path, args, piece, slices[n][2], n == 0),
+        _summary,
+        lambda result: _write_rows(out, result[1][1], args.quiet),
+        complete=lambda loaded: _rows_of(path, args, loaded),
+    )
     errors = [r for r in run.summaries if r[0] == "error"]
     if errors:
         run.close()
@@ -237,12 +242,14 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="turnlens export",
         description="Write what every case of an eval file becomes (question, guidelines, chatPrompt for lm and "
-                    "agent mode, evaluator prompt, marker rule) as JSONL; or export a results file.")
+        "agent mode, evaluator prompt, marker rule) as JSONL; or export a results file.",
+    )
     p.add_argument("paths", nargs="+", metavar="FILE", help="an eval file (or AgentV results files with --format)")
     p.add_argument("--repo-root", metavar="DIR", help="repo root (default: nearest folder with .git, else the cwd)")
     p.add_argument("--profile", choices=PROFILES, default="agentv", help="chatPrompt profile (default: agentv)")
-    p.add_argument("--format", choices=("toon", "jsonl", "markdown"),
-                   help="export AgentV results files in this format instead")
+    p.add_argument(
+        "--format", choices=("toon", "jsonl", "markdown"), help="export AgentV results files in this format instead"
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings on stderr")
     return p
 
@@ -250,14 +257,12 @@ def _parser() -> argparse.ArgumentParser:
 def _is_results(path: str) -> bool:
     if looks_like_eval_file(path):  # declares the eval schema, so not a results file: spares importing that reader
         return False
-    try:
-        from .results import looks_like_results_file
-    except ImportError:
-        return path.endswith(".jsonl")
+    from .results import looks_like_results_file
+
     return looks_like_results_file(path)
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.repo_root is not None and not os.path.isdir(args.repo_root):
         print(f"turnlens export: --repo-root {args.repo_root}: not a folder", file=sys.stderr)
@@ -265,19 +270,18 @@ def main(argv: Optional[list[str]] = None) -> int:
     results = [_is_results(p) for p in args.paths]
     if any(results) and not all(results):
         eval_files = ", ".join(p for p, r in zip(args.paths, results) if not r)
-        print(f"turnlens export: cannot mix eval files ({eval_files}) and results files in one export",
-              file=sys.stderr)
+        print(f"turnlens export: cannot mix eval files ({eval_files}) and results files in one export", file=sys.stderr)
         return 2
     if args.format in ("toon", "markdown") and not any(results):
-        print(f"turnlens export: {args.paths[0]} is not an AgentV results file; --format {args.format} exports "
-              "results files (an eval file exports as JSONL without --format)", file=sys.stderr)
+        print(
+            f"turnlens export: {args.paths[0]} is not an AgentV results file; --format {args.format} exports "
+            "results files (an eval file exports as JSONL without --format)",
+            file=sys.stderr,
+        )
         return 1
     if any(results):
-        try:
-            from .results_export import main as results_main
-        except ImportError:
-            print("turnlens export: exporting results files is not available in this build", file=sys.stderr)
-            return 2
+        from .results_export import main as results_main
+
         return results_main(list(argv if argv is not None else sys.argv[1:]))
     try:
         return _export_eval_files(args)
@@ -312,8 +316,10 @@ def _export_eval_files(args) -> int:
                         _write_rows(out, rows, args.quiet)
         except _SliceLost as exc:
             out.flush()
-            print(f"turnlens export: {path}: a worker process stopped while writing ({exc}); the output is "
-                  "incomplete", file=sys.stderr)
+            print(
+                f"turnlens export: {path}: a worker process stopped while writing ({exc}); the output is incomplete",
+                file=sys.stderr,
+            )
             status = 1
         finally:
             for _, value in slices:

@@ -30,14 +30,14 @@ def _mark_brace_stars(pattern: str) -> str:
     while i < len(pattern):
         ch = pattern[i]
         if ch == "\\" and i + 1 < len(pattern):
-            out.append(pattern[i:i + 2])
+            out.append(pattern[i : i + 2])
             i += 2
             continue
         if ch == "{":
             depth += 1
         elif ch == "}" and depth:
             depth -= 1
-        elif ch == "*" and depth and pattern[i - 1] != "*" and pattern[i + 1:i + 2] != "*":
+        elif ch == "*" and depth and pattern[i - 1] != "*" and pattern[i + 1 : i + 2] != "*":
             ch = _BRACE_STAR
         out.append(ch)
         i += 1

@@ -20,7 +20,6 @@ from __future__ import annotations
 import fnmatch
 import re
 from functools import lru_cache
-from typing import Optional
 
 Span = tuple[int, int, str]
 
@@ -99,7 +98,7 @@ def _lexer_by_filename(name: str):
     return None
 
 
-def lexer_for(*, language: Optional[str] = None, filename: Optional[str] = None):
+def lexer_for(*, language: str | None = None, filename: str | None = None):
     """The Pygments lexer for a fenced block's language or a file's name, None when unknown or plain text."""
     if language:
         lexer = _lexer_by_alias(language)
@@ -110,7 +109,7 @@ def lexer_for(*, language: Optional[str] = None, filename: Optional[str] = None)
     return None
 
 
-def code_spans(text: str, *, language: Optional[str] = None, filename: Optional[str] = None, offset: int = 0) -> list[Span]:
+def code_spans(text: str, *, language: str | None = None, filename: str | None = None, offset: int = 0) -> list[Span]:
     """Pygments token spans for `text` as code, shifted by `offset`; plain text tokens are left out."""
     if not text or len(text) > MAX_LEX_CHARS:
         return []
@@ -175,13 +174,13 @@ def prompt_spans(text: str) -> list[Span]:
             continue
 
         m = _FILE_OPEN.match(line)
-        if m and line[m.end():] == "":
+        if m and line[m.end() :] == "":
             # An embedded file: lex its body by the file's extension, up to the matching </file> line.
             close = next((j for j in range(i + 1, n) if lines[j] == _FILE_CLOSE), None)
             if close is not None:
                 spans.append((line_start, line_start + len(line), "file-tag"))
                 body_start = pos
-                body = "\n".join(lines[i + 1:close])
+                body = "\n".join(lines[i + 1 : close])
                 spans.extend(code_spans(body, filename=m.group(1), offset=body_start))
                 close_start = body_start + len(body) + (1 if close > i + 1 else 0)
                 spans.append((close_start, close_start + len(_FILE_CLOSE), "file-tag"))
@@ -205,7 +204,7 @@ def prompt_spans(text: str) -> list[Span]:
             if close is not None:
                 spans.append((line_start, line_start + len(line), "fence"))
                 body_start = pos
-                body = "\n".join(lines[i + 1:close])
+                body = "\n".join(lines[i + 1 : close])
                 spans.extend(code_spans(body, language=m.group(3) or None, offset=body_start))
                 close_start = body_start + len(body) + (1 if close > i + 1 else 0)
                 spans.append((close_start, close_start + len(lines[close]), "fence"))

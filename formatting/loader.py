@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from .globs import is_guideline
 from .jsstr import js_json, js_trim
@@ -25,7 +24,7 @@ LARGE_FILE_BYTES = 1 << 20
 _SCHEMA_SNIFF = re.compile(rb"""^\$schema\s*:\s*["']?agentv-eval-v2["']?\s*(#.*)?$""", re.M)
 
 
-def find_repo_root(cwd: Optional[str] = None) -> str:
+def find_repo_root(cwd: str | None = None) -> str:
     """Nearest ancestor of `cwd` holding `.git`, else `cwd` itself."""
     start = os.path.abspath(cwd or os.getcwd())
     current = start
@@ -84,7 +83,10 @@ def _read_text(path: str) -> tuple[str, bool]:
 def _os_error_text(exc: OSError, path: str, op: str = "open") -> str:
     import errno
 
-    names = {errno.EISDIR: ("EISDIR", "illegal operation on a directory"), errno.EACCES: ("EACCES", "permission denied")}
+    names = {
+        errno.EISDIR: ("EISDIR", "illegal operation on a directory"),
+        errno.EACCES: ("EACCES", "permission denied"),
+    }
     code, text = names.get(exc.errno or 0, (errno.errorcode.get(exc.errno or 0, "EIO"), exc.strerror or "error"))
     if exc.errno == errno.EISDIR:
         return f"{code}: {text}, read"
@@ -149,13 +151,13 @@ class _Resolver:
             if extra not in roots:
                 roots.append(extra)
         self.roots = roots
-        self._cache: dict[str, tuple[Optional[str], list[str]]] = {}
+        self._cache: dict[str, tuple[str | None, list[str]]] = {}
 
     @staticmethod
     def display_path(raw: str) -> str:
         return raw.lstrip("/\\")
 
-    def resolve(self, raw: str) -> tuple[Optional[str], list[str]]:
+    def resolve(self, raw: str) -> tuple[str | None, list[str]]:
         hit = self._cache.get(raw)
         if hit is not None:
             return hit
@@ -182,7 +184,7 @@ class _Context:
         self.repo_root = repo_root
         self.patterns = tuple(patterns)
         self.resolver = _Resolver(os.path.dirname(abs_path), repo_root, cwd)
-        self.texts: dict[str, tuple[Optional[str], Optional[str], bool]] = {}  # abs path -> (text, error, utf8)
+        self.texts: dict[str, tuple[str | None, str | None, bool]] = {}  # abs path -> (text, error, utf8)
         self.watched: set[str] = set()
         self._guideline: dict[str, bool] = {}
 
@@ -193,7 +195,7 @@ class _Context:
             hit = self._guideline[resolved] = is_guideline(_posix_rel(resolved, self.repo_root), self.patterns)
         return hit
 
-    def read(self, path: str) -> tuple[Optional[str], Optional[str], bool]:
+    def read(self, path: str) -> tuple[str | None, str | None, bool]:
         hit = self.texts.get(path)
         if hit is None:
             try:
@@ -205,14 +207,14 @@ class _Context:
         return hit
 
 
-def _line(doc, obj, key=None) -> Optional[int]:
+def _line(doc, obj, key=None) -> int | None:
     try:
         return doc.line(obj, key)
     except Exception:
         return None
 
 
-def _message_problem(raw: Any) -> Optional[str]:
+def _message_problem(raw: Any) -> str | None:
     """Why the reference drops this input message entirely, or None when it keeps it."""
     if not isinstance(raw, dict):
         return "not a mapping"
@@ -248,8 +250,14 @@ def _type_name(value: Any) -> str:
     return type(value).__name__
 
 
-def _load_segments(ctx: _Context, doc, raw_msg: dict, diags: list[Diagnostic], guideline_paths: list[str] | None,
-                   expected: bool = False) -> list[Segment]:
+def _load_segments(
+    ctx: _Context,
+    doc,
+    raw_msg: dict,
+    diags: list[Diagnostic],
+    guideline_paths: list[str] | None,
+    expected: bool = False,
+) -> list[Segment]:
     """Segments of one kept message, files resolved and read (load time)."""
     content = raw_msg.get("content")
     if isinstance(content, str):
@@ -272,8 +280,9 @@ def _load_segments(ctx: _Context, doc, raw_msg: dict, diags: list[Diagnostic], g
             seg.tried = tried
             attempts = "\n".join(f"    {t}" for t in tried)
             where = " in expected_messages" if expected else ""
-            diags.append(Diagnostic(ctx.eval_path, line,
-                                    f"File not found{where}: {seg.display_path}\n  Tried:\n{attempts}"))
+            diags.append(
+                Diagnostic(ctx.eval_path, line, f"File not found{where}: {seg.display_path}\n  Tried:\n{attempts}")
+            )
             continue
         seg.resolved_path = resolved
         ctx.watched.add(resolved)
@@ -283,11 +292,24 @@ def _load_segments(ctx: _Context, doc, raw_msg: dict, diags: list[Diagnostic], g
             continue
         seg.text = text
         if not valid_utf8:
-            diags.append(Diagnostic(ctx.eval_path, line, f"File is not valid UTF-8: {seg.display_path} (invalid "
-                                    "bytes are sent as U+FFFD, as AgentV reads it)", "info"))
+            diags.append(
+                Diagnostic(
+                    ctx.eval_path,
+                    line,
+                    f"File is not valid UTF-8: {seg.display_path} (invalid "
+                    "bytes are sent as U+FFFD, as AgentV reads it)",
+                    "info",
+                )
+            )
         if len(text) > LARGE_FILE_BYTES:
-            diags.append(Diagnostic(ctx.eval_path, line, f"Large file embedded: {seg.display_path} "
-                                    f"({len(text) / (1 << 20):.1f} MB)", "info"))
+            diags.append(
+                Diagnostic(
+                    ctx.eval_path,
+                    line,
+                    f"Large file embedded: {seg.display_path} ({len(text) / (1 << 20):.1f} MB)",
+                    "info",
+                )
+            )
         if "\x00" in text:
             diags.append(Diagnostic(ctx.eval_path, line, f"File looks binary (NUL bytes): {seg.display_path}", "info"))
         if not expected and ctx.is_guideline_path(resolved):
@@ -339,8 +361,11 @@ def _load_case(ctx: _Context, doc, index: int, raw: Any, file_diags: list[Diagno
     if not isinstance(case_id, str) or not case_id:
         missing.append(("`id` is empty" if case_id == "" else "`id` is not a string") if "id" in raw else "no `id`")
     if not isinstance(outcome, str) or not outcome:
-        missing.append(("`outcome` is empty" if outcome == "" else "`outcome` is not a string") if "outcome" in raw
-                       else "no `outcome`")
+        missing.append(
+            ("`outcome` is empty" if outcome == "" else "`outcome` is not a string")
+            if "outcome" in raw
+            else "no `outcome`"
+        )
     if not isinstance(messages, list):
         missing.append("`input_messages` is not a list" if "input_messages" in raw else "no `input_messages`")
     if missing:
@@ -364,8 +389,14 @@ def _load_case(ctx: _Context, doc, index: int, raw: Any, file_diags: list[Diagno
                 for i, entry in enumerate(content):
                     e = entry if isinstance(entry, dict) else {}
                     t, v = e.get("type"), e.get("value")
-                    segs.append(Segment(i, t if isinstance(t, str) else "", v if isinstance(v, str) else
-                                        (entry if isinstance(entry, str) else None), _line(doc, content, i)))
+                    segs.append(
+                        Segment(
+                            i,
+                            t if isinstance(t, str) else "",
+                            v if isinstance(v, str) else (entry if isinstance(entry, str) else None),
+                            _line(doc, content, i),
+                        )
+                    )
             elif isinstance(content, str):
                 segs.append(Segment(0, "text", content, _line(doc, raw_msg, "content")))
             case.messages.append(Message(m_index, role_text, m_line, isinstance(content, str), segs, dropped=problem))
@@ -380,22 +411,35 @@ def _load_case(ctx: _Context, doc, index: int, raw: Any, file_diags: list[Diagno
         valid = [(i, m) for i, m in enumerate(expected) if _message_problem(m) is None]
         if not valid:
             case.skipped = "no valid expected message"
-            case.diagnostics.append(Diagnostic(ctx.eval_path, e_line,
-                                               f"No valid expected message found for eval case: {case_id}"))
+            case.diagnostics.append(
+                Diagnostic(ctx.eval_path, e_line, f"No valid expected message found for eval case: {case_id}")
+            )
             return case
         if len(valid) > 1:
-            diags.append(Diagnostic(ctx.eval_path, e_line,
-                                    f"Multiple expected messages found for eval case: {case_id}, using first"))
+            diags.append(
+                Diagnostic(
+                    ctx.eval_path, e_line, f"Multiple expected messages found for eval case: {case_id}, using first"
+                )
+            )
         first_index, first = valid[0]
         segs = _load_segments(ctx, doc, first, diags, None, expected=True)
-        case.expected_messages.append(Message(first_index, first["role"], _line(doc, expected, first_index),
-                                              isinstance(first["content"], str), segs))
+        case.expected_messages.append(
+            Message(
+                first_index, first["role"], _line(doc, expected, first_index), isinstance(first["content"], str), segs
+            )
+        )
         case.reference_answer = _reference_answer(segs, first["content"])
     return case
 
 
-def load_eval_file(path: str | os.PathLike, repo_root: Optional[str] = None, cwd: Optional[str] = None, *,
-                   text: Optional[str] = None, first_case_index: int = 0) -> EvalFile:
+def load_eval_file(
+    path: str | os.PathLike,
+    repo_root: str | None = None,
+    cwd: str | None = None,
+    *,
+    text: str | None = None,
+    first_case_index: int = 0,
+) -> EvalFile:
     """Load an eval file. Never raises for bad input: a refused file has `.error`, problems are diagnostics.
 
     `text` (already decoded) and `first_case_index` let the parallel exporter load one slice of a big file.
@@ -413,7 +457,7 @@ def load_eval_file(path: str | os.PathLike, repo_root: Optional[str] = None, cwd
     for folder in _dirs_up(eval_dir, repo_root):  # a config that appears later must trigger a reload too
         result.watched_paths.add(os.path.join(folder, ".agentv", "config.yaml"))
 
-    def refuse(message: str, line: Optional[int] = None) -> EvalFile:
+    def refuse(message: str, line: int | None = None) -> EvalFile:
         result.error = Diagnostic(path, line, message, "error")
         return result
 
@@ -443,34 +487,43 @@ def load_eval_file(path: str | os.PathLike, repo_root: Optional[str] = None, cwd
     if not isinstance(data, dict):
         return refuse(f"Invalid test file format: {name} (the top level must be a mapping)", 1)
     if "$schema" not in data:
-        return refuse(f"Missing required field '$schema' in {name}. Please add '$schema: {EVAL_SCHEMA}' at the top "
-                      "of the file.", 1)
+        return refuse(
+            f"Missing required field '$schema' in {name}. Please add '$schema: {EVAL_SCHEMA}' at the top of the file.",
+            1,
+        )
     if data["$schema"] != EVAL_SCHEMA:
-        return refuse(f"Invalid $schema value '{data['$schema']}' in {name}. Expected '{EVAL_SCHEMA}'",
-                      doc.line(data, "$schema"))
+        return refuse(
+            f"Invalid $schema value '{data['$schema']}' in {name}. Expected '{EVAL_SCHEMA}'", doc.line(data, "$schema")
+        )
     cases = data.get("evalcases")
     if not isinstance(cases, list):
-        return refuse(f"Invalid test file format: {name} - missing 'evalcases' field"
-                      + ("" if "evalcases" not in data else " (it must be a list)"),
-                      doc.line(data, "evalcases") or 1)
+        return refuse(
+            f"Invalid test file format: {name} - missing 'evalcases' field"
+            + ("" if "evalcases" not in data else " (it must be a list)"),
+            doc.line(data, "evalcases") or 1,
+        )
     ctx = _Context(path, abs_path, repo_root, cwd, config.patterns)
     for position, raw_case in enumerate(cases):
-        result.cases.append(_load_case(ctx, doc, first_case_index + position, raw_case, result.diagnostics,
-                                       position))
+        result.cases.append(_load_case(ctx, doc, first_case_index + position, raw_case, result.diagnostics, position))
     result.watched_paths |= ctx.watched
     if "" in config.patterns and _has_file_reference(result.cases):
         # AgentV's glob matcher throws on an empty pattern as soon as it checks a file: the whole run fails.
         result.cases = []
-        result.error = Diagnostic(config.path or path, None, "a guideline pattern is the empty string; AgentV fails on "
-                                  "it ('Expected pattern to be a non-empty string') as soon as it checks a file "
-                                  f"referenced by {name}", "error")
+        result.error = Diagnostic(
+            config.path or path,
+            None,
+            "a guideline pattern is the empty string; AgentV fails on "
+            "it ('Expected pattern to be a non-empty string') as soon as it checks a file "
+            f"referenced by {name}",
+            "error",
+        )
     return result
 
 
 NOT_UTF8 = "the file is not valid UTF-8: invalid bytes read as U+FFFD, as AgentV reads them"
 
 
-def decode_eval_bytes(raw: bytes) -> tuple[str, Optional[int]]:
+def decode_eval_bytes(raw: bytes) -> tuple[str, int | None]:
     """Text as the reference decodes it, and the line of the first invalid UTF-8 byte (None when valid)."""
     try:
         return raw.decode("utf-8"), None
@@ -479,5 +532,10 @@ def decode_eval_bytes(raw: bytes) -> tuple[str, Optional[int]]:
 
 
 def _has_file_reference(cases: list[EvalCase]) -> bool:
-    return any(seg.type == "file" and seg.value for case in cases for m in case.messages if m.dropped is None
-               for seg in m.segments)
+    return any(
+        seg.type == "file" and seg.value
+        for case in cases
+        for m in case.messages
+        if m.dropped is None
+        for seg in m.segments
+    )

@@ -7,7 +7,7 @@ TUI, the exporter and the tests can consume it without knowing how it was made.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, Optional
+from typing import Literal
 
 Mode = Literal["lm", "agent"]
 Profile = Literal["agentv", "design"]
@@ -22,7 +22,7 @@ class Diagnostic:
     """A problem found in an input file, always with the file and, where known, the line (1-based)."""
 
     file: str
-    line: Optional[int]
+    line: int | None
     message: str
     severity: Severity = "warning"
 
@@ -52,12 +52,12 @@ class Segment:
 
     index: int  # position in the message's content list (0 for a plain string content)
     type: str  # "text", "file", or whatever the author wrote ("image", "", ...)
-    value: Optional[str]  # the text, or the file path as written; None when not a string
-    line: Optional[int] = None
+    value: str | None  # the text, or the file path as written; None when not a string
+    line: int | None = None
     # files only
-    resolved_path: Optional[str] = None  # absolute path found, None when missing
-    display_path: Optional[str] = None  # path relative to the repo root as the reference shows it
-    text: Optional[str] = None  # file contents, CRLF -> LF
+    resolved_path: str | None = None  # absolute path found, None when missing
+    display_path: str | None = None  # path relative to the repo root as the reference shows it
+    text: str | None = None  # file contents, CRLF -> LF
     is_guideline: bool = False  # matched guideline_patterns at load time (relative to repo root)
     tried: list[str] = field(default_factory=list)  # absolute paths tried, when missing
     raw: object = None  # the entry's `value` when it is not a string (for the explanation)
@@ -67,31 +67,31 @@ class Segment:
 class Message:
     index: int
     role: str
-    line: Optional[int]
+    line: int | None
     content_is_string: bool
     segments: list[Segment]
-    dropped: Optional[str] = None  # why the reference drops this message entirely, else None
+    dropped: str | None = None  # why the reference drops this message entirely, else None
 
 
 @dataclass
 class EvalCase:
     index: int  # position in `evalcases`
-    id: Optional[str]  # as written (None when missing or not a string)
-    line: Optional[int]
+    id: str | None  # as written (None when missing or not a string)
+    line: int | None
     file: str  # eval file path (as given)
-    outcome: Optional[str] = None
+    outcome: str | None = None
     messages: list[Message] = field(default_factory=list)
     expected_messages: list[Message] = field(default_factory=list)
     reference_answer: str = ""
     guideline_paths: list[str] = field(default_factory=list)  # absolute, in load order (export makes them relative)
-    skipped: Optional[str] = None  # reason the reference skips the case
+    skipped: str | None = None  # reason the reference skips the case
     diagnostics: list[Diagnostic] = field(default_factory=list)
     raw: object = None  # the case mapping as parsed (plain dict/list/str)
 
 
 @dataclass
 class GuidelineConfig:
-    path: Optional[str]  # the config file used, None when none found
+    path: str | None  # the config file used, None when none found
     patterns: list[str]
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
@@ -104,7 +104,7 @@ class EvalFile:
     config: GuidelineConfig
     cases: list[EvalCase] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)  # file-level warnings
-    error: Optional[Diagnostic] = None  # the file was refused: no cases
+    error: Diagnostic | None = None  # the file was refused: no cases
     watched_paths: set[str] = field(default_factory=set)  # eval file, config, every referenced file (absolute)
 
 
@@ -123,7 +123,7 @@ class Rendered:
 
     question: str
     guidelines: str
-    chat_prompt: Optional[list[ChatMessage]]
+    chat_prompt: list[ChatMessage] | None
 
     def to_json(self) -> dict:
         return {
@@ -142,7 +142,7 @@ class SegmentFate:
     segment_index: int
     fate: SegmentFateKind
     detail: str  # one human sentence, e.g. "embedded as <file path=\"a.py\"> (12 lines)"
-    path: Optional[str] = None
+    path: str | None = None
 
 
 @dataclass
@@ -151,7 +151,7 @@ class MessageFate:
     role: str
     visible: bool  # counts as a visible turn for the marker rule
     in_question: bool  # contributes a turn to the marked question (or text to the flat one)
-    chat_role: Optional[str]  # role it gets in the agentv chatPrompt, None when absent
+    chat_role: str | None  # role it gets in the agentv chatPrompt, None when absent
     note: str  # e.g. "merged into the leading system message", "dropped: no content left"
 
 

@@ -15,7 +15,7 @@ import os
 import re
 import signal
 import sys
-from typing import Callable, Optional
+from collections.abc import Callable
 
 MIN_PARALLEL_BYTES = 256 * 1024
 
@@ -33,21 +33,21 @@ def _has_yaml_token(text: str) -> bool:
         pos = text.find(ch)
         while pos != -1:
             before = text[pos - 1] if pos else "\n"
-            after = text[pos + 1:pos + 2]
+            after = text[pos + 1 : pos + 2]
             if before in _TOKEN_CONTEXT and after and after not in _NOT_AFTER_TOKEN:
                 return True
             pos = text.find(ch, pos + 1)
     return False
 
 
-def split_points(text: str, parts: int) -> Optional[list[tuple[int, int, int]]]:
+def split_points(text: str, parts: int) -> list[tuple[int, int, int]] | None:
     """Per slice: the line range [start, end) of its `evalcases` items and the index of its first case; None when
     cutting is not safe. Every scan here is a C-level search: this runs before any parallel work starts."""
     slices = split_slices(text, parts)
     return None if slices is None else [s[:3] for s in slices]
 
 
-def split_slices(text: str, parts: int) -> Optional[list[tuple[int, int, int, int, int]]]:
+def split_slices(text: str, parts: int) -> list[tuple[int, int, int, int, int]] | None:
     """split_points() with each slice's text offsets added: (start line, end line, first case, start offset, end
     offset); the end offset of the last slice is len(text) + 1, as if the text ended with a line break."""
     if parts < 2 or len(text) < MIN_PARALLEL_BYTES:
@@ -67,11 +67,10 @@ def split_slices(text: str, parts: int) -> Optional[list[tuple[int, int, int, in
         return None
     indent = len(first.group(1))
     # Every content line after the first item must be an item start at `indent`, or indented deeper than it.
-    shallower = (re.compile(r"\n {0,%d}[^ \t\r\n#]" % (indent - 1)) if indent
-                 else re.compile(r"\n[^ \t\r\n#-]"))
+    shallower = re.compile(rf"\n {{0,{indent - 1}}}[^ \t\r\n#]") if indent else re.compile(r"\n[^ \t\r\n#-]")
     if shallower.search(text, first.start()):
         return None
-    item = re.compile(r"\n {%d}-(?=[ \t]|\r?\n|\Z)" % indent)
+    item = re.compile(rf"\n {{{indent}}}-(?=[ \t]|\r?\n|\Z)")
     start_offsets = [m.start() + 1 for m in item.finditer(text, first.start())]
     if len(start_offsets) < parts * 8:
         return None
@@ -132,7 +131,7 @@ def _read_exactly(fd: int, size: int) -> bytes:
 def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view):]
+        view = view[os.write(fd, view) :]
 
 
 class SliceLost(Exception):
@@ -154,9 +153,15 @@ class DeferredSlices:
     Children exit with os._exit: their big parsed structures are never freed one object at a time.
     """
 
-    def __init__(self, text: str, slices: list[tuple[int, int, int, int, int]],
-                 work: Callable[[str, int], object], summarise: Callable[[object], object],
-                 emit: Callable[[object], None], complete: Callable[[object], object] = lambda result: result):
+    def __init__(
+        self,
+        text: str,
+        slices: list[tuple[int, int, int, int, int]],
+        work: Callable[[str, int], object],
+        summarise: Callable[[object], object],
+        emit: Callable[[object], None],
+        complete: Callable[[object], object] = lambda result: result,
+    ):
         self._emit_result = emit
         self._work, self._complete = work, complete
         self._children: dict[int, tuple[int, int, int]] = {}  # number -> (pid, report fd, go fd)
@@ -264,8 +269,7 @@ in_worker = False
 retained: list = []
 
 
-def _child(piece: Callable[[], str], number: int, work, summarise, complete, emit, report_w: int,
-           go_r: int) -> None:
+def _child(piece: Callable[[], str], number: int, work, summarise, complete, emit, report_w: int, go_r: int) -> None:
     import pickle
 
     global in_worker
@@ -300,4 +304,4 @@ def _child(piece: Callable[[], str], number: int, work, summarise, complete, emi
 
 def _slice_by_offsets(text: str, header_end: int, blank_lines: int, start: int, end: int) -> str:
     """slice_text() from offsets: the header, a blank line per line of other slices before, then the slice's lines."""
-    return text[:header_end] + "\n" * blank_lines + text[start:end - 1]
+    return text[:header_end] + "\n" * blank_lines + text[start : end - 1]

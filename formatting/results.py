@@ -17,9 +17,10 @@ import re
 import threading
 import time
 from array import array
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
-from typing import Any, Iterator, Optional
+from typing import Any
 
 import orjson
 
@@ -72,7 +73,9 @@ def looks_like_results_file(path: str) -> bool:
     if is_yaml_path(path):
         return bool(_YAML_EVAL_ID.search(head)) and not _YAML_EVAL_SCHEMA.search(head)
     stripped = head.removeprefix(b"\xef\xbb\xbf").lstrip()
-    return stripped.startswith(b"{") and bool(_EVAL_ID_KEY.search(stripped.split(b"\n", 1)[0]) or _EVAL_ID_KEY.search(stripped))
+    return stripped.startswith(b"{") and bool(
+        _EVAL_ID_KEY.search(stripped.split(b"\n", 1)[0]) or _EVAL_ID_KEY.search(stripped)
+    )
 
 
 def list_results_files(folder: str) -> list[str]:
@@ -138,22 +141,21 @@ def truncate_text(text: str, limit: int) -> tuple[str, int]:
 
 
 @dataclass
-
 class RecordedRequest:
     """A provider request as AgentV recorded it (lm_provider_request / agent_provider_request)."""
 
-    question: Optional[str] = None
-    guidelines: Optional[str] = None
-    chat_prompt: Optional[list[ChatMessage]] = None
+    question: str | None = None
+    guidelines: str | None = None
+    chat_prompt: list[ChatMessage] | None = None
     guideline_paths: list[str] = field(default_factory=list)
     raw: dict = field(default_factory=dict)
 
 
 @dataclass
 class EvaluatorRequest:
-    user_prompt: Optional[str] = None
-    system_prompt: Optional[str] = None
-    target: Optional[str] = None
+    user_prompt: str | None = None
+    system_prompt: str | None = None
+    target: str | None = None
     raw: dict = field(default_factory=dict)
 
 
@@ -161,7 +163,7 @@ class EvaluatorRequest:
 class EvaluatorResult:
     name: str
     type: str
-    score: Optional[float]
+    score: float | None
     hits: list[str]
     misses: list[str]
     reasoning: str
@@ -174,22 +176,22 @@ class ResultRecord:
 
     file: str
     line: int
-    eval_id: Optional[str] = None
-    dataset: Optional[str] = None
-    conversation_id: Optional[str] = None
-    target: Optional[str] = None
-    timestamp: Optional[str] = None
-    score: Optional[float] = None
+    eval_id: str | None = None
+    dataset: str | None = None
+    conversation_id: str | None = None
+    target: str | None = None
+    timestamp: str | None = None
+    score: float | None = None
     hits: list[str] = field(default_factory=list)
     misses: list[str] = field(default_factory=list)
     candidate_answer: str = ""
     reasoning: str = ""
     raw_aspects: Any = None
-    lm_request: Optional[RecordedRequest] = None
-    agent_request: Optional[RecordedRequest] = None
-    evaluator_request: Optional[EvaluatorRequest] = None
+    lm_request: RecordedRequest | None = None
+    agent_request: RecordedRequest | None = None
+    evaluator_request: EvaluatorRequest | None = None
     evaluator_results: list[EvaluatorResult] = field(default_factory=list)
-    error: Optional[str] = None
+    error: str | None = None
     raw: dict = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
@@ -198,7 +200,7 @@ class ResultRecord:
         return self.eval_id if self.eval_id is not None else f"(no eval_id, line {self.line})"
 
 
-def _text(value: Any) -> Optional[str]:
+def _text(value: Any) -> str | None:
     """A string as is; None as None; anything else as compact JSON (never lost, never a crash)."""
     if value is None or isinstance(value, str):
         return value
@@ -210,7 +212,7 @@ def _text(value: Any) -> Optional[str]:
         return str(value)
 
 
-def _number(value: Any) -> Optional[float]:
+def _number(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     number = float(value)
@@ -225,7 +227,7 @@ def _text_list(value: Any) -> list[str]:
     return [_text(value) or ""]
 
 
-def _chat_prompt(value: Any) -> Optional[list[ChatMessage]]:
+def _chat_prompt(value: Any) -> list[ChatMessage] | None:
     if not isinstance(value, list):
         return None
     messages = []
@@ -237,7 +239,7 @@ def _chat_prompt(value: Any) -> Optional[list[ChatMessage]]:
     return messages
 
 
-def _request(value: Any) -> Optional[RecordedRequest]:
+def _request(value: Any) -> RecordedRequest | None:
     if not isinstance(value, dict):
         return None
     chat = value.get("chat_prompt", value.get("chatPrompt"))
@@ -250,7 +252,7 @@ def _request(value: Any) -> Optional[RecordedRequest]:
     )
 
 
-def _evaluator_request(value: Any) -> Optional[EvaluatorRequest]:
+def _evaluator_request(value: Any) -> EvaluatorRequest | None:
     if not isinstance(value, dict):
         return None
     return EvaluatorRequest(
@@ -261,7 +263,7 @@ def _evaluator_request(value: Any) -> Optional[EvaluatorRequest]:
     )
 
 
-def _error_text(value: Any) -> Optional[str]:
+def _error_text(value: Any) -> str | None:
     if value is None or value is False or value == "":
         return None
     if isinstance(value, dict) and isinstance(value.get("message"), str):
@@ -366,7 +368,7 @@ class Summary:
 
     index: int
     eval_id: str
-    score: Optional[float]
+    score: float | None
     error: bool
     target: str
     dataset: str
@@ -388,11 +390,11 @@ class ResultsFile:
         self.size = 0
         self.diagnostics: list[Diagnostic] = []  # the first MAX_DIAGNOSTICS problems
         self.problem_count = 0  # all of them
-        self.error: Optional[Diagnostic] = None  # the file could not be opened at all
+        self.error: Diagnostic | None = None  # the file could not be opened at all
         self.scanned = False
         self.scan_seconds = 0.0
         self._file = None
-        self._mm: Optional[mmap.mmap] = None
+        self._mm: mmap.mmap | None = None
         self._lock = threading.Lock()
         # per-record columns
         self.starts = array("q")
@@ -420,7 +422,9 @@ class ResultsFile:
             if self.size:
                 self._mm = mmap.mmap(self._file.fileno(), 0, access=mmap.ACCESS_READ)
         except (OSError, ValueError) as error:
-            self.error = Diagnostic(self.path, None, f"cannot read: {getattr(error, 'strerror', None) or error}", "error")
+            self.error = Diagnostic(
+                self.path, None, f"cannot read: {getattr(error, 'strerror', None) or error}", "error"
+            )
             self.close()
             return False
         return True
@@ -437,7 +441,7 @@ class ResultsFile:
                 self._file.close()
                 self._file = None
 
-    def __enter__(self) -> "ResultsFile":
+    def __enter__(self) -> ResultsFile:
         self.open()
         return self
 
@@ -491,7 +495,7 @@ class ResultsFile:
             except (OSError, ValueError):
                 pass
 
-    def scan(self, batch_seconds: float = 0.1, stop: Optional[threading.Event] = None) -> Iterator[ScanProgress]:
+    def scan(self, batch_seconds: float = 0.1, stop: threading.Event | None = None) -> Iterator[ScanProgress]:
         """Index the whole file. Yields progress after the first record and then every `batch_seconds`."""
         started = time.monotonic()
         if not self.open():
@@ -515,7 +519,7 @@ class ResultsFile:
         self._release(self.size)
         yield ScanProgress(self.size, self.size, self.count, done=True, elapsed=self.scan_seconds)
 
-    def _scan_jsonl(self, stop: Optional[threading.Event]) -> Iterator[int]:
+    def _scan_jsonl(self, stop: threading.Event | None) -> Iterator[int]:
         mm = self._mm
         assert mm is not None
         size = self.size
@@ -556,7 +560,7 @@ class ResultsFile:
                 return
             yield position
 
-    def _scan_yaml(self, stop: Optional[threading.Event]) -> Iterator[int]:
+    def _scan_yaml(self, stop: threading.Event | None) -> Iterator[int]:
         from .yaml12 import YamlError
 
         mm = self._mm
@@ -598,8 +602,9 @@ class ResultsFile:
 
     # -- full-text search ------------------------------------------------------------------------------------
 
-    def find_text(self, needle: str, stop: Optional[threading.Event] = None,
-                  window: int = RELEASE_EVERY) -> Optional[bytearray]:
+    def find_text(
+        self, needle: str, stop: threading.Event | None = None, window: int = RELEASE_EVERY
+    ) -> bytearray | None:
         """Records whose raw text contains `needle` (case-insensitive), as a 0/1 mask over record indexes.
 
         Searches the mapping window by window (so the scanned pages can be released again) for the needle as it is
@@ -622,7 +627,7 @@ class ResultsFile:
             if stop is not None and stop.is_set():
                 return None
             window_end = min(limit, position + window)
-            chunk = mm[position:min(limit, window_end + overlap)].lower()
+            chunk = mm[position : min(limit, window_end + overlap)].lower()
             found = chunk.find(wanted)
             while found != -1 and position + found < window_end:
                 absolute = position + found
@@ -677,7 +682,7 @@ class ResultsFile:
             line=self.lines[index],
         )
 
-    def score_of(self, index: int) -> Optional[float]:
+    def score_of(self, index: int) -> float | None:
         return None if self.flags[index] & FLAG_NO_SCORE else self.scores[index]
 
     def is_error(self, index: int) -> bool:
@@ -716,19 +721,19 @@ def read_all(path: str) -> tuple[ResultsFile, list[ResultRecord]]:
 class Stats:
     count: int
     scored: int
-    mean: Optional[float]
+    mean: float | None
     passed: int
     failed: int
     errors: int
     histogram: list[int]  # 10 bins over [0, 1]; scores outside are clamped
 
     @property
-    def pass_rate(self) -> Optional[float]:
+    def pass_rate(self) -> float | None:
         judged = self.passed + self.failed
         return None if judged == 0 else self.passed / judged
 
 
-def passes(score: Optional[float], error: bool, threshold: float) -> bool:
+def passes(score: float | None, error: bool, threshold: float) -> bool:
     return not error and score is not None and score >= threshold
 
 
@@ -737,7 +742,7 @@ class StatsCounter:
     the records added since the last one (a new threshold starts it over)."""
 
     def __init__(self) -> None:
-        self.threshold: Optional[float] = None
+        self.threshold: float | None = None
         self.stats = Stats(0, 0, None, 0, 0, 0, [0] * 10)
         self._total = 0.0
 
@@ -750,13 +755,14 @@ class StatsCounter:
         return self.stats
 
 
-def compute_stats(results: ResultsFile, threshold: float, upto: Optional[int] = None) -> Stats:
+def compute_stats(results: ResultsFile, threshold: float, upto: int | None = None) -> Stats:
     start = Stats(0, 0, None, 0, 0, 0, [0] * 10)
     return _count_stats(results, threshold, start, 0.0, upto)[0]
 
 
-def _count_stats(results: ResultsFile, threshold: float, base: Stats, total: float,
-                 upto: Optional[int] = None) -> tuple[Stats, float]:
+def _count_stats(
+    results: ResultsFile, threshold: float, base: Stats, total: float, upto: int | None = None
+) -> tuple[Stats, float]:
     count = results.count if upto is None else min(upto, results.count)
     scores = results.scores
     flags = results.flags
@@ -793,7 +799,7 @@ def select(
     filter: str = "all",
     query: str = "",
     threshold: float = 0.5,
-    upto: Optional[int] = None,
+    upto: int | None = None,
 ) -> array:
     """Record indexes to show, in order. Works on summaries only (never reads a record)."""
     count = results.count if upto is None else min(upto, results.count)
@@ -802,11 +808,7 @@ def select(
     if filter == "errors":
         indexes = [i for i in indexes if flags[i] & FLAG_ERROR]
     elif filter == "failures":
-        indexes = [
-            i
-            for i in indexes
-            if flags[i] & FLAG_ERROR or flags[i] & FLAG_NO_SCORE or scores[i] < threshold
-        ]
+        indexes = [i for i in indexes if flags[i] & FLAG_ERROR or flags[i] & FLAG_NO_SCORE or scores[i] < threshold]
     needle = query.strip().lower()
     if needle:
         strings, targets, datasets = results.strings, results.targets, results.datasets
@@ -821,14 +823,21 @@ def select(
         # errors first, then no score, then ascending score: failures first
         def score_key(i: int) -> tuple:
             flag = flags[i]
-            return (0 if flag & FLAG_ERROR else 1, 0 if flag & FLAG_NO_SCORE else 1, scores[i] if not flag & FLAG_NO_SCORE else 0.0, i)
+            return (
+                0 if flag & FLAG_ERROR else 1,
+                0 if flag & FLAG_NO_SCORE else 1,
+                scores[i] if not flag & FLAG_NO_SCORE else 0.0,
+                i,
+            )
 
         indexes = sorted(indexes, key=score_key)
     elif sort == "id":
         indexes = sorted(indexes, key=lambda i: (eval_ids[i], i))
     elif sort == "time":
         stamps = results.timestamps
-        indexes = sorted(indexes, key=lambda i: (math.isnan(stamps[i]), stamps[i] if not math.isnan(stamps[i]) else 0.0, i))
+        indexes = sorted(
+            indexes, key=lambda i: (math.isnan(stamps[i]), stamps[i] if not math.isnan(stamps[i]) else 0.0, i)
+        )
     if reverse:
         indexes = list(indexes)[::-1]
     return array("I", indexes)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, Iterable, Optional, TextIO
+from collections.abc import Iterable
+from typing import Any, TextIO
 
 import orjson
 
@@ -56,7 +57,8 @@ def export_row(record: ResultRecord, threshold: float = DEFAULT_THRESHOLD) -> di
         verdict["error"] = record.error
     if record.evaluator_results:
         verdict["evaluators"] = [
-            {"name": e.name, "type": e.type, "score": e.score, "reasoning": e.reasoning} for e in record.evaluator_results
+            {"name": e.name, "type": e.type, "score": e.score, "reasoning": e.reasoning}
+            for e in record.evaluator_results
         ]
     row["verdict"] = verdict
     return row
@@ -82,7 +84,7 @@ def write_toon(rows: Iterable[dict], count: int, out: TextIO) -> None:
         return
     for row in rows:
         item = encode({"results": [row]})
-        out.write(item[item.index("\n"):])  # drop this item's own `results[1]:` header
+        out.write(item[item.index("\n") :])  # drop this item's own `results[1]:` header
     out.write("\n")
 
 
@@ -162,7 +164,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["export"]:
         args = args[1:]

@@ -67,7 +67,13 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from yaml.resolver import BaseResolver
 
 __all__ = [
-    "YamlError", "YamlWarning", "YamlDoc", "parse_yaml", "parse_yaml_bytes", "first_invalid_utf8", "js_string",
+    "YamlError",
+    "YamlWarning",
+    "YamlDoc",
+    "parse_yaml",
+    "parse_yaml_bytes",
+    "first_invalid_utf8",
+    "js_string",
     "MAX_DEPTH",
 ]
 
@@ -174,12 +180,12 @@ def _make_loader_class(parser_class):
     return _Loader
 
 
-try:
+HAVE_LIBYAML = bool(getattr(yaml, "__with_libyaml__", False))
+if HAVE_LIBYAML:
     from yaml._yaml import CParser as _CParser
 
     _Loader = _make_loader_class(_CParser)
-    HAVE_LIBYAML = True
-except ImportError:  # PyYAML built without libyaml: same results, slower
+else:  # PyYAML built without libyaml: same results, slower
     from yaml.composer import Composer
     from yaml.parser import Parser
     from yaml.reader import Reader
@@ -193,7 +199,6 @@ except ImportError:  # PyYAML built without libyaml: same results, slower
             Composer.__init__(self)
 
     _Loader = _make_loader_class(_PyParser)
-    HAVE_LIBYAML = False
 
 
 # --- YAML 1.2 core schema --------------------------------------------------------------------------------------
@@ -207,9 +212,20 @@ _FLOAT_DOT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)\Z")
 _NULLS = frozenset(("", "~", "null", "Null", "NULL"))
 _TRUES = frozenset(("true", "True", "TRUE"))
 _FALSES = frozenset(("false", "False", "FALSE"))
-_INFS = {".inf": math.inf, ".Inf": math.inf, ".INF": math.inf, "+.inf": math.inf, "+.Inf": math.inf,
-         "+.INF": math.inf, "-.inf": -math.inf, "-.Inf": -math.inf, "-.INF": -math.inf,
-         ".nan": math.nan, ".NaN": math.nan, ".NAN": math.nan}
+_INFS = {
+    ".inf": math.inf,
+    ".Inf": math.inf,
+    ".INF": math.inf,
+    "+.inf": math.inf,
+    "+.Inf": math.inf,
+    "+.INF": math.inf,
+    "-.inf": -math.inf,
+    "-.Inf": -math.inf,
+    "-.INF": -math.inf,
+    ".nan": math.nan,
+    ".NaN": math.nan,
+    ".NAN": math.nan,
+}
 # A plain scalar starting with anything else is a string: checked first, as most scalars are text.
 _SPECIAL_START = frozenset("0123456789+-.~nNtTfF")
 _WORD_START = frozenset("~nNtTfF")
@@ -327,9 +343,16 @@ def _timestamp(value: str) -> datetime.datetime | None:
         return None
     year, month, day, hour, minute, second, fraction, zone = match.groups()
     try:
-        stamp = datetime.datetime(int(year), int(month), int(day), int(hour or 0), int(minute or 0),
-                                  int(second or 0), int(round(float(fraction or 0) * 1000)) * 1000,
-                                  tzinfo=datetime.timezone.utc)
+        stamp = datetime.datetime(
+            int(year),
+            int(month),
+            int(day),
+            int(hour or 0),
+            int(minute or 0),
+            int(second or 0),
+            int(round(float(fraction or 0) * 1000)) * 1000,
+            tzinfo=datetime.timezone.utc,
+        )
     except ValueError:
         return None
     if zone and zone != "Z":
@@ -380,6 +403,7 @@ def _node_base64(text: str) -> bytes:
 
 
 # --- JavaScript String() of a value, for mapping keys -----------------------------------------------------------
+
 
 def _js_number(value: float | int) -> str:
     """Number::toString as JavaScript gives it (shortest round-trip digits, JavaScript's layout)."""
@@ -464,7 +488,7 @@ _ODD_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-
 # A CR not followed by LF is not a line break for the reference (the line goes on): here too, an ordinary character.
 _LONE_CR = re.compile("\r(?!\n)")
 _STAND_IN_BASE = 0xF0000  # Supplementary Private Use Area-A: printable for libyaml
-_STAND_INS = re.compile("[\U000F0000-\U000FFFFF]")
+_STAND_INS = re.compile("[\U000f0000-\U000fffff]")
 
 
 def _stand_in(match: re.Match) -> str:
@@ -578,6 +602,7 @@ _STACK_SIZE_LOCK = threading.Lock()
 
 # --- construction -----------------------------------------------------------------------------------------------
 
+
 class _Builder:
     """Turns the node tree into plain data, recording lines; optionally counts aliases like the reference."""
 
@@ -641,8 +666,11 @@ class _Builder:
         if done is not None:
             return done
         if depth >= MAX_DEPTH:
-            raise _NestingError(f"the data is nested more than {MAX_DEPTH} levels deep", node.start_mark.line + 1,
-                                node.start_mark.column + 1)
+            raise _NestingError(
+                f"the data is nested more than {MAX_DEPTH} levels deep",
+                node.start_mark.line + 1,
+                node.start_mark.column + 1,
+            )
         saved = self.indent, self.in_flow
         if node.flow_style:
             self.in_flow = True
@@ -676,8 +704,14 @@ class _Builder:
     def check_flow_lines(self, node) -> None:
         """Each line of a multi-line flow collection must be indented past the enclosing block collection (its
         closing bracket may stand at that column)."""
-        error = _flow_indent_error(node.__class__ is MappingNode, node.start_mark, node.start_mark.line + 1,
-                                   node.end_mark.line, self.indent, self.lines_of_text())
+        error = _flow_indent_error(
+            node.__class__ is MappingNode,
+            node.start_mark,
+            node.start_mark.line + 1,
+            node.end_mark.line,
+            self.indent,
+            self.lines_of_text(),
+        )
         if error:
             raise error
 
@@ -719,8 +753,11 @@ class _Builder:
             line = item.start_mark.line + 1
             if item.__class__ is MappingNode:
                 if len(item.value) != 1:
-                    raise YamlError(f"each item of a {_short_tag(node.tag)} sequence must be a single key: value pair",
-                                    line, item.start_mark.column + 1)
+                    raise YamlError(
+                        f"each item of a {_short_tag(node.tag)} sequence must be a single key: value pair",
+                        line,
+                        item.start_mark.column + 1,
+                    )
                 self.defined_at.setdefault(id(item), (me, index))
                 key_node, value_node = item.value[0]
                 raw_key = self.build(key_node, depth + 1, id(item), (0, 0))
@@ -728,13 +765,19 @@ class _Builder:
             elif item.__class__ is ScalarNode:
                 key_node, raw_key, value = item, self.build(item, depth, me, index), None
             else:
-                raise YamlError(f"each item of a {_short_tag(node.tag)} sequence must be a single key: value pair",
-                                line, item.start_mark.column + 1)
+                raise YamlError(
+                    f"each item of a {_short_tag(node.tag)} sequence must be a single key: value pair",
+                    line,
+                    item.start_mark.column + 1,
+                )
             key, identity = (raw_key, raw_key) if raw_key.__class__ is str else self.odd_key(raw_key, key_node)
             if is_omap:
                 if identity in seen:
-                    raise YamlError(f"the ordered map (!!omap) has the key {key!r} twice (first at line {seen[identity]})",
-                                    key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+                    raise YamlError(
+                        f"the ordered map (!!omap) has the key {key!r} twice (first at line {seen[identity]})",
+                        key_node.start_mark.line + 1,
+                        key_node.start_mark.column + 1,
+                    )
                 seen[identity] = line
             else:
                 pair = {key: value}
@@ -757,8 +800,11 @@ class _Builder:
         for index, (key_node, value_node) in enumerate(node.value):
             self.build(key_node, depth, me, (index, 0))
             if self.build(value_node, depth, me, (index, 1)) is not None:
-                raise YamlError("every item of a !!set must have no value (or null)", key_node.start_mark.line + 1,
-                                key_node.start_mark.column + 1)
+                raise YamlError(
+                    "every item of a !!set must have no value (or null)",
+                    key_node.start_mark.line + 1,
+                    key_node.start_mark.column + 1,
+                )
         self.open.discard(me)
         return result
 
@@ -795,7 +841,9 @@ class _Builder:
             first = seen.get(identity)
             if first is not None:
                 shown = key_node.value if key_node.__class__ is ScalarNode else key
-                raise YamlError(f"duplicate key {shown!r} (first at line {first})", line, key_node.start_mark.column + 1)
+                raise YamlError(
+                    f"duplicate key {shown!r} (first at line {first})", line, key_node.start_mark.column + 1
+                )
             seen[identity] = line
             if not needs_reorder and key[:1].isdigit():
                 needs_reorder = _is_array_index(key)
@@ -819,8 +867,11 @@ class _Builder:
         line = key_node.start_mark.line + 1
         for source in sources if isinstance(sources, list) else [sources]:
             if not isinstance(source, dict):
-                raise YamlError("the value of a merge key '<<' must be a mapping or a list of mappings", line,
-                                key_node.start_mark.column + 1)
+                raise YamlError(
+                    "the value of a merge key '<<' must be a mapping or a list of mappings",
+                    line,
+                    key_node.start_mark.column + 1,
+                )
             for key, value in source.items():
                 if key not in result:
                     result[key] = value
@@ -845,9 +896,12 @@ class _Builder:
     def alias(self, node) -> Any:
         """A second (or later) reference to a node: count it as the reference does, refuse past the limit."""
         if id(node) in self.open:
-            raise YamlError("an alias refers to the collection that contains it (a recursive structure), which the "
-                            f"reference cannot read; the anchor is at line {node.start_mark.line + 1}",
-                            node.start_mark.line + 1, node.start_mark.column + 1)
+            raise YamlError(
+                "an alias refers to the collection that contains it (a recursive structure), which the "
+                f"reference cannot read; the anchor is at line {node.start_mark.line + 1}",
+                node.start_mark.line + 1,
+                node.start_mark.column + 1,
+            )
         data = self.anchor_data.get(id(node))
         count, alias_count = data if data else (1, 0)
         count += 1
@@ -858,7 +912,8 @@ class _Builder:
             raise YamlError(
                 f"too many alias expansions: the anchor at line {node.start_mark.line + 1} is expanded past the "
                 f"reference's limit ({MAX_ALIAS_COUNT}, a guard against alias bombs)",
-                node.start_mark.line + 1, node.start_mark.column + 1,
+                node.start_mark.line + 1,
+                node.start_mark.column + 1,
             )
         if node.__class__ is ScalarNode:
             return self.scalar(node)
@@ -880,8 +935,11 @@ class _Builder:
                 weight = max(weight, self.alias_weight(item, me, index, visiting))
         else:
             for index, (key_node, value_node) in enumerate(node.value):
-                weight = max(weight, self.alias_weight(key_node, me, (index, 0), visiting),
-                             self.alias_weight(value_node, me, (index, 1), visiting))
+                weight = max(
+                    weight,
+                    self.alias_weight(key_node, me, (index, 0), visiting),
+                    self.alias_weight(value_node, me, (index, 1), visiting),
+                )
         visiting.discard(id(node))
         return weight
 
@@ -936,8 +994,9 @@ class _FastBuilder(_Builder):
                 value = item.value
                 if tag == _PLAIN and value and value[0] not in special:
                     append(value)
-                elif tag == _STR and (not item.style or item.style in "|>"
-                                      or item.end_mark.line == item.start_mark.line):
+                elif tag == _STR and (
+                    not item.style or item.style in "|>" or item.end_mark.line == item.start_mark.line
+                ):
                     append(value)
                 elif tag == _PLAIN:
                     append(_core_plain(value))
@@ -972,16 +1031,22 @@ class _FastBuilder(_Builder):
             elif tag != _STR or key[:1].isdigit():  # a tag, or a key JavaScript would put first ("1")
                 break
             if key in key_lines:
-                raise YamlError(f"duplicate key {key!r} (first at line {key_lines[key]})",
-                                key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+                raise YamlError(
+                    f"duplicate key {key!r} (first at line {key_lines[key]})",
+                    key_node.start_mark.line + 1,
+                    key_node.start_mark.column + 1,
+                )
             key_lines[key] = key_node.start_mark.line + 1
             if value_node.__class__ is ScalarNode:
                 tag = value_node.tag
                 value = value_node.value
                 if tag == _PLAIN and value and value[0] not in special:
                     result[key] = value
-                elif tag == _STR and (not value_node.style or value_node.style in "|>"
-                                      or value_node.end_mark.line == value_node.start_mark.line):
+                elif tag == _STR and (
+                    not value_node.style
+                    or value_node.style in "|>"
+                    or value_node.end_mark.line == value_node.start_mark.line
+                ):
                     result[key] = value
                 elif tag == _PLAIN:
                     result[key] = _core_plain(value)
@@ -1002,10 +1067,11 @@ _PLAIN_STRING_KEYS: set = set()
 
 
 def _short_tag(tag: str) -> str:
-    return "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else tag
+    return "!!" + tag[len("tag:yaml.org,2002:") :] if tag.startswith("tag:yaml.org,2002:") else tag
 
 
 # --- composing from events, for the texts libyaml's own composer gets wrong or could crash on ------------------
+
 
 def _compose_events(loader) -> tuple[Any, Any]:
     """Compose the single document from parser events, iteratively. Returns (root node or None, YAML version)."""
@@ -1032,8 +1098,11 @@ def _compose_events(loader) -> tuple[Any, Any]:
         elif cls is AliasEvent:
             node = anchors.get(event.anchor)
             if node is None:
-                raise YamlError(f"the alias *{event.anchor} refers to no anchor defined before it",
-                                event.start_mark.line + 1, event.start_mark.column + 1)
+                raise YamlError(
+                    f"the alias *{event.anchor} refers to no anchor defined before it",
+                    event.start_mark.line + 1,
+                    event.start_mark.column + 1,
+                )
         elif cls is SequenceStartEvent or cls is MappingStartEvent:
             is_seq = cls is SequenceStartEvent
             tag = event.tag
@@ -1043,8 +1112,11 @@ def _compose_events(loader) -> tuple[Any, Any]:
             if event.anchor is not None:
                 anchors[event.anchor] = node
             if len(stack) >= MAX_DEPTH:
-                raise _NestingError(f"the data is nested more than {MAX_DEPTH} levels deep",
-                                    event.start_mark.line + 1, event.start_mark.column + 1)
+                raise _NestingError(
+                    f"the data is nested more than {MAX_DEPTH} levels deep",
+                    event.start_mark.line + 1,
+                    event.start_mark.column + 1,
+                )
             _attach(stack, node)
             stack.append([node, None])
             continue
@@ -1080,11 +1152,15 @@ def _attach(stack: list, node) -> None:
 
 
 def _multiple_documents(mark) -> YamlError:
-    return YamlError("the file holds more than one YAML document ('---' starts another one)",
-                     mark.line + 1 if mark else None, mark.column + 1 if mark else None)
+    return YamlError(
+        "the file holds more than one YAML document ('---' starts another one)",
+        mark.line + 1 if mark else None,
+        mark.column + 1 if mark else None,
+    )
 
 
 # --- the first refusal in document order, for texts that fail ----------------------------------------------------
+
 
 def _first_refusal(text: str, lines: list) -> YamlError | None:
     """Re-read a failing text event by event and return the refusal the reference reports: the first by position
@@ -1108,15 +1184,27 @@ def _first_refusal(text: str, lines: list) -> YamlError | None:
             except yaml.YAMLError as exc:
                 mark = getattr(exc, "problem_mark", None)
                 if flow is not None and mark is not None:  # its lines up to the failure come first
-                    error = _flow_indent_error(flow[0][0], flow[0][3], flow[1] + 1, mark.line,
-                                               _block_indent(stack[:stack.index(flow[0])]), lines)
+                    error = _flow_indent_error(
+                        flow[0][0],
+                        flow[0][3],
+                        flow[1] + 1,
+                        mark.line,
+                        _block_indent(stack[: stack.index(flow[0])]),
+                        lines,
+                    )
                     if error:
                         return error
                 raise
             cls = event.__class__
             if flow is not None and event.start_mark.line > flow[1]:
-                error = _flow_indent_error(flow[0][0], flow[0][3], flow[1] + 1, event.start_mark.line,
-                                           _block_indent(stack[:stack.index(flow[0])]), lines)
+                error = _flow_indent_error(
+                    flow[0][0],
+                    flow[0][3],
+                    flow[1] + 1,
+                    event.start_mark.line,
+                    _block_indent(stack[: stack.index(flow[0])]),
+                    lines,
+                )
                 if error:
                     return error
                 flow[1] = event.start_mark.line
@@ -1128,7 +1216,9 @@ def _first_refusal(text: str, lines: list) -> YamlError | None:
                         if undefined_alias is None:
                             undefined_alias = YamlError(
                                 f"the alias *{event.anchor} refers to no anchor defined before it",
-                                event.start_mark.line + 1, event.start_mark.column + 1)
+                                event.start_mark.line + 1,
+                                event.start_mark.column + 1,
+                            )
                     empty = False
                 else:
                     identity = _scalar_identity(event, typing)
@@ -1144,8 +1234,16 @@ def _first_refusal(text: str, lines: list) -> YamlError | None:
                 if event.anchor is not None:
                     anchors[event.anchor] = object()
                 empty_before = _take_node(stack, event, object(), False, empty_before)
-                stack.append([cls is MappingStartEvent, bool(event.flow_style), event.start_mark.column,
-                              event.start_mark, {}, None])
+                stack.append(
+                    [
+                        cls is MappingStartEvent,
+                        bool(event.flow_style),
+                        event.start_mark.column,
+                        event.start_mark,
+                        {},
+                        None,
+                    ]
+                )
                 if flow is None and event.flow_style and len(stack) > 1:
                     flow = [stack[-1], event.start_mark.line]
             elif cls is SequenceEndEvent or cls is MappingEndEvent:
@@ -1213,9 +1311,15 @@ def _take_node(stack: list, event, identity: Any, empty: bool, empty_before: int
         if first is not None:
             where = empty_before if empty_before is not None else line
             shown = event.value if event.__class__ is ScalarEvent else f"*{event.anchor}"
-            raise _Duplicate(YamlError(
-                f"duplicate key {shown!r}" + (f" on line {line}" if where != line else "") + f" (first at line {first})",
-                where, event.start_mark.column + 1 if where == line else None))
+            raise _Duplicate(
+                YamlError(
+                    f"duplicate key {shown!r}"
+                    + (f" on line {line}" if where != line else "")
+                    + f" (first at line {first})",
+                    where,
+                    event.start_mark.column + 1 if where == line else None,
+                )
+            )
         frame[4][identity] = line
         frame[5] = line
         return None
@@ -1241,8 +1345,12 @@ def _flow_indent_error(is_mapping: bool, start, first: int, last: int, indent: i
         if column > indent or (column == indent and body[0] in "]}"):
             continue
         what, close = ("'{' mapping", "}") if is_mapping else ("'[' list", "]")
-        return YamlError(f"the {what} opened at line {start.line + 1} is not closed with '{close}', or this line of "
-                         "it is not indented past its parent", number + 1, column + 1)
+        return YamlError(
+            f"the {what} opened at line {start.line + 1} is not closed with '{close}', or this line of "
+            "it is not indented past its parent",
+            number + 1,
+            column + 1,
+        )
     return None
 
 
@@ -1253,13 +1361,17 @@ def _quoted_indent_error(event, indent: int, lines: list) -> YamlError | None:
         if not body.strip(" \t") or len(line) - len(body) > indent:
             continue
         before = lines[number - 1].rstrip("\r")
-        return YamlError(f"the quoted value opened at line {event.start_mark.line + 1} continues on line "
-                         f"{number + 1} without being indented past its parent; indent it, or close the quote",
-                         number, len(before) + 1)
+        return YamlError(
+            f"the quoted value opened at line {event.start_mark.line + 1} continues on line "
+            f"{number + 1} without being indented past its parent; indent it, or close the quote",
+            number,
+            len(before) + 1,
+        )
     return None
 
 
 # --- errors -----------------------------------------------------------------------------------------------------
+
 
 def _line_at(text: str, mark) -> str:
     lines = text.split("\n", mark.line + 1)
@@ -1282,8 +1394,10 @@ def _problem_sentence(problem: str, context: str, line: str, column: int, opened
     if problem.startswith("block sequence entries are not allowed"):
         return "a '- ' list item cannot start on the same line as its key; start the list on the next line"
     if problem == "did not find expected key":
-        return "this line does not line up with the keys of its mapping (check the indentation, or text after a " \
-               "closing quote or bracket)"
+        return (
+            "this line does not line up with the keys of its mapping (check the indentation, or text after a "
+            "closing quote or bracket)"
+        )
     if problem == "did not find expected '-' indicator":
         return "this line does not line up with the items of its list (check the indentation)"
     if problem.startswith("did not find expected ',' or ']'"):
@@ -1293,7 +1407,7 @@ def _problem_sentence(problem: str, context: str, line: str, column: int, opened
     if problem == "found unexpected end of stream" and "quoted" in context:
         return f"a quoted value{opened} is not closed"
     if problem == "found unknown escape character":
-        return f"unknown escape sequence {line[column:column + 2]!r} in a double-quoted value"
+        return f"unknown escape sequence {line[column : column + 2]!r} in a double-quoted value"
     if problem == "could not find expected ':'":
         if len(line) > 1024:
             return "a key is longer than 1024 characters, YAML's limit for a key written without '? '"
@@ -1332,16 +1446,26 @@ def _error_from_yaml(exc: yaml.YAMLError, text: str) -> YamlError:
     if problem.startswith("mapping values are not allowed"):
         key_start = _implicit_key_start(text)
         if key_start is not None and key_start.line < mark.line:
-            return YamlError(f"this value runs on into line {mark.line + 1}, where a ': ' makes it a key; indent that "
-                             "line like the keys above it, or quote the value", key_start.line + 1,
-                             key_start.column + 1)
+            return YamlError(
+                f"this value runs on into line {mark.line + 1}, where a ': ' makes it a key; indent that "
+                "line like the keys above it, or quote the value",
+                key_start.line + 1,
+                key_start.column + 1,
+            )
         mark = key_start or mark
     start = getattr(exc, "context_mark", None)
-    if problem == "found unexpected end of stream" and "quoted" in context and start is not None \
-            and not _line_at(text, start)[:start.column].strip():
+    if (
+        problem == "found unexpected end of stream"
+        and "quoted" in context
+        and start is not None
+        and not _line_at(text, start)[: start.column].strip()
+    ):
         # A quote that opens a line is a stray key or continuation for the reference, refused where it stands.
-        return YamlError(f"a quoted value at the start of a line is not closed (or not indented as its neighbours)",
-                         start.line + 1, start.column + 1)
+        return YamlError(
+            "a quoted value at the start of a line is not closed (or not indented as its neighbours)",
+            start.line + 1,
+            start.column + 1,
+        )
     if problem == "could not find expected ':'" and start is not None:
         mark = start  # libyaml looks for the ':' until the end of the text; the line that lacks it is the news
     opened = f" (opened at line {start.line + 1})" if start is not None and start.line != mark.line else ""
@@ -1350,6 +1474,7 @@ def _error_from_yaml(exc: yaml.YAMLError, text: str) -> YamlError:
 
 
 # --- entry points -----------------------------------------------------------------------------------------------
+
 
 def parse_yaml(text: str) -> YamlDoc:
     """Parse one YAML document with YAML 1.2 core-schema typing. Raises YamlError for anything refused."""
@@ -1382,8 +1507,10 @@ def _parse(text: str) -> YamlDoc:
     restore = odd or lone_cr
     if restore:
         if _STAND_INS.search(text):
-            raise YamlError("the file mixes control characters with private-use characters U+F0000-U+FFFFF, "
-                            "which this reader cannot tell apart")
+            raise YamlError(
+                "the file mixes control characters with private-use characters U+F0000-U+FFFFF, "
+                "which this reader cannot tell apart"
+            )
         if odd:
             text = _ODD_CHARS.sub(_stand_in, text)
         if lone_cr:
@@ -1391,11 +1518,14 @@ def _parse(text: str) -> YamlDoc:
     restore_text = _restore if restore else None
     if "\\u" in text and _SURROGATE_ESCAPE.search(text):
         if _SURROGATE_CLASH.search(text):
-            raise YamlError("the file mixes surrogate escapes (\\ud800-\\udfff) with private-use characters "
-                            "U+100000-U+107FFF, which this reader cannot tell apart")
+            raise YamlError(
+                "the file mixes surrogate escapes (\\ud800-\\udfff) with private-use characters "
+                "U+100000-U+107FFF, which this reader cannot tell apart"
+            )
         text = _SURROGATE_ESCAPE.sub(_surrogate_stand_in, text)
-        restore_text = _give_back_surrogates if restore_text is None else (
-            lambda value: _give_back_surrogates(_restore(value)))
+        restore_text = (
+            _give_back_surrogates if restore_text is None else (lambda value: _give_back_surrogates(_restore(value)))
+        )
     directive_warnings = []
     if text.startswith("%") or "\n%" in text:
         text, directive_warnings = _drop_unknown_directives(text)
@@ -1420,8 +1550,12 @@ def _parse(text: str) -> YamlDoc:
         except YamlError as exc:
             error = _first_refusal(text, text.split("\n")) or exc
         if lone_cr:
-            error = YamlError(error.message + " (the file ends lines with a bare CR, which the reference does not "
-                              "take as a line break)", error.line, error.column)
+            error = YamlError(
+                error.message + " (the file ends lines with a bare CR, which the reference does not "
+                "take as a line break)",
+                error.line,
+                error.column,
+            )
         raise error from None
     if root is None:
         return YamlDoc(None)
@@ -1478,30 +1612,36 @@ def _colon_patch(text: str, exc: yaml.YAMLError) -> tuple[str, Any] | None:
     mapping entry with no key, or with a flow value starting with ':' quoted; else None. (Only the columns of the
     rest of that line shift.)"""
     mark = getattr(exc, "problem_mark", None)
-    if mark is None or getattr(exc, "problem", None) not in ("did not find expected key",
-                                                              "did not find expected node content"):
+    if mark is None or getattr(exc, "problem", None) not in (
+        "did not find expected key",
+        "did not find expected node content",
+    ):
         return None
     lines = text.split("\n")
     line = lines[mark.line] if mark.line < len(lines) else ""
-    if line[mark.column:mark.column + 1] != ":":
+    if line[mark.column : mark.column + 1] != ":":
         return None
-    if line[mark.column + 1:mark.column + 2] not in ("", " ", "\t", "\r", ",", "]", "}"):
+    if line[mark.column + 1 : mark.column + 2] not in ("", " ", "\t", "\r", ",", "]", "}"):
         if exc.problem != "did not find expected node content":
             return None
         # `{type: :text}`: YAML 1.2 lets a plain value in a flow start with ':', libyaml does not. Such a value can
         # only be a string, so quoting it keeps its meaning.
         end = mark.column
-        while end < len(line) and line[end] not in ",[]{}" and line[end:end + 2] not in (": ", " #") \
-                and line[end:] not in (":", ":\r"):
+        while (
+            end < len(line)
+            and line[end] not in ",[]{}"
+            and line[end : end + 2] not in (": ", " #")
+            and line[end:] not in (":", ":\r")
+        ):
             end += 1
-        value = line[mark.column:end].rstrip(" \t\r")
+        value = line[mark.column : end].rstrip(" \t\r")
         quoted = "'" + value.replace("'", "''") + "'"
-        lines[mark.line] = line[:mark.column] + quoted + line[mark.column + len(value):]
+        lines[mark.line] = line[: mark.column] + quoted + line[mark.column + len(value) :]
         return "\n".join(lines), mark
-    before = line[:mark.column].rstrip(" \t")
+    before = line[: mark.column].rstrip(" \t")
     if before and before[-1] not in "[{,-?" and before.strip(" -"):
         return None
-    lines[mark.line] = line[:mark.column] + "~" + line[mark.column:]
+    lines[mark.line] = line[: mark.column] + "~" + line[mark.column :]
     return "\n".join(lines), mark
 
 

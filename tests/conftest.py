@@ -37,11 +37,7 @@ async def wait_for_idle(pilot, timeout: float = 10.0) -> None:
     deadline = loop.time() + timeout
     while True:
         await pilot.pause()
-        busy = [
-            w
-            for w in app.workers
-            if w.group not in LONG_LIVED_WORKER_GROUPS and not w.is_finished
-        ]
+        busy = [w for w in app.workers if w.group not in LONG_LIVED_WORKER_GROUPS and not w.is_finished]
         if not busy:
             break
         if loop.time() > deadline:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from formatting import format_case, load_eval_file
-from formatting import loader as loader_module
+from turnlens.formatting import format_case, load_eval_file
+from turnlens.formatting import loader as loader_module
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,9 +36,21 @@ def load(tmp_path: Path, text: str):
 
 
 def run_export(tmp_path: Path, path: Path):
-    return subprocess.run([sys.executable, "-c", "from tui.cli import main; main()", "export", str(path),
-                           "--repo-root", str(tmp_path)],
-                          cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from turnlens.tui.cli import main; main()",
+            "export",
+            str(path),
+            "--repo-root",
+            str(tmp_path),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
 
 
 @pytest.mark.parametrize(
@@ -52,8 +64,15 @@ def run_export(tmp_path: Path, path: Path):
         ("$schema: agentv-eval-v2\nevalcases:\n  - id: a\n    id: b\n", 4, "duplicate key 'id'"),
         ("", 1, ""),
     ],
-    ids=["malformed-yaml", "missing-schema", "wrong-schema", "not-a-mapping", "evalcases-not-a-list",
-         "duplicate-key", "empty-file"],
+    ids=[
+        "malformed-yaml",
+        "missing-schema",
+        "wrong-schema",
+        "not-a-mapping",
+        "evalcases-not-a-list",
+        "duplicate-key",
+        "empty-file",
+    ],
 )
 def test_refused_file_names_file_and_line(tmp_path, text, line, words):
     ev = load(tmp_path, text)
@@ -75,7 +94,9 @@ def test_missing_eval_file_is_refused_cleanly(tmp_path):
 
 
 def test_wrong_types_everywhere_skip_or_drop_but_the_rest_comes_out(tmp_path):
-    ev = load(tmp_path, textwrap.dedent("""\
+    ev = load(
+        tmp_path,
+        textwrap.dedent("""\
         $schema: agentv-eval-v2
         evalcases:
           - 5
@@ -107,7 +128,9 @@ def test_wrong_types_everywhere_skip_or_drop_but_the_rest_comes_out(tmp_path):
                   - {type: image, value: a.png}
                   - {value: no type}
                   - {type: text, value: kept}
-        """) + GOOD_CASE)
+        """)
+        + GOOD_CASE,
+    )
     assert ev.error is None
     skipped = {c.index: c.skipped for c in ev.cases if c.skipped}
     assert set(skipped) == {0, 1, 2, 3, 4}
@@ -115,20 +138,30 @@ def test_wrong_types_everywhere_skip_or_drop_but_the_rest_comes_out(tmp_path):
     assert "no `outcome`" in skipped[2]
     odd = next(c for c in ev.cases if c.id == "odd-messages")
     dropped = [m.dropped for m in odd.messages if m.dropped]
-    assert dropped == ["not a mapping", "role 'developer' is not one of system, user, assistant, tool",
-                       "content is a number, not text or a list", "content entry 1 is not a mapping"]
+    assert dropped == [
+        "not a mapping",
+        "role 'developer' is not one of system, user, assistant, tool",
+        "content is a number, not text or a list",
+        "content entry 1 is not a mapping",
+    ]
     assert all(d.line for d in odd.diagnostics)
     fc = format_case(odd, ev)
     assert fc.lm.question == "kept"
     fates = [s.fate for s in fc.explanation.segments if s.message_index == 4]
-    assert fates == ["unknown type dropped", "unknown type dropped", "unknown type dropped",
-                     "unknown type dropped", "text kept"]
+    assert fates == [
+        "unknown type dropped",
+        "unknown type dropped",
+        "unknown type dropped",
+        "unknown type dropped",
+        "text kept",
+    ]
     good = next(c for c in ev.cases if c.id == "good")
     assert format_case(good, ev).lm.question == "hello"
 
 
 def _file_case(ref: str) -> str:
-    return textwrap.dedent(f"""\
+    return (
+        textwrap.dedent(f"""\
         $schema: agentv-eval-v2
         evalcases:
           - id: f
@@ -138,7 +171,9 @@ def _file_case(ref: str) -> str:
                 content:
                   - {{type: file, value: {ref}}}
                   - {{type: text, value: look}}
-        """) + GOOD_CASE
+        """)
+        + GOOD_CASE
+    )
 
 
 def test_binary_file_is_embedded_with_a_note(tmp_path):
@@ -221,8 +256,13 @@ def test_inspected_files_are_never_written(tmp_path):
 
 
 def _turnlens(tmp_path: Path, *args: str):
-    return subprocess.run([sys.executable, "-c", "from tui.cli import main; main()", *args], cwd=tmp_path,
-                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return subprocess.run(
+        [sys.executable, "-c", "from turnlens.tui.cli import main; main()", *args],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
 
 
 def test_results_formats_refuse_an_eval_file(tmp_path):
@@ -239,12 +279,15 @@ def test_a_repo_root_that_is_not_a_folder_is_refused(tmp_path):
 
 
 def test_lone_surrogates_and_yaml_warnings_never_break_export(tmp_path):
-    p = write(tmp_path, '%FOO bar\n---\n$schema: agentv-eval-v2\nevalcases:\n  - id: a\n    outcome: !!float 1\n'
-                        '    input_messages:\n      - {role: user, content: "\\ud83d hi"}\n')
+    p = write(
+        tmp_path,
+        "%FOO bar\n---\n$schema: agentv-eval-v2\nevalcases:\n  - id: a\n    outcome: !!float 1\n"
+        '    input_messages:\n      - {role: user, content: "\\ud83d hi"}\n',
+    )
     out = _turnlens(tmp_path, "export", str(p))
     assert out.returncode == 0 and "Traceback" not in out.stderr
     assert '"question":"\\ud83d hi"' in out.stdout  # escaped the way JSON.stringify writes it
     assert "unknown directive %FOO" in out.stderr and ":6: unresolved tag !!float" in out.stderr
-    from tui.render import sanitize
+    from turnlens.tui.render import sanitize
 
     assert sanitize("x\ud83d") == "x\\ud83d"

@@ -6,8 +6,8 @@ import os
 
 import orjson
 
-from formatting.compare import compare_runs, filter_rows
-from formatting.results import ResultsFile
+from turnlens.formatting.compare import compare_runs, filter_rows
+from turnlens.formatting.results import ResultsFile
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "results")
 
@@ -26,7 +26,9 @@ def write(tmp_path, name, rows):
 
 
 def test_fixture_runs():
-    comparison = compare_runs(scanned(os.path.join(FIXTURES, "run-a.jsonl")), scanned(os.path.join(FIXTURES, "run-b.jsonl")))
+    comparison = compare_runs(
+        scanned(os.path.join(FIXTURES, "run-a.jsonl")), scanned(os.path.join(FIXTURES, "run-b.jsonl"))
+    )
     statuses = [(row.eval_id, row.status) for row in comparison.rows]
     assert statuses == [
         ("greet-flat", "regressed"),
@@ -43,14 +45,22 @@ def test_fixture_runs():
 
 def test_regressions_biggest_drop_first(tmp_path):
     a = write(tmp_path, "a.jsonl", [{"eval_id": x, "score": 1.0} for x in "pqr"])
-    b = write(tmp_path, "b.jsonl", [{"eval_id": "p", "score": 0.9}, {"eval_id": "q", "score": 0.1}, {"eval_id": "r", "score": 0.5}])
+    b = write(
+        tmp_path,
+        "b.jsonl",
+        [{"eval_id": "p", "score": 0.9}, {"eval_id": "q", "score": 0.1}, {"eval_id": "r", "score": 0.5}],
+    )
     comparison = compare_runs(a, b)
     assert [row.eval_id for row in comparison.rows] == ["q", "r", "p"]
     assert comparison.mean_a == 1.0 and abs(comparison.mean_b - 0.5) < 1e-9
 
 
 def test_new_error_first_and_duplicates_last_wins(tmp_path):
-    a = write(tmp_path, "a.jsonl", [{"eval_id": "x", "score": 0.2}, {"eval_id": "x", "score": 0.9}, {"eval_id": "y", "score": 1}])
+    a = write(
+        tmp_path,
+        "a.jsonl",
+        [{"eval_id": "x", "score": 0.2}, {"eval_id": "x", "score": 0.9}, {"eval_id": "y", "score": 1}],
+    )
     b = write(tmp_path, "b.jsonl", [{"eval_id": "x", "score": 0.9}, {"eval_id": "y", "score": 0, "error": "boom"}])
     comparison = compare_runs(a, b)
     assert [(r.eval_id, r.status) for r in comparison.rows] == [("y", "new error"), ("x", "unchanged")]
@@ -58,8 +68,16 @@ def test_new_error_first_and_duplicates_last_wins(tmp_path):
 
 
 def test_same_id_in_two_datasets_pairs_by_dataset(tmp_path):
-    a = write(tmp_path, "a.jsonl", [{"eval_id": "x", "dataset": "d1", "score": 1}, {"eval_id": "x", "dataset": "d2", "score": 1}])
-    b = write(tmp_path, "b.jsonl", [{"eval_id": "x", "dataset": "d1", "score": 1}, {"eval_id": "x", "dataset": "d2", "score": 0}])
+    a = write(
+        tmp_path,
+        "a.jsonl",
+        [{"eval_id": "x", "dataset": "d1", "score": 1}, {"eval_id": "x", "dataset": "d2", "score": 1}],
+    )
+    b = write(
+        tmp_path,
+        "b.jsonl",
+        [{"eval_id": "x", "dataset": "d1", "score": 1}, {"eval_id": "x", "dataset": "d2", "score": 0}],
+    )
     comparison = compare_runs(a, b)
     assert [(r.key, r.status) for r in comparison.rows] == [("d2/x", "regressed"), ("d1/x", "unchanged")]
 

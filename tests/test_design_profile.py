@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from formatting import format_case, load_eval_file
+from turnlens.formatting import format_case, load_eval_file
 
 EVAL = """\
 $schema: agentv-eval-v2
@@ -35,7 +35,8 @@ evalcases:
 def load(tmp_path: Path):
     (tmp_path / ".agentv").mkdir()
     (tmp_path / ".agentv" / "config.yaml").write_text(
-        "$schema: agentv-config-v2\nguideline_patterns: ['**/*.instructions.md']\n")
+        "$schema: agentv-config-v2\nguideline_patterns: ['**/*.instructions.md']\n"
+    )
     (tmp_path / "prompts").mkdir()
     (tmp_path / "prompts" / "style.instructions.md").write_text("Be brief.\n")
     (tmp_path / "prompts" / "code.py").write_text("x = 1\n")
@@ -53,14 +54,20 @@ def test_design_merges_every_system_message_and_keeps_roles(tmp_path):
     fc = format_case(ev.cases[0], ev, "design")
     assert chat(fc) == [
         # the guideline is referenced twice, so `guidelines` holds it twice (as in agentv)
-        ("system", "[[ ## Guidelines ## ]]\n\n" + '<file path="style.instructions.md">\nBe brief.\n</file>\n\n' * 2
-                   + "You review code.\n\nThe user is a beginner."),
+        (
+            "system",
+            "[[ ## Guidelines ## ]]\n\n"
+            + '<file path="style.instructions.md">\nBe brief.\n</file>\n\n' * 2
+            + "You review code.\n\nThe user is a beginner.",
+        ),
         ("user", "Review this.\n=== prompts/code.py ===\nx = 1\n<Attached: prompts/style.instructions.md>"),
         ("assistant", "Looks fine."),
         ("tool", "lint: 0 problems"),
     ]
     assert chat(fc, "agent")[1] == (
-        "user", 'Review this.\n<file: path="prompts/code.py">\n<Attached: prompts/style.instructions.md>')
+        "user",
+        'Review this.\n<file: path="prompts/code.py">\n<Attached: prompts/style.instructions.md>',
+    )
 
 
 def test_design_and_agentv_share_question_and_guidelines(tmp_path):

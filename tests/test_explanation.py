@@ -7,14 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from formatting import format_case, load_eval_file
+from turnlens.formatting import format_case, load_eval_file
 
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     (tmp_path / ".agentv").mkdir()
     (tmp_path / ".agentv" / "config.yaml").write_text(
-        "$schema: agentv-config-v2\nguideline_patterns: ['**/*.instructions.md', 'checklists/*.md']\n")
+        "$schema: agentv-config-v2\nguideline_patterns: ['**/*.instructions.md', 'checklists/*.md']\n"
+    )
     (tmp_path / "prompts").mkdir()
     (tmp_path / "prompts" / "style.instructions.md").write_text("Be brief.\n")
     (tmp_path / "prompts" / "code.py").write_text("print('hi')\n")
@@ -33,19 +34,25 @@ def fc_of(repo: Path, body: str, name: str = "e.yaml", case: int = 0):
 
 
 def fates(fc, message_index=None):
-    return [(s.message_index, s.segment_index, s.fate) for s in fc.explanation.segments
-            if message_index is None or s.message_index == message_index]
+    return [
+        (s.message_index, s.segment_index, s.fate)
+        for s in fc.explanation.segments
+        if message_index is None or s.message_index == message_index
+    ]
 
 
 def test_non_user_turn_names_the_first_assistant_or_tool_message(repo):
-    fc = fc_of(repo, """\
+    fc = fc_of(
+        repo,
+        """\
         - id: c
           outcome: o
           input_messages:
             - {role: user, content: hi}
             - {role: tool, content: result}
             - {role: assistant, content: done}
-        """)
+        """,
+    )
     ex = fc.explanation
     assert ex.rule == "non-user turn" and ex.uses_markers
     assert ex.trigger_messages == [1, 2]
@@ -56,13 +63,16 @@ def test_non_user_turn_names_the_first_assistant_or_tool_message(repo):
 
 
 def test_several_visible_turns_lists_them(repo):
-    fc = fc_of(repo, """\
+    fc = fc_of(
+        repo,
+        """\
         - id: c
           outcome: o
           input_messages:
             - {role: system, content: be kind}
             - {role: user, content: hi}
-        """)
+        """,
+    )
     ex = fc.explanation
     assert ex.rule == "several visible turns"
     assert ex.trigger_messages == [0, 1] == ex.visible_messages
@@ -70,14 +80,17 @@ def test_several_visible_turns_lists_them(repo):
 
 
 def test_single_visible_turn_after_guideline_extraction(repo):
-    fc = fc_of(repo, """\
+    fc = fc_of(
+        repo,
+        """\
         - id: c
           outcome: o
           input_messages:
             - role: system
               content: [{type: file, value: prompts/style.instructions.md}]
             - {role: user, content: hi}
-        """)
+        """,
+    )
     ex = fc.explanation
     assert ex.rule == "single visible turn" and not ex.uses_markers
     assert ex.visible_messages == [1]
@@ -87,18 +100,23 @@ def test_single_visible_turn_after_guideline_extraction(repo):
 
 
 def test_no_visible_content(repo):
-    fc = fc_of(repo, """\
+    fc = fc_of(
+        repo,
+        """\
         - id: c
           outcome: o
           input_messages:
             - {role: user, content: "   "}
-        """)
+        """,
+    )
     assert fc.explanation.rule == "no visible content"
     assert fates(fc) == [(0, 0, "blank dropped")]
 
 
 def test_every_segment_fate_is_reported(repo):
-    fc = fc_of(repo, """\
+    fc = fc_of(
+        repo,
+        """\
         - id: c
           outcome: o
           input_messages:
@@ -115,7 +133,8 @@ def test_every_segment_fate_is_reported(repo):
             - {role: assistant, content: ok}
             - role: user
               content: [not a mapping]
-        """)
+        """,
+    )
     assert fates(fc, 0) == [
         (0, 0, "text kept"),
         (0, 1, "blank dropped"),
@@ -133,7 +152,9 @@ def test_every_segment_fate_is_reported(repo):
 
 
 def test_guideline_only_by_written_path_is_marked_but_sent_nowhere(repo):
-    fc = fc_of(repo, """\
+    fc = fc_of(
+        repo,
+        """\
         - id: c
           outcome: o
           input_messages:
@@ -141,7 +162,9 @@ def test_guideline_only_by_written_path_is_marked_but_sent_nowhere(repo):
               content:
                 - {type: text, value: ship?}
                 - {type: file, value: checklists/ship.md}
-        """, name="sub/e.yaml")
+        """,
+        name="sub/e.yaml",
+    )
     assert fc.lm.question == "ship?\n\n<Attached: checklists/ship.md>"
     assert fc.lm.guidelines == ""
     (fate,) = [s for s in fc.explanation.segments if s.segment_index == 1]
@@ -149,12 +172,15 @@ def test_guideline_only_by_written_path_is_marked_but_sent_nowhere(repo):
 
 
 def test_flat_explanation_mentions_code_blocks_appended_again(repo):
-    fc = fc_of(repo, """\
+    fc = fc_of(
+        repo,
+        """\
         - id: c
           outcome: o
           input_messages:
             - {role: user, content: "fix ```py\\nx=1\\n``` please"}
-        """)
+        """,
+    )
     assert fc.lm.question.endswith("```py\nx=1\n```")
     assert any("fenced code block" in e for e in fc.explanation.evidence)
 
@@ -162,12 +188,15 @@ def test_flat_explanation_mentions_code_blocks_appended_again(repo):
 def test_explanation_is_plain_json(repo):
     import json
 
-    fc = fc_of(repo, """\
+    fc = fc_of(
+        repo,
+        """\
         - id: c
           outcome: o
           input_messages:
             - {role: user, content: hi}
-        """)
+        """,
+    )
     data = json.loads(json.dumps(fc.explanation.to_json()))
     assert data["rule"] == "single visible turn"
     assert {"message_index", "segment_index", "fate", "detail", "path"} <= set(data["segments"][0])

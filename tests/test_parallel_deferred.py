@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from formatting.parallel import _slice_by_offsets, slice_text, split_slices
+from turnlens.formatting.parallel import _slice_by_offsets, slice_text, split_slices
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="slicing needs fork")
@@ -30,13 +30,14 @@ def test_offsets_cut_the_same_text_as_lines(parts, trailing):
     assert slices is not None and len(slices) == parts
     header_lines, header_end = slices[0][0], slices[0][3]
     for start, end, _first, start_offset, end_offset in slices:
-        assert _slice_by_offsets(text, header_end, start - header_lines, start_offset, end_offset) == \
-            slice_text(text, header_lines, start, end)
+        assert _slice_by_offsets(text, header_end, start - header_lines, start_offset, end_offset) == slice_text(
+            text, header_lines, start, end
+        )
 
 
 RUN = r"""
 import os, sys
-from formatting.parallel import DeferredSlices, split_slices
+from turnlens.formatting.parallel import DeferredSlices, split_slices
 text = open(sys.argv[1]).read()
 slices = split_slices(text, 3)
 parent = os.getpid()
@@ -69,8 +70,9 @@ def _run(tmp_path: Path, mode: str) -> str:
     path = tmp_path / "e.yaml"
     path.write_text(_text())
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.run([sys.executable, "-c", RUN, str(path), mode], capture_output=True, text=True, env=env,
-                          timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-c", RUN, str(path), mode], capture_output=True, text=True, env=env, timeout=60
+    )
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
 

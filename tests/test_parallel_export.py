@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from formatting.parallel import MIN_PARALLEL_BYTES, slice_text, split_points
+from turnlens.formatting.parallel import MIN_PARALLEL_BYTES, slice_text, split_points
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="slicing needs fork")
@@ -18,7 +18,8 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="slicing needs f
 def big_eval(tmp_path: Path, extra: str = "", broken_at: int | None = None) -> Path:
     (tmp_path / ".agentv").mkdir(exist_ok=True)
     (tmp_path / ".agentv" / "config.yaml").write_text(
-        "$schema: agentv-config-v2\nguideline_patterns: ['**/*.instructions.md']\n")
+        "$schema: agentv-config-v2\nguideline_patterns: ['**/*.instructions.md']\n"
+    )
     (tmp_path / "g.instructions.md").write_text("Guide.\n")
     (tmp_path / "a.py").write_text("print(1)\n" * 40)
     lines = ["$schema: agentv-eval-v2", "# a comment", "evalcases:"]
@@ -30,12 +31,22 @@ def big_eval(tmp_path: Path, extra: str = "", broken_at: int | None = None) -> P
             lines.append("    outcome: answered")
         lines.append("    input_messages:")
         if kind == 0:
-            lines += ["      - role: system", "        content:", "          - {type: file, value: g.instructions.md}",
-                      "      - role: user", f"        content: 'question {n} " + "x" * 200 + "'"]
+            lines += [
+                "      - role: system",
+                "        content:",
+                "          - {type: file, value: g.instructions.md}",
+                "      - role: user",
+                f"        content: 'question {n} " + "x" * 200 + "'",
+            ]
         elif kind == 1:
-            lines += ["      - role: user", "        content:", "          - {type: file, value: a.py}",
-                      "          - {type: file, value: missing.py}", "          - {type: text, value: look}",
-                      "      - {role: assistant, content: ok}"]
+            lines += [
+                "      - role: user",
+                "        content:",
+                "          - {type: file, value: a.py}",
+                "          - {type: file, value: missing.py}",
+                "          - {type: text, value: look}",
+                "      - {role: assistant, content: ok}",
+            ]
         elif kind == 2:
             lines += ["      - role: user", "        content: |", "          multi", "          line " + "y" * 300]
         elif kind == 3:  # no outcome: skipped
@@ -52,16 +63,34 @@ def big_eval(tmp_path: Path, extra: str = "", broken_at: int | None = None) -> P
 
 def export(path: Path, env_extra: dict | None = None):
     env = {**os.environ, "PYTHONPATH": str(ROOT), **(env_extra or {})}
-    return subprocess.run([sys.executable, "-c", "from tui.cli import main; main()", "export", str(path),
-                           "--repo-root", str(path.parent)], cwd=path.parent, capture_output=True, env=env)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from turnlens.tui.cli import main; main()",
+            "export",
+            str(path),
+            "--repo-root",
+            str(path.parent),
+        ],
+        cwd=path.parent,
+        capture_output=True,
+        env=env,
+    )
 
 
 def serial(path: Path):
-    code = ("import sys, formatting.export as e; e._export_slices = lambda p, a: [e._export_one(p, a)]; "
-            "sys.exit(e.main(sys.argv[1:]))")
+    code = (
+        "import sys, turnlens.formatting.export as e; e._export_slices = lambda p, a: [e._export_one(p, a)]; "
+        "sys.exit(e.main(sys.argv[1:]))"
+    )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-c", code, str(path), "--repo-root", str(path.parent)],
-                          cwd=path.parent, capture_output=True, env=env)
+    return subprocess.run(
+        [sys.executable, "-c", code, str(path), "--repo-root", str(path.parent)],
+        cwd=path.parent,
+        capture_output=True,
+        env=env,
+    )
 
 
 def test_big_file_is_cut_at_case_boundaries(tmp_path):

@@ -8,8 +8,8 @@ import os
 import orjson
 import toon_format
 
-from formatting.results import read_all
-from formatting.results_export import export_results, export_row, main
+from turnlens.formatting.results import read_all
+from turnlens.formatting.results_export import export_results, export_row, main
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "results")
 RUN_A = os.path.join(FIXTURES, "run-a.jsonl")
@@ -25,12 +25,19 @@ def test_jsonl_rows():
     text, problems = run("jsonl")
     rows = [orjson.loads(line) for line in text.splitlines()]
     assert not problems and len(rows) == 6
-    assert rows[2]["conversation"][-2:] == [{"role": "user", "content": "4711"},
-                                            {"role": "assistant", "content": "Order 4711 ships tomorrow."}]
+    assert rows[2]["conversation"][-2:] == [
+        {"role": "user", "content": "4711"},
+        {"role": "assistant", "content": "Order 4711 ships tomorrow."},
+    ]
     assert rows[3]["verdict"]["error"].startswith("Provider timed out") and rows[3]["verdict"]["pass"] is False
-    assert rows[5] == {"eval_id": "bare-minimum", "dataset": None, "target": None, "timestamp": None,
-                       "conversation": [{"role": "assistant", "content": ""}],
-                       "verdict": {"score": 0.9, "pass": True, "hits": [], "misses": [], "reasoning": ""}}
+    assert rows[5] == {
+        "eval_id": "bare-minimum",
+        "dataset": None,
+        "target": None,
+        "timestamp": None,
+        "conversation": [{"role": "assistant", "content": ""}],
+        "verdict": {"score": 0.9, "pass": True, "hits": [], "misses": [], "reasoning": ""},
+    }
 
 
 def test_toon_is_streamed_yet_one_valid_document():
@@ -70,4 +77,11 @@ def test_yaml_results_and_folders(capsys):
     assert main([os.path.join(FIXTURES, "run.yaml"), os.path.join(FIXTURES, "project", ".agentv", "results")]) == 0
     out = capsys.readouterr().out
     assert [orjson.loads(line)["eval_id"] for line in out.splitlines()] == [
-        "greet-flat", "sum-markers", "chat-history", "greet-flat", "sum-markers", "chat-history", "deleted-case"]
+        "greet-flat",
+        "sum-markers",
+        "chat-history",
+        "greet-flat",
+        "sum-markers",
+        "chat-history",
+        "deleted-case",
+    ]

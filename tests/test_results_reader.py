@@ -7,7 +7,7 @@ import os
 
 import orjson
 
-from formatting.results import (
+from turnlens.formatting.results import (
     ResultsFile,
     compute_stats,
     expand_results_paths,
@@ -77,7 +77,11 @@ class TestIndex:
         assert results.count == 2
         assert [results.lines[i] for i in range(2)] == [1, 5]
         lines = [(d.line, d.message.split(":")[0]) for d in results.diagnostics]
-        assert lines == [(2, "not valid JSON"), (4, "not a JSON object but list"), (6, "truncated record (no final newline)")]
+        assert lines == [
+            (2, "not valid JSON"),
+            (4, "not a JSON object but list"),
+            (6, "truncated record (no final newline)"),
+        ]
         assert all(d.file.endswith("broken.jsonl") for d in results.diagnostics)
         assert results.record(1).eval_id == "sum-markers"
 
@@ -134,7 +138,9 @@ class TestRecord:
         assert record.score is None and record.hits == [] and record.lm_request is None and record.error is None
 
     def test_wrong_types_are_coerced_and_reported(self):
-        record = record_from_mapping({"eval_id": 12, "score": "high", "hits": "one", "error": {"message": "boom"}}, "f", 1)
+        record = record_from_mapping(
+            {"eval_id": 12, "score": "high", "hits": "one", "error": {"message": "boom"}}, "f", 1
+        )
         assert record.eval_id == "12" and record.score is None and record.hits == ["one"] and record.error == "boom"
         assert record.diagnostics and "score is not a number" in record.diagnostics[0].message
 
@@ -164,7 +170,11 @@ class TestSelect:
         assert ids(select(results, sort="score"))[:2] == ["timeout-case", "sum-markers"]
         assert ids(select(results, sort="id"))[0] == "bare-minimum"
         assert ids(select(results, filter="errors")) == ["timeout-case"]
-        assert ids(select(results, filter="failures", threshold=0.6)) == ["sum-markers", "timeout-case", "markup-injection"]
+        assert ids(select(results, filter="failures", threshold=0.6)) == [
+            "sum-markers",
+            "timeout-case",
+            "markup-injection",
+        ]
         assert ids(select(results, query="CHAT")) == ["chat-history"]
         assert ids(select(results, query="claude")) == ["timeout-case"]
         assert ids(select(results, sort="time"))[-1] == "bare-minimum"
@@ -185,7 +195,7 @@ class TestFullText:
 
     def test_needle_is_matched_as_written_in_json(self):
         results = scanned(fixture("run-a.jsonl"))
-        mask = results.find_text('2+2 is **5**.\n\n```python')  # newline escaped as \\n in the file
+        mask = results.find_text("2+2 is **5**.\n\n```python")  # newline escaped as \\n in the file
         assert [results.eval_ids[i] for i, hit in enumerate(mask) if hit] == ["sum-markers"]
 
     def test_small_windows_and_yaml(self):
@@ -197,7 +207,7 @@ class TestFullText:
 
 
 def test_stats_counter_goes_on_where_it_stopped(tmp_path):
-    from formatting.results import StatsCounter
+    from turnlens.formatting.results import StatsCounter
 
     path = tmp_path / "grow.jsonl"
     rows = [{"eval_id": f"c{i}", "score": i / 10, **({"error": "x"} if i == 3 else {})} for i in range(10)]
@@ -211,7 +221,7 @@ def test_stats_counter_goes_on_where_it_stopped(tmp_path):
 
 
 def test_problems_are_capped_but_counted(tmp_path):
-    from formatting.results import MAX_DIAGNOSTICS
+    from turnlens.formatting.results import MAX_DIAGNOSTICS
 
     path = tmp_path / "binary.jsonl"
     path.write_bytes(b"\x00garbage\n" * (MAX_DIAGNOSTICS + 50) + b'{"eval_id": "ok", "score": 1}\n')

@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import wait_for_idle
-from tui.app import make_app
+
+from turnlens.tui.app import make_app
 
 RESULTS = Path(__file__).parent / "fixtures" / "results"
 WIDE = (140, 36)
@@ -37,7 +37,7 @@ def press(*keys: str):
 
 
 def listed(app) -> list[str]:
-    from tui.results.widgets import ResultList
+    from turnlens.tui.results.widgets import ResultList
 
     result_list = app.screen.query_one(ResultList)
     return [result_list.results.eval_ids[i] for i in result_list.rows]
@@ -73,13 +73,13 @@ class TestResultDetail:
 
     def test_untrusted_request_stays_literal(self, snap_compare):
         # markup-injection: [bold], [@click=…], @[User]: and [[ ## q ## ]] in the question, all shown literally
-        assert snap_compare(results_app("run-a.jsonl"), terminal_size=WIDE,
-                            run_before=press("down", "down", "enter"))
+        assert snap_compare(results_app("run-a.jsonl"), terminal_size=WIDE, run_before=press("down", "down", "enter"))
 
     def test_untrusted_answer_and_verdict_stay_literal(self, snap_compare):
         # an ESC colour sequence and a bell in the answer show as ␛[31m and ␇; [red] stays text
-        assert snap_compare(results_app("run-a.jsonl"), terminal_size=WIDE,
-                            run_before=press("down", "down", "enter", "2"))
+        assert snap_compare(
+            results_app("run-a.jsonl"), terminal_size=WIDE, run_before=press("down", "down", "enter", "2")
+        )
 
     def test_chat_prompt_cards(self, snap_compare):
         # sorted by id: bare-minimum, chat-history, …
@@ -115,8 +115,14 @@ class TestPilot:
             assert listed(app)[0] == "greet-flat" and listed(app)[-1] == "bare-minimum"  # by time, untimed last
             await pilot.press("s")
             await wait_for_idle(pilot)
-            assert listed(app) == ["greet-flat", "sum-markers", "chat-history", "timeout-case", "markup-injection",
-                                   "bare-minimum"]  # file order
+            assert listed(app) == [
+                "greet-flat",
+                "sum-markers",
+                "chat-history",
+                "timeout-case",
+                "markup-injection",
+                "bare-minimum",
+            ]  # file order
             await pilot.press("r")
             await wait_for_idle(pilot)
             assert listed(app)[0] == "bare-minimum"
@@ -177,7 +183,7 @@ class TestPilot:
             assert listed(app)[0] == "deleted-case"
 
     async def test_click_selects_and_opens(self):
-        from tui.results.widgets import ResultList
+        from turnlens.tui.results.widgets import ResultList
 
         app = results_app("run-a.jsonl")
         async with app.run_test(size=WIDE) as pilot:
@@ -201,8 +207,10 @@ class TestEvalsOption:
 
         copy = tmp_path / "elsewhere.jsonl"  # far from any eval file: drift needs --evals
         shutil.copy(RESULTS / "project" / ".agentv" / "results" / "mini-run.jsonl", copy)
-        for evals, expected in ((None, {"eval not found": 4}),
-                                (str(RESULTS / "project" / "evals"), {"equal": 2, "drifted": 1, "eval not found": 1})):
+        for evals, expected in (
+            (None, {"eval not found": 4}),
+            (str(RESULTS / "project" / "evals"), {"equal": 2, "drifted": 1, "eval not found": 1}),
+        ):
             app = make_app([str(copy)], evals=evals, repo_root=str(RESULTS / "project"), watch=False)
             async with app.run_test(size=WIDE) as pilot:
                 await wait_for_idle(pilot)
@@ -218,8 +226,12 @@ class TestHugeRecord:
 
         big = "word " * 2_000_000  # 10 MB on one line
         path = tmp_path / "huge.jsonl"
-        path.write_bytes(orjson.dumps({"eval_id": "huge", "score": 1, "candidate_answer": big,
-                                       "lm_provider_request": {"question": big}}) + b"\n")
+        path.write_bytes(
+            orjson.dumps(
+                {"eval_id": "huge", "score": 1, "candidate_answer": big, "lm_provider_request": {"question": big}}
+            )
+            + b"\n"
+        )
         app = results_app(str(path))
         async with app.run_test(size=WIDE) as pilot:
             await wait_for_idle(pilot)
@@ -272,7 +284,7 @@ class TestLargeFileTextSearch:
     async def test_a_large_file_says_enter_runs_the_search_and_shows_it_running(self, monkeypatch):
         import threading
 
-        import tui.results.screen as results_screen
+        import turnlens.tui.results.screen as results_screen
 
         monkeypatch.setattr(results_screen, "TEXT_AS_YOU_TYPE_BYTES", 0)  # every file counts as large
         app = results_app("run-a.jsonl")
@@ -308,7 +320,7 @@ class TestResultsPolish:
             await wait_for_idle(pilot)
             await pilot.press("slash", *"no-such-id")
             await wait_for_idle(pilot)
-            from tui.results.widgets import ResultList
+            from turnlens.tui.results.widgets import ResultList
 
             note = app.screen.query_one(ResultList).empty_note
             assert note is not None and "No result to show (search 'no-such-id')" in note.plain
@@ -323,7 +335,7 @@ class TestResultsPolish:
             assert box.border_title and "esc closes" in str(box.border_subtitle)
 
     async def test_a_pushed_compare_view_shows_esc_back_in_the_footer(self, tmp_path):
-        from tui.results.screen import ResultsScreen
+        from turnlens.tui.results.screen import ResultsScreen
 
         app = results_app("run-a.jsonl")
         async with app.run_test(size=WIDE) as pilot:
@@ -334,12 +346,12 @@ class TestResultsPolish:
             assert shown.get("escape") == "Back"
 
     def test_the_verdict_score_has_two_decimals_as_in_the_header(self):
-        from formatting.results import ResultRecord
-        from tui.results.detail import verdict_text
+        from turnlens.formatting.results import ResultRecord
+        from turnlens.tui.results.detail import verdict_text
 
         assert verdict_text(ResultRecord(file="f", line=1, score=0.4), 0.5).plain.count("0.40") >= 1
 
     def test_tabs_show_their_keys(self):
-        from tui.results.detail import _tab_title
+        from turnlens.tui.results.detail import _tab_title
 
         assert _tab_title("3", "Verdict").plain == "3 Verdict"

@@ -12,15 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from formatting import format_case, load_eval_file
-from formatting.results import read_all
+from turnlens.formatting import format_case, load_eval_file
+from turnlens.formatting.results import read_all
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "sample_evals"
 RESULTS = SAMPLES / ".agentv" / "results"
-EVAL_FILES = sorted(
-    p for p in SAMPLES.rglob("*.yaml") if ".agentv" not in p.parts and "broken" not in p.parts
-)
+EVAL_FILES = sorted(p for p in SAMPLES.rglob("*.yaml") if ".agentv" not in p.parts and "broken" not in p.parts)
 # The results that were recorded from an older version of their eval file, on purpose.
 DRIFTED = {("code-review_2024-06-03T09-15-00-000Z.jsonl", "cr-two-message-markers")}
 REMOVED_CASES = {"cr-legacy-style-nits"}

@@ -19,7 +19,7 @@ ROOT_PLACEHOLDER = "<ROOT>"
 
 # "shared/*.md" matches a reference written as shared/x.md from evals/ (format time) but not its path from the root
 # (load time): the flat question then shows <Attached: shared/tone.md>
-CONFIG = "$schema: agentv-config-v2\nguideline_patterns:\n  - \"**/*.instructions.md\"\n  - shared/*.md\n"
+CONFIG = '$schema: agentv-config-v2\nguideline_patterns:\n  - "**/*.instructions.md"\n  - shared/*.md\n'
 STYLE = "# Support style\n\nBe brief and kind.\n"
 ORDER_PY = "def refund(order):\n    return order.total\n"
 LOG = "ERROR payment declined\nretry=3\n"
@@ -56,9 +56,13 @@ SCENARIOS: dict[str, dict] = {
 """),
     },
     "single_visible_message": {
-        "rules": {"one-user": "single visible turn", "blank-system-and-user": "single visible turn",
-                  "guideline-and-user": "single visible turn", "guideline-as-root-path": "single visible turn",
-                  "attached-marker": "single visible turn"},
+        "rules": {
+            "one-user": "single visible turn",
+            "blank-system-and-user": "single visible turn",
+            "guideline-and-user": "single visible turn",
+            "guideline-as-root-path": "single visible turn",
+            "attached-marker": "single visible turn",
+        },
         "eval": _eval("""\
   - id: one-user
     outcome: Says hello.
@@ -167,10 +171,16 @@ SCENARIOS: dict[str, dict] = {
 """),
     },
     "rule_detection": {
-        "rules": {"assistant-present": "non-user turn", "tool-present": "non-user turn",
-                  "two-users": "several visible turns", "system-and-user": "several visible turns",
-                  "blank-system-user": "single visible turn", "guideline-only-system": "single visible turn",
-                  "all-blank": "no visible content", "empty-input": "no visible content"},
+        "rules": {
+            "assistant-present": "non-user turn",
+            "tool-present": "non-user turn",
+            "two-users": "several visible turns",
+            "system-and-user": "several visible turns",
+            "blank-system-user": "single visible turn",
+            "guideline-only-system": "single visible turn",
+            "all-blank": "no visible content",
+            "empty-input": "no visible content",
+        },
         "eval": _eval("""\
   - id: assistant-present
     outcome: x
@@ -310,16 +320,17 @@ def write_scenario(name: str, root: Path) -> tuple[str, str]:
 @pytest.fixture(scope="module")
 def export_rows():
     try:
-        from formatting import export_rows
-    except Exception as exc:  # noqa: BLE001 - engine still in progress: skip, don't error
+        from turnlens.formatting import export_rows
+    except Exception as exc:
         pytest.skip(f"engine not importable: {type(exc).__name__}: {exc}")
     return export_rows
 
 
 def recorded(name: str, root: Path, digest: str) -> dict[str, dict]:
     manifest = json.loads((SCENARIO_DIR / "manifest.json").read_text(encoding="utf-8"))
-    assert manifest["scenarios"][name]["inputs_sha256"] == digest, \
+    assert manifest["scenarios"][name]["inputs_sha256"] == digest, (
         f"scenario {name} changed since it was recorded: run tests/fixtures/record_oracle.py --only scenarios"
+    )
     cases = {}
     for line in (SCENARIO_DIR / f"{name}.jsonl").read_text(encoding="utf-8").split("\n"):
         if not line.strip():

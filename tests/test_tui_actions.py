@@ -5,14 +5,14 @@ from __future__ import annotations
 from contextlib import nullcontext
 
 import pytest
-
-import tui.inspector
 from conftest import wait_for_idle
-from tui.app import make_app
-from tui.inspector import InspectorScreen
-from tui.screens import EvaluatorScreen, HelpScreen, ProfileDiffScreen
-from tui.widgets.pane import Pane
 from tui_helpers import CASES, FIXTURE_REPO, WIDE, key_for, select
+
+import turnlens.tui.inspector
+from turnlens.tui.app import make_app
+from turnlens.tui.inspector import InspectorScreen
+from turnlens.tui.screens import EvaluatorScreen, HelpScreen, ProfileDiffScreen
+from turnlens.tui.widgets.pane import Pane
 
 
 @pytest.fixture(autouse=True)
@@ -241,7 +241,7 @@ class TestPaneActions:
         commands = []
         monkeypatch.setenv("EDITOR", "myeditor --wait")
         monkeypatch.delenv("VISUAL", raising=False)
-        monkeypatch.setattr(tui.inspector, "run_editor", commands.append)
+        monkeypatch.setattr(turnlens.tui.inspector, "run_editor", commands.append)
         monkeypatch.setattr(app, "suspend", nullcontext)
         async with app.run_test(size=WIDE) as pilot:
             await started(pilot)
@@ -261,7 +261,7 @@ class TestEditorCommand:
         ],
     )
     def test_editor_command(self, editor, expected):
-        from tui.editor import editor_command
+        from turnlens.tui.editor import editor_command
 
         assert editor_command("f.yaml", 7, {"EDITOR": editor}) == expected
 
@@ -301,7 +301,7 @@ class TestStartup:
         import sys
 
         code = (
-            "import sys; from tui.cli import main\n"
+            "import sys; from turnlens.tui.cli import main\n"
             "try:\n    main(['export', '--help'])\nexcept SystemExit:\n    pass\n"
             "print('textual' in sys.modules)"
         )
@@ -309,7 +309,7 @@ class TestStartup:
         assert out.stdout.strip().splitlines()[-1] == "False"
 
     def test_missing_path_is_reported_without_starting_the_app(self, capsys):
-        from tui.cli import run
+        from turnlens.tui.cli import run
 
         assert run(["no-such-file.yaml"]) == 2
         assert "no such file or folder: no-such-file.yaml" in capsys.readouterr().err

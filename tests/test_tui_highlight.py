@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from formatting.highlight import code_spans, file_spans, prompt_spans
 from rich.text import Text
 
-from tui.render import highlighted, sanitize
+from turnlens.formatting.highlight import code_spans, file_spans, prompt_spans
+from turnlens.tui.render import highlighted, sanitize
 
 
 def kinds(text: str, spans) -> list[tuple[str, str]]:
@@ -38,7 +38,7 @@ class TestPromptSpans:
         assert found[-1] == ("file-tag", "</file>")
 
     def test_fenced_code_is_lexed_by_its_language(self):
-        text = "look:\n```json\n{\"a\": 1}\n```\nend"
+        text = 'look:\n```json\n{"a": 1}\n```\nend'
         found = kinds(text, prompt_spans(text))
         assert found[0] == ("fence", "```json")
         assert ("token:Token.Name.Tag", '"a"') in found
@@ -48,7 +48,9 @@ class TestPromptSpans:
         assert prompt_spans("```python\nx = 1") == []
 
     def test_spans_are_sorted_and_disjoint(self):
-        text = '@[User]:\n```python\nimport os\n```\n<file path="b.js">\nlet x = 1;\n</file>\n<Attached: x> [[ ## a ## ]]'
+        text = (
+            '@[User]:\n```python\nimport os\n```\n<file path="b.js">\nlet x = 1;\n</file>\n<Attached: x> [[ ## a ## ]]'
+        )
         spans = prompt_spans(text)
         assert spans == sorted(spans)
         assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:]))
@@ -75,7 +77,7 @@ class TestUntrustedText:
 
 class TestTextLayout:
     def rows(self, text: str, width: int, hang: int = 0) -> list[str]:
-        from tui.widgets.textlayout import StyledText
+        from turnlens.tui.widgets.textlayout import StyledText
 
         styled = StyledText(Text(text))
         return [" " * indent + styled.plain[a:b] for a, b, indent in styled.rows(width, hang)]
@@ -117,7 +119,7 @@ class TestTextLayout:
     def test_segments_carry_overlapping_styles(self):
         from rich.style import Style
 
-        from tui.widgets.textlayout import StyledText
+        from turnlens.tui.widgets.textlayout import StyledText
 
         text = Text("hello world", style="italic")
         text.stylize("bold", 0, 5)
@@ -132,8 +134,8 @@ class TestTextLayout:
 
 class TestChatDiff:
     def test_a_missing_chat_prompt_is_not_diffed_line_by_line(self):
-        from formatting.model import ChatMessage, Rendered
-        from tui.render import diff_chat_texts
+        from turnlens.formatting.model import ChatMessage, Rendered
+        from turnlens.tui.render import diff_chat_texts
 
         flat = Rendered("q", "", None)
         design = Rendered("q", "", [ChatMessage("user", "q")])
@@ -144,8 +146,8 @@ class TestChatDiff:
         assert len(diff.left_to_right) == len(diff.left.plain.split("\n"))
 
     def test_the_two_sides_are_aligned_line_by_line(self):
-        from formatting.model import ChatMessage, Rendered
-        from tui.render import diff_chat_texts
+        from turnlens.formatting.model import ChatMessage, Rendered
+        from turnlens.tui.render import diff_chat_texts
 
         left = Rendered("q", "", [ChatMessage("system", "a\n\nb"), ChatMessage("user", "q")])
         right = Rendered("q", "", [ChatMessage("system", "a\nextra 1\nextra 2\nb"), ChatMessage("user", "q")])
@@ -159,8 +161,8 @@ class TestChatDiff:
         assert diff.left_to_right == list(range(len(left_lines)))
 
     def test_a_blank_line_only_one_side_has_gets_no_sign(self):
-        from formatting.model import ChatMessage, Rendered
-        from tui.render import diff_chat_texts
+        from turnlens.formatting.model import ChatMessage, Rendered
+        from turnlens.tui.render import diff_chat_texts
 
         left = Rendered("q", "", [ChatMessage("user", "a\n\nb")])
         right = Rendered("q", "", [ChatMessage("user", "a\nb")])

@@ -5,11 +5,11 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-
 from conftest import wait_for_idle
-from tui.app import make_app
-from tui.widgets.pane import Pane
 from tui_helpers import WIDE, copy_fixture_repo, select
+
+from turnlens.tui.app import make_app
+from turnlens.tui.widgets.pane import Pane
 
 # Generous: these tests check behaviour, not speed (benchmarks/bench_tui.py measures the delay).
 TIMEOUT = 10.0
@@ -135,7 +135,7 @@ class TestLiveRerender:
             await select(pilot, "guideline-only-system")
             assert "# Review guidelines" in pane_text(app, "guidelines")
             config = repo / ".agentv" / "config.yaml"
-            config.write_text("$schema: agentv-config-v2\nguideline_patterns:\n  - \"**/*.nothing\"\n")
+            config.write_text('$schema: agentv-config-v2\nguideline_patterns:\n  - "**/*.nothing"\n')
             # No pattern matches now: the file is an ordinary attachment, the system turn becomes visible.
             await wait_for(pilot, lambda: "(no guidelines)" in pane_text(app, "guidelines"), "the config change")
             assert "@[System]:" in pane_text(app, "question")
@@ -153,7 +153,7 @@ class TestLiveRerender:
             (repo / ".agentv").mkdir()
             await pilot.pause(0.5)  # the watcher picks up the new folder
             (repo / ".agentv" / "config.yaml").write_text(
-                "$schema: agentv-config-v2\nguideline_patterns:\n  - \"**/*.instructions.md\"\n"
+                '$schema: agentv-config-v2\nguideline_patterns:\n  - "**/*.instructions.md"\n'
             )
             await wait_for(pilot, lambda: "# Review guidelines" in pane_text(app, "guidelines"), "the new config")
 
@@ -162,7 +162,7 @@ class TestCatchUp:
     def test_changes_since_load_are_found_by_mtime(self, repo):
         import os
 
-        from tui.session import Session
+        from turnlens.tui.session import Session
 
         session = Session([repo / "cases.yaml"], repo_root=str(repo))
         session.load_all()

@@ -8,13 +8,13 @@ from contextlib import nullcontext
 from pathlib import Path
 
 import pytest
-
-import tui.inspector
 from conftest import wait_for_idle
-from tui.app import make_app
-from tui.inspector import InspectorScreen
-from tui.widgets.pane import Pane
 from tui_helpers import CASES, FIXTURE_REPO, NARROW, WIDE, select
+
+import turnlens.tui.inspector
+from turnlens.tui.app import make_app
+from turnlens.tui.inspector import InspectorScreen
+from turnlens.tui.widgets.pane import Pane
 
 RESULTS = Path(__file__).parent / "fixtures" / "results"
 EVAL_HEAD = "$schema: agentv-eval-v2\nevalcases:\n"
@@ -39,7 +39,7 @@ def banner_text(app) -> str:
 
 class TestWhatOpens:
     async def test_a_folder_of_results_files_opens_the_results_view_whatever_its_name(self, tmp_path):
-        from tui.results.screen import ResultsScreen
+        from turnlens.tui.results.screen import ResultsScreen
 
         runs = tmp_path / "runs"
         runs.mkdir()
@@ -53,8 +53,9 @@ class TestWhatOpens:
         folder = tmp_path / "mixed"
         folder.mkdir()
         shutil.copy(RESULTS / "run-a.jsonl", folder / "run-a.jsonl")
-        (folder / "evals.yaml").write_text(EVAL_HEAD + "  - id: a\n    outcome: o\n    input_messages:\n"
-                                           "      - role: user\n        content: hi\n")
+        (folder / "evals.yaml").write_text(
+            EVAL_HEAD + "  - id: a\n    outcome: o\n    input_messages:\n      - role: user\n        content: hi\n"
+        )
         app = make_app([folder], repo_root=str(tmp_path), watch=False)
         async with app.run_test(size=WIDE) as pilot:
             await wait_for_idle(pilot)
@@ -79,10 +80,12 @@ class TestWhatOpens:
 class TestNonStringId:
     async def test_a_numeric_id_is_shown_as_written_and_can_be_found(self, tmp_path):
         evals = tmp_path / "evals.yaml"
-        evals.write_text(EVAL_HEAD + "  - id: first\n    outcome: o\n    input_messages:\n"
-                         "      - role: user\n        content: hi\n"
-                         "  - id: 1042\n    outcome: o\n    input_messages:\n"
-                         "      - role: user\n        content: numeric\n")
+        evals.write_text(
+            EVAL_HEAD + "  - id: first\n    outcome: o\n    input_messages:\n"
+            "      - role: user\n        content: hi\n"
+            "  - id: 1042\n    outcome: o\n    input_messages:\n"
+            "      - role: user\n        content: numeric\n"
+        )
         app = make_app([evals], repo_root=str(tmp_path), watch=False)
         async with app.run_test(size=WIDE) as pilot:
             await wait_for_idle(pilot)
@@ -117,7 +120,7 @@ class TestEmptyStates:
         commands, copied = [], []
         monkeypatch.setenv("EDITOR", "myeditor")
         monkeypatch.delenv("VISUAL", raising=False)
-        monkeypatch.setattr(tui.inspector, "run_editor", commands.append)
+        monkeypatch.setattr(turnlens.tui.inspector, "run_editor", commands.append)
         monkeypatch.setattr(app, "suspend", nullcontext)
         monkeypatch.setattr(app, "copy_to_clipboard", copied.append)
         async with app.run_test(size=WIDE) as pilot:
@@ -151,8 +154,10 @@ class TestHeader:
     async def test_the_case_id_is_not_cut_for_the_chips(self, tmp_path, size):
         long_id = "cr-sql-injection-with-a-long-name"
         evals = tmp_path / "evals.yaml"
-        evals.write_text(EVAL_HEAD + f"  - id: {long_id}\n    outcome: o\n    input_messages:\n"
-                         "      - role: user\n        content: hi\n")
+        evals.write_text(
+            EVAL_HEAD + f"  - id: {long_id}\n    outcome: o\n    input_messages:\n"
+            "      - role: user\n        content: hi\n"
+        )
         app = make_app([evals], repo_root=str(tmp_path), watch=False)
         async with app.run_test(size=size) as pilot:
             await wait_for_idle(pilot)
@@ -186,7 +191,7 @@ class TestPolish:
             assert title("rule") == "[5] marker rule"
 
     async def test_the_jump_palette_has_one_line_per_case(self):
-        from tui.commands import CaseCommands
+        from turnlens.tui.commands import CaseCommands
 
         app = make_app([CASES], repo_root=str(FIXTURE_REPO), watch=False)
         async with app.run_test(size=WIDE) as pilot:
@@ -199,19 +204,23 @@ class TestPolish:
     async def test_the_case_list_widens_for_long_ids_on_wide_terminals(self, tmp_path):
         long_id = "sup-handoff-note-mid-conversation-x"
         evals = tmp_path / "evals.yaml"
-        evals.write_text(EVAL_HEAD + f"  - id: {long_id}\n    outcome: o\n    input_messages:\n"
-                         "      - role: user\n        content: hi\n")
+        evals.write_text(
+            EVAL_HEAD + f"  - id: {long_id}\n    outcome: o\n    input_messages:\n"
+            "      - role: user\n        content: hi\n"
+        )
         app = make_app([evals], repo_root=str(tmp_path), watch=False)
         async with app.run_test(size=(200, 40)) as pilot:
             await wait_for_idle(pilot)
             assert app.screen.query_one("#case-options").scrollable_content_region.width - 2 >= len(long_id)
 
     def test_a_skipped_case_as_written_stops_before_the_next_case_s_comments(self, tmp_path):
-        from tui.session import Session
+        from turnlens.tui.session import Session
 
         evals = tmp_path / "evals.yaml"
-        evals.write_text(EVAL_HEAD + "  - id: 1042\n    outcome: o\n\n  # The next case is about something else.\n"
-                         "  - id: next\n    outcome: o\n")
+        evals.write_text(
+            EVAL_HEAD + "  - id: 1042\n    outcome: o\n\n  # The next case is about something else.\n"
+            "  - id: next\n    outcome: o\n"
+        )
         session = Session([str(evals)], repo_root=str(tmp_path))
         session.load_all()
         first, text = session.case_source("0:0")

@@ -4,9 +4,9 @@ looking at the new SVGs (snapshot_report.html)."""
 from __future__ import annotations
 
 import pytest
-
-from tui.app import make_app
 from tui_helpers import CASES, FIXTURE_REPO, NARROW, WIDE, copy_fixture_repo, select
+
+from turnlens.tui.app import make_app
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from formatting import yaml12
+from turnlens.formatting import yaml12
 
 YamlError = yaml12.YamlError
 parse_yaml = yaml12.parse_yaml
@@ -23,14 +23,47 @@ parse_yaml = yaml12.parse_yaml
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("yes", "yes"), ("no", "no"), ("on", "on"), ("off", "off"), ("y", "y"), ("n", "n"),
-        ("true", True), ("True", True), ("TRUE", True), ("false", False), ("tRUE", "tRUE"),
-        ("null", None), ("Null", None), ("NULL", None), ("~", None), ("", None), ("nULL", "nULL"),
-        ("0755", 755), ("0o755", 493), ("0x1F", 31), ("+12", 12), ("-0", 0), ("1_000", "1_000"),
-        ("1e3", 1000.0), (".5", 0.5), ("1.", 1.0), (".inf", math.inf), ("-.Inf", -math.inf), ("+.INF", math.inf),
-        ("2024-01-01", "2024-01-01"), ("2024-01-01T10:00:00Z", "2024-01-01T10:00:00Z"), ("0b101", "0b101"),
-        ("'yes'", "yes"), ('"12"', "12"), ("!!str 12", "12"), ("!!int '12'", 12), ("! 12", "12"),
-        ("!!float 1", "1"), ("!!binary aGk=", b"hi"), ("!!set {a, b}", {}), ("!!pairs [a: 1, b]", [{"a": 1}, {"b": None}]),
+        ("yes", "yes"),
+        ("no", "no"),
+        ("on", "on"),
+        ("off", "off"),
+        ("y", "y"),
+        ("n", "n"),
+        ("true", True),
+        ("True", True),
+        ("TRUE", True),
+        ("false", False),
+        ("tRUE", "tRUE"),
+        ("null", None),
+        ("Null", None),
+        ("NULL", None),
+        ("~", None),
+        ("", None),
+        ("nULL", "nULL"),
+        ("0755", 755),
+        ("0o755", 493),
+        ("0x1F", 31),
+        ("+12", 12),
+        ("-0", 0),
+        ("1_000", "1_000"),
+        ("1e3", 1000.0),
+        (".5", 0.5),
+        ("1.", 1.0),
+        (".inf", math.inf),
+        ("-.Inf", -math.inf),
+        ("+.INF", math.inf),
+        ("2024-01-01", "2024-01-01"),
+        ("2024-01-01T10:00:00Z", "2024-01-01T10:00:00Z"),
+        ("0b101", "0b101"),
+        ("'yes'", "yes"),
+        ('"12"', "12"),
+        ("!!str 12", "12"),
+        ("!!int '12'", 12),
+        ("! 12", "12"),
+        ("!!float 1", "1"),
+        ("!!binary aGk=", b"hi"),
+        ("!!set {a, b}", {}),
+        ("!!pairs [a: 1, b]", [{"a": 1}, {"b": None}]),
     ],
 )
 def test_plain_scalar_typing_follows_core_schema(text, expected):
@@ -61,8 +94,10 @@ def test_duplicate_key_is_refused_with_both_lines():
 # --- against the reference, through fixtures recorded by tests/fixtures/yaml12/record_fixtures.py --------------
 
 FIXTURES = Path(__file__).parent / "fixtures" / "yaml12"
-_JS_WHITESPACE = " \t\n\r\x0b\x0c\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
-                 "\u2028\u2029\u202f\u205f\u3000\ufeff"
+_JS_WHITESPACE = (
+    " \t\n\r\x0b\x0c\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -88,8 +123,9 @@ def js_json(value) -> str:
     if isinstance(value, bytes):
         return '{"type":"Buffer","data":[' + ",".join(str(b) for b in value) + "]}"
     if isinstance(value, datetime.datetime):
-        return json.dumps(value.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.")
-                          + f"{value.microsecond // 1000:03d}Z")
+        return json.dumps(
+            value.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
+        )
     raise TypeError(type(value))
 
 
@@ -160,10 +196,15 @@ def test_matches_reference(fixture):
         assert not (isinstance(data, dict) and isinstance(data.get("evalcases"), list))
         return
     accepted = [
-        case for case in data["evalcases"]
+        case
+        for case in data["evalcases"]
         # the reference tests truthiness: an empty id or outcome skips the case too
-        if isinstance(case, dict) and isinstance(case.get("id"), str) and case["id"]
-        and isinstance(case.get("outcome"), str) and case["outcome"] and isinstance(case.get("input_messages"), list)
+        if isinstance(case, dict)
+        and isinstance(case.get("id"), str)
+        and case["id"]
+        and isinstance(case.get("outcome"), str)
+        and case["outcome"]
+        and isinstance(case.get("input_messages"), list)
     ]
     cases = [o for o in outputs if "id" in o]
     if "oracle_case_count" in fixture:  # only the first and last few outputs were kept
@@ -177,6 +218,7 @@ def test_matches_reference(fixture):
 
 
 # --- behaviour beyond the fixtures ---------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("text", "line", "needle"),
@@ -251,21 +293,39 @@ def test_keys_are_javascript_strings_in_javascript_order():
 def test_numbers_are_javascript_doubles():
     assert parse_yaml("a: 12345678901234567890\n").data["a"] == 12345678901234567168
     assert yaml12.js_string(12345678901234567890) == "12345678901234567000"
-    assert [yaml12.js_string(v) for v in (1e21, 1e-7, 0.000001, 1.5, -0.0, 100.0)] == \
-        ["1e+21", "1e-7", "0.000001", "1.5", "0", "100"]
+    assert [yaml12.js_string(v) for v in (1e21, 1e-7, 0.000001, 1.5, -0.0, 100.0)] == [
+        "1e+21",
+        "1e-7",
+        "0.000001",
+        "1.5",
+        "0",
+        "100",
+    ]
 
 
-@pytest.mark.parametrize("text", [
-    "a: " + "[" * 100_000 + "]" * 100_000,
-    "a:\n" + "".join(" " * i + "- \n" for i in range(2, 3000)),
-    "a:\n" + "- " * 50_000 + "x\n",
-], ids=["flow", "indented", "compact"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: " + "[" * 100_000 + "]" * 100_000,
+        "a:\n" + "".join(" " * i + "- \n" for i in range(2, 3000)),
+        "a:\n" + "- " * 50_000 + "x\n",
+    ],
+    ids=["flow", "indented", "compact"],
+)
 def test_hostile_nesting_is_refused_without_crashing(text):
     # libyaml's own composer recurses in C: this would kill the process if the guard were missing.
-    script = ("import sys; from formatting import yaml12\n"
-              "try:\n    yaml12.parse_yaml(sys.stdin.read())\nexcept yaml12.YamlError as e:\n    print(e.message)\n")
-    done = subprocess.run([sys.executable, "-c", script], input=text, capture_output=True, text=True, timeout=60,
-                          cwd=Path(__file__).parent.parent)
+    script = (
+        "import sys; from turnlens.formatting import yaml12\n"
+        "try:\n    yaml12.parse_yaml(sys.stdin.read())\nexcept yaml12.YamlError as e:\n    print(e.message)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).parent.parent,
+    )
     assert done.returncode == 0, done.stderr[-500:]
     assert "nested" in done.stdout or done.stdout == ""
 

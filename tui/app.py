@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Iterable, Optional, Sequence
+from collections.abc import Iterable, Sequence
 
 from rich.text import Text
 from textual.app import App, ComposeResult, SystemCommand
@@ -78,10 +78,8 @@ def _is_results_path(path: str) -> bool:
     """AgentV results (JSONL, or YAML documents with eval_id) rather than an eval file."""
     if path.endswith(".jsonl"):
         return True
-    try:
-        from formatting.results import looks_like_results_file
-    except ImportError:
-        return False
+    from turnlens.formatting.results import looks_like_results_file
+
     try:
         return bool(looks_like_results_file(path))
     except Exception:
@@ -91,10 +89,10 @@ def _is_results_path(path: str) -> bool:
 def make_app(
     paths: Sequence[str | os.PathLike] = (),
     *,
-    repo_root: Optional[str] = None,
+    repo_root: str | None = None,
     mode: str = "lm",
     profile: str = "agentv",
-    evals: Optional[str] = None,
+    evals: str | None = None,
     watch: bool = True,
 ) -> App:
     """The app for eval files/folders (inspector) or AgentV results files (results view)."""
@@ -110,7 +108,9 @@ def make_app(
         repo_root = repo_root or cwd
     results = [p for p in path_list if _is_results_input(p)]
     if results and len(results) == len(path_list):
-        return TurnlensApp(lambda: _results_screen(path_list, repo_root=repo_root, evals=evals, mode=mode, profile=profile))
+        return TurnlensApp(
+            lambda: _results_screen(path_list, repo_root=repo_root, evals=evals, mode=mode, profile=profile)
+        )
     # Eval files and results files named together: the eval files open, and a note says how to open the others
     # (a results file read as an eval file would only show a YAML error).
     notes = [_results_note(p, [q for q in path_list if q not in results]) for p in results]
@@ -129,10 +129,8 @@ def make_app(
 def _is_results_input(path: str) -> bool:
     """A results file, or a folder holding results files and no eval files (decided by content, not by name)."""
     if os.path.isdir(path):
-        try:
-            from formatting.results import looks_like_results_file
-        except ImportError:
-            return False
+        from turnlens.formatting.results import looks_like_results_file
+
         from .session import find_eval_files
 
         return bool(looks_like_results_file(path)) and not find_eval_files([path])
@@ -146,11 +144,6 @@ def _results_note(path: str, eval_paths: Sequence[str]) -> str:
 
 
 def _results_screen(paths, *, repo_root, evals, mode, profile) -> Screen:
-    try:
-        from .results.screen import ResultsScreen
-    except ImportError as error:
-        return MessageScreen(
-            "These look like AgentV results files, but the results view is not available in this build "
-            f"(tui.results: {error}).\nOpen an eval file or folder instead, e.g. `turnlens sample_evals/`."
-        )
+    from .results.screen import ResultsScreen
+
     return ResultsScreen(paths, repo_root=repo_root, evals=evals, mode=mode, profile=profile)

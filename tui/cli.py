@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Optional, Sequence
+from collections.abc import Sequence
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("turnlens")
+    except PackageNotFoundError:  # running from a checkout that was never installed
+        return "unknown (not installed)"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -15,24 +24,27 @@ def _parser() -> argparse.ArgumentParser:
             "With no PATH, opens the bundled sample_evals/. `turnlens export EVAL_FILE` prints JSONL instead."
         ),
     )
+    parser.add_argument("--version", action="version", version=f"turnlens {_version()}")
     parser.add_argument("paths", nargs="*", metavar="PATH", help="eval files or folders (or AgentV results files)")
     parser.add_argument("--repo-root", metavar="DIR", help="repository root (default: nearest folder with .git)")
     parser.add_argument("--mode", choices=("lm", "agent"), default="lm", help="rendering mode shown first (default lm)")
-    parser.add_argument("--profile", choices=("agentv", "design"), default="agentv", help="formatting profile (default agentv)")
+    parser.add_argument(
+        "--profile", choices=("agentv", "design"), default="agentv", help="formatting profile (default agentv)"
+    )
     parser.add_argument("--evals", metavar="PATH", help="eval file or folder behind a results file (results view)")
     parser.add_argument("--no-watch", action="store_true", help="do not re-render when the files change")
     return parser
 
 
-def main(argv: Optional[Sequence[str]] = None) -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     """Entry point; always ends with SystemExit carrying the exit status (also under `python -c`)."""
     raise SystemExit(run(argv))
 
 
-def run(argv: Optional[Sequence[str]] = None) -> int:
+def run(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "export":
-        from formatting.export import main as export_main
+        from turnlens.formatting.export import main as export_main
 
         return export_main(args[1:])
 

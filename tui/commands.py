@@ -41,4 +41,6 @@ class CaseCommands(Provider):
             score = matcher.match(label)
             if score > 0:
                 offsets = matcher.fuzzy_search.match(query, label)[1]
-                yield Hit(score, _case_prompt(label, summary, tuple(offsets)), partial(screen.select_case, key), text=label)
+                yield Hit(
+                    score, _case_prompt(label, summary, tuple(offsets)), partial(screen.select_case, key), text=label
+                )

@@ -8,7 +8,6 @@ import os
 import subprocess
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Optional
 
 from rich.style import Style
 from rich.text import Text
@@ -19,7 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
-from formatting.model import Diagnostic
+from turnlens.formatting.model import Diagnostic
 
 from . import render
 from .editor import editor_command
@@ -66,7 +65,7 @@ class CaseView:
         }
 
 
-def build_case_view(session: Session, key: str, mode: str, profile: str) -> Optional[CaseView]:
+def build_case_view(session: Session, key: str, mode: str, profile: str) -> CaseView | None:
     found = session.case(key)
     if found is None:
         return None
@@ -88,7 +87,13 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Opti
         rule_line.append(" SKIPPED ", style=Style(color="black", bgcolor="#5c6370", bold=True))
         rule_line.append(" " + render.sanitize(case.skipped or ""), style="italic")
         return CaseView(
-            title, rule_line, PaneText(messages, messages.plain), skipped, skipped, skipped, PaneText(rule, rule.plain, hang=2)
+            title,
+            rule_line,
+            PaneText(messages, messages.plain),
+            skipped,
+            skipped,
+            skipped,
+            PaneText(rule, rule.plain, hang=2),
         )
     rendered = formatted.rendered(mode)
     rule_line = Text(end="", no_wrap=True, overflow="ellipsis")
@@ -124,7 +129,7 @@ def long_lived_allocations():
         gc.freeze()
 
 
-def nearest_first(keys: list[str], current: Optional[str], remaining: set[str]) -> str:
+def nearest_first(keys: list[str], current: str | None, remaining: set[str]) -> str:
     """The key in `remaining` nearest to `current` in `keys` (the next one before the previous one)."""
     if current in keys:
         here = keys.index(current)
@@ -173,7 +178,7 @@ def empty_state(session: Session) -> tuple[Text, PaneText]:
     return title, PaneText(body, "")
 
 
-def _source_excerpt(path: str, line: int) -> Optional[tuple[int, str]]:
+def _source_excerpt(path: str, line: int) -> tuple[int, str] | None:
     if not line:
         return None
     try:
@@ -208,7 +213,7 @@ CHIP_CHROME = 3  # a chip's padding (1 each side) and left margin
 TITLE_PADDING = 2
 
 
-def chip_texts(mode: str, profile: str, level: int) -> dict[str, Optional[Text]]:
+def chip_texts(mode: str, profile: str, level: int) -> dict[str, Text | None]:
     """The toolbar chips, full (level 0), short (1), or short with the evaluator/diff chips hidden (2)."""
     if level == 0:
         return {
@@ -266,9 +271,9 @@ class InspectorScreen(Screen):
         self.mode = mode
         self.profile = profile
         self.watch_enabled = watch
-        self.current: Optional[str] = None
+        self.current: str | None = None
         self._views: dict[tuple, CaseView] = {}
-        self._watch_restart: Optional[asyncio.Event] = None
+        self._watch_restart: asyncio.Event | None = None
         self._reload_lock = asyncio.Lock()
         self._longest_label = 0  # the longest case id listed, in cells (the list widens for it)
         self._title_need = 0  # cells the header title must keep whole (the case id): the chips shorten first
@@ -434,7 +439,7 @@ class InspectorScreen(Screen):
 
     # ------------------------------------------------------------------ showing a case
 
-    def view(self, key: str, mode: Optional[str] = None, profile: Optional[str] = None) -> Optional[CaseView]:
+    def view(self, key: str, mode: str | None = None, profile: str | None = None) -> CaseView | None:
         mode = mode or self.mode
         profile = profile or self.profile
         found = self.session.case(key)
@@ -569,7 +574,8 @@ class InspectorScreen(Screen):
             ):
                 paths = [path for _change, path in changes]
                 rescan = any(self.session.is_new_candidate(p) for p in paths) or any(
-                    not os.path.exists(p) and os.path.realpath(p) in {os.path.realpath(f.path) for f in self.session.files}
+                    not os.path.exists(p)
+                    and os.path.realpath(p) in {os.path.realpath(f.path) for f in self.session.files}
                     for p in paths
                 )
                 numbers = self.session.files_depending_on(paths)
@@ -640,7 +646,7 @@ class InspectorScreen(Screen):
         self.profile = "design" if self.profile == "agentv" else "agentv"
         self._rerender()
 
-    def _step(self, keys: list[str], direction: int, predicate=None) -> Optional[str]:
+    def _step(self, keys: list[str], direction: int, predicate=None) -> str | None:
         if not keys:
             return None
         start = keys.index(self.current) if self.current in keys else -1
@@ -737,7 +743,7 @@ class InspectorScreen(Screen):
             return
         self.app.push_screen(ProfileDiffScreen(found[1], agentv, design, self.mode), self._diff_closed)
 
-    def _diff_closed(self, mode: Optional[str]) -> None:
+    def _diff_closed(self, mode: str | None) -> None:
         if mode in ("lm", "agent") and mode != self.mode:
             self.mode = mode
             self._rerender()

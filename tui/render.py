@@ -10,16 +10,18 @@ from __future__ import annotations
 import difflib
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Optional
 
 from rich.style import Style
 from rich.text import Span as RichSpan
 from rich.text import Text
 
-from formatting.highlight import file_spans, prompt_spans
-from formatting.model import EvalCase, FormattedCase, Message, Rendered
+from turnlens.formatting.highlight import file_spans, prompt_spans
+from turnlens.formatting.model import EvalCase, FormattedCase, Message, Rendered
+
+from .rows import RULE_SHORT, CaseRow, case_label  # noqa: F401 - the rows are drawn here; re-exported for callers
 
 # C0 controls except \t and \n, DEL, and C1 controls. ESC & co. become Unicode control pictures so an escape
 # sequence shows as `␛[31m` instead of recolouring the terminal.
@@ -89,7 +91,7 @@ def style_for(kind: str) -> Style:
     return _KIND_STYLES.get(kind, Style())
 
 
-def highlighted(text: str, *, path: Optional[str] = None) -> Text:
+def highlighted(text: str, *, path: str | None = None) -> Text:
     """A prompt (or a file's contents when `path` is given) as styled Text; control characters made visible."""
     clean = sanitize(text)
     return Text(clean, spans=_rich_spans(file_spans(clean, path) if path else prompt_spans(clean)), end="")
@@ -125,53 +127,6 @@ def _empty_note(note: str) -> Text:
 # ----------------------------------------------------------------------------------------------- case list rows
 
 
-def case_label(case: EvalCase) -> str:
-    """The case's id as written: a string id, or a non-string one (`id: 1042`, which the reference skips) as YAML
-    wrote it, else its position."""
-    if case.id is not None:
-        return case.id
-    raw = case.raw.get("id") if isinstance(case.raw, dict) else None
-    if raw is None:
-        return f"#{case.index + 1} (no id)"
-    if isinstance(raw, bool):
-        return "true" if raw else "false"
-    if isinstance(raw, (int, float, str)):
-        return str(raw)
-    return json.dumps(raw, ensure_ascii=False, default=str)
-
-
-
-RULE_SHORT = {
-    "non-user turn": "non-user",
-    "several visible turns": "several",
-    "single visible turn": "single",
-    "no visible content": "empty",
-}
-
-
-@dataclass(frozen=True)
-class CaseRow:
-    """One case as the case list shows it."""
-
-    key: str  # "<file number>:<case index>"
-    label: str  # id, or "#<index>" when it has none
-    markers: Optional[bool]  # None for a skipped case
-    rule: str  # short rule name, "" when skipped
-    warnings: int
-    skipped: Optional[str] = None
-
-    @property
-    def search_text(self) -> str:
-        parts = [self.label, self.rule]
-        if self.markers is not None:
-            parts.append("markers" if self.markers else "flat")
-        if self.warnings:
-            parts.append("warnings warn")
-        if self.skipped:
-            parts.extend(["skipped", self.skipped])
-        return " ".join(parts).lower()
-
-
 def fit(value: str, width: int, *, keep_end: bool = False) -> str:
     """`value` cut to `width` cells with an ellipsis (at the start when the end matters, as for paths)."""
     from rich.cells import cell_len, set_cell_size
@@ -204,11 +159,13 @@ def case_row_text(row: CaseRow, width: int = 0) -> Text:
     return text
 
 
-def file_header_text(rel_path: str, error: Optional[str], stale: bool, width: int = 0, cases: int = -1) -> Text:
+def file_header_text(rel_path: str, error: str | None, stale: bool, width: int = 0, cases: int = -1) -> Text:
     """A file heading with its number of cases; a refused file says so briefly (the banner has the whole message)."""
     text = Text(end="", no_wrap=True, overflow="ellipsis")
     count = f" ({cases})" if cases >= 0 else ""
-    text.append("▸ " + fit(sanitize(rel_path), width - 2 - len(count), keep_end=True), style=Style(color="#56b6c2", bold=True))
+    text.append(
+        "▸ " + fit(sanitize(rel_path), width - 2 - len(count), keep_end=True), style=Style(color="#56b6c2", bold=True)
+    )
     text.append(count, style=DIM)
     if error:
         text.append("\n")
@@ -262,7 +219,7 @@ def fate_text(fate: str, detail: str) -> Text:
     detail = sanitize(detail or "")
     if detail.lower().startswith(fate.lower()):
         out.append(detail[: len(fate)], style=fate_style(fate))
-        out.append(detail[len(fate):], style=DIM)
+        out.append(detail[len(fate) :], style=DIM)
     else:
         out.append(fate, style=fate_style(fate))
         if detail:
@@ -282,7 +239,7 @@ def source_text(excerpt: str, first_line: int, path: str) -> Text:
     return out
 
 
-def messages_text(case: EvalCase, formatted: Optional[FormattedCase]) -> Text:
+def messages_text(case: EvalCase, formatted: FormattedCase | None) -> Text:
     """The input messages as written: role headers, each text segment, each file with what it resolved to."""
     if not case.messages:
         return _empty_note("(no input messages)")
@@ -349,7 +306,7 @@ def chat_text(rendered: Rendered, profile: str) -> Text:
     spans: list[RichSpan] = []
     at = 0
 
-    def add(text: str, style: Optional[Style] = None) -> None:
+    def add(text: str, style: Style | None = None) -> None:
         nonlocal at
         if style is not None and text:
             spans.append(RichSpan(at, at + len(text), style))
@@ -384,7 +341,7 @@ def rule_badge(uses_markers: bool) -> Text:
     return Text(" FLAT ", style=Style(color="black", bgcolor="#98c379", bold=True), end="")
 
 
-def relativize(text: str, repo_root: Optional[str]) -> str:
+def relativize(text: str, repo_root: str | None) -> str:
     """Absolute paths under the repo root shown relative to it (the screen must not depend on the machine)."""
     if not repo_root:
         return text
@@ -392,12 +349,12 @@ def relativize(text: str, repo_root: Optional[str]) -> str:
     return text.replace(root + "/", "").replace(root + "\\", "")
 
 
-def diagnostic_line(d, repo_root: Optional[str]) -> str:
+def diagnostic_line(d, repo_root: str | None) -> str:
     where = relativize(d.file, repo_root) + (f":{d.line}" if d.line else "")
     return f"{where}: {relativize(d.message, repo_root)}"
 
 
-def rule_text(case: EvalCase, formatted: Optional[FormattedCase], repo_root: Optional[str] = None) -> Text:
+def rule_text(case: EvalCase, formatted: FormattedCase | None, repo_root: str | None = None) -> Text:
     """The marker rule: which rule fired, the evidence, every message's and segment's fate, warnings."""
     out = Text(end="")
     if formatted is None:
@@ -425,7 +382,9 @@ def rule_text(case: EvalCase, formatted: Optional[FormattedCase], repo_root: Opt
         out.append("\n\nMessages", style=Style(bold=True, underline=True))
         for m in ex.messages:
             out.append("\n")
-            out.append(f" {m.message_index + 1} {sanitize(m.role)} ", style=Style(color="black", bgcolor=role_colour(m.role)))
+            out.append(
+                f" {m.message_index + 1} {sanitize(m.role)} ", style=Style(color="black", bgcolor=role_colour(m.role))
+            )
             out.append(" visible" if m.visible else " hidden", style=Style(color="#98c379") if m.visible else DIM)
             out.append(" · in question" if m.in_question else " · not in question", style="" if m.in_question else DIM)
             out.append(" · chat: " + (sanitize(m.chat_role) if m.chat_role else "—"), style=DIM)
@@ -451,15 +410,13 @@ def _message_refs(indexes: Iterable[int], case: EvalCase) -> Text:
     return out
 
 
-def _diagnostics_text(case: EvalCase, repo_root: Optional[str]) -> Text:
+def _diagnostics_text(case: EvalCase, repo_root: str | None) -> Text:
     out = Text(end="")
     if case.diagnostics:
         out.append("\n\nWarnings", style=Style(bold=True, underline=True, color="#e5c07b"))
         for d in case.diagnostics:
             out.append("\n⚠ " + sanitize(diagnostic_line(d, repo_root)), style=ERROR if d.severity == "error" else WARN)
     return out
-
-
 
 
 # ----------------------------------------------------------------------------------------------- profile diff
@@ -498,7 +455,7 @@ def diff_chat_texts(left: Rendered, right: Rendered, left_name: str, right_name:
     lines_b: list[Text] = []
     differences = 0
 
-    def marked(line: Text, mark: str, background: Optional[Style]) -> Text:
+    def marked(line: Text, mark: str, background: Style | None) -> Text:
         if mark == " " or (mark in "-+" and not line.plain.strip()):
             # Unchanged, or a blank line only one side has: no sign (a "-" on an empty line reads as content).
             out = Text("  ", end="") + line

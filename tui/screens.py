@@ -10,7 +10,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 
-from formatting.model import EvalCase, FormattedCase
+from turnlens.formatting.model import EvalCase, FormattedCase
 
 from . import render
 from .widgets.pane import Pane, PaneText
@@ -63,7 +63,9 @@ def help_text() -> Table:
         table.add_row(Text(f"@[{role.capitalize()}]:", style=render.style_for(f"marker:{role}")), f"{role} turn marker")
     table.add_row(Text("◆ rule", style="bold #e5c07b"), "this message made the marker rule fire")
     table.add_row(Text("<Attached: path>", style=render.style_for("attached")), "guideline reference kept in its turn")
-    table.add_row(Text('<file path="…">', style=render.style_for("file-tag")), "embedded file (lm) / file reference (agent)")
+    table.add_row(
+        Text('<file path="…">', style=render.style_for("file-tag")), "embedded file (lm) / file reference (agent)"
+    )
     table.add_row(Text("[[ ## … ## ]]", style=render.style_for("section")), "section of a prompt template")
     return table
 
@@ -166,7 +168,9 @@ class ProfileDiffScreen(Screen):
         left_pane = self.query_one("#diff-agentv", Pane)
         right_pane = self.query_one("#diff-design", Pane)
         left_pane.show(PaneText(diff.left, render.chat_copy_text(left), hang=2), subtitle=self.mode, keep_scroll=False)
-        right_pane.show(PaneText(diff.right, render.chat_copy_text(right), hang=2), subtitle=self.mode, keep_scroll=False)
+        right_pane.show(
+            PaneText(diff.right, render.chat_copy_text(right), hang=2), subtitle=self.mode, keep_scroll=False
+        )
         self._diff = diff
         # Bring the first difference into view, with a little context above it.
         left_pane.scroll_to_line(max(0, diff.first_left - CONTEXT_LINES))

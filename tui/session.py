@@ -7,20 +7,20 @@ only decides which files to load, keeps the last good version of a file whose YA
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Optional
 
-from formatting import format_case, load_eval_file, looks_like_eval_file
-from formatting.model import Diagnostic, EvalCase, EvalFile, FormattedCase
+from turnlens.formatting import format_case, load_eval_file, looks_like_eval_file
+from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, FormattedCase
 
-from .render import RULE_SHORT, CaseRow, case_label
+from .rows import RULE_SHORT, CaseRow, case_label
 
 SKIP_DIRS = {".agentv", ".git", ".venv", "node_modules", "__pycache__", ".mypy_cache", ".pytest_cache"}
 EVAL_SUFFIXES = (".yaml", ".yml")
 
 
-def find_eval_files(paths: Iterable[str | os.PathLike], folders: Optional[set[str]] = None) -> list[str]:
+def find_eval_files(paths: Iterable[str | os.PathLike], folders: set[str] | None = None) -> list[str]:
     """Absolute paths of the eval files named or found (by their `$schema`) in the folders named, in order.
 
     `folders`, when given, receives every folder searched (to watch them for new eval files).
@@ -63,11 +63,11 @@ def display_path(path: str, repo_root: str) -> str:
 class LoadedFile:
     path: str  # absolute
     rel: str  # for display
-    good: Optional[EvalFile] = None  # last load without a file-level error
-    error: Optional[Diagnostic] = None  # the current load's refusal, if any
+    good: EvalFile | None = None  # last load without a file-level error
+    error: Diagnostic | None = None  # the current load's refusal, if any
     generation: int = 0
     depends_on: set[str] = field(default_factory=set)  # absolute paths whose change calls for a reload
-    stamps: dict[str, Optional[int]] = field(default_factory=dict)  # mtime_ns of depends_on when applied
+    stamps: dict[str, int | None] = field(default_factory=dict)  # mtime_ns of depends_on when applied
 
     @property
     def stale(self) -> bool:
@@ -78,8 +78,8 @@ class LoadedFile:
 class Session:
     """The eval files being inspected, reloadable one by one."""
 
-    def __init__(self, paths: Iterable[str], *, repo_root: Optional[str] = None, cwd: Optional[str] = None):
-        from formatting import find_repo_root
+    def __init__(self, paths: Iterable[str], *, repo_root: str | None = None, cwd: str | None = None):
+        from turnlens.formatting import find_repo_root
 
         self.cwd = cwd  # the working directory as a search root for file references (None: the real one)
         self.repo_root = os.path.abspath(repo_root) if repo_root else find_repo_root(cwd)
@@ -187,7 +187,7 @@ class Session:
 
     # -- cases
 
-    def case(self, key: str) -> Optional[tuple[LoadedFile, EvalCase]]:
+    def case(self, key: str) -> tuple[LoadedFile, EvalCase] | None:
         try:
             number, index = (int(x) for x in key.split(":"))
             loaded = self.files[number]
@@ -197,7 +197,7 @@ class Session:
             return None
         return loaded, loaded.good.cases[index]
 
-    def formatted(self, key: str, profile: str) -> Optional[FormattedCase]:
+    def formatted(self, key: str, profile: str) -> FormattedCase | None:
         """The case formatted with `profile`, None for a skipped (or unknown) case. Cached per load."""
         found = self.case(key)
         if found is None:
@@ -223,7 +223,7 @@ class Session:
             for case in loaded.good.cases
         ]
 
-    def find_key(self, path: str, case_id: Optional[str], index: int) -> Optional[str]:
+    def find_key(self, path: str, case_id: str | None, index: int) -> str | None:
         """The key of a case after a reload: same file, same id if it still exists, else same position."""
         for number, loaded in enumerate(self.files):
             if loaded.path != path or loaded.good is None:
@@ -256,7 +256,7 @@ class Session:
             chunk.pop()
         return case.line, "\n".join(chunk)
 
-    def row(self, key: str, profile: str = "agentv") -> Optional[CaseRow]:
+    def row(self, key: str, profile: str = "agentv") -> CaseRow | None:
         found = self.case(key)
         if found is None:
             return None
@@ -275,14 +275,14 @@ class Session:
         return [(f, f.error) for f in self.files if f.error is not None]
 
 
-def _mtime(path: str) -> Optional[int]:
+def _mtime(path: str) -> int | None:
     try:
         return os.stat(path).st_mtime_ns
     except OSError:
         return None
 
 
-def _existing_folder(folder: str) -> Optional[str]:
+def _existing_folder(folder: str) -> str | None:
     """`folder`, or its nearest existing ancestor (a referenced file's folder may not exist yet)."""
     while folder and not os.path.isdir(folder):
         parent = os.path.dirname(folder)
@@ -297,6 +297,7 @@ def relative_to_repo(path: str, repo_root: str) -> str:
 
 
 def default_sample_dir() -> Path:
-    import tui
+    """The bundled samples: package data of `turnlens`, in a checkout (editable install) and in a wheel alike."""
+    from importlib.resources import files
 
-    return Path(tui.__file__).resolve().parent.parent / "sample_evals"
+    return Path(str(files("turnlens") / "sample_evals"))

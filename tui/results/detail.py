@@ -7,7 +7,7 @@ A record is parsed in a thread worker (a 10 MB line must not freeze the UI) and 
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 from rich.style import Style
 from rich.text import Text
@@ -18,9 +18,9 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Markdown, Static, TabbedContent, TabPane
 
-from formatting.compare import CompareRow
-from formatting.model import Rendered
-from formatting.results import EvaluatorResult, RecordedRequest, ResultRecord, ResultsFile, truncate_text
+from turnlens.formatting.compare import CompareRow
+from turnlens.formatting.model import Rendered
+from turnlens.formatting.results import EvaluatorResult, RecordedRequest, ResultRecord, ResultsFile, truncate_text
 
 from ..render import chat_text, highlighted, sanitize
 from .screen import ResultsCommands, _action
@@ -72,10 +72,14 @@ def title_text(record: ResultRecord, threshold: float, position: str = "") -> Te
         out.append(" ERROR ", style=Style(color="black", bgcolor=FAIL, bold=True))
     elif record.score is not None:
         passed = record.score >= threshold
-        out.append(" PASS " if passed else " FAIL ", style=Style(color="black", bgcolor=PASS if passed else FAIL, bold=True))
+        out.append(
+            " PASS " if passed else " FAIL ", style=Style(color="black", bgcolor=PASS if passed else FAIL, bold=True)
+        )
     out.append(" ")
     out.append_text(score_bar(record.score, threshold))
-    out.append(" " + ("—" if record.score is None else f"{record.score:.2f}"), style=score_colour(record.score, threshold))
+    out.append(
+        " " + ("—" if record.score is None else f"{record.score:.2f}"), style=score_colour(record.score, threshold)
+    )
     for label, value in (("target", record.target), ("dataset", record.dataset), ("at", record.timestamp)):
         if value:
             out.append(f"  {label} ", style=DIM)
@@ -133,7 +137,9 @@ def _tab_title(key: str, label: str):
 def verdict_text(record: ResultRecord, threshold: float) -> Text:
     out = Text(end="")
     _heading(out, "Score")
-    out.append("—" if record.score is None else f"{record.score:.2f}", style=f"bold {score_colour(record.score, threshold)}")
+    out.append(
+        "—" if record.score is None else f"{record.score:.2f}", style=f"bold {score_colour(record.score, threshold)}"
+    )
     out.append(f"  (pass at ≥{threshold:.2f})", style=DIM)
     if record.error is not None:
         _heading(out, "Error")
@@ -158,8 +164,10 @@ def verdict_text(record: ResultRecord, threshold: float) -> Text:
 def _evaluator_into(out: Text, evaluator: EvaluatorResult, threshold: float) -> None:
     out.append("\n")
     out.append_text(score_bar(evaluator.score, threshold, 8))
-    out.append(" " + ("—" if evaluator.score is None else f"{evaluator.score:.2f}") + " ",
-               style=score_colour(evaluator.score, threshold))
+    out.append(
+        " " + ("—" if evaluator.score is None else f"{evaluator.score:.2f}") + " ",
+        style=score_colour(evaluator.score, threshold),
+    )
     out.append(sanitize(evaluator.name) or "(unnamed)", style="bold")
     if evaluator.type:
         out.append(f"  {sanitize(evaluator.type)}", style=DIM)
@@ -257,8 +265,16 @@ class ResultDetailScreen(Screen):
         Binding("5", "tab('drift')", "Drift", show=False),
     ]
 
-    def __init__(self, results: ResultsFile, rows: Sequence[int], position: int, *, threshold: float = 0.5,
-                 drift=None, tab: str = "request") -> None:
+    def __init__(
+        self,
+        results: ResultsFile,
+        rows: Sequence[int],
+        position: int,
+        *,
+        threshold: float = 0.5,
+        drift=None,
+        tab: str = "request",
+    ) -> None:
         super().__init__()
         self.results = results
         self.rows = rows
@@ -266,7 +282,7 @@ class ResultDetailScreen(Screen):
         self.threshold = threshold
         self.drift = drift
         self.initial_tab = tab
-        self.record: Optional[ResultRecord] = None
+        self.record: ResultRecord | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(Text("loading…", style="dim"), id="detail-title")
@@ -307,7 +323,7 @@ class ResultDetailScreen(Screen):
             try:
                 report = self.drift.check(record)
             except Exception as error:  # the engine failing on one case is shown, not raised
-                from formatting.drift import DriftReport
+                from turnlens.formatting.drift import DriftReport
 
                 report = DriftReport("eval refused", f"the engine failed: {error}")
         self.app.call_from_thread(self._show_drift, index, report)
@@ -360,7 +376,7 @@ class ResultDetailScreen(Screen):
         return [(title, help_text, _action(self, action)) for title, help_text, action in commands]
 
 
-def _side_title(name: str, record: Optional[ResultRecord], threshold: float) -> Text:
+def _side_title(name: str, record: ResultRecord | None, threshold: float) -> Text:
     out = Text(end="")
     out.append(sanitize(name), style="bold")
     if record is None:
@@ -368,14 +384,16 @@ def _side_title(name: str, record: Optional[ResultRecord], threshold: float) -> 
         return out
     out.append("\n")
     out.append_text(score_bar(record.score, threshold))
-    out.append(" " + ("—" if record.score is None else f"{record.score:.2f}"), style=score_colour(record.score, threshold))
+    out.append(
+        " " + ("—" if record.score is None else f"{record.score:.2f}"), style=score_colour(record.score, threshold)
+    )
     if record.error is not None:
         out.append("  ERROR ", style=f"bold {FAIL}")
         out.append(sanitize(record.error)[:200])
     return out
 
 
-def _side_verdict(record: Optional[ResultRecord]) -> Text:
+def _side_verdict(record: ResultRecord | None) -> Text:
     out = Text(end="")
     if record is None:
         return out
@@ -397,8 +415,9 @@ class CompareDetailScreen(Screen):
         Binding("p", "step(-1)", "Previous"),
     ]
 
-    def __init__(self, a: ResultsFile, b: ResultsFile, rows: Sequence[CompareRow], position: int, *,
-                 threshold: float = 0.5) -> None:
+    def __init__(
+        self, a: ResultsFile, b: ResultsFile, rows: Sequence[CompareRow], position: int, *, threshold: float = 0.5
+    ) -> None:
         super().__init__()
         self.a = a
         self.b = b

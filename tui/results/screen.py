@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
 
 from rich.text import Text
 from textual import on, work
@@ -22,7 +22,7 @@ from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Static
 
-from formatting.results import (
+from turnlens.formatting.results import (
     FILTERS,
     SORT_KEYS,
     ResultsFile,
@@ -46,6 +46,8 @@ from .widgets import (
 )
 
 DEFAULT_THRESHOLD = 0.5
+
+
 def _narrowing(screen) -> str:
     """What hides results: the filter, the search, the full-text search."""
     parts = []
@@ -101,13 +103,13 @@ class Run:
 
     path: str
     results: ResultsFile
-    progress: Optional[ScanProgress] = None
+    progress: ScanProgress | None = None
     started: bool = False
-    drift: Optional[bytearray] = None
+    drift: bytearray | None = None
     drift_counts: dict[str, int] = field(default_factory=dict)
     drift_checker: object = None
     drift_note: str = ""
-    text_mask: Optional[bytearray] = None  # full-text search hits, one byte per record
+    text_mask: bytearray | None = None  # full-text search hits, one byte per record
     stats: StatsCounter = field(default_factory=StatsCounter)
 
 
@@ -116,7 +118,7 @@ def _suite_of(path: str) -> str:
     return os.path.basename(path).split("_", 1)[0]
 
 
-def _previous_run_of_same_suite(paths: list[str], current: int) -> Optional[int]:
+def _previous_run_of_same_suite(paths: list[str], current: int) -> int | None:
     """The nearest earlier run of the same suite, else the nearest later one, else None (nothing to compare)."""
     suite = _suite_of(paths[current])
     same = [i for i in range(len(paths)) if i != current and _suite_of(paths[i]) == suite]
@@ -177,14 +179,14 @@ class ResultsScreen(Screen):
     def __init__(
         self,
         paths: Sequence[str],
-        evals: Optional[str] = None,
-        repo_root: Optional[str] = None,
+        evals: str | None = None,
+        repo_root: str | None = None,
         *,
-        mode: Optional[str] = None,
-        profile: Optional[str] = None,
+        mode: str | None = None,
+        profile: str | None = None,
         threshold: float = DEFAULT_THRESHOLD,
         closable: bool = False,
-        name: Optional[str] = None,
+        name: str | None = None,
     ) -> None:
         super().__init__(name=name)
         if closable:  # pushed over another view (compare): the footer says how to get back
@@ -197,7 +199,9 @@ class ResultsScreen(Screen):
         files, problems = expand_results_paths(self.paths)
         self.path_problems = problems
         self.runs = [Run(path, ResultsFile(path)) for path in files]
-        self.compare_mode = len(self.paths) == 2 and len(self.runs) == 2 and not any(os.path.isdir(p) for p in self.paths)
+        self.compare_mode = (
+            len(self.paths) == 2 and len(self.runs) == 2 and not any(os.path.isdir(p) for p in self.paths)
+        )
         self.current = 0
         self.sort = "score"
         self.reverse = False
@@ -224,8 +228,10 @@ class ResultsScreen(Screen):
         else:
             yield ResultsHeader(id="results-header")
             yield Input(placeholder="search eval id, target, dataset", id="results-search")
-            yield Input(placeholder="search inside every result (question, answer, reasoning…), enter to run",
-                        id="results-text-search")
+            yield Input(
+                placeholder="search inside every result (question, answer, reasoning…), enter to run",
+                id="results-text-search",
+            )
             yield Static(id="results-problems", markup=False)
             if self.runs:
                 yield ResultList(self.runs[0].results, threshold=self.threshold, id="results-list")
@@ -250,7 +256,7 @@ class ResultsScreen(Screen):
         self._stop.set()
 
     @property
-    def run(self) -> Optional[Run]:
+    def run(self) -> Run | None:
         return self.runs[self.current] if self.runs else None
 
     # -- indexing --------------------------------------------------------------------------------------------
@@ -293,7 +299,7 @@ class ResultsScreen(Screen):
         if message.progress.done:
             self._maybe_check_drift(run, auto=True)
 
-    def _update_header(self, shown: Optional[int] = None) -> None:
+    def _update_header(self, shown: int | None = None) -> None:
         run = self.run
         if run is None or self.compare_mode:
             return
@@ -306,8 +312,7 @@ class ResultsScreen(Screen):
         count = len(list_.rows) if shown is None else shown
         narrowed = self.filter != "all" or self.search_text or self.text_query
         list_.empty_note = (
-            Text(f"  No result to show ({_narrowing(self)}) — f changes the filter, esc clears it.",
-                 style="dim italic")
+            Text(f"  No result to show ({_narrowing(self)}) — f changes the filter, esc clears it.", style="dim italic")
             if narrowed and not count and results.count
             else None
         )
@@ -363,23 +368,36 @@ class ResultsScreen(Screen):
         list_ = self.query_one(ResultList)
         list_.threshold = self.threshold
         list_.show_time = self.sort == "time"
-        if (self.sort == "file" and not self.reverse and self.filter == "all" and not self.search_text
-                and run.text_mask is None):
+        if (
+            self.sort == "file"
+            and not self.reverse
+            and self.filter == "all"
+            and not self.search_text
+            and run.text_mask is None
+        ):
             # the identity order needs no work at all: a range over what is indexed so far
             list_.set_rows(range(run.results.count))
             self._update_header()
             return
         self._selection_generation += 1
-        arguments = (run, self._selection_generation, self.sort, self.reverse, self.filter, self.search_text,
-                     self.threshold)
+        arguments = (
+            run,
+            self._selection_generation,
+            self.sort,
+            self.reverse,
+            self.filter,
+            self.search_text,
+            self.threshold,
+        )
         if run.results.count <= SYNC_SELECT_LIMIT:
             self._apply_rows(run, self._selection_generation, _rows_for(*arguments[:1], *arguments[2:]))
         else:
             self._select(*arguments)
 
     @work(thread=True, exclusive=True, group="select")
-    def _select(self, run: Run, generation: int, sort: str, reverse: bool, filter: str, query: str,
-                threshold: float) -> None:
+    def _select(
+        self, run: Run, generation: int, sort: str, reverse: bool, filter: str, query: str, threshold: float
+    ) -> None:
         rows = _rows_for(run, sort, reverse, filter, query, threshold)
         self.app.call_from_thread(self._apply_rows, run, generation, rows)
 
@@ -391,7 +409,7 @@ class ResultsScreen(Screen):
 
     # -- actions ---------------------------------------------------------------------------------------------
 
-    def check_action(self, action: str, parameters: tuple) -> Optional[bool]:
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
         single_only = {"cycle_sort", "reverse", "threshold", "drift_all", "run", "compare_previous", "search_text"}
         if self.compare_mode and action in single_only:
             return False
@@ -482,9 +500,9 @@ class ResultsScreen(Screen):
             self._text_timer.stop()
             self._text_timer = None
         hits = sum(mask)
-        self.query_one("#results-text-search", Input).border_subtitle = (
-            f"{hits:,} result{' contains' if hits == 1 else 's contain'} the text · esc clears"
-        )
+        self.query_one(
+            "#results-text-search", Input
+        ).border_subtitle = f"{hits:,} result{' contains' if hits == 1 else 's contain'} the text · esc clears"
         run.text_mask = mask
         self._reselect()
 
@@ -511,14 +529,22 @@ class ResultsScreen(Screen):
             return
         other = _previous_run_of_same_suite([run.path for run in self.runs], self.current)
         if other is None:
-            self.notify(f"No other run of {_suite_of(self.run.path)} here to compare with. To compare any two "
-                        "files: turnlens A.jsonl B.jsonl", severity="warning")
+            self.notify(
+                f"No other run of {_suite_of(self.run.path)} here to compare with. To compare any two "
+                "files: turnlens A.jsonl B.jsonl",
+                severity="warning",
+            )
             return
         # A is always the earlier run (runs are listed oldest first), so "regressed" means what it says.
         older, newer = sorted((other, self.current))
         self.app.push_screen(
-            ResultsScreen([self.runs[older].path, self.runs[newer].path], self.evals, self.repo_root,
-                          threshold=self.threshold, closable=True)
+            ResultsScreen(
+                [self.runs[older].path, self.runs[newer].path],
+                self.evals,
+                self.repo_root,
+                threshold=self.threshold,
+                closable=True,
+            )
         )
 
     def action_back(self) -> None:
@@ -576,8 +602,9 @@ class ResultsScreen(Screen):
         run = self.run
         list_ = self.query_one(ResultList)
         self.app.push_screen(
-            ResultDetailScreen(run.results, list_.rows, list_.cursor, threshold=self.threshold,
-                               drift=self._drift_checker(run))
+            ResultDetailScreen(
+                run.results, list_.rows, list_.cursor, threshold=self.threshold, drift=self._drift_checker(run)
+            )
         )
 
     @on(CompareList.Selected, "#compare-list")
@@ -586,15 +613,16 @@ class ResultsScreen(Screen):
 
         list_ = self.query_one(CompareList)
         self.app.push_screen(
-            CompareDetailScreen(self.runs[0].results, self.runs[1].results, list_.rows, list_.cursor,
-                                threshold=self.threshold)
+            CompareDetailScreen(
+                self.runs[0].results, self.runs[1].results, list_.rows, list_.cursor, threshold=self.threshold
+            )
         )
 
     # -- drift -----------------------------------------------------------------------------------------------
 
     def _drift_checker(self, run: Run):
         if run.drift_checker is None:
-            from formatting.drift import DriftChecker
+            from turnlens.formatting.drift import DriftChecker
 
             run.drift_checker = DriftChecker(run.path, evals=self.evals, repo_root=self.repo_root)
         return run.drift_checker
@@ -619,7 +647,7 @@ class ResultsScreen(Screen):
 
     @work(thread=True, group="drift")
     def _check_drift(self, run: Run) -> None:
-        from formatting.drift import display_path
+        from turnlens.formatting.drift import display_path
 
         checker = self._drift_checker(run)
         if not checker.eval_paths:
@@ -660,7 +688,7 @@ class ResultsScreen(Screen):
 
     @work(thread=True, group="index")
     def _index_both(self, a: Run, b: Run) -> None:
-        from formatting.compare import compare_runs
+        from turnlens.formatting.compare import compare_runs
 
         for run in (a, b):
             for progress in run.results.scan(batch_seconds=0.25, stop=self._stop):
@@ -678,8 +706,19 @@ class ResultsScreen(Screen):
         done = sum(r.progress.position if r.progress else 0 for r in (a, b))
         total = max(1, a.results.size + b.results.size)
         header = self.query_one("#compare-header", Static)
-        header.update(compare_header_text(a.results.name, b.results.name, {}, None, None, 0, self.search_text, self.changed_only,
-                                          progress=f"indexing {done / total:.0%}"))
+        header.update(
+            compare_header_text(
+                a.results.name,
+                b.results.name,
+                {},
+                None,
+                None,
+                0,
+                self.search_text,
+                self.changed_only,
+                progress=f"indexing {done / total:.0%}",
+            )
+        )
 
     def _compared(self, comparison) -> None:
         self.comparison = comparison
@@ -687,7 +726,7 @@ class ResultsScreen(Screen):
         self._show_comparison()
 
     def _show_comparison(self) -> None:
-        from formatting.compare import filter_rows
+        from turnlens.formatting.compare import filter_rows
 
         if self.comparison is None:
             return
@@ -695,8 +734,16 @@ class ResultsScreen(Screen):
         self.query_one(CompareList).set_rows(rows)
         a, b = self.runs
         self.query_one("#compare-header", Static).update(
-            compare_header_text(a.results.name, b.results.name, self.comparison.counts, self.comparison.mean_a,
-                                self.comparison.mean_b, len(rows), self.search_text, self.changed_only)
+            compare_header_text(
+                a.results.name,
+                b.results.name,
+                self.comparison.counts,
+                self.comparison.mean_a,
+                self.comparison.mean_b,
+                len(rows),
+                self.search_text,
+                self.changed_only,
+            )
         )
 
     # -- command palette -------------------------------------------------------------------------------------
@@ -715,7 +762,11 @@ class ResultsScreen(Screen):
                 ("Results: cycle filter (all, failures, errors, drifted)", "f", "cycle_filter"),
                 ("Results: raise pass threshold", "+0.05 (+)", "threshold(0.05)"),
                 ("Results: lower pass threshold", "-0.05 (-)", "threshold(-0.05)"),
-                ("Results: check drift against the eval files", "Recompute every request with the engine (d)", "drift_all"),
+                (
+                    "Results: check drift against the eval files",
+                    "Recompute every request with the engine (d)",
+                    "drift_all",
+                ),
             ]
             if len(self.runs) > 1:
                 commands += [

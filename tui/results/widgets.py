@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
 
 from rich.style import Style
 from rich.text import Text
@@ -23,8 +23,8 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
-from formatting.compare import CompareRow
-from formatting.results import ResultsFile, ScanProgress, Stats, visible_text
+from turnlens.formatting.compare import CompareRow
+from turnlens.formatting.results import ResultsFile, ScanProgress, Stats, visible_text
 
 PASS = "#98c379"
 FAIL = "#e06c75"
@@ -44,13 +44,13 @@ DRIFT_MARKS = {
 }
 
 
-def score_colour(score: Optional[float], threshold: float) -> str:
+def score_colour(score: float | None, threshold: float) -> str:
     if score is None:
         return "#7f848e"
     return PASS if score >= threshold else FAIL
 
 
-def score_bar(score: Optional[float], threshold: float, width: int = BAR_WIDTH) -> Text:
+def score_bar(score: float | None, threshold: float, width: int = BAR_WIDTH) -> Text:
     """A horizontal bar of `width` cells, eighths precision, coloured pass/fail at `threshold`."""
     if score is None:
         return Text("╌" * width, style="dim", end="")
@@ -98,9 +98,9 @@ class HeaderState:
     """Everything the header shows; the screen builds a new one whenever something changes."""
 
     title: str
-    stats: Optional[Stats]
+    stats: Stats | None
     threshold: float
-    progress: Optional[ScanProgress]
+    progress: ScanProgress | None
     sort: str = "score"
     reverse: bool = False
     filter: str = "all"
@@ -115,7 +115,7 @@ class HeaderState:
 
 def _shorten_path(path: str, limit: int = 80) -> str:
     """Long paths lose their beginning (the file name is what matters)."""
-    return path if len(path) <= limit else "…" + path[-(limit - 1):]
+    return path if len(path) <= limit else "…" + path[-(limit - 1) :]
 
 
 def header_text(state: HeaderState) -> Text:
@@ -148,7 +148,9 @@ def header_text(state: HeaderState) -> Text:
     text.append("—" if rate is None else f"{rate:.0%}", style=f"bold {PASS if rate and rate >= 0.5 else FAIL}")
     text.append(f" at ≥{state.threshold:.2f}", style="dim")
     text.append(f" ({stats.passed:,} pass, {stats.failed:,} fail)  ", style="dim")
-    text.append(f"{stats.errors:,} error{'' if stats.errors == 1 else 's'}", style=f"bold {FAIL}" if stats.errors else "dim")
+    text.append(
+        f"{stats.errors:,} error{'' if stats.errors == 1 else 's'}", style=f"bold {FAIL}" if stats.errors else "dim"
+    )
     if state.problems:
         text.append(f"  {state.problems} broken", style=f"bold {FAIL}")
     text.append("  ")
@@ -188,7 +190,7 @@ class ResultsHeader(Widget):
     ResultsHeader { height: 3; padding: 0 1; background: $panel; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
-    state: reactive[Optional[HeaderState]] = reactive(None, layout=False)
+    state: reactive[HeaderState | None] = reactive(None, layout=False)
 
     def render(self) -> Text:
         if self.state is None:
@@ -221,23 +223,23 @@ class VirtualList(ScrollView, can_focus=True):
     cursor = reactive(0, always_update=True)
 
     class Highlighted(Message):
-        def __init__(self, list_: "VirtualList", row: object) -> None:
+        def __init__(self, list_: VirtualList, row: object) -> None:
             super().__init__()
             self.list = list_
             self.row = row
 
         @property
-        def control(self) -> "VirtualList":
+        def control(self) -> VirtualList:
             return self.list
 
     class Selected(Highlighted):
         pass
 
-    def __init__(self, *, id: Optional[str] = None) -> None:
+    def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.rows: Sequence = ()
         self._user_moved = False
-        self.empty_note: Optional[Text] = None  # said when there are no rows (e.g. a filter that matches none)
+        self.empty_note: Text | None = None  # said when there are no rows (e.g. a filter that matches none)
 
     # -- data down -------------------------------------------------------------------------------------------
 
@@ -260,7 +262,7 @@ class VirtualList(ScrollView, can_focus=True):
         self.set_rows(range(0))
         self.cursor = 0
 
-    def _position_of(self, row: object) -> Optional[int]:
+    def _position_of(self, row: object) -> int | None:
         if isinstance(self.rows, range):
             return row - self.rows.start if isinstance(row, int) and row in self.rows else None
         try:
@@ -352,11 +354,11 @@ class VirtualList(ScrollView, can_focus=True):
 class ResultList(VirtualList):
     """Results of one run: error mark, score bar, score, eval id, target, dataset, drift mark."""
 
-    def __init__(self, results: ResultsFile, *, threshold: float = 0.5, id: Optional[str] = None) -> None:
+    def __init__(self, results: ResultsFile, *, threshold: float = 0.5, id: str | None = None) -> None:
         super().__init__(id=id)
         self.results = results
         self.threshold = threshold
-        self.drift_marks: Optional[bytearray] = None
+        self.drift_marks: bytearray | None = None
         self.show_time = False  # a time column, when the list is sorted by time
 
     def render_row(self, row: object, width: int) -> Text:
@@ -410,7 +412,7 @@ STATUS_STYLES = {
 class CompareList(VirtualList):
     """Paired results of two runs: status, eval id, score A, score B, delta."""
 
-    def __init__(self, *, threshold: float = 0.5, id: Optional[str] = None) -> None:
+    def __init__(self, *, threshold: float = 0.5, id: str | None = None) -> None:
         super().__init__(id=id)
         self.threshold = threshold
 
@@ -423,8 +425,10 @@ class CompareList(VirtualList):
                 text.append(" " * (BAR_WIDTH + 6))
                 continue
             text.append_text(score_bar(score, self.threshold, BAR_WIDTH))
-            text.append(" err " if error else ("  —  " if score is None else f" {score:4.2f}"),
-                        style=f"bold {FAIL}" if error else score_colour(score, self.threshold))
+            text.append(
+                " err " if error else ("  —  " if score is None else f" {score:4.2f}"),
+                style=f"bold {FAIL}" if error else score_colour(score, self.threshold),
+            )
             text.append(" ")
         delta = row.delta
         if delta is None or abs(delta) < 1e-12:
@@ -437,8 +441,17 @@ class CompareList(VirtualList):
         return text
 
 
-def compare_header_text(name_a: str, name_b: str, counts: dict[str, int], mean_a, mean_b, shown: int,
-                        query: str, changed_only: bool, progress: str = "") -> Text:
+def compare_header_text(
+    name_a: str,
+    name_b: str,
+    counts: dict[str, int],
+    mean_a,
+    mean_b,
+    shown: int,
+    query: str,
+    changed_only: bool,
+    progress: str = "",
+) -> Text:
     text = Text(end="")
     text.append("A ", style="dim")
     text.append(visible_text(name_a), style="bold")

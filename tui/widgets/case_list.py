@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from rich.text import Text
 from textual import on
@@ -14,7 +13,8 @@ from textual.message import Message
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
-from ..render import CaseRow, case_row_text, file_header_text
+from ..render import case_row_text, file_header_text
+from ..rows import CaseRow
 
 
 @dataclass(frozen=True)
@@ -22,7 +22,7 @@ class FileEntry:
     """A file heading in the list (shown when several files are open, or when the file has an error)."""
 
     rel: str
-    error: Optional[str]
+    error: str | None
     stale: bool
     rows: tuple[CaseRow, ...]
 
@@ -38,7 +38,7 @@ class CaseOptions(OptionList):
     for: the screen then draws the case in the same frame as the highlight (Textual paints at most once per
     frame; a separate highlight frame put the case one or two frames later, 17-33 ms)."""
 
-    def watch_highlighted(self, highlighted: Optional[int]) -> None:
+    def watch_highlighted(self, highlighted: int | None) -> None:
         if isinstance(self.parent, CaseList):
             self.parent._highlight_changed(highlighted)
         super().watch_highlighted(highlighted)
@@ -61,20 +61,20 @@ class CaseList(Vertical):
     ]
 
     class CaseSelected(Message):
-        def __init__(self, case_list: "CaseList", key: str) -> None:
+        def __init__(self, case_list: CaseList, key: str) -> None:
             super().__init__()
             self.case_list = case_list
             self.key = key
 
         @property
-        def control(self) -> "CaseList":
+        def control(self) -> CaseList:
             return self.case_list
 
-    def __init__(self, *, id: Optional[str] = None, classes: Optional[str] = None) -> None:
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._entries: tuple[FileEntry, ...] = ()
         self._show_headers = False
-        self._current: Optional[str] = None
+        self._current: str | None = None
         self._suppress = False
         self._built_width = 0
 
@@ -91,7 +91,7 @@ class CaseList(Vertical):
         return self.query_one("#case-filter", Input)
 
     @property
-    def current(self) -> Optional[str]:
+    def current(self) -> str | None:
         return self._current
 
     def visible_keys(self) -> list[str]:
@@ -102,7 +102,7 @@ class CaseList(Vertical):
             if not option_list.get_option_at_index(i).disabled
         ]
 
-    def set_entries(self, entries: list[FileEntry], *, current: Optional[str] = None) -> None:
+    def set_entries(self, entries: list[FileEntry], *, current: str | None = None) -> None:
         """Replace the rows (after a load or reload), keeping the filter and the highlighted case."""
         self._entries = tuple(entries)
         self._show_headers = len(entries) > 1 or any(e.error for e in entries)
@@ -210,7 +210,7 @@ class CaseList(Vertical):
         event.stop()
         self.options.focus()
 
-    def _highlight_changed(self, index: Optional[int]) -> None:
+    def _highlight_changed(self, index: int | None) -> None:
         if self._suppress or index is None:
             return
         option_list = self.options

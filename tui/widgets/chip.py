@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 from rich.text import Text
 from textual.widgets import Static
 
@@ -14,10 +12,10 @@ class Chip(Static):
     Chip:hover { background: $accent 40%; }
     """
 
-    def __init__(self, action: str, *, id: Optional[str] = None) -> None:
+    def __init__(self, action: str, *, id: str | None = None) -> None:
         super().__init__("", id=id, markup=False)
         self.action = action
-        self._state: Optional[Text] = None
+        self._state: Text | None = None
 
     def set_state(self, text: Text) -> None:
         if text != self._state:  # an update lays the screen out again (the chip's width follows its text)

@@ -8,7 +8,6 @@ text and width (see textlayout.py).
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Optional
 
 from rich.segment import Segment
 from rich.style import Style
@@ -20,7 +19,6 @@ from textual.selection import Selection
 from textual.strip import Strip
 
 from .textlayout import Row, RowLayout, StyledText
-
 
 # Texts longer than this are wrapped a screenful first and the rest right after that is drawn (shorter ones wrap in
 # about a millisecond: all at once, so their scrollbar never shows an estimate).
@@ -36,7 +34,7 @@ class PaneText:
         self.text = text
         self.copy = copy  # what `c` copies: the raw value (question string, chatPrompt JSON…)
         self.hang = hang  # indentation of wrapped continuation rows (at least the line's own)
-        self._styled: Optional[StyledText] = None
+        self._styled: StyledText | None = None
         self._layouts: dict[int, RowLayout] = {}
         # Drawn rows, per (width, pane style): going back to a case redraws from here.
         self._strips: dict[tuple[int, Style], dict[int, Strip]] = {}
@@ -109,21 +107,19 @@ class Pane(ScrollView, can_focus=True):
     Pane:focus { border: round $accent; }
     """
 
-    def __init__(
-        self, title: str, *, key: str = "", id: Optional[str] = None, classes: Optional[str] = None
-    ) -> None:
+    def __init__(self, title: str, *, key: str = "", id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.title_name = title  # the title without its key (for messages such as "Copied question")
         # The key that focuses the pane, set apart from the title so "[1] messages" does not read as a count.
         self.border_title = Content.assemble((f"[{key}]", "bold"), " ", title) if key else Content(title)
         self._content = EMPTY
-        self._layout: Optional[RowLayout] = None
+        self._layout: RowLayout | None = None
         self._rows: list[Row] = []  # the layout's rows: the first screenful at least, all once finished
         self._rows_width = -1
         self._strips: dict[int, Strip] = {}
-        self._pending_line: Optional[int] = None
+        self._pending_line: int | None = None
         # Looked up once per paint rather than once per row (rich_style walks every ancestor's styles).
-        self._paint_style: Optional[Style] = None
+        self._paint_style: Style | None = None
         self._paint_width = -1
 
     # -- content

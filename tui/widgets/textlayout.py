@@ -12,7 +12,6 @@ import sys
 import threading
 from bisect import bisect_left
 from functools import lru_cache
-from typing import Optional, Union
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -35,7 +34,7 @@ def _parse_style(style: str) -> Style:
     return Style.parse(style) if style else Style()
 
 
-def _as_style(style: Union[str, Style]) -> Style:
+def _as_style(style: str | Style) -> Style:
     return _parse_style(style) if isinstance(style, str) else style
 
 
@@ -55,8 +54,8 @@ def wrap_line(
     rows: list[Row],
     hang: int = 0,
     *,
-    limit: Optional[int] = None,
-    resume: Optional[int] = None,
+    limit: int | None = None,
+    resume: int | None = None,
 ) -> int:
     """Greedy word wrap of one logical line; continuation rows are indented by `hang` (the line's own indentation
     at least); words longer than a row are folded.
@@ -164,7 +163,7 @@ class StyledText:
         self._long = [s for s in spans if s[1] - s[0] > LONG_SPAN]
         self._spans = short
         self._starts = starts
-        self._lines: Optional[list[Extent]] = None
+        self._lines: list[Extent] | None = None
 
     def lines(self) -> list[Extent]:
         """(start, end) of each logical line."""
@@ -226,7 +225,7 @@ class RowLayout:
         self.hang = hang
         self.rows: list[Row] = []
         self._next = 0  # offset of the next logical line to wrap; -1 once every line is wrapped
-        self._resume: Optional[int] = None  # where that line's wrapping stopped (a long line is wrapped in parts)
+        self._resume: int | None = None  # where that line's wrapping stopped (a long line is wrapped in parts)
         self._lock = threading.Lock()
 
     @property
