@@ -132,7 +132,7 @@ def run_toolong(path: str, timeout: float) -> dict:
 
 def in_process_index(path: str) -> tuple[float, int]:
     sys.path.insert(0, ROOT)
-    from turnlens.formatting.results import ResultsFile
+    from turnlens.formatting.results.reader import ResultsFile
 
     results = ResultsFile(path)
     started = time.perf_counter()
@@ -148,8 +148,8 @@ def export_sizes(folder: str) -> None:
     import io
 
     sys.path.insert(0, ROOT)
-    from turnlens.formatting.results import expand_results_paths
-    from turnlens.formatting.results_export import export_results
+    from turnlens.formatting.export.results import export_results
+    from turnlens.formatting.results.reader import expand_results_paths
 
     files, _ = expand_results_paths([folder])
     if not files:

@@ -12,7 +12,7 @@ import math
 import re
 from typing import Any
 
-from .yaml12 import _js_number
+from turnlens.formatting.evals.yaml12 import _js_number
 
 JS_WHITESPACE = (
     "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"

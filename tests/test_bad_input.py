@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from turnlens.formatting import format_case, load_eval_file
-from turnlens.formatting import loader as loader_module
+from turnlens.formatting.evals import loader as loader_module
+from turnlens.formatting.evals.loader import load_eval_file
+from turnlens.formatting.prompts.engine import format_case
 
 ROOT = Path(__file__).resolve().parent.parent
 

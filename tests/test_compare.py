@@ -6,8 +6,8 @@ import os
 
 import orjson
 
-from turnlens.formatting.compare import compare_runs, filter_rows
-from turnlens.formatting.results import ResultsFile
+from turnlens.formatting.results.compare import compare_runs, filter_rows
+from turnlens.formatting.results.reader import ResultsFile
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "results")
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from turnlens.formatting import format_case, load_eval_file
+from turnlens.formatting.evals.loader import load_eval_file
+from turnlens.formatting.prompts.engine import format_case
 
 EVAL = """\
 $schema: agentv-eval-v2

@@ -5,9 +5,15 @@ from __future__ import annotations
 import os
 import shutil
 
-from turnlens.formatting.drift import DriftChecker, chat_prompt_text, find_eval_files, project_root_of, unified_diff
 from turnlens.formatting.model import ChatMessage
-from turnlens.formatting.results import read_all
+from turnlens.formatting.results.drift import (
+    DriftChecker,
+    chat_prompt_text,
+    find_eval_files,
+    project_root_of,
+    unified_diff,
+)
+from turnlens.formatting.results.reader import read_all
 
 PROJECT = os.path.join(os.path.dirname(__file__), "fixtures", "results", "project")
 RUN = os.path.join(PROJECT, ".agentv", "results", "mini-run.jsonl")
@@ -50,7 +56,7 @@ def test_explicit_evals_path(tmp_path):
 
 
 def test_nothing_recorded():
-    from turnlens.formatting.results import record_from_mapping
+    from turnlens.formatting.results.reader import record_from_mapping
 
     report = DriftChecker(RUN).check(record_from_mapping({"eval_id": "greet-flat", "score": 1}, "f", 1))
     assert report.status == "nothing recorded"

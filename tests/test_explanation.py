@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from turnlens.formatting import format_case, load_eval_file
+from turnlens.formatting.evals.loader import load_eval_file
+from turnlens.formatting.prompts.engine import format_case
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_formatting_imports_neither_textual_nor_rich():
     modules = sorted(m.name for m in pkgutil.walk_packages(turnlens.formatting.__path__, "turnlens.formatting."))
-    assert "turnlens.formatting.engine" in modules and "turnlens.formatting.loader" in modules
+    assert "turnlens.formatting.prompts.engine" in modules and "turnlens.formatting.evals.loader" in modules
     code = (
         "import importlib, sys\n"
         f"for name in {modules!r}:\n"
@@ -27,7 +27,7 @@ def test_formatting_imports_neither_textual_nor_rich():
 def test_export_command_does_not_import_textual():
     code = (
         "import sys\n"
-        "import turnlens.formatting.export\n"
+        "import turnlens.formatting.export.evals\n"
         "assert 'textual' not in sys.modules and 'rich' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)

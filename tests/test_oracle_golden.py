@@ -144,7 +144,7 @@ def why_not_comparable(entry: dict) -> str | None:
 
 def import_engine():
     """turnlens.formatting.export_rows. An engine that fails to import fails the suite loudly (never a skip)."""
-    from turnlens.formatting import export_rows
+    from turnlens.formatting.export.evals import export_rows
 
     return export_rows
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from turnlens.formatting.parallel import _slice_by_offsets, slice_text, split_slices
+from turnlens.formatting.export.parallel import _slice_by_offsets, slice_text, split_slices
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="slicing needs fork")
@@ -37,7 +37,7 @@ def test_offsets_cut_the_same_text_as_lines(parts, trailing):
 
 RUN = r"""
 import os, sys
-from turnlens.formatting.parallel import DeferredSlices, split_slices
+from turnlens.formatting.export.parallel import DeferredSlices, split_slices
 text = open(sys.argv[1]).read()
 slices = split_slices(text, 3)
 parent = os.getpid()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from turnlens.formatting.parallel import MIN_PARALLEL_BYTES, slice_text, split_points
+from turnlens.formatting.export.parallel import MIN_PARALLEL_BYTES, slice_text, split_points
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="slicing needs fork")
@@ -81,7 +81,7 @@ def export(path: Path, env_extra: dict | None = None):
 
 def serial(path: Path):
     code = (
-        "import sys, turnlens.formatting.export as e; e._export_slices = lambda p, a: [e._export_one(p, a)]; "
+        "import sys, turnlens.formatting.export.evals as e; e._export_slices = lambda p, a: [e._export_one(p, a)]; "
         "sys.exit(e.main(sys.argv[1:]))"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}

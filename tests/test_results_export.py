@@ -8,8 +8,8 @@ import os
 import orjson
 import toon_format
 
-from turnlens.formatting.results import read_all
-from turnlens.formatting.results_export import export_results, export_row, main
+from turnlens.formatting.export.results import export_results, export_row, main
+from turnlens.formatting.results.reader import read_all
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "results")
 RUN_A = os.path.join(FIXTURES, "run-a.jsonl")

@@ -7,7 +7,7 @@ import os
 
 import orjson
 
-from turnlens.formatting.results import (
+from turnlens.formatting.results.reader import (
     ResultsFile,
     compute_stats,
     expand_results_paths,
@@ -207,7 +207,7 @@ class TestFullText:
 
 
 def test_stats_counter_goes_on_where_it_stopped(tmp_path):
-    from turnlens.formatting.results import StatsCounter
+    from turnlens.formatting.results.reader import StatsCounter
 
     path = tmp_path / "grow.jsonl"
     rows = [{"eval_id": f"c{i}", "score": i / 10, **({"error": "x"} if i == 3 else {})} for i in range(10)]
@@ -221,7 +221,7 @@ def test_stats_counter_goes_on_where_it_stopped(tmp_path):
 
 
 def test_problems_are_capped_but_counted(tmp_path):
-    from turnlens.formatting.results import MAX_DIAGNOSTICS
+    from turnlens.formatting.results.reader import MAX_DIAGNOSTICS
 
     path = tmp_path / "binary.jsonl"
     path.write_bytes(b"\x00garbage\n" * (MAX_DIAGNOSTICS + 50) + b'{"eval_id": "ok", "score": 1}\n')

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from turnlens.formatting import format_case, load_eval_file
-from turnlens.formatting.results import read_all
+from turnlens.formatting.evals.loader import load_eval_file
+from turnlens.formatting.prompts.engine import format_case
+from turnlens.formatting.results.reader import read_all
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "sample_evals"

@@ -320,7 +320,7 @@ def write_scenario(name: str, root: Path) -> tuple[str, str]:
 @pytest.fixture(scope="module")
 def export_rows():
     try:
-        from turnlens.formatting import export_rows
+        from turnlens.formatting.export.evals import export_rows
     except Exception as exc:
         pytest.skip(f"engine not importable: {type(exc).__name__}: {exc}")
     return export_rows

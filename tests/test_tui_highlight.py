@@ -1,10 +1,10 @@
-"""The pure highlighting spans (formatting/highlight.py) and the sanitising of untrusted text (tui/render.py)."""
+"""The pure highlighting spans (formatting/prompts/highlight.py) and the sanitising of untrusted text (tui/render)."""
 
 from __future__ import annotations
 
 from rich.text import Text
 
-from turnlens.formatting.highlight import code_spans, file_spans, prompt_spans
+from turnlens.formatting.prompts.highlight import code_spans, file_spans, prompt_spans
 from turnlens.tui.render import highlighted, sanitize
 
 

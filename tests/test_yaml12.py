@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from turnlens.formatting import yaml12
+from turnlens.formatting.evals import yaml12
 
 YamlError = yaml12.YamlError
 parse_yaml = yaml12.parse_yaml
@@ -315,7 +315,7 @@ def test_numbers_are_javascript_doubles():
 def test_hostile_nesting_is_refused_without_crashing(text):
     # libyaml's own composer recurses in C: this would kill the process if the guard were missing.
     script = (
-        "import sys; from turnlens.formatting import yaml12\n"
+        "import sys; from turnlens.formatting.evals import yaml12\n"
         "try:\n    yaml12.parse_yaml(sys.stdin.read())\nexcept yaml12.YamlError as e:\n    print(e.message)\n"
     )
     done = subprocess.run(

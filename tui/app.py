@@ -78,7 +78,7 @@ def _is_results_path(path: str) -> bool:
     """AgentV results (JSONL, or YAML documents with eval_id) rather than an eval file."""
     if path.endswith(".jsonl"):
         return True
-    from turnlens.formatting.results import looks_like_results_file
+    from turnlens.formatting.results.reader import looks_like_results_file
 
     try:
         return bool(looks_like_results_file(path))
@@ -129,7 +129,7 @@ def make_app(
 def _is_results_input(path: str) -> bool:
     """A results file, or a folder holding results files and no eval files (decided by content, not by name)."""
     if os.path.isdir(path):
-        from turnlens.formatting.results import looks_like_results_file
+        from turnlens.formatting.results.reader import looks_like_results_file
 
         from .session import find_eval_files
 

@@ -44,7 +44,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 def run(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "export":
-        from turnlens.formatting.export import main as export_main
+        from turnlens.formatting.export.evals import main as export_main
 
         return export_main(args[1:])
 

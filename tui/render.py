@@ -18,8 +18,8 @@ from rich.style import Style
 from rich.text import Span as RichSpan
 from rich.text import Text
 
-from turnlens.formatting.highlight import file_spans, prompt_spans
 from turnlens.formatting.model import EvalCase, FormattedCase, Message, Rendered
+from turnlens.formatting.prompts.highlight import file_spans, prompt_spans
 
 from .rows import RULE_SHORT, CaseRow, case_label  # noqa: F401 - the rows are drawn here; re-exported for callers
 

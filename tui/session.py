@@ -11,8 +11,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from turnlens.formatting import format_case, load_eval_file, looks_like_eval_file
+from turnlens.formatting.evals.loader import load_eval_file, looks_like_eval_file
 from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, FormattedCase
+from turnlens.formatting.prompts.engine import format_case
 
 from .rows import RULE_SHORT, CaseRow, case_label
 
@@ -79,7 +80,7 @@ class Session:
     """The eval files being inspected, reloadable one by one."""
 
     def __init__(self, paths: Iterable[str], *, repo_root: str | None = None, cwd: str | None = None):
-        from turnlens.formatting import find_repo_root
+        from turnlens.formatting.evals.loader import find_repo_root
 
         self.cwd = cwd  # the working directory as a search root for file references (None: the real one)
         self.repo_root = os.path.abspath(repo_root) if repo_root else find_repo_root(cwd)

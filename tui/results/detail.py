@@ -18,9 +18,15 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Markdown, Static, TabbedContent, TabPane
 
-from turnlens.formatting.compare import CompareRow
 from turnlens.formatting.model import Rendered
-from turnlens.formatting.results import EvaluatorResult, RecordedRequest, ResultRecord, ResultsFile, truncate_text
+from turnlens.formatting.results.compare import CompareRow
+from turnlens.formatting.results.reader import (
+    EvaluatorResult,
+    RecordedRequest,
+    ResultRecord,
+    ResultsFile,
+    truncate_text,
+)
 
 from ..render import chat_text, highlighted, sanitize
 from .screen import ResultsCommands, _action
@@ -323,7 +329,7 @@ class ResultDetailScreen(Screen):
             try:
                 report = self.drift.check(record)
             except Exception as error:  # the engine failing on one case is shown, not raised
-                from turnlens.formatting.drift import DriftReport
+                from turnlens.formatting.results.drift import DriftReport
 
                 report = DriftReport("eval refused", f"the engine failed: {error}")
         self.app.call_from_thread(self._show_drift, index, report)

@@ -22,7 +22,7 @@ from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Static
 
-from turnlens.formatting.results import (
+from turnlens.formatting.results.reader import (
     FILTERS,
     SORT_KEYS,
     ResultsFile,
@@ -622,7 +622,7 @@ class ResultsScreen(Screen):
 
     def _drift_checker(self, run: Run):
         if run.drift_checker is None:
-            from turnlens.formatting.drift import DriftChecker
+            from turnlens.formatting.results.drift import DriftChecker
 
             run.drift_checker = DriftChecker(run.path, evals=self.evals, repo_root=self.repo_root)
         return run.drift_checker
@@ -647,7 +647,7 @@ class ResultsScreen(Screen):
 
     @work(thread=True, group="drift")
     def _check_drift(self, run: Run) -> None:
-        from turnlens.formatting.drift import display_path
+        from turnlens.formatting.results.drift import display_path
 
         checker = self._drift_checker(run)
         if not checker.eval_paths:
@@ -688,7 +688,7 @@ class ResultsScreen(Screen):
 
     @work(thread=True, group="index")
     def _index_both(self, a: Run, b: Run) -> None:
-        from turnlens.formatting.compare import compare_runs
+        from turnlens.formatting.results.compare import compare_runs
 
         for run in (a, b):
             for progress in run.results.scan(batch_seconds=0.25, stop=self._stop):
@@ -726,7 +726,7 @@ class ResultsScreen(Screen):
         self._show_comparison()
 
     def _show_comparison(self) -> None:
-        from turnlens.formatting.compare import filter_rows
+        from turnlens.formatting.results.compare import filter_rows
 
         if self.comparison is None:
             return

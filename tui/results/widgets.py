@@ -23,8 +23,8 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
-from turnlens.formatting.compare import CompareRow
-from turnlens.formatting.results import ResultsFile, ScanProgress, Stats, visible_text
+from turnlens.formatting.results.compare import CompareRow
+from turnlens.formatting.results.reader import ResultsFile, ScanProgress, Stats, visible_text
 
 PASS = "#98c379"
 FAIL = "#e06c75"

@@ -15,8 +15,8 @@ from typing import Any, TextIO
 
 import orjson
 
-from .model import Diagnostic
-from .results import ResultRecord, ResultsFile, expand_results_paths, passes, visible_text
+from turnlens.formatting.model import Diagnostic
+from turnlens.formatting.results.reader import ResultRecord, ResultsFile, expand_results_paths, passes, visible_text
 
 FORMATS = ("toon", "jsonl", "markdown")
 DEFAULT_THRESHOLD = 0.5

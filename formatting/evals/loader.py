@@ -10,10 +10,10 @@ import os
 import re
 from typing import Any
 
-from .globs import is_guideline
-from .jsstr import js_json, js_trim
-from .model import Diagnostic, EvalCase, EvalFile, GuidelineConfig, Message, Segment
-from .yaml12 import YamlError, parse_yaml, parse_yaml_bytes
+from turnlens.formatting.evals.globs import is_guideline
+from turnlens.formatting.evals.yaml12 import YamlError, parse_yaml, parse_yaml_bytes
+from turnlens.formatting.jsstr import js_json, js_trim
+from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, GuidelineConfig, Message, Segment
 
 EVAL_SCHEMA = "agentv-eval-v2"
 CONFIG_SCHEMA = "agentv-config-v2"

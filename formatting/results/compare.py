@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from .results import FLAG_ERROR, FLAG_NO_SCORE, ResultsFile
+from turnlens.formatting.results.reader import FLAG_ERROR, FLAG_NO_SCORE, ResultsFile
 
 Status = Literal["regressed", "new error", "only in A", "only in B", "improved", "fixed", "unchanged"]
 # Worst news first: what an author must look at after a change.

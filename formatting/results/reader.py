@@ -24,7 +24,7 @@ from typing import Any
 
 import orjson
 
-from .model import ChatMessage, Diagnostic
+from turnlens.formatting.model import ChatMessage, Diagnostic
 
 RESULTS_SUFFIXES = (".jsonl", ".ndjson", ".json", ".yaml", ".yml")
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -561,7 +561,7 @@ class ResultsFile:
             yield position
 
     def _scan_yaml(self, stop: threading.Event | None) -> Iterator[int]:
-        from .yaml12 import YamlError
+        from turnlens.formatting.evals.yaml12 import YamlError
 
         mm = self._mm
         assert mm is not None
@@ -845,6 +845,6 @@ def select(
 
 def _load_yaml_document(chunk: bytes):
     """One results document with YAML 1.2 core-schema typing, as AgentV wrote it (`yes` stays text)."""
-    from .yaml12 import parse_yaml
+    from turnlens.formatting.evals.yaml12 import parse_yaml
 
     return parse_yaml(bytes(chunk).decode("utf-8", errors="replace")).data

@@ -17,9 +17,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .globs import is_guideline, matching_pattern
-from .jsstr import js_blank, js_json, js_trim
-from .model import (
+from turnlens.formatting.evals.globs import is_guideline, matching_pattern
+from turnlens.formatting.jsstr import js_blank, js_json, js_trim
+from turnlens.formatting.model import (
     ChatMessage,
     EvalCase,
     EvalFile,

@@ -14,8 +14,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .model import ChatMessage, EvalCase, EvalFile
-from .results import ResultRecord
+from turnlens.formatting.model import ChatMessage, EvalCase, EvalFile
+from turnlens.formatting.results.reader import ResultRecord
 
 DriftStatus = Literal["equal", "drifted", "eval not found", "nothing recorded", "eval refused", "case skipped"]
 SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".agentv", ".tox", ".mypy_cache", "dist", "build"}
@@ -88,7 +88,7 @@ def project_root_of(results_path: str) -> str:
 
 def find_eval_files(root: str) -> list[str]:
     """Eval files (by the cheap `$schema` sniff) under `root`, skipping dot/vendor folders, sorted."""
-    from .loader import looks_like_eval_file
+    from turnlens.formatting.evals.loader import looks_like_eval_file
 
     if os.path.isfile(root):
         return [root]
@@ -141,7 +141,7 @@ class DriftChecker:
             return self._eval_paths
 
     def _load(self, path: str) -> EvalFile:
-        from .loader import load_eval_file
+        from turnlens.formatting.evals.loader import load_eval_file
 
         eval_file = self._loaded.get(path)
         if eval_file is None:
@@ -197,7 +197,7 @@ class DriftChecker:
         key = (eval_file.path, case.index)
         formatted = self._formatted.get(key)
         if formatted is None:
-            from .engine import format_case
+            from turnlens.formatting.prompts.engine import format_case
 
             formatted = self._formatted[key] = format_case(case, eval_file, "agentv")
         return compare_with_case(record, eval_file, case, formatted)
@@ -205,7 +205,7 @@ class DriftChecker:
 
 def compare_with_case(record: ResultRecord, eval_file: EvalFile, case: EvalCase, formatted=None) -> DriftReport:
     """Compare what `record` recorded with `case` formatted by the engine (profile agentv, what AgentV sends)."""
-    from .engine import evaluator_prompt, format_case
+    from turnlens.formatting.prompts.engine import evaluator_prompt, format_case
 
     if formatted is None:
         formatted = format_case(case, eval_file, "agentv")

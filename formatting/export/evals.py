@@ -14,10 +14,10 @@ from collections.abc import Iterator
 
 import orjson
 
-from .engine import format_case
-from .jsstr import _LONE_SURROGATE
-from .loader import load_eval_file, looks_like_eval_file
-from .model import PROFILES, Diagnostic, EvalFile
+from turnlens.formatting.evals.loader import load_eval_file, looks_like_eval_file
+from turnlens.formatting.jsstr import _LONE_SURROGATE
+from turnlens.formatting.model import PROFILES, Diagnostic, EvalFile
+from turnlens.formatting.prompts.engine import format_case
 
 
 def _dumps_slow(obj) -> bytes:
@@ -124,7 +124,8 @@ def _load_one(
 ) -> tuple[str, object]:
     """The first half of _export_one: ("error", message) or ("ok", (file diagnostics, the loaded EvalFile)). Only
     loading can refuse a file; what follows only formats what was loaded."""
-    from . import parallel, yaml12
+    from turnlens.formatting.evals import yaml12
+    from turnlens.formatting.export import parallel
 
     if parallel.in_worker:  # this process ends with os._exit: keep what it builds instead of freeing it
         yaml12.retained_nodes = parallel.retained
@@ -152,8 +153,8 @@ def _export_slices(path: str, args) -> list[tuple[str, object]]:
 
     A sliced export's rows stay in the worker that made them: in their place is a _SliceRows, which has the worker
     write them (in order, once every slice was found good)."""
-    from .loader import NOT_UTF8, decode_eval_bytes
-    from .parallel import DeferredSlices, split_slices
+    from turnlens.formatting.evals.loader import NOT_UTF8, decode_eval_bytes
+    from turnlens.formatting.export.parallel import DeferredSlices, split_slices
 
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     if not hasattr(os, "fork") or cores < 2:
@@ -204,7 +205,7 @@ class _SliceRows:
         self.run, self.number = run, number
 
     def write(self) -> None:
-        from .parallel import SliceLost
+        from turnlens.formatting.export.parallel import SliceLost
 
         try:
             self.run.emit(self.number)
@@ -257,7 +258,7 @@ def _parser() -> argparse.ArgumentParser:
 def _is_results(path: str) -> bool:
     if looks_like_eval_file(path):  # declares the eval schema, so not a results file: spares importing that reader
         return False
-    from .results import looks_like_results_file
+    from turnlens.formatting.results.reader import looks_like_results_file
 
     return looks_like_results_file(path)
 
@@ -280,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 1
     if any(results):
-        from .results_export import main as results_main
+        from turnlens.formatting.export.results import main as results_main
 
         return results_main(list(argv if argv is not None else sys.argv[1:]))
     try:

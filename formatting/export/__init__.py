@@ -1,0 +1,1 @@
+"""`turnlens export`: eval files and results files out as JSONL, TOON or Markdown."""
