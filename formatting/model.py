@@ -188,5 +188,5 @@ class FormattedCase:
     evaluator_prompt: str  # default evaluator user prompt for the lm question, empty candidate answer
     explanation: Explanation
 
-    def rendered(self, mode: Mode) -> Rendered:
+    def rendered(self, mode: Mode | str) -> Rendered:
         return self.lm if mode == "lm" else self.agent

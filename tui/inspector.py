@@ -154,7 +154,7 @@ def empty_state(session: Session) -> tuple[Text, PaneText]:
         title.append("  refused: no case can be shown", style="dim")
         body = Text(end="")
         body.append(render.sanitize(diagnostic_text(error, session.repo_root)), style=render.ERROR)
-        excerpt = _source_excerpt(loaded.path, error.line)
+        excerpt = _source_excerpt(loaded.path, error.line) if error.line else None
         if excerpt is not None:
             first, chunk = excerpt
             body.append("\n\n")
@@ -478,7 +478,7 @@ class InspectorScreen(Screen):
                 )
 
     def _pane_widths(self) -> dict[str, int]:
-        return {pane.id: pane.content_width for pane in self.query(Pane)}
+        return {pane.id or "": pane.content_width for pane in self.query(Pane)}
 
     @work(thread=True, group="prerender", exclusive=True)
     def _prerender(self) -> None:

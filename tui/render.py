@@ -429,7 +429,7 @@ _FILLER = Style(color="#3e4451", dim=True)
 
 
 def _chat_lines(rendered: Rendered, profile: str) -> list[Text]:
-    return chat_text(rendered, profile).split("\n", allow_blank=True)
+    return list(chat_text(rendered, profile).split("\n", allow_blank=True))
 
 
 @dataclass
@@ -459,14 +459,15 @@ def diff_chat_texts(left: Rendered, right: Rendered, left_name: str, right_name:
         if mark == " " or (mark in "-+" and not line.plain.strip()):
             # Unchanged, or a blank line only one side has: no sign (a "-" on an empty line reads as content).
             out = Text("  ", end="") + line
-            if mark != " ":
+            if mark != " " and background is not None:
                 out.stylize(background, 0, len(out))
             return out
         colour = {"-": "#e06c75", "+": "#98c379", "~": "#e5c07b"}[mark]
         out = Text(end="")
         out.append(mark + " ", style=Style(color=colour, bold=True))
         out.append_text(line)
-        out.stylize(background, 2, len(out))
+        if background is not None:
+            out.stylize(background, 2, len(out))
         return out
 
     def filler(count: int) -> list[Text]:

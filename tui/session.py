@@ -10,9 +10,10 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from turnlens.formatting.evals.loader import load_eval_file, looks_like_eval_file
-from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, FormattedCase
+from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, FormattedCase, Profile
 from turnlens.formatting.prompts.engine import format_case
 
 from .rows import RULE_SHORT, CaseRow, case_label
@@ -204,13 +205,13 @@ class Session:
         if found is None:
             return None
         loaded, case = found
-        if case.skipped:
+        if case.skipped or loaded.good is None:
             return None
         cache_key = (loaded.path, loaded.generation, case.index, profile)
         result = self._formatted.get(cache_key)
         if result is None:
             try:
-                result = format_case(case, loaded.good, profile)
+                result = format_case(case, loaded.good, cast(Profile, profile))
             except ValueError:
                 return None
             self._formatted[cache_key] = result
@@ -241,21 +242,24 @@ class Session:
     def case_source(self, key: str) -> tuple[int, str]:
         """(first line, text) of the case as written in the file on disk, up to the next case."""
         found = self.case(key)
-        if found is None or not found[1].line:
+        if found is None:
             return 0, ""
         loaded, case = found
-        later = [c.line for c in loaded.good.cases if c.line and c.line > case.line]
+        good, first = loaded.good, case.line or 0
+        if good is None or not first:
+            return 0, ""
+        later = [c.line for c in good.cases if c.line and c.line > first]
         try:
             with open(loaded.path, encoding="utf-8", errors="replace") as handle:
                 lines = handle.read().split("\n")
         except OSError:
             return 0, ""
         end = min(later) - 1 if later else len(lines)
-        chunk = lines[case.line - 1 : end]
+        chunk = lines[first - 1 : end]
         # Blank lines and comments just above the next case belong to it.
         while chunk and (not chunk[-1].strip() or chunk[-1].lstrip().startswith("#")):
             chunk.pop()
-        return case.line, "\n".join(chunk)
+        return first, "\n".join(chunk)
 
     def row(self, key: str, profile: str = "agentv") -> CaseRow | None:
         found = self.case(key)

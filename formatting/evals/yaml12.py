@@ -44,12 +44,14 @@ Line numbers of some malformed-structure refusals differ by a line or two (each 
 from __future__ import annotations
 
 import base64
+import builtins
 import datetime
 import gc
 import math
 import re
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -811,7 +813,7 @@ class _Builder:
     def mapping(self, node, depth: int, result: dict | None = None, key_lines: dict | None = None) -> dict:
         """Build a mapping; or finish one the fast builder began with plain string keys (`result`, `key_lines`)."""
         start = 0
-        if result is None:
+        if result is None or key_lines is None:
             result, key_lines = {}, {}
         else:
             start = len(result)
@@ -919,7 +921,7 @@ class _Builder:
             return self.scalar(node)
         return self.built[id(node)]
 
-    def alias_weight(self, node, parent: Any, position: Any, visiting: set) -> int:
+    def alias_weight(self, node, parent: Any, position: Any, visiting: builtins.set[int]) -> int:
         if parent is not None and self.defined_at.get(id(node)) != (parent, position):
             count, alias_count = self.anchor_data.get(id(node), (1, 0))
             return count * alias_count
@@ -982,7 +984,7 @@ class _FastBuilder(_Builder):
     def sequence(self, node, depth: int) -> list:
         result: list = []
         self.node_lines[id(result)] = node.start_mark.line + 1
-        lines = []
+        lines: list[int] = []
         append = result.append
         add_line = lines.append
         build = self.build
@@ -1008,9 +1010,9 @@ class _FastBuilder(_Builder):
         self.child_lines[id(result)] = lines
         return result
 
-    def mapping(self, node, depth: int) -> dict:
-        result: dict = {}
-        key_lines: dict = {}
+    def mapping(self, node, depth: int, result: dict | None = None, key_lines: dict | None = None) -> dict:
+        result = {}
+        key_lines = {}
         build = self.build
         special = _SPECIAL_START
         plain_keys = _PLAIN_STRING_KEYS
@@ -1083,6 +1085,7 @@ def _compose_events(loader) -> tuple[Any, Any]:
     anchors: dict = {}
     stack: list = []  # [node, pending key node or None]
     root = None
+    node: Any
     while root is None:
         event = loader.get_event()
         cls = event.__class__
@@ -1515,7 +1518,7 @@ def _parse(text: str) -> YamlDoc:
             text = _ODD_CHARS.sub(_stand_in, text)
         if lone_cr:
             text = _LONE_CR.sub(_stand_in, text)
-    restore_text = _restore if restore else None
+    restore_text: Callable[[str], str] | None = _restore if restore else None
     if "\\u" in text and _SURROGATE_ESCAPE.search(text):
         if _SURROGATE_CLASH.search(text):
             raise YamlError(
@@ -1526,7 +1529,7 @@ def _parse(text: str) -> YamlDoc:
         restore_text = (
             _give_back_surrogates if restore_text is None else (lambda value: _give_back_surrogates(_restore(value)))
         )
-    directive_warnings = []
+    directive_warnings: list[str] = []
     if text.startswith("%") or "\n%" in text:
         text, directive_warnings = _drop_unknown_directives(text)
     flow_openers = text.count("[") + text.count("{")
@@ -1560,6 +1563,7 @@ def _parse(text: str) -> YamlDoc:
     if root is None:
         return YamlDoc(None)
     count_aliases = "*" in text and _has_token(_ALIAS, text)
+    builder: _Builder
     if version is None and not count_aliases and restore_text is None:
         builder = _FastBuilder()
     else:
@@ -1622,7 +1626,7 @@ def _colon_patch(text: str, exc: yaml.YAMLError) -> tuple[str, Any] | None:
     if line[mark.column : mark.column + 1] != ":":
         return None
     if line[mark.column + 1 : mark.column + 2] not in ("", " ", "\t", "\r", ",", "]", "}"):
-        if exc.problem != "did not find expected node content":
+        if getattr(exc, "problem", None) != "did not find expected node content":
             return None
         # `{type: :text}`: YAML 1.2 lets a plain value in a flow start with ':', libyaml does not. Such a value can
         # only be a string, so quoting it keeps its meaning.

@@ -11,6 +11,7 @@ import json
 import os
 import sys
 from collections.abc import Iterator
+from typing import Any
 
 import orjson
 
@@ -114,14 +115,14 @@ def _row_warnings(path: str, row: dict) -> list[str]:
 
 def _export_one(
     path: str, args, text: str | None = None, first_case_index: int = 0, config_diagnostics: bool = True
-) -> tuple[str, object]:
+) -> tuple[str, Any]:
     """("error", message) or ("ok", (file diagnostics, [(row json, row warnings), …])) for a file or a slice."""
     return _rows_of(path, args, _load_one(path, args, text, first_case_index, config_diagnostics))
 
 
 def _load_one(
     path: str, args, text: str | None = None, first_case_index: int = 0, config_diagnostics: bool = True
-) -> tuple[str, object]:
+) -> tuple[str, Any]:
     """The first half of _export_one: ("error", message) or ("ok", (file diagnostics, the loaded EvalFile)). Only
     loading can refuse a file; what follows only formats what was loaded."""
     from turnlens.formatting.evals import yaml12
@@ -138,7 +139,7 @@ def _load_one(
     return "ok", ([str(d) for d in diagnostics], ev)
 
 
-def _rows_of(path: str, args, loaded: tuple[str, object]) -> tuple[str, object]:
+def _rows_of(path: str, args, loaded: tuple[str, Any]) -> tuple[str, Any]:
     """The second half of _export_one: the rows of a loaded file (an error stays as it is)."""
     kind, value = loaded
     if kind == "error":
@@ -148,7 +149,7 @@ def _rows_of(path: str, args, loaded: tuple[str, object]) -> tuple[str, object]:
     return "ok", (diagnostics, rows)
 
 
-def _export_slices(path: str, args) -> list[tuple[str, object]]:
+def _export_slices(path: str, args) -> list[tuple[str, Any]]:
     """The export of one file, in slices exported on every core when the file is big enough to gain from it.
 
     A sliced export's rows stay in the worker that made them: in their place is a _SliceRows, which has the worker
@@ -187,7 +188,7 @@ def _export_slices(path: str, args) -> list[tuple[str, object]]:
     return results
 
 
-def _summary(result: tuple[str, object]) -> tuple[str, object]:
+def _summary(result: tuple[str, Any]) -> tuple[str, Any]:
     """What a worker tells the parent about its slice as soon as it is loaded: the error, or the file diagnostics
     (its rows are made and kept there)."""
     kind, value = result

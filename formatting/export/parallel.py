@@ -16,6 +16,7 @@ import re
 import signal
 import sys
 from collections.abc import Callable
+from typing import Any
 
 MIN_PARALLEL_BYTES = 256 * 1024
 
@@ -61,7 +62,9 @@ def split_slices(text: str, parts: int) -> list[tuple[int, int, int, int, int]] 
         heads.insert(0, 0)
     if len(heads) != 1:
         return None
-    head_end = _EVALCASES_LINE.match(text, heads[0]).end()
+    head = _EVALCASES_LINE.match(text, heads[0])
+    assert head is not None  # matched when heads was built
+    head_end = head.end()
     first = _FIRST_ITEM.search(text, head_end - 1)
     if first is None or _blank_or_comment_lines(text, head_end - 1, first.start()) < 0:
         return None
@@ -157,15 +160,15 @@ class DeferredSlices:
         self,
         text: str,
         slices: list[tuple[int, int, int, int, int]],
-        work: Callable[[str, int], object],
-        summarise: Callable[[object], object],
-        emit: Callable[[object], None],
-        complete: Callable[[object], object] = lambda result: result,
+        work: Callable[[str, int], Any],
+        summarise: Callable[[Any], Any],
+        emit: Callable[[Any], None],
+        complete: Callable[[Any], Any] = lambda result: result,
     ):
         self._emit_result = emit
         self._work, self._complete = work, complete
         self._children: dict[int, tuple[int, int, int]] = {}  # number -> (pid, report fd, go fd)
-        self._local: dict[int, object] = {}
+        self._local: dict[int, Any] = {}
         header_lines, header_end = slices[0][0], slices[0][3]
         pieces = [lambda s=s: _slice_by_offsets(text, header_end, s[0] - header_lines, s[3], s[4]) for s in slices]
         self._pieces = pieces
@@ -189,7 +192,7 @@ class DeferredSlices:
             os.close(report_w)
             os.close(go_r)
             self._children[number] = (pid, report_r, go_w)
-        self.summaries: list[object] = []
+        self.summaries: list[Any] = []
         for number in range(len(slices)):
             pid, report_r, _go_w = self._children[number]
             header = _read_exactly(report_r, 8)

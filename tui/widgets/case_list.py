@@ -97,7 +97,7 @@ class CaseList(Vertical):
     def visible_keys(self) -> list[str]:
         option_list = self.options
         return [
-            option_list.get_option_at_index(i).id
+            option_list.get_option_at_index(i).id or ""
             for i in range(option_list.option_count)
             if not option_list.get_option_at_index(i).disabled
         ]
@@ -168,7 +168,7 @@ class CaseList(Vertical):
         if index is not None:
             key = option_list.get_option_at_index(index).id
             option_list.scroll_to_highlight()
-            if key != self._current:
+            if key is not None and key != self._current:
                 self._current = key
                 self.post_message(self.CaseSelected(self, key))
 

@@ -191,6 +191,8 @@ class Pane(ScrollView, can_focus=True):
         if width != self._rows_width:
             self._wrap(width)
         layout = self._layout
+        if layout is None:
+            return
         if lazy and not layout.done and len(layout.styled.plain) > LAZY_LAYOUT_CHARS:
             layout.ensure(int(self.scroll_y) + self.scrollable_content_region.height + 1)
             # The scrollbar shows an estimate until the rest is wrapped, right after this paint.
