@@ -70,3 +70,22 @@ def js_json(value: Any) -> str:
     if isinstance(value, (set, frozenset)):
         return "{}"
     return json_string(str(value))
+
+
+def js_json_indent(value: Any, indent: str = "  ", _depth: int = 0) -> str:
+    """JSON.stringify(value, null, 2): one member per line, `{}`/`[]` when empty."""
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        inner = indent * (_depth + 1)
+        members = ",\n".join(
+            f"{inner}{json_string(str(k))}: {js_json_indent(v, indent, _depth + 1)}" for k, v in value.items()
+        )
+        return "{\n" + members + "\n" + indent * _depth + "}"
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "[]"
+        inner = indent * (_depth + 1)
+        items = ",\n".join(f"{inner}{js_json_indent(v, indent, _depth + 1)}" for v in value)
+        return "[\n" + items + "\n" + indent * _depth + "]"
+    return js_json(value)

@@ -16,6 +16,11 @@ PROFILES: tuple[Profile, ...] = ("agentv", "design")
 
 Severity = Literal["error", "warning", "info"]
 
+# The AgentV file format a file is read in (see formatting/evals/dialect.py): 0.15.x (`evalcases`,
+# `input_messages`, guidelines) or 4.x (`tests`, `input`, `input_files`, `criteria`, `expected_output`).
+Dialect = Literal["agentv-0.15", "agentv-4"]
+DIALECTS: tuple[Dialect, ...] = ("agentv-0.15", "agentv-4")
+
 
 @dataclass(frozen=True)
 class Diagnostic:
@@ -43,6 +48,9 @@ SegmentFateKind = Literal[
     "reference not matched",  # format time: path as written did not match a loaded file, so the turn lost it
     "unknown type dropped",
     "not a mapping",  # a non-mapping entry: the reference drops the whole message
+    # agentv-4
+    "blank kept",  # a whitespace-only text inside a visible message or the leading system messages is sent as is
+    "image not rendered",  # an image segment goes to the provider as data, never into the question
 ]
 
 
@@ -61,6 +69,10 @@ class Segment:
     is_guideline: bool = False  # matched guideline_patterns at load time (relative to repo root)
     tried: list[str] = field(default_factory=list)  # absolute paths tried, when missing
     raw: object = None  # the entry's `value` when it is not a string (for the explanation)
+    # agentv-4 only: where the segment came from when it was not written in the message itself:
+    # "input_files" (the test's own list), "suite input_files" (the suite default), "string item" (a bare string in
+    # a content array), "object content" (a mapping written as `content`, sent as its JSON). None otherwise.
+    origin: str | None = None
 
 
 @dataclass
@@ -71,6 +83,36 @@ class Message:
     content_is_string: bool
     segments: list[Segment]
     dropped: str | None = None  # why the reference drops this message entirely, else None
+    # agentv-4: the message comes from the suite's `input` (prepended to every test without skip_defaults)
+    from_suite: bool = False
+
+
+@dataclass
+class Grader:
+    """agentv-4: one grader of a test (`assertions`, deprecated `assert`/`evaluators`/`rubrics`, suite assertions).
+
+    A test with graders does not run the default grader: its evaluator prompt is shown for reference only.
+    """
+
+    name: str  # as written, or the reference's default name (e.g. "rubrics", the type)
+    type: str  # e.g. "llm-grader", "contains", "rubrics" (string assertions grouped), "code-grader"
+    weight: float | None  # as written; string assertions grouped into rubrics weigh their count
+    line: int | None
+    from_suite: bool = False  # appended from the suite's `assertions`
+    detail: str = ""  # one line: the value, the rubric items, the prompt file…
+    raw: object = None  # the definition as written (plain data)
+
+
+@dataclass
+class EvaluatorPrompt:
+    """agentv-0.15: the user prompt one of a case's own `evaluators` sends (None for a `code` evaluator)."""
+
+    name: str
+    type: str
+    prompt: str | None
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "type": self.type, "prompt": self.prompt}
 
 
 @dataclass
@@ -87,6 +129,29 @@ class EvalCase:
     skipped: str | None = None  # reason the reference skips the case
     diagnostics: list[Diagnostic] = field(default_factory=list)
     raw: object = None  # the case mapping as parsed (plain dict/list/str)
+    # --- agentv-0.15: the case's own `evaluators`, as written (None when it declares none)
+    evaluators: list | None = None
+    # --- agentv-4 (see formatting/evals/agentv4.py); defaults for agentv-0.15 cases
+    # `criteria` (or deprecated `expected_outcome`) after interpolation; for agentv-0.15, `outcome` is used instead
+    criteria: str | None = None
+    # `expected_output` as messages (the grader's reference answer is the last one); shown as written
+    expected_output: list[Message] = field(default_factory=list)
+    # graders with type and weight; non-empty means the default grader does not run for this test
+    assertions: list[Grader] = field(default_factory=list)
+    # how many of `messages` were prepended from the suite's `input` (they come first, with from_suite=True)
+    suite_input_count: int = 0
+    # one sentence per `${{ VAR }}` / `{{ var }}` replacement that changed what the test sends or is graded on
+    interpolations: list[str] = field(default_factory=list)
+    # where the test came from when not written inline: "cases.yaml", "dataset.jsonl line 3", "evals.json"...
+    source: str | None = None
+    skip_defaults: bool = False  # `execution.skip_defaults: true`: suite input, input_files and assertions ignored
+    # further lines for the explanation: suite input_files used, file references resolved, deprecated names read…
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def default_grader_runs(self) -> bool:
+        """AgentV runs the default grader only for a test without graders of its own."""
+        return not self.assertions
 
 
 @dataclass
@@ -106,6 +171,12 @@ class EvalFile:
     diagnostics: list[Diagnostic] = field(default_factory=list)  # file-level warnings
     error: Diagnostic | None = None  # the file was refused: no cases
     watched_paths: set[str] = field(default_factory=set)  # eval file, config, every referenced file (absolute)
+    # the dialect the file was read in, and one sentence saying why (its shape, or --dialect)
+    dialect: Dialect = "agentv-0.15"
+    dialect_reason: str = ""
+    # agentv-4: the suite's name (`name`, the sidecar's, or the file name) and description
+    suite_name: str | None = None
+    description: str | None = None
 
 
 @dataclass(frozen=True)
@@ -119,18 +190,24 @@ class ChatMessage:
 
 @dataclass
 class Rendered:
-    """What one mode/profile produces for a case."""
+    """What one mode/profile produces for a case.
+
+    agentv-0.15: question, guidelines, chatPrompt. agentv-4: question, chatPrompt and `system_message` (AgentV 4's
+    systemMessage: the leading system messages' text, computed flat or not, None when there is none); `guidelines`
+    is then always "" (4.x has none) and is left out of `to_json`.
+    """
 
     question: str
     guidelines: str
     chat_prompt: list[ChatMessage] | None
+    system_message: str | None = None
+    dialect: Dialect = "agentv-0.15"
 
     def to_json(self) -> dict:
-        return {
-            "question": self.question,
-            "guidelines": self.guidelines,
-            "chatPrompt": None if self.chat_prompt is None else [m.to_json() for m in self.chat_prompt],
-        }
+        chat = None if self.chat_prompt is None else [m.to_json() for m in self.chat_prompt]
+        if self.dialect == "agentv-4":
+            return {"question": self.question, "chatPrompt": chat, "systemMessage": self.system_message}
+        return {"question": self.question, "guidelines": self.guidelines, "chatPrompt": chat}
 
 
 RuleKind = Literal["non-user turn", "several visible turns", "single visible turn", "no visible content"]
@@ -187,6 +264,17 @@ class FormattedCase:
     agent: Rendered
     evaluator_prompt: str  # default evaluator user prompt for the lm question, empty candidate answer
     explanation: Explanation
+    # agentv-0.15: the prompt of each of the case's own `evaluators` (None when it declares none)
+    evaluator_prompts: list[EvaluatorPrompt] | None = None
+
+    @property
+    def dialect(self) -> Dialect:
+        return self.lm.dialect
+
+    @property
+    def system_message(self) -> str | None:
+        """agentv-4's systemMessage (lm mode; the same in agent mode but for file paths)."""
+        return self.lm.system_message
 
     def rendered(self, mode: Mode | str) -> Rendered:
         return self.lm if mode == "lm" else self.agent

@@ -65,6 +65,9 @@ def _dirs_up(start: str, stop: str) -> list[str]:
     return out
 
 
+dirs_up = _dirs_up
+
+
 def _posix_rel(path: str, root: str) -> str:
     return os.path.relpath(path, root).replace(os.sep, "/")
 

@@ -1,0 +1,157 @@
+"""AgentV 4 interpolation: `${{ VAR }}` from the environment and `{{ var }}` from a test's `vars`.
+
+Both work on parsed data (every string value, recursively), as AgentV does after parsing:
+- `${{ NAME }}` anywhere in a string becomes the variable's value ('' when unset). A string that is *only* one
+  reference takes a type from the value: `true`/`false` a boolean, an integer or decimal a number — so
+  `input: "${{ N }}"` with N=42 is the number 42, not text.
+- `{{ name }}` / `{{ a.b }}` with the test's vars: a string that is only one reference takes the value as it is (a
+  list of messages can become `input`); inside a longer string a non-string value is written as compact JSON. An
+  unknown name is left as written. "Only one reference" means the whole string, as JavaScript's regex `$` does it
+  (a trailing newline makes it inline), hence `fullmatch`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from turnlens.formatting.jsstr import js_json
+
+_ENV = re.compile(r"\$\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?")
+_VAR = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}")
+
+_MISSING = object()
+
+
+def _coerce(value: str) -> Any:
+    if value == "true":
+        return True
+    if value == "false":
+        return False
+    if _NUMBER.fullmatch(value):
+        number = float(value)
+        return int(number) if number.is_integer() and abs(number) < 2**53 else number
+    return value
+
+
+def interpolate_env(data: Any, env: Mapping[str, str], notes: list[str] | None = None) -> Any:
+    """`data` with every `${{ VAR }}` replaced; `notes` receives one line per distinct variable used."""
+    used: dict[str, str | None] = {}
+
+    def sub_string(text: str) -> Any:
+        if "${{" not in text:
+            return text
+        whole = _ENV.fullmatch(text)
+        if whole:
+            name = whole.group(1)
+            value = env.get(name)
+            used.setdefault(name, value)
+            return _coerce(value if value is not None else "")
+
+        def one(match: re.Match) -> str:
+            name = match.group(1)
+            value = env.get(name)
+            used.setdefault(name, value)
+            return value if value is not None else ""
+
+        return _ENV.sub(one, text)
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, str):
+            return sub_string(value)
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        if isinstance(value, dict):
+            return {k: walk(v) for k, v in value.items()}
+        return value
+
+    out = walk(data)
+    if notes is not None:
+        for name, value in used.items():
+            if value is None:
+                notes.append(f"${{{{ {name} }}}} is not set: replaced by ''")
+            else:
+                shown = value if len(value) <= 60 else value[:57] + "…"
+                notes.append(f"${{{{ {name} }}}} replaced by {shown!r}")
+    return out
+
+
+def _lookup(vars_: Mapping[str, Any], path: str) -> Any:
+    value: Any = vars_
+    for part in path.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return _MISSING
+        value = value[part]
+    return value
+
+
+def interpolate_vars(data: Any, vars_: Mapping[str, Any], notes: list[str] | None = None, where: str = "") -> Any:
+    """`data` with `{{ var }}` references to `vars_` replaced (unknown names left as written)."""
+    if not vars_:
+        return data
+
+    def sub_string(text: str) -> Any:
+        if "{{" not in text:
+            return text
+        whole = _VAR.fullmatch(text)
+        if whole:
+            value = _lookup(vars_, whole.group(1))
+            if value is _MISSING:
+                return text
+            if notes is not None:
+                notes.append(f"{where}{{{{ {whole.group(1)} }}}} is the whole value: replaced by {js_json(value)[:80]}")
+            return value
+
+        def one(match: re.Match) -> str:
+            value = _lookup(vars_, match.group(1))
+            if value is _MISSING:
+                return match.group(0)
+            return value if isinstance(value, str) else js_json(value)
+
+        out = _VAR.sub(one, text)
+        if notes is not None and out != text:
+            names = sorted({m.group(1) for m in _VAR.finditer(text) if _lookup(vars_, m.group(1)) is not _MISSING})
+            notes.append(f"{where}{', '.join('{{ ' + n + ' }}' for n in names)} replaced from vars")
+        return out
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, str):
+            return sub_string(value)
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        if isinstance(value, dict):
+            return {k: walk(v) for k, v in value.items()}
+        return value
+
+    return walk(data)
+
+
+def dotenv_values_for(
+    eval_dir: str, repo_root: str, cwd: str, environ: Mapping[str, str] | None = None
+) -> tuple[dict[str, str], list[str]]:
+    """The environment the `agentv` command gives a suite: `.env` files from the eval file's folder up to the repo
+    root, then the repo root's and the cwd's, the nearest winning; variables already exported win over all of them.
+
+    Returns (environment, .env files read, nearest first).
+    """
+    from dotenv import dotenv_values
+
+    from turnlens.formatting.evals.loader import dirs_up
+
+    env_files: list[str] = []
+    for folder in [*dirs_up(eval_dir, repo_root), repo_root, cwd]:
+        candidate = os.path.join(folder, ".env")
+        if candidate not in env_files and os.path.isfile(candidate):
+            env_files.append(candidate)
+    merged: dict[str, str] = {}
+    for env_file in reversed(env_files):  # farthest first, so the nearest overrides
+        try:
+            values = dotenv_values(env_file)
+        except (OSError, UnicodeDecodeError, ValueError):
+            continue
+        merged.update({k: v for k, v in values.items() if v is not None})
+    merged.update(os.environ if environ is None else environ)
+    return merged, env_files
