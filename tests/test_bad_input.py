@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from turnlens.formatting.evals import loader as loader_module
+from turnlens.formatting.evals.files import FileReadError
 from turnlens.formatting.evals.loader import load_eval_file
 from turnlens.formatting.prompts.engine import format_case
 
@@ -206,14 +207,15 @@ def test_directory_reference_is_a_warning(tmp_path):
 def test_unreadable_file_is_a_warning(tmp_path, monkeypatch):
     secret = tmp_path / "secret.txt"
     secret.write_text("s")
-    real = loader_module._read_text
+    real = loader_module.read_bytes
 
-    def deny(path):
+    def deny(path, limit=None):
         if path == str(secret):
-            raise PermissionError(13, "Permission denied", path)
-        return real(path)
+            error = PermissionError(13, "Permission denied", path)
+            raise FileReadError(path, "Permission denied", error)
+        return real(path, limit)
 
-    monkeypatch.setattr(loader_module, "_read_text", deny)
+    monkeypatch.setattr(loader_module, "read_bytes", deny)  # tests run as root: chmod would not deny
     ev = load(tmp_path, _file_case("secret.txt"))
     assert any("EACCES" in d.message for d in ev.cases[0].diagnostics)
     assert format_case(ev.cases[0], ev).lm.question == "look"

@@ -6,6 +6,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from turnlens.formatting.evals.files import SIZE_OPTION_HELP, apply_size_option
+
 
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
@@ -33,6 +35,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--evals", metavar="PATH", help="eval file or folder behind a results file (results view)")
     parser.add_argument("--no-watch", action="store_true", help="do not re-render when the files change")
+    parser.add_argument("--max-file-size", metavar="SIZE", help=SIZE_OPTION_HELP)
     return parser
 
 
@@ -50,6 +53,11 @@ def run(argv: Sequence[str] | None = None) -> int:
 
     options = _parser().parse_args(args)
     import os
+
+    problem = apply_size_option(options.max_file_size)
+    if problem is not None:
+        print(f"turnlens: {problem}", file=sys.stderr)
+        return 2
 
     missing = [p for p in options.paths if not os.path.exists(p)]
     if missing:

@@ -18,6 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
+from turnlens.formatting.evals.files import FileReadError, read_text_file
 from turnlens.formatting.model import Diagnostic
 
 from . import render
@@ -182,9 +183,8 @@ def _source_excerpt(path: str, line: int) -> tuple[int, str] | None:
     if not line:
         return None
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            lines = handle.read().split("\n")
-    except OSError:
+        lines = read_text_file(path, utf16_ok=True).split("\n")
+    except FileReadError:  # not a regular file any more, or too large
         return None
     first = max(1, line - EXCERPT_CONTEXT)
     return first, "\n".join(lines[first - 1 : line + EXCERPT_CONTEXT])

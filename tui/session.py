@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
+from turnlens.formatting.evals.files import FileReadError, read_text_file
 from turnlens.formatting.evals.loader import load_eval_file, looks_like_eval_file
 from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, FormattedCase, Profile
 from turnlens.formatting.prompts.engine import format_case
@@ -250,9 +251,8 @@ class Session:
             return 0, ""
         later = [c.line for c in good.cases if c.line and c.line > first]
         try:
-            with open(loaded.path, encoding="utf-8", errors="replace") as handle:
-                lines = handle.read().split("\n")
-        except OSError:
+            lines = read_text_file(loaded.path, utf16_ok=True).split("\n")
+        except FileReadError:  # not a regular file any more, or too large
             return 0, ""
         end = min(later) - 1 if later else len(lines)
         chunk = lines[first - 1 : end]

@@ -10,6 +10,7 @@ import os
 import re
 from typing import Any
 
+from turnlens.formatting.evals.files import FileReadError, read_bytes, read_head, wide_encoding
 from turnlens.formatting.evals.globs import is_guideline
 from turnlens.formatting.evals.yaml12 import YamlError, parse_yaml, parse_yaml_bytes
 from turnlens.formatting.jsstr import js_json, js_trim
@@ -43,9 +44,8 @@ def looks_like_eval_file(path: str | os.PathLike) -> bool:
     if not p.endswith((".yaml", ".yml")):
         return False
     try:
-        with open(p, "rb") as fh:
-            head = fh.read(8192)
-    except OSError:
+        head = read_head(p, 8192)
+    except FileReadError:
         return False
     return bool(_SCHEMA_SNIFF.search(head.replace(b"\r\n", b"\n")))
 
@@ -73,14 +73,19 @@ def _posix_rel(path: str, root: str) -> str:
 
 
 def _read_text(path: str) -> tuple[str, bool]:
-    """File text as the reference reads it: UTF-8 (invalid bytes replaced), CRLF -> LF; and whether it was valid."""
-    with open(path, "rb") as fh:
-        raw = fh.read()
+    """File text as the reference reads it: UTF-8 (invalid bytes replaced), CRLF -> LF; and whether it was valid.
+    Raises FileReadError (not a regular file, too large, or an OSError)."""
+    raw = read_bytes(path)
     try:
         text, valid = raw.decode("utf-8"), True
     except UnicodeDecodeError:
         text, valid = raw.decode("utf-8", errors="replace"), False
     return text.replace("\r\n", "\n"), valid
+
+
+def _read_error_text(exc: FileReadError, path: str) -> str:
+    """Why a file was not read: Node's wording for an OSError (as the reference prints it), ours otherwise."""
+    return _os_error_text(exc.os_error, path) if exc.os_error is not None else exc.reason
 
 
 def _os_error_text(exc: OSError, path: str, op: str = "open") -> str:
@@ -104,16 +109,19 @@ def load_config(eval_dir: str, repo_root: str) -> GuidelineConfig:
     diags: list[Diagnostic] = []
     for folder in _dirs_up(eval_dir, repo_root):
         cfg_path = os.path.join(folder, ".agentv", "config.yaml")
-        if not os.path.isfile(cfg_path):
+        if not os.path.exists(cfg_path) or os.path.isdir(cfg_path):
             continue
         try:
-            with open(cfg_path, "rb") as fh:
-                doc = parse_yaml_bytes(fh.read())
+            raw = read_bytes(cfg_path)
+            encoding = wide_encoding(raw)
+            if encoding is not None:
+                raise YamlError(f"the file is {encoding} encoded; AgentV reads it as UTF-8 (save it as UTF-8)", 1)
+            doc = parse_yaml_bytes(raw)
         except YamlError as exc:
             diags.append(Diagnostic(cfg_path, exc.line, f"Could not read .agentv/config.yaml: {exc.message}"))
             continue
-        except OSError as exc:
-            diags.append(Diagnostic(cfg_path, None, f"Could not read .agentv/config.yaml: {exc.strerror}"))
+        except FileReadError as exc:
+            diags.append(Diagnostic(cfg_path, None, f"Could not read .agentv/config.yaml: {exc.reason}"))
             continue
         data = doc.data
         if not isinstance(data, dict):
@@ -204,8 +212,8 @@ class _Context:
             try:
                 text, valid = _read_text(path)
                 hit = (text, None, valid)
-            except OSError as exc:
-                hit = (None, f"Could not read file {path}: {_os_error_text(exc, path)}", True)
+            except FileReadError as exc:
+                hit = (None, f"Could not read file {path}: {_read_error_text(exc, path)}", True)
             self.texts[path] = hit
         return hit
 
@@ -466,14 +474,18 @@ def load_eval_file(
 
     if text is None:
         try:
-            with open(abs_path, "rb") as fh:
-                raw_bytes = fh.read()
-        except IsADirectoryError:
-            return refuse("is a folder, not an eval file")
-        except FileNotFoundError:
-            return refuse("file not found")
-        except OSError as exc:
-            return refuse(f"cannot be read: {exc.strerror}")
+            raw_bytes = read_bytes(abs_path)
+        except FileReadError as exc:
+            if isinstance(exc.os_error, IsADirectoryError):
+                return refuse("is a folder, not an eval file")
+            if isinstance(exc.os_error, FileNotFoundError):
+                return refuse("file not found")
+            if exc.os_error is not None:
+                return refuse(f"cannot be read: {exc.os_error.strerror}")
+            return refuse(exc.reason)
+        encoding = wide_encoding(raw_bytes)
+        if encoding is not None:
+            return refuse(f"the file is {encoding} encoded; AgentV reads eval files as UTF-8 (save it as UTF-8)", 1)
         text, bad_line = decode_eval_bytes(raw_bytes)
         if bad_line is not None:
             result.diagnostics.append(Diagnostic(path, bad_line, NOT_UTF8, "info"))

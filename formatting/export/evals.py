@@ -15,6 +15,13 @@ from typing import Any
 
 import orjson
 
+from turnlens.formatting.evals.files import (
+    SIZE_OPTION_HELP,
+    FileReadError,
+    apply_size_option,
+    read_bytes,
+    wide_encoding,
+)
 from turnlens.formatting.evals.loader import load_eval_file, looks_like_eval_file
 from turnlens.formatting.jsstr import _LONE_SURROGATE
 from turnlens.formatting.model import PROFILES, Diagnostic, EvalFile
@@ -161,10 +168,11 @@ def _export_slices(path: str, args) -> list[tuple[str, Any]]:
     if not hasattr(os, "fork") or cores < 2:
         return [_export_one(path, args)]
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except OSError:
+        raw = read_bytes(path)
+    except FileReadError:
         return [_export_one(path, args)]  # the loader words the refusal
+    if wide_encoding(raw) is not None:
+        return [_export_one(path, args)]
     text, bad_line = decode_eval_bytes(raw)
     slices = split_slices(text, min(cores, 8))
     if slices is None:
@@ -253,6 +261,7 @@ def _parser() -> argparse.ArgumentParser:
         "--format", choices=("toon", "jsonl", "markdown"), help="export AgentV results files in this format instead"
     )
     p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings on stderr")
+    p.add_argument("--max-file-size", metavar="SIZE", help=SIZE_OPTION_HELP)
     return p
 
 
@@ -266,6 +275,10 @@ def _is_results(path: str) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    problem = apply_size_option(args.max_file_size)
+    if problem is not None:
+        print(f"turnlens export: {problem}", file=sys.stderr)
+        return 2
     if args.repo_root is not None and not os.path.isdir(args.repo_root):
         print(f"turnlens export: --repo-root {args.repo_root}: not a folder", file=sys.stderr)
         return 2

@@ -161,6 +161,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--repo-root", help=argparse.SUPPRESS)
     parser.add_argument("--profile", help=argparse.SUPPRESS)
     parser.add_argument("-q", "--quiet", action="store_true", help="do not print problems on stderr")
+    parser.add_argument("--max-file-size", help=argparse.SUPPRESS)  # applied by `turnlens export` already
     return parser
 
 

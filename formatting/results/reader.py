@@ -24,6 +24,7 @@ from typing import Any
 
 import orjson
 
+from turnlens.formatting.evals.files import FileReadError, read_head
 from turnlens.formatting.model import ChatMessage, Diagnostic
 
 RESULTS_SUFFIXES = (".jsonl", ".ndjson", ".json", ".yaml", ".yml")
@@ -66,9 +67,8 @@ def looks_like_results_file(path: str) -> bool:
             return any(looks_like_results_file(p) for p in list_results_files(path)[:20])
         if not path.lower().endswith(RESULTS_SUFFIXES):
             return False
-        with open(path, "rb") as handle:
-            head = handle.read(SNIFF_BYTES)
-    except OSError:
+        head = read_head(path, SNIFF_BYTES)  # a FIFO or a device is never opened for reading
+    except (OSError, FileReadError):
         return False
     if is_yaml_path(path):
         return bool(_YAML_EVAL_ID.search(head)) and not _YAML_EVAL_SCHEMA.search(head)
