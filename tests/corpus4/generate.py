@@ -1,0 +1,2306 @@
+"""Generate the AgentV 4.42.4 corpus: suites, datasets, skills files and the files they reference, in layouts.
+
+Each layout is a folder under tests/corpus4/ standing for a repository: it is the repo root when the oracle is
+recorded (`cd LAYOUT && node agentv-4.42.4-oracle.cjs EVAL_FILE .`), unless layouts.json lists a run with another
+working directory or root. `probes/` is not generated: it holds copies of the probe files published with the
+4.42.4 oracle (FORMAT.md cites them as [pNN]/[lNN]) and is recorded like a layout.
+
+Deterministic (seeded randomness, no dates). Run:
+
+    .venv/bin/python tests/corpus4/generate.py             # rewrites the generated layouts
+    .venv/bin/python tests/corpus4/generate.py --out DIR   # writes elsewhere (for the up-to-date check)
+
+Absolute paths never appear in the files: an absolute file reference is written `${{ CORPUS_ROOT }}/...` and the
+recorder sets CORPUS_ROOT to the layout's absolute path (so the corpus does not depend on the checkout location).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SEED = 4424
+GENERATED = ("suites", "fuzz", "refused", "dotenv", "monorepo")
+
+# The environment every generated layout is recorded with (values as the oracle sees them). CORPUS_ROOT is
+# filled in with the layout's absolute path at record time.
+CORPUS_ENV = {
+    "CORPUS_TXT": "hello",
+    "CORPUS_NUM": "42",
+    "CORPUS_NEG": "-7",
+    "CORPUS_DEC": "3.25",
+    "CORPUS_LEADING_ZERO": "007",
+    "CORPUS_TRUE": "true",
+    "CORPUS_FALSE": "false",
+    "CORPUS_TITLE_TRUE": "True",
+    "CORPUS_EMPTY": "",
+    "CORPUS_SPACES": "  padded  ",
+    "CORPUS_MULTILINE": "first line\nsecond line",
+    "CORPUS_FILE": "files/notes.md",
+    "CORPUS_ROLE": "system",
+    "CORPUS_BRACES": "{{ name }}",
+    "CORPUS_ROOT": "<ROOT>",
+}
+
+# Referenced files (bytes exact). Written into a layout's files/ folder.
+FILES: dict[str, bytes] = {
+    "code.py": b"def add(a, b):\n    return a + b\n",
+    "notes.md": b"# Notes\n\nShip on Friday.\n",
+    "blank.md": b"   \n\t\n",
+    "empty.md": b"",
+    "crlf.txt": b"line one\r\nline two\r\n",
+    "lone-cr.txt": b"alpha\rbeta\r\ngamma",
+    "padded.md": b"\n\n  padded content  \n\n",
+    "fence.md": b"Example:\n\n```python\nprint('hi')\n```\n",
+    "unicode.md": (
+        "Caf\u00e9 \u2014 \u65e5\u672c\u8a9e \u2028sep\u2029para \u0085nel \U0001f469\u200d\U0001f4bb\n"
+    ).encode(),
+    "latin1.txt": b"caf\xe9 cr\xe8me\n",
+    "bom.md": b"\xef\xbb\xbfWith a BOM\n",
+    "tabs.tsv": b"a\tb\tc\n1\t2\t3\n",
+    "control.txt": b"bell\x07 esc\x1b[31mred\x1b[0m nul\x00end\n",
+    "style.instructions.md": b"Prefer short answers.\n",
+    "pixel.png": bytes.fromhex(
+        "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005"
+        "0001ffa65ebf5e0000000049454e44ae426082"
+    ),
+    "diagram.svg": b'<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>\n',
+    "photo.JPG": b"\xff\xd8\xff\xe0fakejpeg",
+    "not-an-image.txt": b"plain text pretending\n",
+    "spaced name.md": b"A file name with a space.\n",
+    "data.json": b'{"order": 4711, "status": "shipped"}\n',
+}
+
+
+class Writer:
+    def __init__(self, out: Path):
+        self.out = out
+        self.layouts: dict[str, dict] = {}
+
+    def layout(self, name: str, description: str) -> dict:
+        lay = {"description": description, "evals": [], "runs": []}
+        self.layouts[name] = lay
+        return lay
+
+    def file(self, layout: str, rel: str, data: str | bytes) -> None:
+        path = self.out / layout / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+
+    def eval(self, layout: str, rel: str, data: str | bytes) -> None:
+        self.file(layout, rel, data)
+        self.layouts[layout]["evals"].append(rel)
+
+    def files(self, layout: str, folder: str = "files") -> None:
+        for name, data in FILES.items():
+            self.file(layout, f"{folder}/{name}", data)
+        (self.out / layout / folder / "subdir").mkdir(parents=True, exist_ok=True)
+        self.file(layout, f"{folder}/subdir/inner.md", b"Inside a folder.\n")
+
+
+def tests_yaml(header: str, body: str) -> str:
+    return (header + "tests:\n" + body) if header else ("tests:\n" + body)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# suites/: hand-written suites, one per feature, evals under evals/ as AgentV 4 finds them.
+
+SHORTHANDS = r"""description: every shape `input` can take
+tests:
+  - id: string-input
+    criteria: c
+    input: What is the capital of France?
+  - id: string-input-block-keep
+    criteria: c
+    input: |+
+      Line one.
+
+      Line two.
+
+  - id: string-input-blank
+    criteria: c
+    input: "   "
+  - id: string-input-empty
+    criteria: c
+    input: ""
+  - id: object-without-role
+    criteria: c
+    input: {ticket: 4711, text: "Where is my order?", tags: [late, urgent]}
+  - id: object-empty
+    criteria: c
+    input: {}
+  - id: object-with-role-user
+    criteria: c
+    input: {role: user, content: "Only me."}
+  - id: object-with-role-system
+    criteria: c
+    input: {role: system, content: "System only."}
+  - id: object-with-role-assistant
+    criteria: c
+    input: {role: assistant, content: "Assistant only."}
+  - id: object-with-role-tool
+    criteria: c
+    input: {role: tool, content: "Tool output only."}
+  - id: object-with-role-and-extra-keys
+    criteria: c
+    input: {role: user, content: "Extra keys.", name: alice, tool_call_id: t1}
+  - id: object-with-bad-role
+    criteria: c
+    input: {role: developer, content: "Dev note."}
+  - id: object-with-role-no-content
+    criteria: c
+    input: {role: user}
+  - id: array-of-messages
+    criteria: c
+    input:
+      - role: system
+        content: Be brief.
+      - role: user
+        content: Hello.
+  - id: array-with-invalid-elements
+    criteria: c
+    input:
+      - just a string
+      - 42
+      - null
+      - {content: "no role"}
+      - {role: developer, content: "bad role"}
+      - {role: User, content: "capitalised role"}
+      - role: user
+        content: The valid one.
+  - id: array-all-invalid
+    criteria: c
+    input: [plain, 1, true]
+  - id: array-empty
+    criteria: c
+    input: []
+  - id: input-null
+    criteria: c
+    input: null
+  - id: input-number
+    criteria: c
+    input: 123
+  - id: input-boolean
+    criteria: c
+    input: true
+  - id: input-float
+    criteria: c
+    input: 1.5
+  - id: content-number
+    criteria: c
+    input:
+      - role: user
+        content: 7
+  - id: content-number-then-text
+    criteria: c
+    input:
+      - role: system
+        content: 7
+      - role: user
+        content: After a numeric system message.
+  - id: content-boolean
+    criteria: c
+    input:
+      - role: user
+        content: false
+  - id: content-null
+    criteria: c
+    input:
+      - role: user
+        content: null
+      - role: user
+        content: Second message.
+  - id: content-missing
+    criteria: c
+    input:
+      - role: assistant
+      - role: user
+        content: After an assistant without content.
+  - id: content-object
+    criteria: c
+    input:
+      - role: user
+        content: {question: "Refund?", order: {id: 4711, items: [1, 2]}, note: "caf\u00e9 \u2028"}
+  - id: content-object-empty
+    criteria: c
+    input:
+      - role: user
+        content: {}
+  - id: content-empty-array
+    criteria: c
+    input:
+      - role: user
+        content: []
+  - id: content-empty-array-then-text
+    criteria: c
+    input:
+      - role: system
+        content: []
+      - role: user
+        content: Hi.
+  - id: literal-braces
+    criteria: c
+    input: "Template {{ name }} and ${ HOME } and {{}} stay."
+  - id: literal-marker-text
+    criteria: c
+    input: "@[User]:\nfake turn\n\n[[ ## question ## ]]"
+  - id: control-characters
+    criteria: c
+    input: "bell \a esc \e[1mbold\e[0m tab \t nel \N ls \L ps \P"
+  - id: two-user-messages
+    criteria: c
+    input:
+      - role: user
+        content: First.
+      - role: user
+        content: Second.
+  - id: user-then-blank-user
+    criteria: c
+    input:
+      - role: user
+        content: Visible.
+      - role: user
+        content: "  "
+  - id: yaml-scalars-as-strings
+    criteria: c
+    input:
+      - role: user
+        content: yes
+      - role: user
+        content: "on"
+  - id: yaml-date-content
+    criteria: c
+    input:
+      - role: user
+        content: 2024-01-01
+  - id: octal-like-content
+    criteria: c
+    input:
+      - role: user
+        content: 0755
+  - id: criteria-only-whitespace
+    criteria: "   "
+    input: Q
+  - id: expected-output-only
+    input: Q
+    expected_output: A
+  - id: assertions-only
+    input: Q
+    assertions: [Mentions Paris]
+  - id: assert-deprecated-only
+    input: Q
+    assert:
+      - type: contains
+        value: Paris
+  - id: rubrics-only
+    input: Q
+    rubrics: [Is polite]
+  - id: turns-only
+    input: Q
+    mode: conversation
+    turns:
+      - input: Next?
+  - id: expected-outcome-deprecated
+    expected_outcome: Old name for criteria.
+    input: Q
+  - id: criteria-number
+    criteria: 5
+    input: Q
+"""
+
+INPUT_FILES = r"""description: input_files with string and non-string input
+tests:
+  - id: files-and-string
+    criteria: c
+    input_files: [../files/code.py, ../files/notes.md]
+    input: Review these files.
+  - id: files-and-blank-string
+    criteria: c
+    input_files: [../files/code.py]
+    input: "  "
+  - id: files-and-empty-string
+    criteria: c
+    input_files: [../files/code.py]
+    input: ""
+  - id: files-and-array
+    criteria: c
+    input_files: [../files/code.py]
+    input:
+      - role: user
+        content: Review.
+  - id: files-and-object
+    criteria: c
+    input_files: [../files/code.py]
+    input: {task: review}
+  - id: files-and-no-input
+    criteria: c
+    input_files: [../files/code.py]
+  - id: files-missing-one
+    criteria: c
+    input_files: [../files/code.py, ../files/nope.md]
+    input: One is missing.
+  - id: files-all-missing
+    criteria: c
+    input_files: [nope-a.md, nope-b.md]
+    input: All missing.
+  - id: files-empty-list
+    criteria: c
+    input_files: []
+    input: Empty list.
+  - id: files-as-string
+    criteria: c
+    input_files: ../files/code.py
+    input: A string, not a list.
+  - id: files-with-non-strings
+    criteria: c
+    input_files: [../files/code.py, 42, null, {value: x}]
+    input: Odd entries.
+  - id: files-blank-whitespace-zero
+    criteria: c
+    input_files: [../files/blank.md, ../files/empty.md, ../files/padded.md]
+    input: Odd files.
+  - id: files-crlf-and-cr
+    criteria: c
+    input_files: [../files/crlf.txt, ../files/lone-cr.txt]
+    input: Line ends.
+  - id: files-leading-slash
+    criteria: c
+    input_files: [/files/notes.md]
+    input: Leading slash.
+  - id: files-dot-slash
+    criteria: c
+    input_files: [./shared/where.md]
+    input: Dot slash.
+  - id: files-image
+    criteria: c
+    input_files: [../files/pixel.png]
+    input: An image as input file.
+  - id: files-folder
+    criteria: c
+    input_files: [../files/subdir]
+    input: A folder.
+  - id: files-duplicate
+    criteria: c
+    input_files: [../files/notes.md, ../files/notes.md]
+    input: Twice.
+  - id: files-with-system-suite-like
+    criteria: c
+    input_files: [../files/fence.md]
+    input: |
+      Multi-line question
+      with a trailing newline.
+  - id: files-with-vars
+    criteria: c
+    vars: {doc: notes}
+    input_files: ["../files/{{ doc }}.md"]
+    input: "About {{ doc }}."
+  - id: files-with-env
+    criteria: c
+    input_files: ["${{ CORPUS_FILE }}"]
+    input: From the environment.
+  - id: files-absolute-via-env
+    criteria: c
+    input_files: ["${{ CORPUS_ROOT }}/files/code.py"]
+    input: Absolute path.
+  - id: files-absolute-missing
+    criteria: c
+    input_files: [/definitely/not/here/file.md]
+    input: Absolute missing.
+  - id: files-unicode-and-latin1
+    criteria: c
+    input_files: [../files/unicode.md, ../files/latin1.txt, ../files/bom.md]
+    input: Encodings.
+  - id: files-space-in-name
+    criteria: c
+    input_files: ["../files/spaced name.md"]
+    input: Spaces.
+"""
+
+SUITE_INPUT_STRING = r"""description: suite input as a string
+input: You are reviewing a pull request.
+tests:
+  - id: both-strings
+    criteria: c
+    input: Is this safe?
+  - id: test-array
+    criteria: c
+    input:
+      - role: system
+        content: Test system.
+      - role: user
+        content: Test user.
+  - id: skip-defaults
+    criteria: c
+    execution: {skip_defaults: true}
+    input: Only mine.
+  - id: skip-defaults-false
+    criteria: c
+    execution: {skip_defaults: false}
+    input: Suite too.
+  - id: no-own-input
+    criteria: c
+  - id: own-input-blank
+    criteria: c
+    input: "   "
+  - id: test-with-input-files
+    criteria: c
+    input_files: [../../files/code.py]
+    input: With a file.
+"""
+
+SUITE_INPUT_MESSAGES = r"""description: suite input as messages, with vars
+input:
+  - role: system
+    content: "You help {{ customer }} with {{ product.name }}."
+  - role: user
+    content:
+      - type: text
+        value: Context follows.
+      - type: file
+        value: ../../files/notes.md
+tests:
+  - id: vars-reach-suite-input
+    vars: {customer: Ada, product: {name: Widget}}
+    criteria: c
+    input: Where is my order?
+  - id: missing-vars-in-suite-input
+    criteria: c
+    input: No vars here.
+  - id: suite-plus-tool-turn
+    vars: {customer: Bo, product: {name: Gadget}}
+    criteria: c
+    input:
+      - role: assistant
+        content: Looking it up.
+      - role: tool
+        content: '{"status": "shipped"}'
+      - role: user
+        content: And?
+  - id: suite-skipped
+    criteria: c
+    execution: {skip_defaults: true}
+    input: Alone.
+"""
+
+SUITE_INPUT_OBJECT = r"""description: suite input as one object
+input: {role: system, content: Suite object message.}
+tests:
+  - id: object-suite
+    criteria: c
+    input: Hi.
+  - id: object-suite-object-test
+    criteria: c
+    input: {topic: billing}
+"""
+
+SUITE_INPUT_FILES = r"""description: suite input_files default
+input_files: [../../files/code.py, ../../files/crlf.txt]
+tests:
+  - id: string-input-gets-suite-files
+    criteria: c
+    input: Explain.
+  - id: array-input-skipped
+    criteria: c
+    input:
+      - role: user
+        content: Explain.
+  - id: array-input-skip-defaults
+    criteria: c
+    execution: {skip_defaults: true}
+    input:
+      - role: user
+        content: Explain.
+  - id: string-input-skip-defaults
+    criteria: c
+    execution: {skip_defaults: true}
+    input: Explain without files.
+  - id: own-files-win
+    criteria: c
+    input_files: [../../files/notes.md]
+    input: Mine.
+  - id: own-empty-files
+    criteria: c
+    input_files: []
+    input: Empty own list.
+"""
+
+SUITE_INPUT_FILES_VARS = r"""description: suite input_files interpolated with each test's vars
+input_files: ["../../files/{{ name }}"]
+input: "Suite says {{ greeting }}"
+tests:
+  - id: vars-pick-code
+    vars: {name: code.py, greeting: hi}
+    criteria: c
+    input: One.
+  - id: vars-pick-notes
+    vars: {name: notes.md, greeting: hello}
+    criteria: c
+    input: Two.
+  - id: vars-missing
+    criteria: c
+    input: Three.
+"""
+
+SUITE_INPUT_FILES_EMPTY = r"""description: suite input_files empty list
+input_files: []
+tests:
+  - id: without-own
+    criteria: c
+    input: Q
+  - id: with-own
+    criteria: c
+    input_files: [../../files/notes.md]
+    input: Q
+  - id: skip-defaults-without-own
+    criteria: c
+    execution: {skip_defaults: true}
+    input: Q
+"""
+
+SUITE_INPUT_FILES_STRING = r"""description: suite input_files as a plain string
+input_files: ../../files/code.py
+tests:
+  - id: without-own
+    criteria: c
+    input: Q
+  - id: skip-defaults
+    criteria: c
+    execution: {skip_defaults: true}
+    input: Q
+"""
+
+SUITE_ASSERTIONS = r"""description: suite assertions appended
+assertions:
+  - Mentions the refund policy
+  - type: contains
+    value: refund
+    weight: 2
+tests:
+  - id: criteria-and-suite-assertions
+    criteria: Offers a refund.
+    input: I want my money back.
+  - id: own-assertions
+    input: Q
+    assertions: [Is polite]
+  - id: skip-defaults-no-criteria
+    execution: {skip_defaults: true}
+    input: Q
+  - id: expected-output-reference
+    input: Q
+    expected_output: The refund is on its way.
+"""
+
+ENV = r"""description: "${{ CORPUS_TXT }} env interpolation"
+tests:
+  - id: env-partial
+    criteria: "criteria ${{ CORPUS_TXT }}"
+    input: "Value [${{ CORPUS_TXT }}] [${{CORPUS_TXT}}] [${{   CORPUS_TXT   }}]"
+  - id: env-missing
+    criteria: c
+    input: "Missing [${{ CORPUS_UNSET }}] stays empty."
+  - id: env-empty-value
+    criteria: c
+    input: "Empty [${{ CORPUS_EMPTY }}]"
+  - id: env-whole-missing
+    criteria: c
+    input: "${{ CORPUS_UNSET }}"
+  - id: env-whole-empty
+    criteria: c
+    input: "${{ CORPUS_EMPTY }}"
+  - id: env-whole-number
+    criteria: c
+    input: "${{ CORPUS_NUM }}"
+  - id: env-whole-negative
+    criteria: c
+    input: "${{ CORPUS_NEG }}"
+  - id: env-whole-decimal
+    criteria: c
+    input: "${{ CORPUS_DEC }}"
+  - id: env-whole-leading-zero
+    criteria: c
+    input: "${{ CORPUS_LEADING_ZERO }}"
+  - id: env-whole-true
+    criteria: c
+    input: "${{ CORPUS_TRUE }}"
+  - id: env-whole-false
+    criteria: c
+    input: "${{ CORPUS_FALSE }}"
+  - id: env-whole-title-true
+    criteria: c
+    input: "${{ CORPUS_TITLE_TRUE }}"
+  - id: env-whole-string
+    criteria: c
+    input: "${{ CORPUS_TXT }}"
+  - id: env-whole-spaces
+    criteria: c
+    input: "${{ CORPUS_SPACES }}"
+  - id: env-whole-with-trailing-space
+    criteria: c
+    input: "${{ CORPUS_NUM }} "
+  - id: env-whole-with-newline
+    criteria: c
+    input: "${{ CORPUS_NUM }}\n"
+  - id: env-multiline
+    criteria: c
+    input: "Before\n${{ CORPUS_MULTILINE }}\nAfter"
+  - id: env-number-in-content
+    criteria: c
+    input:
+      - role: user
+        content: "${{ CORPUS_NUM }}"
+      - role: user
+        content: After a numeric content.
+  - id: env-number-in-text-segment
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: text
+            value: "${{ CORPUS_NUM }}"
+          - type: text
+            value: Text after.
+  - id: env-true-in-criteria
+    criteria: "${{ CORPUS_TRUE }}"
+    input: Q
+  - id: env-number-as-criteria
+    criteria: "${{ CORPUS_NUM }}"
+    input: Q
+  - id: env-number-id
+    criteria: c
+    input: Q
+  - id: "${{ CORPUS_NUM }}"
+    criteria: c
+    input: Numeric id after interpolation.
+  - id: "id-${{ CORPUS_TXT }}"
+    criteria: c
+    input: Id built from the environment.
+  - id: env-role
+    criteria: c
+    input:
+      - role: "${{ CORPUS_ROLE }}"
+        content: Role from env.
+      - role: user
+        content: Q
+  - id: env-braces-not-reinterpolated
+    vars: {name: Ada}
+    criteria: c
+    input: "Env gives ${{ CORPUS_BRACES }} literally?"
+  - id: env-in-file-path
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: file
+            value: "${{ CORPUS_FILE }}"
+  - id: env-bad-name
+    criteria: c
+    input: "Not a name: ${{ 1BAD }} ${{ A-B }} ${{}}"
+  - id: env-in-expected-output
+    input: Q
+    expected_output: "Expected ${{ CORPUS_TXT }}"
+  - id: env-dollar-single-brace
+    criteria: c
+    input: "Shell style ${CORPUS_TXT} and $CORPUS_TXT stay."
+"""
+
+VARS = r"""description: "{{ var }} interpolation from vars"
+tests:
+  - id: vars-inline-scalars
+    vars: {name: Ada, n: 3, ok: true, none: null, pi: 3.14}
+    criteria: "Greets {{ name }} {{n}} times"
+    input: "Hello {{ name }}, n={{ n }}, ok={{ ok }}, none={{ none }}, pi={{pi}}"
+  - id: vars-inline-objects
+    vars: {obj: {k: v, list: [1, 2]}, list: [a, {b: c}], empty: {}, emptylist: []}
+    criteria: c
+    input: "obj {{ obj }} list {{ list }} empty {{ empty }} {{ emptylist }}"
+  - id: vars-dotted
+    vars: {user: {name: Ada, address: {city: Paris}}, list: [x, y]}
+    criteria: c
+    input: "{{ user.name }} lives in {{ user.address.city }}; {{ user.missing }}; {{ list.0 }}; {{ user.name.first }}"
+  - id: vars-missing
+    criteria: "{{ missing }} criteria"
+    input: "{{ missing }} stays, {{ also.missing }} too"
+  - id: vars-whole-value-messages
+    vars:
+      msgs:
+        - role: system
+          content: From vars.
+        - role: user
+          content: Hi from vars.
+    criteria: c
+    input: "{{ msgs }}"
+  - id: vars-whole-value-string
+    vars: {q: "Whole value question"}
+    criteria: c
+    input: "{{ q }}"
+  - id: vars-whole-value-number
+    vars: {n: 42}
+    criteria: c
+    input: "{{ n }}"
+  - id: vars-whole-value-object
+    vars: {o: {ticket: 1, text: help}}
+    criteria: c
+    input: "{{o}}"
+  - id: vars-whole-value-missing
+    criteria: c
+    input: "{{ nothing }}"
+  - id: vars-whole-value-trailing-newline
+    vars: {msgs: [{role: user, content: listed}]}
+    criteria: c
+    input: "{{ msgs }}\n"
+  - id: vars-in-content
+    vars: {city: Lyon}
+    criteria: c
+    input:
+      - role: user
+        content: "Weather in {{ city }}?"
+      - role: user
+        content:
+          - type: text
+            value: "Also {{ city }}"
+          - "string item {{ city }}"
+  - id: vars-whole-value-content
+    vars: {c: {a: 1}}
+    criteria: c
+    input:
+      - role: user
+        content: "{{ c }}"
+  - id: vars-in-expected-output
+    vars: {answer: Paris}
+    criteria: c
+    input: Q
+    expected_output: "It is {{ answer }}."
+  - id: vars-whole-value-expected-output
+    vars: {exp: [{role: assistant, content: "From vars"}]}
+    criteria: c
+    input: Q
+    expected_output: "{{ exp }}"
+  - id: vars-in-file-value
+    vars: {f: notes.md}
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: file
+            value: "../files/{{ f }}"
+  - id: vars-not-a-mapping
+    vars: [1, 2]
+    criteria: c
+    input: "{{ 0 }} {{ x }}"
+  - id: vars-string-value
+    vars: "not an object"
+    criteria: c
+    input: "{{ x }}"
+  - id: vars-names
+    vars: {_u: under, a1: digit, "with-dash": dash, "sp ace": space}
+    criteria: c
+    input: "{{ _u }} {{a1}} {{ with-dash }} {{ sp ace }} {{1x}}"
+  - id: vars-recursive-text
+    vars: {a: "{{ b }}", b: final}
+    criteria: c
+    input: "{{ a }}"
+  - id: vars-unicode-and-quotes
+    vars: {s: "caf\u00e9 \"quoted\" \u2028 line"}
+    criteria: c
+    input: "inline {{ s }}"
+  - id: vars-criteria-only-var
+    vars: {crit: {k: 1}}
+    criteria: "{{ crit }}"
+    input: Q
+  - id: vars-in-role-not-interpolated
+    vars: {r: user}
+    criteria: c
+    input:
+      - role: "{{ r }}"
+        content: Role from vars?
+      - role: user
+        content: Q
+  - id: vars-with-env
+    vars: {who: "${{ CORPUS_TXT }}"}
+    criteria: c
+    input: "Var from env: {{ who }}"
+"""
+
+CONTENT = r"""description: content arrays
+tests:
+  - id: string-items
+    criteria: c
+    input:
+      - role: user
+        content: [First string item., "  ", "", Second string item.]
+  - id: text-objects
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: text
+            value: Text one.
+          - type: text
+            value: "   "
+          - type: text
+            value: ""
+          - type: text
+            value: Text two.
+  - id: blank-texts-only
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: text
+            value: "  "
+          - type: text
+            value: "\n"
+  - id: blank-texts-in-visible-message
+    criteria: c
+    input:
+      - role: system
+        content: Sys.
+      - role: user
+        content:
+          - type: text
+            value: Question?
+          - type: text
+            value: "   "
+  - id: blank-text-leading-system
+    criteria: c
+    input:
+      - role: system
+        content:
+          - type: text
+            value: "   "
+      - role: user
+        content: U
+  - id: blank-text-leading-system-with-assistant
+    criteria: c
+    input:
+      - role: system
+        content:
+          - type: text
+            value: "   "
+      - role: user
+        content: U
+      - role: assistant
+        content: A
+  - id: non-string-text-values
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: text
+            value: 42
+          - type: text
+            value: {k: v}
+          - type: text
+          - type: text
+            value: Real text.
+  - id: unknown-types
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: video
+            value: clip.mp4
+          - type: text
+            value: Around the unknown.
+          - type: tool_use
+            name: search
+          - {value: no type}
+  - id: unknown-only
+    criteria: c
+    input:
+      - role: system
+        content:
+          - type: audio
+            value: a.mp3
+      - role: user
+        content: Q
+  - id: images
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: text
+            value: Describe these.
+          - type: image
+            value: ../files/pixel.png
+          - type: image
+            value: ../files/diagram.svg
+          - type: image
+            value: ../files/photo.JPG
+  - id: image-only-message
+    criteria: c
+    input:
+      - role: system
+        content: Sys.
+      - role: user
+        content:
+          - type: image
+            value: ../files/pixel.png
+  - id: image-missing
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: image
+            value: ../files/no-such.png
+          - type: text
+            value: Missing image.
+  - id: image-bad-extension
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: image
+            value: ../files/not-an-image.txt
+          - type: text
+            value: Wrong extension.
+  - id: image-in-expected
+    criteria: c
+    input: Q
+    expected_output:
+      - role: assistant
+        content:
+          - type: image
+            value: ../files/pixel.png
+  - id: mixed-items
+    criteria: c
+    input:
+      - role: user
+        content:
+          - Plain string first.
+          - type: file
+            value: ../files/code.py
+          - 17
+          - null
+          - [nested, list]
+          - type: text
+            value: Last.
+  - id: non-object-items-only
+    criteria: c
+    input:
+      - role: user
+        content: [1, true, null]
+      - role: user
+        content: Q
+  - id: file-value-not-string
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: file
+            value: 12
+          - type: file
+          - type: text
+            value: After odd files.
+  - id: text-with-extra-keys
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: text
+            value: Has extras.
+            cache_control: {type: ephemeral}
+  - id: type-case
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: Text
+            value: Capital T.
+          - type: TEXT
+            value: Upper.
+          - type: text
+            value: Lower.
+  - id: system-array-then-user-array
+    criteria: c
+    input:
+      - role: system
+        content:
+          - Rule one.
+          - type: text
+            value: Rule two.
+      - role: user
+        content:
+          - type: text
+            value: Q
+"""
+
+FILES_SUITE = r"""description: file references and path resolution
+tests:
+  - id: file-plain
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: text
+            value: Review.
+          - type: file
+            value: ../files/code.py
+  - id: file-missing
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: text
+            value: Review.
+          - type: file
+            value: ../files/missing.py
+  - id: file-missing-only
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: file
+            value: nowhere.md
+  - id: file-blank-whitespace
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: text
+            value: Blank file.
+          - type: file
+            value: ../files/blank.md
+  - id: file-blank-only-system
+    criteria: c
+    input:
+      - role: system
+        content:
+          - type: file
+            value: ../files/blank.md
+      - role: user
+        content: Q
+  - id: file-zero-byte
+    criteria: c
+    input:
+      - role: system
+        content: Sys.
+      - role: user
+        content:
+          - type: text
+            value: Zero.
+          - type: file
+            value: ../files/empty.md
+  - id: file-zero-byte-only
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: file
+            value: ../files/empty.md
+  - id: file-crlf
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: file
+            value: ../files/crlf.txt
+          - type: file
+            value: ../files/lone-cr.txt
+  - id: file-padded
+    criteria: c
+    input:
+      - role: system
+        content: S
+      - role: user
+        content:
+          - type: file
+            value: ../files/padded.md
+  - id: file-leading-slash
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: file
+            value: /files/notes.md
+  - id: file-leading-double-slash
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: file
+            value: //files/notes.md
+  - id: file-leading-backslash
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: file
+            value: \files\notes.md
+  - id: file-dot-slash
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: file
+            value: ./shared/where.md
+  - id: file-dot-dot
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: file
+            value: ../files/notes.md
+  - id: file-dot-dot-escaping
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: file
+            value: ../../../outside.md
+  - id: file-found-at-root
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: file
+            value: files/notes.md
+  - id: file-nearest-wins
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: file
+            value: shared/where.md
+  - id: file-root-only
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: file
+            value: root-only.md
+  - id: file-absolute-existing
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: file
+            value: "${{ CORPUS_ROOT }}/files/code.py"
+  - id: file-absolute-missing
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: file
+            value: /no/such/absolute/file.md
+  - id: file-folder
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: text
+            value: A folder.
+          - type: file
+            value: ../files/subdir
+  - id: file-unicode
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: file
+            value: ../files/unicode.md
+  - id: file-latin1-bom-control
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: file
+            value: ../files/latin1.txt
+          - type: file
+            value: ../files/bom.md
+          - type: file
+            value: ../files/control.txt
+  - id: file-binary
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: file
+            value: ../files/pixel.png
+  - id: file-fence
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: text
+            value: "Look:\n```js\nx()\n```"
+          - type: file
+            value: ../files/fence.md
+  - id: file-instructions-md
+    criteria: c
+    input:
+      - role: system
+        content:
+          - type: file
+            value: ../files/style.instructions.md
+      - role: user
+        content: Please help.
+  - id: file-in-tool-turn
+    criteria: c
+    input:
+      - role: user
+        content: Get the order.
+      - role: tool
+        content:
+          - type: file
+            value: ../files/data.json
+  - id: file-spaces-and-empty
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: file
+            value: "../files/spaced name.md"
+          - type: file
+            value: ""
+          - type: file
+            value: "   "
+  - id: file-trailing-slash
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: file
+            value: ../files/notes.md/
+  - id: file-dot-segments
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: file
+            value: ../files/./subdir/../notes.md
+"""
+
+ROLES = r"""description: roles and turn order
+tests:
+  - id: leading-system-run
+    criteria: c
+    input:
+      - role: system
+        content: First system.
+      - role: system
+        content: Second system.
+      - role: user
+        content: Q
+  - id: leading-system-blank-between
+    criteria: c
+    input:
+      - role: system
+        content: First.
+      - role: system
+        content: "  "
+      - role: system
+        content: Third.
+      - role: user
+        content: Q
+  - id: later-system
+    criteria: c
+    input:
+      - role: user
+        content: Q1
+      - role: system
+        content: Handoff note.
+      - role: user
+        content: Q2
+  - id: later-system-blank
+    criteria: c
+    input:
+      - role: user
+        content: Q1
+      - role: system
+        content: "  "
+      - role: user
+        content: Q2
+  - id: system-only
+    criteria: c
+    input:
+      - role: system
+        content: Only a system prompt.
+  - id: two-systems-only
+    criteria: c
+    input:
+      - role: system
+        content: One.
+      - role: system
+        content: Two.
+  - id: assistant-forces-markers
+    criteria: c
+    input:
+      - role: user
+        content: Q
+      - role: assistant
+        content: ""
+  - id: tool-forces-markers
+    criteria: c
+    input:
+      - role: tool
+      - role: user
+        content: Q
+  - id: tool-turns
+    criteria: c
+    input:
+      - role: system
+        content: You can call tools.
+      - role: user
+        content: Find order 4711.
+      - role: assistant
+        content: Calling lookup.
+        tool_calls: [{id: call_1, name: lookup, arguments: {id: 4711}}]
+      - role: tool
+        tool_call_id: call_1
+        content: '{"status": "shipped"}'
+      - role: assistant
+        content: It shipped.
+      - role: user
+        content: When will it arrive?
+  - id: tool-object-content
+    criteria: c
+    input:
+      - role: user
+        content: Q
+      - role: tool
+        content: {status: shipped, eta: "2024-06-01"}
+  - id: assistant-first
+    criteria: c
+    input:
+      - role: assistant
+        content: Hello, how can I help?
+      - role: user
+        content: Refund please.
+  - id: system-after-assistant
+    criteria: c
+    input:
+      - role: system
+        content: Sys.
+      - role: assistant
+        content: A.
+      - role: system
+        content: Late system.
+  - id: blank-system-then-user
+    criteria: c
+    input:
+      - role: system
+        content: "   "
+      - role: user
+        content: Q
+  - id: flat-two-invisible
+    criteria: c
+    input:
+      - role: system
+        content:
+          - type: file
+            value: ../files/empty.md
+      - role: user
+        content: Q
+  - id: user-user-assistant-tool-system
+    criteria: c
+    input:
+      - role: user
+        content: U1
+      - role: user
+        content: U2
+      - role: assistant
+        content: A1
+      - role: tool
+        content: T1
+      - role: system
+        content: S1
+  - id: many-turns
+    criteria: c
+    input:
+      - {role: system, content: "Support agent."}
+      - {role: user, content: "Hi"}
+      - {role: assistant, content: "Hello"}
+      - {role: user, content: "Order?"}
+      - {role: assistant, content: "Which one?"}
+      - {role: user, content: "4711"}
+      - {role: tool, content: "shipped"}
+      - {role: assistant, content: "Shipped."}
+      - {role: user, content: "Thanks"}
+"""
+
+EXPECTED = r"""description: expected_output shapes (the grader's reference_answer)
+tests:
+  - id: expected-string
+    criteria: c
+    input: Q
+    expected_output: "  Paris.  "
+  - id: expected-object
+    criteria: c
+    input: Q
+    expected_output: {answer: 42, unit: null}
+  - id: expected-message
+    criteria: c
+    input: Q
+    expected_output: {role: assistant, content: From a message.}
+  - id: expected-messages
+    criteria: c
+    input: Q
+    expected_output:
+      - role: assistant
+        content: First.
+      - role: tool
+        content: tool says
+      - role: assistant
+        content: Last wins.
+  - id: expected-messages-last-not-assistant
+    criteria: c
+    input: Q
+    expected_output:
+      - role: assistant
+        content: The assistant.
+      - role: user
+        content: A user at the end.
+  - id: expected-array-not-messages
+    criteria: c
+    input: Q
+    expected_output: [a, b, 3]
+  - id: expected-array-objects-no-role
+    criteria: c
+    input: Q
+    expected_output: [{k: 1}, {k: 2}]
+  - id: expected-file-segment
+    criteria: c
+    input: Q
+    expected_output:
+      - role: assistant
+        content:
+          - type: text
+            value: See file.
+          - type: file
+            value: ../files/notes.md
+  - id: expected-missing-file
+    criteria: c
+    input: Q
+    expected_output:
+      - role: assistant
+        content:
+          - type: file
+            value: ../files/not-there.md
+  - id: expected-tool-calls-only
+    criteria: c
+    input: Q
+    expected_output:
+      - role: assistant
+        tool_calls:
+          - {id: c1, name: search, arguments: {q: refund}}
+  - id: expected-content-array-strings
+    criteria: c
+    input: Q
+    expected_output:
+      - role: assistant
+        content: [one, two]
+  - id: expected-number
+    criteria: c
+    input: Q
+    expected_output: 42
+  - id: expected-empty-string
+    criteria: c
+    input: Q
+    expected_output: ""
+  - id: expected-empty-string-no-criteria
+    input: Q
+    expected_output: ""
+  - id: expected-empty-array
+    input: Q
+    expected_output: []
+  - id: expected-null
+    criteria: c
+    input: Q
+    expected_output: null
+  - id: expected-multiline
+    criteria: |
+      Multi-line criteria
+      second line.
+    input: Q
+    expected_output: |
+      Line 1
+      Line 2
+  - id: expected-braces
+    criteria: "Criteria with {{ output }} and {{input}}"
+    input: "Question with {{ expected_output }}"
+    expected_output: "Answer {{ criteria }}"
+  - id: expected-system-message
+    criteria: c
+    input: Q
+    expected_output:
+      - role: system
+        content: A system reference.
+  - id: expected-assistant-object-content
+    criteria: c
+    input: Q
+    expected_output:
+      - role: assistant
+        content: {json: true, list: [1, 2]}
+"""
+
+SKIPS = r"""description: every kind of skipped test
+tests:
+  - id: ok-first
+    criteria: c
+    input: Q
+  - criteria: no id
+    input: Q
+  - id: 123
+    criteria: numeric id
+    input: Q
+  - id: null
+    criteria: null id
+    input: Q
+  - id: true
+    criteria: boolean id
+    input: Q
+  - id: [a, b]
+    criteria: list id
+    input: Q
+  - id: ""
+    criteria: empty id
+    input: Q
+  - id: no-input
+    criteria: c
+  - id: no-criteria
+    input: Q
+  - id: empty-criteria
+    criteria: ""
+    input: Q
+  - id: empty-assertions
+    input: Q
+    assertions: []
+  - id: empty-turns
+    input: Q
+    turns: []
+  - id: empty-input-array
+    criteria: c
+    input: []
+  - id: invalid-messages-only
+    criteria: c
+    input: [{role: developer, content: x}]
+  - just a string entry
+  - 42
+  - null
+  - [nested, list]
+  - id: bad-grader-type
+    input: Q
+    criteria: c
+    assertions:
+      - name: g
+        type: not-a-real-type
+  - id: grader-prompt-file-missing
+    input: Q
+    criteria: c
+    assertions:
+      - name: g
+        type: llm-grader
+        prompt: ./missing-prompt.md
+  - id: grader-command-file-missing
+    input: Q
+    criteria: c
+    assertions:
+      - name: g
+        type: llm-grader
+        prompt:
+          command: [node, ./no-such-grader.js]
+  - id: duplicate-id
+    criteria: c
+    input: First of two.
+  - id: duplicate-id
+    criteria: c
+    input: Second of two.
+  - id: ok-last
+    criteria: c
+    input: Q
+"""
+
+MERGE = r"""description: YAML merge keys, anchors and aliases
+x-defaults: &defaults
+  criteria: Shared criteria.
+  input_files: [../files/notes.md]
+x-system: &system
+  role: system
+  content: Shared system prompt.
+x-more: &more
+  expected_output: Shared reference.
+tests:
+  - <<: *defaults
+    id: merged
+    input: Q
+  - <<: [*defaults, *more]
+    id: merged-list
+    input: Q
+  - <<: *defaults
+    id: merged-override
+    criteria: Own criteria wins.
+    input: Q
+  - id: alias-message
+    criteria: c
+    input:
+      - *system
+      - role: user
+        content: Q
+  - id: merge-into-message
+    criteria: c
+    input:
+      - <<: *system
+        content: Overridden content.
+      - role: user
+        content: Q
+  - &anchored
+    id: anchored-test
+    criteria: c
+    input: Anchored.
+  - <<: *anchored
+    id: copy-of-anchored
+"""
+
+DEEP = r"""description: nested folder, path search order
+tests:
+  - id: nearest-folder-wins
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: file
+            value: shared/where.md
+  - id: parent-folder
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: file
+            value: parent-only.md
+  - id: root-fallback
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: file
+            value: root-only.md
+  - id: root-files-folder
+    criteria: c
+    input_files: [files/code.py, ../../../files/notes.md]
+    input: Both spellings.
+  - id: missing-tries-every-root
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: file
+            value: nested/not-anywhere.md
+  - id: cwd-only
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: file
+            value: cwd-only.md
+"""
+
+CRLF_SUITE = (
+    "description: a CRLF eval file\r\ntests:\r\n  - id: crlf-suite\r\n    criteria: c\r\n    input: |\r\n"
+    "      Line one\r\n      Line two\r\n  - id: crlf-folded\r\n    criteria: c\r\n    input: >\r\n"
+    "      folded one\r\n      folded two\r\n  - id: crlf-plain-multiline\r\n    criteria: c\r\n"
+    "    input: plain\r\n      continued\r\n"
+)
+# A double-quoted scalar folded over a CRLF line end.
+CRLF_QUOTED_SUITE = 'tests:\r\n  - id: crlf-quoted\r\n    criteria: c\r\n    input: "a\r\n      b"\r\n'
+
+BOM_SUITE = "\ufefftests:\n  - id: bom-mapping\n    criteria: c\n    input: A BOM before a mapping loads.\n"
+
+EXTERNAL_MAIN = r"""description: tests from file:// entries and globs
+input: Suite text for external rows.
+tests:
+  - file://cases/one.yaml
+  - id: inline-between
+    criteria: c
+    input: Inline.
+  - file://cases/rows.jsonl
+  - file://cases/glob-*.yaml
+  - file://cases/nomatch-*.yaml
+  - file://cases/{glob-b,one}.yaml
+  - file://cases/glob-?.yaml
+  - file://cases/empty.yaml
+"""
+
+EXTERNAL_STRING_FILE = """description: tests is a path to a YAML case file
+input: [{role: system, content: "Suite system for the case file."}]
+tests: ./cases/one.yaml
+"""
+
+EXTERNAL_STRING_JSONL = """description: tests is a path to a JSONL case file
+tests: cases/rows.jsonl
+"""
+
+EXTERNAL_STRING_FOLDER = """description: tests is a folder of case folders
+input_files: [../../files/code.py]
+tests: ./folder-cases
+"""
+
+EXTERNAL_MISSING = """description: tests path that does not exist
+tests: ./cases/does-not-exist.yaml
+"""
+
+EXTERNAL_FILE_REF_MISSING = """description: file reference that does not exist
+tests:
+  - file://cases/not-here.yaml
+  - id: after
+    criteria: c
+    input: Q
+"""
+
+EXTERNAL_NOT_ARRAY = """tests: ./cases/mapping.yaml
+"""
+
+EXTERNAL_NON_OBJECT = """tests: ./cases/non-object.yaml
+"""
+
+EXTERNAL_BOM = """tests: ./cases/bom-list.yaml
+"""
+
+CASE_ONE = r"""- id: ext-one
+  vars: {who: Ada}
+  criteria: c
+  input: "External {{ who }}"
+- id: ext-two
+  criteria: c
+  input:
+    - role: user
+      content:
+        - type: file
+          value: ../../files/notes.md
+- id: ext-skipped
+  input: No criteria.
+"""
+
+CASE_ROWS_JSONL = (
+    '{"id":"row-1","criteria":"c","input":"Row one"}\n'
+    '{"id":"row-2","vars":{"n":"Bo"},"criteria":"c","input":"Hi {{ n }}"}\n'
+    "\n"
+    '{"id":"row-3","assertions":["Is short"],"input":"assertions are enough here"}\n'
+    '{"id":"row-4","criteria":"c","input":"${{ CORPUS_TXT }} from env"}\n'
+)
+
+GLOB_A = "- id: glob-a\n  criteria: c\n  input: From glob a.\n"
+GLOB_B = "- id: glob-b\n  criteria: c\n  input: From glob b.\n"
+
+JSONL_DATASET = (
+    '{"id":"j-string","criteria":"Answers.","input":"What is 2+2?"}\n'
+    '{"id":"j-messages","criteria":"c","input":[{"role":"system","content":"Be exact."},'
+    '{"role":"user","content":"2+2?"}]}\n'
+    '{"id":"j-assertions-only","assertions":[{"type":"contains","value":"4"}],"input":"only assertions"}\n'
+    '{"id":"j-assert-only","assert":[{"type":"contains","value":"4"}],"input":"only assert"}\n'
+    '{"id":"j-expected","expected_output":"4","input":"expected only"}\n'
+    '{"id":"j-vars-not-applied","vars":{"n":"Ada"},"criteria":"c","input":"Hi {{ n }}"}\n'
+    '{"id":"j-env","criteria":"c","input":"${{ CORPUS_TXT }} and ${{ CORPUS_UNSET }}"}\n'
+    '{"id":"j-env-number","criteria":"c","input":"${{ CORPUS_NUM }}"}\n'
+    '{"id":"j-files","criteria":"c","input_files":["../files/code.py"],"input":"Review."}\n'
+    '{"id":"j-files-array","criteria":"c","input_files":["../files/code.py"],"input":[{"role":"user","content":"R"}]}\n'
+    '{"id":"j-file-segment","criteria":"c","input":[{"role":"user","content":[{"type":"text","value":"See"},'
+    '{"type":"file","value":"../files/notes.md"}]}]}\n'
+    '{"id":"j-expected-outcome","expected_outcome":"old","input":"deprecated criteria"}\n'
+    '{"criteria":"c","input":"no id"}\n'
+    '{"id":7,"criteria":"c","input":"numeric id"}\n'
+    "   \n"
+    '{"id":"j-tool","criteria":"c","input":[{"role":"user","content":"Q"},{"role":"tool","content":"T"}]}\n'
+    '{"id":"j-u2028","criteria":"c","input":"sep\\u2028here"}\n'
+    '{"id":"j-object-input","criteria":"c","input":{"ticket":1}}\n'
+)
+JSONL_SIDECAR = "name: dataset-sidecar\ndescription: Sidecar for the dataset\nexecution:\n  target: default\n"
+
+JSONL_NO_SIDECAR = '{"id":"lonely","criteria":"c","input":"No sidecar."}\n'
+JSONL_BAD_LINE = '{"id":"a","criteria":"c","input":"Q"}\nnot json\n{"id":"b","criteria":"c","input":"Q"}\n'
+JSONL_ARRAY_LINE = '{"id":"a","criteria":"c","input":"Q"}\n[1, 2]\n'
+JSONL_SIDECAR_NOT_MAPPING = '{"id":"a","criteria":"c","input":"Q"}\n'
+JSONL_CRLF = '{"id":"crlf-1","criteria":"c","input":"One"}\r\n{"id":"crlf-2","criteria":"c","input":"Two"}\r\n'
+JSONL_EMPTY = ""
+
+SKILLS = {
+    "skill_name": "csv-helper",
+    "evals": [
+        {
+            "id": 1,
+            "prompt": "Summarise the overdue invoices in the CSV.",
+            "expected_output": "Three invoices are overdue.",
+            "files": ["../files/tabs.tsv"],
+            "assertions": ["Names three invoices", "Mentions the total"],
+        },
+        {"id": 2, "prompt": "What does this skill do?"},
+        {"id": "three", "prompt": "  ", "expected_output": "x"},
+        {"id": 4, "prompt": "Line one\nLine two", "expected_output": "Two lines."},
+        {"prompt": "No id given."},
+        {"id": 6, "prompt": 42},
+        {"id": 7, "prompt": "With empty assertions", "assertions": []},
+        {"id": 8, "prompt": "Unicode caf\u00e9 \u2028 sep"},
+    ],
+}
+
+REFUSED: dict[str, str | bytes] = {
+    "evals/yaml-syntax.eval.yaml": "tests:\n  - id: a\n   criteria: c\n",
+    "evals/duplicate-key.eval.yaml": "tests:\n  - id: a\n    criteria: c\n    criteria: d\n    input: Q\n",
+    "evals/empty.eval.yaml": "",
+    "evals/comment-only.eval.yaml": "# nothing here\n",
+    "evals/top-level-list.eval.yaml": "- id: a\n  criteria: c\n  input: Q\n",
+    "evals/top-level-string.eval.yaml": "just a string\n",
+    "evals/no-tests.eval.yaml": "description: no tests here\n",
+    "evals/tests-null.eval.yaml": "tests:\n",
+    "evals/tests-number.eval.yaml": "tests: 5\n",
+    "evals/tests-mapping.eval.yaml": "tests:\n  id: a\n  criteria: c\n  input: Q\n",
+    "evals/evaluator-llm-judge.eval.yaml": "evaluator: llm_judge\ntests:\n  - id: a\n    criteria: c\n    input: Q\n",
+    "evals/test-evaluator-llm-judge.eval.yaml": (
+        "tests:\n  - id: a\n    criteria: c\n    input: Q\n  - id: b\n    criteria: c\n    input: Q\n"
+        "    evaluator: llm_judge\n"
+    ),
+    "evals/evaluator-code-judge.eval.yaml": "evaluator: code_judge\ntests:\n  - id: a\n    criteria: c\n    input: Q\n",
+    "evals/workspace-missing.eval.yaml": (
+        "workspace: missing-ws.yaml\ntests:\n  - id: a\n    criteria: c\n    input: Q\n"
+    ),
+    "evals/workspace-static-path.eval.yaml": (
+        "workspace:\n  static_path: /x\ntests:\n  - id: a\n    criteria: c\n    input: Q\n"
+    ),
+    "evals/workspace-pool.eval.yaml": "workspace:\n  pool: true\ntests:\n  - id: a\n    criteria: c\n    input: Q\n",
+    "evals/bad-name.eval.yaml": "name: Not Kebab\ntests:\n  - id: a\n    criteria: c\n    input: Q\n",
+    "evals/empty-description.eval.yaml": "description: ''\ntests:\n  - id: a\n    criteria: c\n    input: Q\n",
+    "evals/external-not-array.eval.yaml": "tests: ./cases/mapping.yaml\n",
+    "evals/external-non-object.eval.yaml": "tests: ./cases/non-object.yaml\n",
+    "evals/external-bom-list.eval.yaml": "tests: ./cases/bom-list.yaml\n",
+    "evals/external-bad-yaml.eval.yaml": "tests: ./cases/bad.yaml\n",
+    "evals/unknown-alias.eval.yaml": "tests:\n  - *nothing\n",
+    "evals/quoted-under-indented.eval.yaml": 'tests:\n  - id: a\n    criteria: c\n    input: "a\n  b"\n',
+    "evals/crlf-quoted-under-indented.eval.yaml": 'tests:\r\n  - id: a\r\n    criteria: c\r\n    input: "a\r\n  b"\r\n',
+    "evals/tab-indent.eval.yaml": "tests:\n\t- id: a\n",
+    "evals/multi-document.eval.yaml": "tests:\n  - id: a\n    criteria: c\n    input: Q\n---\ntests: []\n",
+    "evals/total-budget.eval.yaml": (
+        "execution:\n  total_budget_usd: 5\ntests:\n  - id: a\n    criteria: c\n    input: Q\n"
+    ),
+    "evals/wrong-extension.eval.txt": "tests:\n  - id: a\n    criteria: c\n    input: Q\n",
+    "evals/utf16.eval.yaml": "tests:\n  - id: a\n    criteria: c\n    input: Q\n".encode("utf-16"),
+    "evals/jsonl-bad-line.jsonl": JSONL_BAD_LINE,
+    "evals/jsonl-array-line.jsonl": JSONL_ARRAY_LINE,
+    "evals/skills-no-evals.json": '{"skill_name": "x"}\n',
+    "evals/skills-empty-evals.json": '{"evals": []}\n',
+    "evals/skills-bad-json.json": '{"evals": [\n',
+    "evals/skills-evals-not-array.json": '{"evals": {"id": 1}}\n',
+    # a non-string expected_output makes the reference itself throw (TypeError in its grader prompt): recorded as
+    # an oracle crash, there is no expected output
+    "evals/skills-object-expected.json": '{"evals": [{"id": 1, "prompt": "P", "expected_output": {"k": 1}}]}\n',
+    "evals/schema-only-0.15.eval.yaml": (
+        "$schema: agentv-eval-v2\nevalcases:\n  - id: old\n    outcome: o\n    input_messages:\n"
+        "      - role: user\n        content: Q\n"
+    ),
+}
+
+REFUSED_CASES = {
+    "evals/cases/mapping.yaml": "id: x\ncriteria: c\n",
+    "evals/cases/non-object.yaml": "- id: ok\n  criteria: c\n  input: Q\n- plain string\n",
+    "evals/cases/bom-list.yaml": "\ufeff- id: a\n  criteria: c\n  input: Q\n",
+    "evals/cases/bad.yaml": "- id: a\n   criteria: c\n",
+}
+
+
+def write_suites(w: Writer) -> None:
+    name = "suites"
+    w.layout(name, "hand-written suites, one per feature; nested folders for path search order")
+    w.files(name)
+    w.file(name, "root-only.md", "Only at the root.\n")
+    w.file(name, "shared/where.md", "root copy of where.md\n")
+    w.file(name, "evals/shared/where.md", "evals/ copy of where.md\n")
+    w.file(name, "evals/deep/shared/where.md", "evals/deep/ copy of where.md\n")
+    w.file(name, "evals/deep/parent-only.md", "In evals/deep/ only.\n")
+    w.file(name, "work/cwd-only.md", "Only in the working directory.\n")
+    w.eval(name, "evals/input-shorthands.eval.yaml", SHORTHANDS)
+    w.eval(name, "evals/input-files.eval.yaml", INPUT_FILES)
+    w.eval(name, "evals/suite/input-string.eval.yaml", SUITE_INPUT_STRING)
+    w.eval(name, "evals/suite/input-messages.eval.yaml", SUITE_INPUT_MESSAGES)
+    w.eval(name, "evals/suite/input-object.eval.yaml", SUITE_INPUT_OBJECT)
+    w.eval(name, "evals/suite/input-files.eval.yaml", SUITE_INPUT_FILES)
+    w.eval(name, "evals/suite/input-files-vars.eval.yaml", SUITE_INPUT_FILES_VARS)
+    w.eval(name, "evals/suite/input-files-empty.eval.yaml", SUITE_INPUT_FILES_EMPTY)
+    w.eval(name, "evals/suite/input-files-string.eval.yaml", SUITE_INPUT_FILES_STRING)
+    w.eval(name, "evals/suite/assertions.eval.yaml", SUITE_ASSERTIONS)
+    w.eval(name, "evals/env.eval.yaml", ENV)
+    w.eval(name, "evals/vars.eval.yaml", VARS)
+    w.eval(name, "evals/content.eval.yaml", CONTENT)
+    w.eval(name, "evals/files.eval.yaml", FILES_SUITE)
+    w.eval(name, "evals/roles.eval.yaml", ROLES)
+    w.eval(name, "evals/expected.eval.yaml", EXPECTED)
+    w.eval(name, "evals/skips.eval.yaml", SKIPS)
+    w.eval(name, "evals/merge.eval.yaml", MERGE)
+    w.eval(name, "evals/deep/nested/search.eval.yaml", DEEP)
+    w.eval(name, "evals/crlf.eval.yaml", CRLF_SUITE)
+    w.eval(name, "evals/crlf-quoted.eval.yaml", CRLF_QUOTED_SUITE)
+    w.eval(name, "evals/bom.eval.yaml", BOM_SUITE)
+    w.eval(name, "evals/alt-extension.eval.yml", "tests:\n  - id: yml-extension\n    criteria: c\n    input: Q\n")
+    w.eval(name, "evals/plain-name.yaml", "tests:\n  - id: not-discovered-by-default\n    criteria: c\n    input: Q\n")
+    # external cases
+    w.eval(name, "evals/external/file-refs.eval.yaml", EXTERNAL_MAIN)
+    w.eval(name, "evals/external/tests-file.eval.yaml", EXTERNAL_STRING_FILE)
+    w.eval(name, "evals/external/tests-jsonl.eval.yaml", EXTERNAL_STRING_JSONL)
+    w.eval(name, "evals/external/tests-folder.eval.yaml", EXTERNAL_STRING_FOLDER)
+    w.eval(name, "evals/external/tests-missing.eval.yaml", EXTERNAL_MISSING)
+    w.eval(name, "evals/external/file-ref-missing.eval.yaml", EXTERNAL_FILE_REF_MISSING)
+    w.file(name, "evals/external/cases/one.yaml", CASE_ONE)
+    w.file(name, "evals/external/cases/rows.jsonl", CASE_ROWS_JSONL)
+    w.file(name, "evals/external/cases/glob-a.yaml", GLOB_A)
+    w.file(name, "evals/external/cases/glob-b.yaml", GLOB_B)
+    w.file(name, "evals/external/cases/empty.yaml", "")
+    w.file(name, "evals/external/folder-cases/alpha/case.yaml", "criteria: c\ninput: Case from folder alpha.\n")
+    w.file(
+        name,
+        "evals/external/folder-cases/beta/case.yml",
+        "id: beta-explicit-id\ncriteria: c\ninput:\n  - role: user\n    content: Beta.\n",
+    )
+    w.file(name, "evals/external/folder-cases/gamma/notes.md", "No case file here.\n")
+    w.file(
+        name,
+        "evals/external/folder-cases/delta/case.yaml",
+        "criteria: c\ninput: With a workspace folder.\n",
+    )
+    w.file(name, "evals/external/folder-cases/delta/workspace/README.md", "workspace template\n")
+    w.file(name, "evals/external/folder-cases/epsilon/case.yaml", "criteria: c\n")
+    # datasets
+    w.eval(name, "datasets/dataset.jsonl", JSONL_DATASET)
+    w.file(name, "datasets/dataset.yaml", JSONL_SIDECAR)
+    w.eval(name, "datasets/lonely.jsonl", JSONL_NO_SIDECAR)
+    w.eval(name, "datasets/crlf.jsonl", JSONL_CRLF)
+    w.eval(name, "datasets/empty.jsonl", JSONL_EMPTY)
+    w.eval(name, "datasets/sidecar-list.jsonl", JSONL_SIDECAR_NOT_MAPPING)
+    w.file(name, "datasets/sidecar-list.yaml", "- not\n- a mapping\n")
+    w.eval(name, "datasets/sidecar-bad-yaml.jsonl", JSONL_SIDECAR_NOT_MAPPING)
+    w.file(name, "datasets/sidecar-bad-yaml.yaml", "name: [unclosed\n")
+    w.eval(name, "datasets/sidecar-bad-name.jsonl", JSONL_SIDECAR_NOT_MAPPING)
+    w.file(name, "datasets/sidecar-bad-name.yaml", "name: Bad Name\n")
+    w.eval(
+        name, "datasets/dataset.eval.yaml", "description: the same dataset through a suite\ntests: ./dataset.jsonl\n"
+    )
+    # Agent Skills
+    w.eval(name, "skills/evals.json", json.dumps(SKILLS, indent=2, ensure_ascii=False) + "\n")
+    # runs from another working directory: the working directory is a search root
+    w.layouts[name]["runs"].append({"eval": "evals/deep/nested/search.eval.yaml", "cwd": "work", "root": "."})
+    w.layouts[name]["runs"].append({"eval": "evals/files.eval.yaml", "cwd": "work", "root": "."})
+
+
+def write_refused(w: Writer) -> None:
+    name = "refused"
+    w.layout(name, "files the reference refuses, one reason each")
+    for rel, data in REFUSED.items():
+        w.eval(name, rel, data)
+    for rel, data in REFUSED_CASES.items():
+        w.file(name, rel, data)
+
+
+def write_dotenv(w: Writer) -> None:
+    """.env files at several levels. The oracle does not read .env files: the recorder exports the variables the
+    agentv command would load (eval folder up to the repo root, nearest wins, exported variables win)."""
+    name = "dotenv"
+    w.layout(name, ".env files at the root and in the eval folder (recorded with the variables exported)")
+    w.file(name, ".env", "GREETING=hello from the root .env\nTEAM=payments\nSHARED=root\nCOUNT=3\n")
+    w.file(name, "evals/support/.env", 'SHARED=nearest\n# a comment\nQUOTED="quoted value"\nEMPTY=\n')
+    w.eval(
+        name,
+        "evals/support/triage.eval.yaml",
+        r"""description: env from .env files
+tests:
+  - id: dotenv-values
+    criteria: "Team ${{ TEAM }}"
+    input: "${{ GREETING }} / shared=${{ SHARED }} / quoted=${{ QUOTED }} / empty=[${{ EMPTY }}]"
+  - id: dotenv-count-coerced
+    criteria: c
+    input: "${{ COUNT }}"
+  - id: dotenv-unset
+    criteria: c
+    input: "unset=[${{ NOT_IN_ANY_ENV }}]"
+""",
+    )
+
+
+def write_monorepo(w: Writer) -> None:
+    """A repository whose eval files sit two packages down; the same relative path exists at several levels."""
+    name = "monorepo"
+    w.layout(name, "repo root above packages/*/evals; same-named files at several levels")
+    w.file(name, "docs/policy.md", "Root policy.\n")
+    w.file(name, "packages/billing/docs/policy.md", "Billing package policy.\n")
+    w.file(name, "packages/billing/evals/docs/policy.md", "Billing evals policy.\n")
+    w.file(name, "packages/billing/src/invoice.py", "def total(lines):\n    return sum(l.amount for l in lines)\n")
+    w.file(name, "packages/support/evals/prompts/system.md", "You are a calm support agent.\r\n")
+    body = r"""description: billing package suite
+input:
+  - role: system
+    content:
+      - type: file
+        value: docs/policy.md
+tests:
+  - id: policy-nearest
+    criteria: c
+    input: Which policy applies?
+  - id: src-from-package
+    criteria: c
+    input_files: [src/invoice.py, packages/billing/src/invoice.py]
+    input: Review the invoice code.
+  - id: root-docs
+    criteria: c
+    execution: {skip_defaults: true}
+    input:
+      - role: user
+        content:
+          - type: file
+            value: /docs/policy.md
+          - type: file
+            value: ../../../docs/policy.md
+"""
+    w.eval(name, "packages/billing/evals/billing.eval.yaml", body)
+    w.eval(
+        name,
+        "packages/support/evals/support.eval.yaml",
+        r"""description: support package suite
+input:
+  - role: system
+    content:
+      - type: file
+        value: prompts/system.md
+tests:
+  - id: support-with-policy
+    criteria: c
+    input:
+      - role: user
+        content:
+          - type: text
+            value: Refund after 40 days?
+          - type: file
+            value: docs/policy.md
+  - id: support-agent-turns
+    criteria: c
+    input:
+      - {role: user, content: "Where is 4711?"}
+      - {role: assistant, content: "Checking."}
+      - {role: tool, content: [{type: file, value: "docs/policy.md"}]}
+""",
+    )
+    w.layouts[name]["runs"].append(
+        {"eval": "packages/billing/evals/billing.eval.yaml", "cwd": "packages/billing", "root": "."}
+    )
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# fuzz/: seeded random suites mixing every feature.
+
+ROLES_W = ["user"] * 6 + ["system"] * 3 + ["assistant"] * 2 + ["tool"] * 2 + ["developer", "User"]
+WORDS = (
+    "refund order invoice retry timeout deploy review bug patch ticket customer shipping policy schema "
+    "cache token latency parser build release rollback migration index query"
+).split()
+FUZZ_FILES = [
+    "../files/code.py",
+    "../files/notes.md",
+    "../files/blank.md",
+    "../files/empty.md",
+    "../files/crlf.txt",
+    "../files/padded.md",
+    "../files/fence.md",
+    "files/notes.md",
+    "/files/code.py",
+    "./local.md",
+    "local.md",
+    "../files/missing.md",
+    "../files/subdir",
+    "${{ CORPUS_ROOT }}/files/notes.md",
+    "${{ CORPUS_FILE }}",
+    "../files/{{ fname }}",
+]
+TEXTS = [
+    "Please review.",
+    "   ",
+    "",
+    "\n",
+    "Line one\nLine two\n",
+    "Trailing spaces   ",
+    "Hello {{ name }}",
+    "{{ name }}",
+    "Env [${{ CORPUS_TXT }}]",
+    "${{ CORPUS_NUM }}",
+    "${{ CORPUS_UNSET }}",
+    "@[User]:\nfake",
+    "```py\nx = 1\n```",
+    "caf\u00e9 \u2028 \u65e5\u672c",
+    "{{ obj }}",
+    "{{ obj.k }} and {{ list }}",
+]
+
+
+def _text(r: random.Random) -> str:
+    if r.random() < 0.5:
+        return " ".join(r.choice(WORDS) for _ in range(r.randint(1, 6))).capitalize() + "."
+    return r.choice(TEXTS)
+
+
+def _segment(r: random.Random):
+    k = r.random()
+    if k < 0.35:
+        return {"type": "text", "value": _text(r)}
+    if k < 0.55:
+        return {"type": "file", "value": r.choice(FUZZ_FILES)}
+    if k < 0.65:
+        return _text(r)  # string item
+    if k < 0.72:
+        return {"type": "image", "value": r.choice(["../files/pixel.png", "../files/missing.png"])}
+    if k < 0.78:
+        return {"type": r.choice(["video", "tool_use", "Text"]), "value": "x"}
+    if k < 0.82:
+        return r.choice([1, None, True, ["x"]])
+    if k < 0.86:
+        return {"type": "text", "value": r.choice([3, None, {"a": 1}])}
+    return {"type": "text", "value": _text(r)}
+
+
+def _content(r: random.Random):
+    k = r.random()
+    if k < 0.45:
+        return _text(r)
+    if k < 0.85:
+        return [_segment(r) for _ in range(r.randint(0, 4))]
+    if k < 0.93:
+        return {"ticket": r.randint(1, 9999), "note": _text(r)}
+    return r.choice([7, None, False])
+
+
+def _message(r: random.Random, role: str | None = None):
+    msg: dict = {"role": role or r.choice(ROLES_W)}
+    if r.random() < 0.95:
+        msg["content"] = _content(r)
+    if msg["role"] == "assistant" and r.random() < 0.2:
+        msg["tool_calls"] = [{"id": "c1", "name": "lookup", "arguments": {"q": r.choice(WORDS)}}]
+    return msg
+
+
+def _input(r: random.Random):
+    k = r.random()
+    if k < 0.3:
+        return _text(r)
+    if k < 0.36:
+        return {"ticket": r.randint(1, 99), "text": _text(r)}
+    if k < 0.4:
+        return _message(r)
+    if k < 0.43:
+        return r.choice([[], None, 5, "{{ msgs }}"])
+    msgs = []
+    if r.random() < 0.4:
+        msgs.append(_message(r, "system"))
+    for i in range(r.randint(1, 5)):
+        msgs.append(_message(r, "user" if i % 2 == 0 and r.random() < 0.7 else None))
+    if r.random() < 0.1:
+        msgs.append("stray string")
+    return msgs
+
+
+def _expected(r: random.Random):
+    k = r.random()
+    if k < 0.3:
+        return None
+    if k < 0.55:
+        return _text(r)
+    if k < 0.65:
+        return {"answer": r.choice(WORDS)}
+    if k < 0.85:
+        return [_message(r, "assistant") for _ in range(r.randint(1, 3))]
+    if k < 0.92:
+        return [{"role": "assistant", "content": [{"type": "file", "value": r.choice(FUZZ_FILES)}]}]
+    return [{"role": "assistant", "tool_calls": [{"id": "t", "name": "search", "arguments": {}}]}]
+
+
+def _fuzz_test(r: random.Random, n: int, suite_has_files: bool) -> dict:
+    t: dict = {"id": f"fz-{n:04d}"}
+    if r.random() < 0.02:
+        t["id"] = r.choice([n, None, ""])
+    if r.random() < 0.35:
+        t["vars"] = {
+            "name": r.choice(["Ada", "Bo", 3, True]),
+            "fname": r.choice(["notes.md", "code.py", "missing.md"]),
+            "obj": {"k": r.choice(WORDS)},
+            "list": [1, "two"],
+            "msgs": [{"role": "user", "content": _text(r)}],
+        }
+    if r.random() < 0.3 or suite_has_files:
+        if r.random() < 0.6:
+            t["input_files"] = [r.choice(FUZZ_FILES) for _ in range(r.randint(0, 3))]
+        t["input"] = _text(r) if r.random() < 0.8 else _input(r)
+    elif r.random() < 0.97:
+        t["input"] = _input(r)
+    k = r.random()
+    if k < 0.7:
+        t["criteria"] = _text(r)
+    elif k < 0.8:
+        t["assertions"] = [_text(r)]
+    elif k < 0.85:
+        t["criteria"] = ""
+    exp = _expected(r)
+    if exp is not None:
+        t["expected_output"] = exp
+    if r.random() < 0.12:
+        t["execution"] = {"skip_defaults": True}
+    return t
+
+
+def write_fuzz(w: Writer) -> None:
+    name = "fuzz"
+    w.layout(name, "seeded random suites: roles, content kinds, files, suite defaults, vars, env")
+    w.files(name)
+    w.file(name, "evals/local.md", "A file next to the suites.\n")
+    w.file(name, "local.md", "The root's local.md.\n")
+    r = random.Random(SEED)
+    n = 0
+    for i in range(8):
+        header: dict = {"description": f"fuzz suite {i}"}
+        suite_has_files = False
+        k = r.random()
+        if k < 0.25:
+            header["input"] = _text(r)
+        elif k < 0.5:
+            header["input"] = [_message(r, "system")] + ([_message(r, "user")] if r.random() < 0.5 else [])
+        if r.random() < 0.3:
+            header["input_files"] = [r.choice(FUZZ_FILES[:8])]
+            suite_has_files = True
+        lines = []
+        for key, value in header.items():
+            lines.append(f"{key}: {json.dumps(value)}\n")
+        lines.append("tests:\n")
+        for _ in range(50):
+            n += 1
+            lines.append("  - " + json.dumps(_fuzz_test(r, n, suite_has_files)) + "\n")
+        w.eval(name, f"evals/fuzz-{i}.eval.yaml", "".join(lines))
+
+
+def write(out: Path) -> dict:
+    for name in GENERATED:
+        if (out / name).exists():
+            shutil.rmtree(out / name)
+    w = Writer(out)
+    write_suites(w)
+    write_fuzz(w)
+    write_refused(w)
+    write_dotenv(w)
+    write_monorepo(w)
+    manifest = {
+        "generator": "tests/corpus4/generate.py",
+        "env": CORPUS_ENV,
+        "layouts": w.layouts,
+    }
+    (out / "layouts.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    (out / ".gitattributes").write_text("* -text\n", encoding="utf-8")
+    return manifest
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=str(HERE), help="output folder (default: tests/corpus4)")
+    args = ap.parse_args(argv)
+    manifest = write(Path(args.out))
+    n = sum(len(v["evals"]) for v in manifest["layouts"].values())
+    print(f"wrote {len(manifest['layouts'])} generated layouts, {n} eval files under {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,2 @@
+def total(lines):
+    return sum(l.amount for l in lines)
