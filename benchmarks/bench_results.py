@@ -149,9 +149,10 @@ def export_sizes(folder: str) -> None:
 
     sys.path.insert(0, ROOT)
     from turnlens.formatting.export.results import export_results
-    from turnlens.formatting.results.reader import expand_results_paths
+    from turnlens.formatting.results.discover import expand_results_paths
 
-    files, _ = expand_results_paths([folder])
+    sources, _ = expand_results_paths([folder])
+    files = [source.path for source in sources]
     if not files:
         return
     raw = sum(os.path.getsize(f) for f in files)

@@ -7,10 +7,10 @@ import os
 
 import orjson
 
+from turnlens.formatting.results.discover import expand_results_paths
 from turnlens.formatting.results.reader import (
     ResultsFile,
     compute_stats,
-    expand_results_paths,
     looks_like_results_file,
     read_all,
     record_from_mapping,
@@ -54,7 +54,7 @@ class TestSniff:
         folder = fixture("project/.agentv/results")
         assert looks_like_results_file(folder)
         files, problems = expand_results_paths([folder])
-        assert [os.path.basename(f) for f in files] == ["mini-run.jsonl"] and not problems
+        assert [os.path.basename(f.path) for f in files] == ["mini-run.jsonl"] and not problems
 
 
 class TestIndex:

@@ -143,6 +143,12 @@ class TestPilot:
             assert listed(app) == ["timeout-case"]  # errors
             await pilot.press("f")
             await wait_for_idle(pilot)
+            assert listed(app) == ["sum-markers", "markup-injection"]  # quality failures: judged, under 0.65
+            await pilot.press("f")
+            await wait_for_idle(pilot)
+            assert "timeout-case" not in listed(app) and len(listed(app)) == 3  # ok
+            await pilot.press("f")
+            await wait_for_idle(pilot)
             assert set(listed(app)) == {"greet-flat", "sum-markers", "chat-history"}  # drifted
             await pilot.press("escape")
             await wait_for_idle(pilot)
@@ -355,3 +361,62 @@ class TestResultsPolish:
         from turnlens.tui.results.detail import _tab_title
 
         assert _tab_title("3", "Verdict").plain == "3 Verdict"
+
+
+RUN2 = "v4/.agentv/results/runs/default/2026-06-21T09-00-00-000Z"
+
+
+class TestAgentV4:
+    def test_run_folder_list_and_header(self, snap_compare):
+        # status marks, duration / tokens / cost columns, status counts and totals in the header
+        assert snap_compare(results_app(RUN2), terminal_size=WIDE)
+
+    def test_graders_and_assertions(self, snap_compare):
+        # the quality failure (hello-flat, second: errors first): failing grader, evidence
+        assert snap_compare(results_app(RUN2), terminal_size=WIDE, run_before=press("down", "enter", "3"))
+
+    def test_composite_grader(self, snap_compare):
+        assert snap_compare(results_app(RUN2), terminal_size=WIDE, run_before=press("down", "down", "enter", "3"))
+
+    def test_raw_tab(self, snap_compare):
+        assert snap_compare(results_app(RUN2), terminal_size=WIDE, run_before=press("down", "enter", "7"))
+
+    def test_execution_error_is_not_a_failed_score(self, snap_compare):
+        assert snap_compare(results_app(RUN2), terminal_size=WIDE, run_before=press("enter", "3"))
+
+    async def test_answer_and_input_from_the_artifacts(self):
+        app = results_app(RUN2)
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            await pilot.press("down", "enter")
+            await wait_for_idle(pilot)
+            from textual.widgets import Static
+
+            assert app.screen.record.eval_id == "hello-flat"
+            request = str(app.screen.query_one("#request-text", Static).render())
+            assert "My name is Ada" in request and "input.md" in request
+            answer = app.screen.query_one(".answer")
+            assert "hello-flat" in getattr(answer, "source", "") or "hello-flat" in str(answer.render())
+            timing = str(app.screen.query_one("#timing-text", Static).render())
+            assert "read_file ×2" in timing
+
+    async def test_folder_of_runs_newest_first(self):
+        app = results_app("v4/.agentv/results")
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            assert app.screen.run.source.name == "default/2026-06-22T09-00-00-000Z"
+            await pilot.press("right_square_bracket")
+            await wait_for_idle(pilot)
+            assert app.screen.run.source.name == "default/2026-06-21T09-00-00-000Z"
+
+    async def test_filter_by_failing_grader(self):
+        app = results_app(RUN2)
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            for _ in range(5):  # all, failures, errors, quality failures, ok -> grader:format
+                await pilot.press("f")
+            await wait_for_idle(pilot)
+            assert app.screen.filter == "grader:format" and listed(app) == ["no-assertions"]
+            await pilot.press("f")
+            await wait_for_idle(pilot)
+            assert listed(app) == ["hello-flat"]

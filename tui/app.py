@@ -74,18 +74,6 @@ def _screen_action(screen: Screen, action: str):
     return run
 
 
-def _is_results_path(path: str) -> bool:
-    """AgentV results (JSONL, or YAML documents with eval_id) rather than an eval file."""
-    if path.endswith(".jsonl"):
-        return True
-    from turnlens.formatting.results.reader import looks_like_results_file
-
-    try:
-        return bool(looks_like_results_file(path))
-    except Exception:
-        return False
-
-
 def make_app(
     paths: Sequence[str | os.PathLike] = (),
     *,
@@ -127,14 +115,15 @@ def make_app(
 
 
 def _is_results_input(path: str) -> bool:
-    """A results file, or a folder holding results files and no eval files (decided by content, not by name)."""
-    if os.path.isdir(path):
-        from turnlens.formatting.results.reader import looks_like_results_file
+    """Results (a results file, a run folder, a folder of runs) and not a folder of eval files: decided by content,
+    the same way `turnlens export` decides."""
+    from turnlens.formatting.results.discover import is_results_input
 
+    if os.path.isdir(path):
         from .session import find_eval_files
 
-        return bool(looks_like_results_file(path)) and not find_eval_files([path])
-    return os.path.isfile(path) and _is_results_path(path)
+        return not find_eval_files([path]) and is_results_input(path)
+    return is_results_input(path)
 
 
 def _results_note(path: str, eval_paths: Sequence[str]) -> str:

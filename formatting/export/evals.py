@@ -268,9 +268,9 @@ def _parser() -> argparse.ArgumentParser:
 def _is_results(path: str) -> bool:
     if looks_like_eval_file(path):  # declares the eval schema, so not a results file: spares importing that reader
         return False
-    from turnlens.formatting.results.reader import looks_like_results_file
+    from turnlens.formatting.results.discover import is_results_input
 
-    return looks_like_results_file(path)
+    return is_results_input(path)
 
 
 def main(argv: list[str] | None = None) -> int:

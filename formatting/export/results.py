@@ -16,7 +16,8 @@ from typing import Any, TextIO
 import orjson
 
 from turnlens.formatting.model import Diagnostic
-from turnlens.formatting.results.reader import ResultRecord, ResultsFile, expand_results_paths, passes, visible_text
+from turnlens.formatting.results.discover import expand_results_paths
+from turnlens.formatting.results.reader import ResultRecord, ResultsFile, passes, visible_text
 
 FORMATS = ("toon", "jsonl", "markdown")
 DEFAULT_THRESHOLD = 0.5
@@ -123,9 +124,10 @@ def write_markdown(rows: Iterable[dict], out: TextIO, title: str) -> None:
 
 def export_results(paths: list[str], fmt: str, out: TextIO, threshold: float = DEFAULT_THRESHOLD) -> list[Diagnostic]:
     """Write the export of every results file in `paths`; returns the problems found (broken lines…)."""
-    files, problems = expand_results_paths(paths)
+    sources, problems = expand_results_paths(paths)
     opened: list[ResultsFile] = []
-    for path in files:
+    for source in sources:
+        path = source.path
         results = ResultsFile(path)
         for _ in results.scan():
             pass

@@ -24,12 +24,9 @@ from typing import Any
 
 import orjson
 
-from turnlens.formatting.evals.files import FileReadError, read_head
 from turnlens.formatting.model import ChatMessage, Diagnostic
 
-RESULTS_SUFFIXES = (".jsonl", ".ndjson", ".json", ".yaml", ".yml")
 YAML_SUFFIXES = (".yaml", ".yml")
-SNIFF_BYTES = 64 * 1024
 # Pages of the mapping already scanned are handed back to the OS this often, so that indexing an 800 MB file
 # does not leave the whole file resident in our process (RSS) — the page cache keeps it warm anyway.
 RELEASE_EVERY = 16 * 1024 * 1024
@@ -42,9 +39,6 @@ MAX_DIAGNOSTICS = 1000
 FLAG_ERROR = 1  # the record has a non-empty `error`
 FLAG_NO_SCORE = 2  # `score` missing or not a number
 
-_EVAL_ID_KEY = re.compile(rb'"eval_id"\s*:')
-_YAML_EVAL_ID = re.compile(rb"^(?:-\s+)?eval_id\s*:", re.M)
-_YAML_EVAL_SCHEMA = re.compile(rb"^\$schema\s*:\s*['\"]?agentv-eval", re.M)
 _YAML_DOC_SEPARATOR = re.compile(rb"^---[ \t]*(?:#[^\n]*)?\r?$", re.M)
 
 
@@ -57,53 +51,10 @@ def is_yaml_path(path: str) -> bool:
 
 
 def looks_like_results_file(path: str) -> bool:
-    """Cheap check, reading at most 64 KiB: is `path` an AgentV results file (or a folder holding some)?
+    """Is `path` results (a file, a run folder, a folder of runs)? See `discover.is_results_input`."""
+    from turnlens.formatting.results.discover import is_results_input
 
-    JSONL: the first non-blank line is an object mentioning "eval_id". YAML: a top-level `eval_id:` key and no
-    `$schema: agentv-eval…` (that is an eval file). A folder counts when it directly holds a results file.
-    """
-    try:
-        if os.path.isdir(path):
-            return any(looks_like_results_file(p) for p in list_results_files(path)[:20])
-        if not path.lower().endswith(RESULTS_SUFFIXES):
-            return False
-        head = read_head(path, SNIFF_BYTES)  # a FIFO or a device is never opened for reading
-    except (OSError, FileReadError):
-        return False
-    if is_yaml_path(path):
-        return bool(_YAML_EVAL_ID.search(head)) and not _YAML_EVAL_SCHEMA.search(head)
-    stripped = head.removeprefix(b"\xef\xbb\xbf").lstrip()
-    return stripped.startswith(b"{") and bool(
-        _EVAL_ID_KEY.search(stripped.split(b"\n", 1)[0]) or _EVAL_ID_KEY.search(stripped)
-    )
-
-
-def list_results_files(folder: str) -> list[str]:
-    """Results-looking file names directly inside `folder` (by suffix only), sorted by name."""
-    try:
-        names = sorted(os.listdir(folder))
-    except OSError:
-        return []
-    return [
-        os.path.join(folder, name)
-        for name in names
-        if name.lower().endswith(RESULTS_SUFFIXES) and os.path.isfile(os.path.join(folder, name))
-    ]
-
-
-def expand_results_paths(paths: list[str]) -> tuple[list[str], list[Diagnostic]]:
-    """Folders become the results files inside them; other paths stay as given."""
-    files: list[str] = []
-    problems: list[Diagnostic] = []
-    for path in paths:
-        if os.path.isdir(path):
-            found = [p for p in list_results_files(path) if looks_like_results_file(p)]
-            if not found:
-                problems.append(Diagnostic(path, None, "no results files in this folder", "error"))
-            files.extend(found)
-        else:
-            files.append(path)
-    return files, problems
+    return is_results_input(path)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -194,10 +145,11 @@ class ResultRecord:
     error: str | None = None
     raw: dict = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    v4: Any = None  # agentv4.V4Fields for an AgentV 4 row
 
     @property
     def label(self) -> str:
-        return self.eval_id if self.eval_id is not None else f"(no eval_id, line {self.line})"
+        return self.eval_id if self.eval_id is not None else f"(no id, line {self.line})"
 
 
 def _text(value: Any) -> str | None:
@@ -315,7 +267,16 @@ def record_from_mapping(data: Any, file: str, line: int) -> ResultRecord:
                     requests=entry.get("evaluator_provider_request", entry.get("requests")),
                 )
             )
+    _fill_v4_fields(record, data)
     return record
+
+
+def _fill_v4_fields(record: ResultRecord, data: dict) -> None:
+    """AgentV 4 rows (test_id, scores[], output, requests…): see agentv4.fill_v4."""
+    from turnlens.formatting.results import agentv4
+
+    if agentv4.is_v4_row(data):
+        agentv4.fill_v4(record, data)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -408,6 +369,7 @@ class ResultsFile:
         self.eval_ids: list[str] = []
         self.strings: list[str] = [""]  # interned targets and datasets; 0 is "none"
         self._string_ids: dict[str, int] = {"": 0}
+        self._init_v4_columns()
         self.count = 0
 
     # -- opening ---------------------------------------------------------------------------------------------
@@ -462,11 +424,12 @@ class ResultsFile:
     def _add(self, data: dict, start: int, end: int, line: int) -> None:
         score = _number(data.get("score"))
         flags = 0
-        if _error_text(data.get("error")) is not None:
+        if _row_is_error(data):
             flags |= FLAG_ERROR
         if score is None:
             flags |= FLAG_NO_SCORE
-        eval_id = data.get("eval_id")
+        eval_id = _row_id(data)
+        self._add_v4_columns(data)
         self.starts.append(start)
         self.ends.append(end)
         self.lines.append(line)
@@ -474,9 +437,51 @@ class ResultsFile:
         self.flags.append(flags)
         self.timestamps.append(_timestamp_seconds(data.get("timestamp")))
         self.targets.append(self._intern(data.get("target")))
-        self.datasets.append(self._intern(data.get("dataset")))
+        self.datasets.append(self._intern(data["dataset"] if "dataset" in data else data.get("suite")))
         self.eval_ids.append(_short(eval_id) if eval_id is not None else "")
         self.count += 1  # published last: readers see complete rows only
+
+    # -- AgentV 4 columns: execution status, duration, cost, tokens, failing graders --------------------------
+
+    def _init_v4_columns(self) -> None:
+        self.statuses = array("B")  # agentv4.STATUS_*
+        self.durations = array("d")  # ms, NaN when not recorded
+        self.costs = array("d")  # USD, NaN when not recorded
+        self.tokens = array("d")  # NaN when not recorded
+        self.failing: dict[int, array] = {}  # interned grader name -> indexes of the records where it failed
+        self.v4_count = 0  # rows read as AgentV 4 rows
+        self.recorded: set[str] = set()  # which of "duration", "cost", "tokens" any row recorded
+
+    def _add_v4_columns(self, data: dict) -> None:
+        from turnlens.formatting.results import agentv4
+
+        index = self.count
+        if not agentv4.is_v4_row(data):
+            self.statuses.append(agentv4.STATUS_UNKNOWN)
+            self.durations.append(math.nan)
+            self.costs.append(math.nan)
+            self.tokens.append(math.nan)
+            return
+        self.v4_count += 1
+        self.statuses.append(agentv4.status_code(data))
+        for name, column, value in (
+            ("duration", self.durations, agentv4.number(agentv4.get(data, "duration_ms"))),
+            ("cost", self.costs, agentv4.number(agentv4.get(data, "cost_usd"))),
+            ("tokens", self.tokens, agentv4.total_tokens(agentv4.get(data, "token_usage"))),
+        ):
+            column.append(math.nan if value is None else value)
+            if value is not None and name not in self.recorded:
+                self.recorded.add(name)
+        for name in agentv4.failing_grader_names(data):
+            self.failing.setdefault(self._intern(name), array("I")).append(index)
+
+    @property
+    def grader_names(self) -> list[str]:
+        """Graders that failed somewhere in the run, by name."""
+        return sorted(self.strings[i] for i in self.failing)
+
+    def status_of(self, index: int) -> int:
+        return self.statuses[index]
 
     def _problem(self, diagnostic: Diagnostic) -> None:
         """Keep the first MAX_DIAGNOSTICS problems; count the rest (a binary file must not fill memory)."""
@@ -695,6 +700,23 @@ class ResultsFile:
         return self.strings[self.datasets[index]]
 
 
+def _row_id(data: dict) -> Any:
+    """`eval_id` (0.15-era rows), else `test_id` (AgentV 4, or its camelCase alias)."""
+    for key in ("eval_id", "test_id", "testId"):
+        value = data.get(key)
+        if value is not None:
+            return value
+    return None
+
+
+def _row_is_error(data: dict) -> bool:
+    """An execution error: `execution_status: execution_error`, or (no status recorded) a non-empty `error`."""
+    status = data.get("execution_status", data.get("executionStatus"))
+    if isinstance(status, str) and status:
+        return status == "execution_error"
+    return _error_text(data.get("error")) is not None
+
+
 def _leading_blank_lines(chunk: bytes) -> int:
     count = 0
     for raw_line in chunk.split(b"\n", 50)[:50]:
@@ -718,6 +740,38 @@ def read_all(path: str) -> tuple[ResultsFile, list[ResultRecord]]:
 
 
 @dataclass
+class V4Totals:
+    """Over the AgentV 4 rows of a run: rows per execution status, and the recorded totals."""
+
+    rows: int = 0
+    statuses: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # by agentv4.STATUS_*
+    duration_ms: float = 0.0
+    cost_usd: float = 0.0
+    tokens: float = 0.0
+
+
+def _count_v4(results: ResultsFile, base: V4Totals | None, start: int, count: int) -> V4Totals | None:
+    if not results.v4_count:
+        return None
+    totals = (
+        V4Totals(base.rows, list(base.statuses), base.duration_ms, base.cost_usd, base.tokens) if base else V4Totals()
+    )
+    statuses, durations, costs, tokens = results.statuses, results.durations, results.costs, results.tokens
+    for i in range(start, count):
+        status = statuses[i]
+        totals.statuses[status] += 1
+        if status != 3:  # a 0.15-era row mixed in
+            totals.rows += 1
+        if durations[i] == durations[i]:  # not NaN
+            totals.duration_ms += durations[i]
+        if costs[i] == costs[i]:
+            totals.cost_usd += costs[i]
+        if tokens[i] == tokens[i]:
+            totals.tokens += tokens[i]
+    return totals
+
+
+@dataclass
 class Stats:
     count: int
     scored: int
@@ -726,6 +780,7 @@ class Stats:
     failed: int
     errors: int
     histogram: list[int]  # 10 bins over [0, 1]; scores outside are clamped
+    v4: V4Totals | None = None  # AgentV 4 rows: execution statuses and totals
 
     @property
     def pass_rate(self) -> float | None:
@@ -784,11 +839,15 @@ def _count_stats(
             passed += 1
         else:
             failed += 1
-    return Stats(count, scored, total / scored if scored else None, passed, failed, errors, histogram), total
+    v4 = _count_v4(results, base.v4, base.count, count)
+    return Stats(count, scored, total / scored if scored else None, passed, failed, errors, histogram, v4), total
 
 
-SORT_KEYS = ("score", "id", "time", "file")
-FILTERS = ("all", "failures", "errors")
+SORT_KEYS = ("score", "id", "time", "duration", "cost", "file")
+# `errors` are execution errors; `quality failures` are rows AgentV 4 marked so (0.15-era rows: a score under the
+# threshold); a failing grader's filter is `grader:NAME` (see ResultsFile.grader_names).
+FILTERS = ("all", "failures", "errors", "quality failures", "ok")
+GRADER_FILTER = "grader:"
 
 
 def select(
@@ -809,6 +868,10 @@ def select(
         indexes = [i for i in indexes if flags[i] & FLAG_ERROR]
     elif filter == "failures":
         indexes = [i for i in indexes if flags[i] & FLAG_ERROR or flags[i] & FLAG_NO_SCORE or scores[i] < threshold]
+    elif filter in ("quality failures", "ok"):
+        indexes = _by_status(results, indexes, filter == "ok", threshold)
+    elif filter.startswith(GRADER_FILTER):
+        indexes = _failing_grader(results, filter[len(GRADER_FILTER) :], count)
     needle = query.strip().lower()
     if needle:
         strings, targets, datasets = results.strings, results.targets, results.datasets
@@ -833,6 +896,12 @@ def select(
         indexes = sorted(indexes, key=score_key)
     elif sort == "id":
         indexes = sorted(indexes, key=lambda i: (eval_ids[i], i))
+    elif sort in ("duration", "cost"):
+        column = results.durations if sort == "duration" else results.costs
+        # the slowest / dearest first; rows that recorded none last
+        indexes = sorted(
+            indexes, key=lambda i: (math.isnan(column[i]), -column[i] if not math.isnan(column[i]) else 0, i)
+        )
     elif sort == "time":
         stamps = results.timestamps
         indexes = sorted(
@@ -841,6 +910,32 @@ def select(
     if reverse:
         indexes = list(indexes)[::-1]
     return array("I", indexes)
+
+
+def _by_status(results: ResultsFile, indexes: Any, ok: bool, threshold: float) -> list[int]:
+    """Rows AgentV 4 recorded as ok / quality failures; rows without a status (0.15-era) are judged by score."""
+    from turnlens.formatting.results.agentv4 import STATUS_OK, STATUS_QUALITY_FAILURE, STATUS_UNKNOWN
+
+    statuses, flags, scores = results.statuses, results.flags, results.scores
+    wanted = STATUS_OK if ok else STATUS_QUALITY_FAILURE
+    out = []
+    for i in indexes:
+        status = statuses[i]
+        if status == STATUS_UNKNOWN:
+            flag = flags[i]
+            if flag & FLAG_ERROR:
+                continue
+            passed = not flag & FLAG_NO_SCORE and scores[i] >= threshold
+            status = STATUS_OK if passed else STATUS_QUALITY_FAILURE
+        if status == wanted:
+            out.append(i)
+    return out
+
+
+def _failing_grader(results: ResultsFile, name: str, count: int) -> list[int]:
+    number = results._string_ids.get(name[:SUMMARY_TEXT_LIMIT])
+    found = results.failing.get(number) if number is not None else None
+    return [i for i in (found or ()) if i < count]
 
 
 def _load_yaml_document(chunk: bytes):

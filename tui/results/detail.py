@@ -19,6 +19,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Markdown, Static, TabbedContent, TabPane
 
 from turnlens.formatting.model import Rendered
+from turnlens.formatting.results.agentv4 import Assertion, GraderScore
+from turnlens.formatting.results.artifacts import Artifacts, load_artifacts
 from turnlens.formatting.results.compare import CompareRow
 from turnlens.formatting.results.reader import (
     EvaluatorResult,
@@ -30,7 +32,17 @@ from turnlens.formatting.results.reader import (
 
 from ..render import chat_text, highlighted, sanitize
 from .screen import ResultsCommands, _action
-from .widgets import FAIL, PASS, STATUS_STYLES, WARN, score_bar, score_colour
+from .widgets import (
+    FAIL,
+    PASS,
+    STATUS_STYLES,
+    WARN,
+    format_cost,
+    format_duration,
+    format_tokens,
+    score_bar,
+    score_colour,
+)
 
 DISPLAY_LIMIT = 100_000  # characters of one text shown; the rest is summarised
 MARKDOWN_LIMIT = 40_000  # longer answers are shown as plain text: the Markdown widget builds a widget per block
@@ -70,11 +82,23 @@ def _heading(out: Text, title: str, note: str = "") -> None:
     out.append("\n")
 
 
+STATUS_BADGES = {
+    "ok": (" OK ", PASS),
+    "quality_failure": (" QUALITY FAILURE ", FAIL),
+    "execution_error": (" EXECUTION ERROR ", FAIL),
+}
+
+
 def title_text(record: ResultRecord, threshold: float, position: str = "") -> Text:
     out = Text(end="")
     out.append(sanitize(record.label), style="bold")
     out.append("  ")
-    if record.error is not None:
+    v4 = record.v4
+    status = v4.execution_status if v4 is not None else None
+    if status in STATUS_BADGES:
+        badge, colour = STATUS_BADGES[status]
+        out.append(badge, style=Style(color="black", bgcolor=colour, bold=True))
+    elif record.error is not None:
         out.append(" ERROR ", style=Style(color="black", bgcolor=FAIL, bold=True))
     elif record.score is not None:
         passed = record.score >= threshold
@@ -82,15 +106,24 @@ def title_text(record: ResultRecord, threshold: float, position: str = "") -> Te
             " PASS " if passed else " FAIL ", style=Style(color="black", bgcolor=PASS if passed else FAIL, bold=True)
         )
     out.append(" ")
-    out.append_text(score_bar(record.score, threshold))
-    out.append(
-        " " + ("—" if record.score is None else f"{record.score:.2f}"), style=score_colour(record.score, threshold)
-    )
-    for label, value in (("target", record.target), ("dataset", record.dataset), ("at", record.timestamp)):
+    # an execution error has no verdict: its recorded 0 is not shown as a score
+    score = None if record.error is not None and status in (None, "execution_error") else record.score
+    out.append_text(score_bar(score, threshold))
+    out.append(" " + ("—" if score is None else f"{score:.2f}"), style=score_colour(score, threshold))
+    suite_label = "suite" if v4 is not None else "dataset"
+    for label, value in (("target", record.target), (suite_label, record.dataset), ("at", record.timestamp)):
         if value:
             out.append(f"  {label} ", style=DIM)
             out.append(sanitize(value)[:80])
     out.append(f"\n{sanitize(record.file)}:{record.line}", style=DIM)
+    if v4 is not None:
+        for value in (
+            format_duration(v4.duration_ms) if v4.duration_ms is not None else "",
+            format_tokens(v4.tokens) + " tokens" if v4.tokens is not None else "",
+            format_cost(v4.cost_usd) if v4.cost_usd is not None else "",
+        ):
+            if value:
+                out.append(f"  {value}", style="#56b6c2")
     if position:
         out.append(f"  {position}", style=DIM)
     out.no_wrap = True  # two lines, always
@@ -98,15 +131,34 @@ def title_text(record: ResultRecord, threshold: float, position: str = "") -> Te
     return out
 
 
-def request_text(record: ResultRecord) -> Text:
-    """The recorded requests, drawn the way the eval view draws engine output."""
+def request_text(record: ResultRecord, artifacts: Artifacts | None = None) -> Text:
+    """The recorded requests, drawn the way the eval view draws engine output; for an AgentV 4 result also the
+    recorded `input` messages and the run folder's `input.md`."""
     out = Text(end="")
+    v4 = record.v4
+    if v4 is not None and v4.input_messages is not None:
+        _heading(out, "Input", f"input · {len(v4.input_messages)} messages")
+        shown = [type(m)(m.role, _cut(m.content)[0]) for m in v4.input_messages]
+        out.append_text(chat_text(Rendered("", "", shown), "agentv"))
+    elif v4 is not None and v4.input_text is not None:
+        _heading(out, "Input", "input")
+        out.append_text(_prompt(v4.input_text))
     for label, request in (("LM request", record.lm_request), ("Agent request", record.agent_request)):
         if request is None:
             continue
         _request_into(out, label, request)
+    if artifacts is not None and artifacts.input_md is not None:
+        _heading(out, "input.md", _shown_path(artifacts.files.get("input_md")))
+        out.append_text(_prompt(artifacts.input_md))
     if not out.plain:
-        out.append("This result recorded no provider request.", style=Style(italic=True, dim=True))
+        if v4 is not None:
+            out.append(
+                "This result recorded no input (AgentV 4 index rows keep it in the run folder's input.md, "
+                "which was not found).",
+                style=Style(italic=True, dim=True),
+            )
+        else:
+            out.append("This result recorded no provider request.", style=Style(italic=True, dim=True))
     for problem in record.diagnostics:
         out.append("\n⚠ " + sanitize(str(problem)), style=WARN)
     return out
@@ -143,13 +195,31 @@ def _tab_title(key: str, label: str):
 def verdict_text(record: ResultRecord, threshold: float) -> Text:
     out = Text(end="")
     _heading(out, "Score")
-    out.append(
-        "—" if record.score is None else f"{record.score:.2f}", style=f"bold {score_colour(record.score, threshold)}"
-    )
-    out.append(f"  (pass at ≥{threshold:.2f})", style=DIM)
+    v4 = record.v4
+    if record.error is not None and (v4 is None or v4.execution_status in (None, "execution_error")):
+        # an execution error has no verdict: its recorded 0 is not a score that failed the threshold
+        out.append("—", style=f"bold {FAIL}")
+        recorded = "" if record.score is None else f" (recorded {record.score:.2f})"
+        out.append(f"  not judged: the run failed{recorded}", style=DIM)
+    else:
+        out.append(
+            "—" if record.score is None else f"{record.score:.2f}",
+            style=f"bold {score_colour(record.score, threshold)}",
+        )
+        out.append(f"  (pass at ≥{threshold:.2f})", style=DIM)
+    if v4 is not None and v4.execution_status:
+        out.append("  execution status ", style=DIM)
+        out.append(sanitize(v4.execution_status), style="bold")
+        for label, value in (("stage", v4.failure_stage), ("reason", v4.failure_reason_code)):
+            if value:
+                out.append(f"  {label} ", style=DIM)
+                out.append(sanitize(value))
     if record.error is not None:
         _heading(out, "Error")
         out.append_text(_literal(record.error, f"bold {FAIL}"))
+    if v4 is not None:
+        _v4_verdict_into(out, record, threshold)
+        return out
     _heading(out, "Hits", str(len(record.hits)))
     _marks(out, record.hits, "✓", PASS)
     _heading(out, "Misses", str(len(record.misses)))
@@ -165,6 +235,68 @@ def verdict_text(record: ResultRecord, threshold: float) -> Text:
         aspects = record.raw_aspects if isinstance(record.raw_aspects, list) else [record.raw_aspects]
         _marks(out, [a if isinstance(a, str) else str(a) for a in aspects], "•", "#abb2bf")
     return out
+
+
+VERDICT_STYLES = {"pass": f"bold {PASS}", "fail": f"bold {FAIL}", "skip": "dim"}
+
+
+def _v4_verdict_into(out: Text, record: ResultRecord, threshold: float) -> None:
+    """Each grader of `scores[]` (nested ones indented) with its assertions; else the row's own assertions."""
+    v4 = record.v4
+    if v4.graders:
+        failing = sum(1 for g in v4.graders if g.verdict == "fail")
+        _heading(out, "Graders", f"{len(v4.graders)}" + (f", {failing} failing" if failing else ""))
+        for grader in v4.graders:
+            _grader_into(out, grader, threshold, 0)
+    if v4.assertions and not v4.graders:
+        passed = sum(1 for a in v4.assertions if a.passed)
+        _heading(out, "Assertions", f"{passed} of {len(v4.assertions)} passed")
+        _assertions_into(out, v4.assertions, "")
+    if not v4.graders and not v4.assertions:
+        _heading(out, "Graders")
+        out.append(
+            "This row records no grader scores (AgentV writes scores[] only for tests with assertions).",
+            style=Style(italic=True, dim=True),
+        )
+
+
+def _grader_into(out: Text, grader: GraderScore, threshold: float, depth: int) -> None:
+    indent = "    " * depth
+    out.append("\n" + indent)
+    out.append_text(score_bar(grader.score, threshold, 8))
+    out.append(
+        " " + ("—" if grader.score is None else f"{grader.score:.2f}") + " ",
+        style=score_colour(grader.score, threshold),
+    )
+    if grader.verdict:
+        out.append(f"{grader.verdict.upper():<5}", style=VERDICT_STYLES.get(grader.verdict, "bold"))
+        out.append(" ")
+    out.append(sanitize(grader.name) or "(unnamed)", style="bold")
+    facts = [sanitize(grader.type)] if grader.type else []
+    if grader.weight is not None:
+        facts.append(f"weight {grader.weight:g}")
+    if grader.target:
+        facts.append(f"target {sanitize(grader.target)}")
+    if grader.duration_ms is not None:
+        facts.append(format_duration(grader.duration_ms))
+    if facts:
+        out.append("  " + " · ".join(facts), style=DIM)
+    _assertions_into(out, grader.assertions, indent + "  ")
+    for child in grader.children:
+        _grader_into(out, child, threshold, depth + 1)
+
+
+def _assertions_into(out: Text, assertions: list[Assertion], indent: str) -> None:
+    for assertion in assertions:
+        out.append("\n" + indent)
+        if assertion.passed is None:
+            out.append(" ? ", style="bold dim")
+        else:
+            out.append(" ✓ " if assertion.passed else " ✗ ", style=f"bold {PASS if assertion.passed else FAIL}")
+        out.append_text(_literal(assertion.text))
+        if assertion.evidence:
+            out.append("\n" + indent + "     ")
+            out.append_text(_literal(assertion.evidence, "italic #7f848e"))
 
 
 def _evaluator_into(out: Text, evaluator: EvaluatorResult, threshold: float) -> None:
@@ -184,11 +316,37 @@ def _evaluator_into(out: Text, evaluator: EvaluatorResult, threshold: float) -> 
         out.append_text(_literal(evaluator.reasoning, "italic"))
 
 
+def _grader_prompts(graders: list[GraderScore]) -> list[GraderScore]:
+    found = []
+    for grader in graders:
+        if grader.user_prompt is not None or grader.system_prompt is not None:
+            found.append(grader)
+        found.extend(_grader_prompts(grader.children))
+    return found
+
+
 def evaluator_text(record: ResultRecord) -> Text:
     out = Text(end="")
     request = record.evaluator_request
+    prompts = _grader_prompts(record.v4.graders) if record.v4 is not None else []
+    for grader in prompts:
+        _heading(out, f"Grader {sanitize(grader.name) or '(unnamed)'}", sanitize(grader.type))
+        if grader.target:
+            out.append("target ", style=DIM)
+            out.append(sanitize(grader.target) + "\n")
+        out.append("System prompt\n", style=DIM)
+        out.append_text(_prompt(grader.system_prompt) if grader.system_prompt else Text("(none)", style=DIM))
+        out.append("\nUser prompt\n", style=DIM)
+        out.append_text(_prompt(grader.user_prompt) if grader.user_prompt else Text("(none)", style=DIM))
     if request is None:
-        out.append("This result recorded no evaluator request.", style=Style(italic=True, dim=True))
+        if not prompts:
+            note = "This result recorded no evaluator request."
+            if record.v4 is not None:
+                note = (
+                    "This result recorded no grader prompt (AgentV 4 keeps an llm-grader's prompt in scores[].input; "
+                    "the default grader's prompt is stored nowhere)."
+                )
+            out.append(note, style=Style(italic=True, dim=True))
         return out
     if request.target:
         _heading(out, "Evaluator target")
@@ -197,6 +355,127 @@ def evaluator_text(record: ResultRecord) -> Text:
     out.append_text(_prompt(request.system_prompt) if request.system_prompt else Text("(none)", style=DIM))
     _heading(out, "User prompt")
     out.append_text(_prompt(request.user_prompt) if request.user_prompt else Text("(none)", style=DIM))
+    return out
+
+
+def _shown_path(path: str | None) -> str:
+    """An artifact's path relative to the working directory when under it (stable on screen), else absolute."""
+    if not path:
+        return ""
+    import os
+
+    absolute = os.path.abspath(path)
+    relative = os.path.relpath(absolute)
+    return sanitize(relative if not relative.startswith("..") else absolute)
+
+
+def _json_lines(out: Text, value: object, indent: str = "", depth: int = 0) -> None:
+    """A small JSON value as indented `key: value` lines (scalars literal, deep values as compact JSON)."""
+    import orjson
+
+    if isinstance(value, dict) and depth < 3:
+        for key, item in list(value.items())[:200]:
+            out.append("\n" + indent)
+            out.append(sanitize(str(key)) + ":", style="#61afef")
+            if isinstance(item, (dict, list)) and item and depth < 2:
+                _json_lines(out, item, indent + "  ", depth + 1)
+            else:
+                out.append(" ")
+                out.append_text(_literal(_scalar(item)))
+    elif isinstance(value, list) and depth < 3:
+        for item in value[:200]:
+            out.append("\n" + indent + "- ")
+            if isinstance(item, (dict, list)):
+                out.append_text(_literal(orjson.dumps(item, default=str).decode()[:400]))
+            else:
+                out.append_text(_literal(_scalar(item)))
+    else:
+        out.append(" ")
+        out.append_text(_literal(_scalar(value)))
+
+
+def _scalar(value: object) -> str:
+    import orjson
+
+    if isinstance(value, str):
+        return value
+    try:
+        return orjson.dumps(value, default=str).decode()
+    except TypeError:
+        return str(value)
+
+
+def timing_text(record: ResultRecord, artifacts: Artifacts | None) -> Text:
+    """Duration, tokens and cost as recorded in the row, the per-test timing.json, the trace's shape, and which
+    artifact files were found."""
+    out = Text(end="")
+    v4 = record.v4
+    if v4 is not None:
+        _heading(out, "Recorded in the row")
+        facts = [
+            ("duration", format_duration(v4.duration_ms) if v4.duration_ms is not None else None),
+            ("tokens", v4.token_usage),
+            ("cost", format_cost(v4.cost_usd) if v4.cost_usd is not None else None),
+            ("started", v4.start_time),
+            ("ended", v4.end_time),
+        ]
+        for label, value in facts:
+            if value is None:
+                continue
+            out.append(f"\n{label}:", style="#61afef")
+            if isinstance(value, dict):
+                out.append(" " + ", ".join(f"{sanitize(str(k))} {_scalar(v)}" for k, v in value.items()))
+            else:
+                out.append(" " + sanitize(str(value)))
+    if artifacts is None or not artifacts.found:
+        if not out.plain:
+            out.append("No timing recorded", style=Style(italic=True, dim=True))
+        _heading(out, "Artifacts")
+        out.append(
+            "no per-test artifacts found" + (" for this result" if v4 is not None else " (not an AgentV 4 run)"),
+            style=Style(italic=True, dim=True),
+        )
+        return out
+    if artifacts.timing is not None:
+        _heading(out, "timing.json", _shown_path(artifacts.files.get("timing")))
+        _json_lines(out, artifacts.timing)
+    trace = artifacts.trace
+    if trace is not None:
+        _heading(out, "Trace", _shown_path(artifacts.files.get("trace")))
+        out.append(f"\nschema: {sanitize(trace.schema or '(none)')}  entries: {trace.events:,}")
+        if trace.tool_calls:
+            calls = sorted(trace.tool_calls.items(), key=lambda item: (-item[1], item[0]))
+            out.append(f"\ntool calls: {sum(trace.tool_calls.values()):,}  ")
+            out.append(", ".join(f"{sanitize(name)} ×{count}" for name, count in calls[:20]))
+    grading = artifacts.grading
+    if isinstance(grading, dict):
+        for key in ("summary", "execution_metrics"):
+            if key in grading:
+                _heading(out, f"grading.json {key}", _shown_path(artifacts.files.get("grading")))
+                _json_lines(out, grading[key])
+    _heading(out, "Artifacts", _shown_path(artifacts.folder))
+    for name, path in artifacts.files.items():
+        out.append(f"\n{name}: ", style="#61afef")
+        out.append(_shown_path(path))
+    for problem in artifacts.problems:
+        out.append("\n⚠ " + sanitize(str(problem)), style=WARN)
+    return out
+
+
+def raw_text(record: ResultRecord) -> Text:
+    """The whole record as recorded, pretty-printed: a field turnlens does not map is never invisible."""
+    import orjson
+
+    try:
+        pretty = orjson.dumps(record.raw, option=orjson.OPT_INDENT_2, default=str).decode()
+    except TypeError:
+        import json
+
+        pretty = json.dumps(record.raw, indent=2, ensure_ascii=False, default=str)
+    out = Text(end="")
+    out.append(f"{sanitize(record.file)}:{record.line}", style=DIM)
+    out.append("\n")
+    out.append_text(_literal(pretty))
     return out
 
 
@@ -256,19 +535,42 @@ def answer_widget(answer: str, classes: str) -> Markdown | Static:
     return Markdown(sanitize(answer), classes=classes)
 
 
+HIGHLIGHT = Style(color="black", bgcolor="#e5c07b", bold=True)
+TABS = ("request", "answer", "verdict", "evaluator", "drift", "timing", "raw")
+
+
+def _mark(text: Text, needle: str) -> int | None:
+    """Highlight every occurrence of `needle` (any case) in `text`; the offset of the first, or None."""
+    if not needle:
+        return None
+    plain = text.plain.lower()
+    wanted = needle.lower()
+    first = plain.find(wanted)
+    position = first
+    while position != -1:
+        text.stylize(HIGHLIGHT, position, position + len(wanted))
+        position = plain.find(wanted, position + len(wanted))
+    return None if first == -1 else first
+
+
 class ResultDetailScreen(Screen):
-    """One result in full. n/p walk the list in its current order; 1–5 pick a tab; esc goes back."""
+    """One result in full. ] / [ walk the list in its current order, n / N jump to the next / previous failing
+    result (as n / N go to the next case with warnings in the eval view); 1–7 pick a tab; esc goes back."""
 
     COMMANDS = {ResultsCommands}
     BINDINGS = [
         Binding("escape,q", "back", "Back"),
-        Binding("n", "step(1)", "Next"),
-        Binding("p", "step(-1)", "Previous"),
-        Binding("1", "tab('request')", "Request", show=False),
+        Binding("right_square_bracket", "step(1)", "Next", key_display="]"),
+        Binding("left_square_bracket", "step(-1)", "Previous", key_display="["),
+        Binding("n", "failing(1)", "Next failing"),
+        Binding("N", "failing(-1)", "Prev failing", show=False),
+        Binding("1", "tab('request')", "Input", show=False),
         Binding("2", "tab('answer')", "Answer", show=False),
         Binding("3", "tab('verdict')", "Verdict", show=False),
-        Binding("4", "tab('evaluator')", "Evaluator", show=False),
+        Binding("4", "tab('evaluator')", "Grader prompt", show=False),
         Binding("5", "tab('drift')", "Drift", show=False),
+        Binding("6", "tab('timing')", "Timing", show=False),
+        Binding("7", "tab('raw')", "Raw", show=False),
     ]
 
     def __init__(
@@ -280,6 +582,8 @@ class ResultDetailScreen(Screen):
         threshold: float = 0.5,
         drift=None,
         tab: str = "request",
+        run_folder: str | None = None,
+        highlight: str = "",
     ) -> None:
         super().__init__()
         self.results = results
@@ -288,25 +592,34 @@ class ResultDetailScreen(Screen):
         self.threshold = threshold
         self.drift = drift
         self.initial_tab = tab
+        self.run_folder = run_folder
+        self.highlight = highlight
         self.record: ResultRecord | None = None
+        self.artifacts: Artifacts | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(Text("loading…", style="dim"), id="detail-title")
         with TabbedContent(initial=self.initial_tab):
-            with TabPane(_tab_title("1", "Request"), id="request"):
-                with VerticalScroll():
+            with TabPane(_tab_title("1", "Input"), id="request"):
+                with VerticalScroll(id="request-scroll"):
                     yield Static(id="request-text", markup=False)
             with TabPane(_tab_title("2", "Answer"), id="answer-tab"):
                 yield VerticalScroll(id="answer-scroll")
             with TabPane(_tab_title("3", "Verdict"), id="verdict"):
-                with VerticalScroll():
+                with VerticalScroll(id="verdict-scroll"):
                     yield Static(id="verdict-text", markup=False)
-            with TabPane(_tab_title("4", "Evaluator prompt"), id="evaluator"):
-                with VerticalScroll():
+            with TabPane(_tab_title("4", "Grader prompt"), id="evaluator"):
+                with VerticalScroll(id="evaluator-scroll"):
                     yield Static(id="evaluator-text", markup=False)
             with TabPane(_tab_title("5", "Drift"), id="drift"):
-                with VerticalScroll():
+                with VerticalScroll(id="drift-scroll"):
                     yield Static(Text("checking…", style="dim"), id="drift-text", markup=False)
+            with TabPane(_tab_title("6", "Timing"), id="timing"):
+                with VerticalScroll(id="timing-scroll"):
+                    yield Static(id="timing-text", markup=False)
+            with TabPane(_tab_title("7", "Raw"), id="raw"):
+                with VerticalScroll(id="raw-scroll"):
+                    yield Static(id="raw-text", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -315,15 +628,22 @@ class ResultDetailScreen(Screen):
     @work(thread=True, exclusive=True, group="record")
     def _load(self, index: int) -> None:
         record = self.results.record(index)
+        # artifacts of this one result only, read here: a run folder of 50 000 tests is never read as a whole
+        artifacts = load_artifacts(record, self.run_folder) if self.run_folder and record.v4 is not None else None
         # the Text objects are built here too: highlighting 100 000 characters must not stall the UI thread
         position = f"{self.position + 1} of {len(self.rows)}"
-        texts = (
-            title_text(record, self.threshold, position),
-            request_text(record),
-            verdict_text(record, self.threshold),
-            evaluator_text(record),
-        )
-        self.app.call_from_thread(self._show, index, record, texts)
+        texts = {
+            "title": title_text(record, self.threshold, position),
+            "request": request_text(record, artifacts),
+            "verdict": verdict_text(record, self.threshold),
+            "evaluator": evaluator_text(record),
+            "timing": timing_text(record, artifacts),
+            "raw": raw_text(record),
+        }
+        answer = record.candidate_answer
+        if not answer and artifacts is not None and artifacts.answer is not None:
+            answer = artifacts.answer
+        self.app.call_from_thread(self._show, index, record, artifacts, texts, answer)
         report = None
         if self.drift is not None:
             try:
@@ -337,18 +657,46 @@ class ResultDetailScreen(Screen):
     def _current_index(self) -> int:
         return self.rows[self.position]
 
-    def _show(self, index: int, record: ResultRecord, texts: tuple[Text, Text, Text, Text]) -> None:
+    def _show(self, index: int, record: ResultRecord, artifacts, texts: dict[str, Text], answer: str) -> None:
         if index != self._current_index():
             return
         self.record = record
-        title, request, verdict, evaluator = texts
-        self.query_one("#detail-title", Static).update(title)
-        self.query_one("#request-text", Static).update(request)
-        self.query_one("#verdict-text", Static).update(verdict)
-        self.query_one("#evaluator-text", Static).update(evaluator)
+        self.artifacts = artifacts
+        self.query_one("#detail-title", Static).update(texts["title"])
+        found: dict[str, int] = {}
+        for name in ("request", "verdict", "evaluator", "timing", "raw"):
+            first = _mark(texts[name], self.highlight)
+            if first is not None:
+                found[name] = first
+            self.query_one(f"#{name}-text", Static).update(texts[name])
         scroll = self.query_one("#answer-scroll", VerticalScroll)
         scroll.remove_children()
-        scroll.mount(answer_widget(record.candidate_answer, "answer"))
+        if self.highlight and self.highlight.lower() in answer.lower():
+            literal = _literal(answer)
+            first = _mark(literal, self.highlight)
+            if first is not None:
+                found["answer"] = first
+                texts["answer"] = literal
+            scroll.mount(Static(literal, classes="answer", markup=False))
+        else:
+            scroll.mount(answer_widget(answer, "answer"))
+        if found:
+            # after a full-text search: the first tab holding the text, scrolled to its first occurrence
+            tab = next(name for name in TABS if name in found)
+            self.action_tab(tab)
+            self.call_after_refresh(self._scroll_to_match, tab, texts.get(tab), found[tab])
+
+    def _scroll_to_match(self, tab: str, text: Text | None, offset: int) -> None:
+        scroll = self.query_one(f"#{tab}-scroll", VerticalScroll)
+        width = max(10, scroll.scrollable_content_region.width)
+        if text is None:
+            return
+        before = text[:offset]
+        line = 0
+        console = self.app.console
+        for part in before.split("\n", allow_blank=True):
+            line += max(1, len(part.wrap(console, width)))
+        scroll.scroll_to(y=max(0, line - 3), animate=False)
 
     def _show_drift(self, index: int, report) -> None:
         if index != self._current_index():
@@ -359,24 +707,42 @@ class ResultDetailScreen(Screen):
         self.dismiss()
 
     def action_step(self, step: int) -> None:
-        position = self.position + step
-        if 0 <= position < len(self.rows):
+        self._go(self.position + step)
+
+    def _go(self, position: int) -> None:
+        if 0 <= position < len(self.rows) and position != self.position:
             self.position = position
             self.query_one("#drift-text", Static).update(Text("checking…", style="dim"))
             self._load(self.rows[position])
+
+    def action_failing(self, step: int) -> None:
+        """The next (or previous) result that errored or scored under the threshold, in list order."""
+        results, position = self.results, self.position + step
+        while 0 <= position < len(self.rows):
+            index = self.rows[position]
+            score = results.score_of(index)
+            if results.is_error(index) or score is None or score < self.threshold:
+                self._go(position)
+                return
+            position += step
+        self.notify("No further failing result in this direction.", timeout=2)
 
     def action_tab(self, tab: str) -> None:
         self.query_one(TabbedContent).active = "answer-tab" if tab == "answer" else tab
 
     def palette_commands(self):
         commands = [
-            ("Result: next", "n", "step(1)"),
-            ("Result: previous", "p", "step(-1)"),
-            ("Result: show request", "1", "tab('request')"),
-            ("Result: show candidate answer", "2", "tab('answer')"),
-            ("Result: show verdict (hits, misses, evaluators)", "3", "tab('verdict')"),
-            ("Result: show evaluator prompt", "4", "tab('evaluator')"),
-            ("Result: show drift against the eval file", "5", "tab('drift')"),
+            ("Result: next", "The next result in the list (])", "step(1)"),
+            ("Result: previous", "The previous result in the list ([)", "step(-1)"),
+            ("Result: next failing", "The next result that failed or errored (n)", "failing(1)"),
+            ("Result: previous failing", "The previous result that failed or errored (N)", "failing(-1)"),
+            ("Result: show input", "The recorded input and requests (1)", "tab('request')"),
+            ("Result: show candidate answer", "The answer (2)", "tab('answer')"),
+            ("Result: show verdict (graders, assertions)", "Scores and evidence (3)", "tab('verdict')"),
+            ("Result: show grader prompt", "The recorded grader / evaluator prompt (4)", "tab('evaluator')"),
+            ("Result: show drift against the eval file", "Recorded vs recomputed input (5)", "tab('drift')"),
+            ("Result: show timing and trace", "Duration, tokens, cost, per-test artifacts (6)", "tab('timing')"),
+            ("Result: show raw record", "The whole record as recorded (7)", "tab('raw')"),
             ("Result: back to the list", "esc", "back"),
         ]
         return [(title, help_text, _action(self, action)) for title, help_text, action in commands]

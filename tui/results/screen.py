@@ -22,13 +22,14 @@ from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Static
 
+from turnlens.formatting.results.discover import RunSource, expand_results_paths, run_source
 from turnlens.formatting.results.reader import (
     FILTERS,
+    GRADER_FILTER,
     SORT_KEYS,
     ResultsFile,
     ScanProgress,
     StatsCounter,
-    expand_results_paths,
     select,
     visible_text,
 )
@@ -103,6 +104,7 @@ class Run:
 
     path: str
     results: ResultsFile
+    source: RunSource | None = None
     progress: ScanProgress | None = None
     started: bool = False
     drift: bytearray | None = None
@@ -113,19 +115,23 @@ class Run:
     stats: StatsCounter = field(default_factory=StatsCounter)
 
 
-def _suite_of(path: str) -> str:
-    """AgentV names runs `<dataset>_<timestamp>.jsonl`: the part before the first `_`."""
-    return os.path.basename(path).split("_", 1)[0]
+def _suite_of(source: RunSource) -> str:
+    """AgentV 0.15 names runs `<dataset>_<timestamp>.jsonl`: the part before the first `_`; an AgentV 4 run folder
+    `runs/<experiment>/<timestamp>/` belongs to its experiment."""
+    if source.folder is not None:
+        return "runs of " + source.name.rsplit("/", 1)[0] if "/" in source.name else source.name
+    return os.path.basename(source.path).split("_", 1)[0]
 
 
-def _previous_run_of_same_suite(paths: list[str], current: int) -> int | None:
-    """The nearest earlier run of the same suite, else the nearest later one, else None (nothing to compare)."""
-    suite = _suite_of(paths[current])
-    same = [i for i in range(len(paths)) if i != current and _suite_of(paths[i]) == suite]
-    earlier = [i for i in same if i < current]
+def _previous_run_of_same_suite(sources: list[RunSource], current: int) -> int | None:
+    """The nearest earlier run of the same suite, else the nearest later one, else None (nothing to compare).
+    Runs are listed newest first, so an earlier run comes after the current one in the list."""
+    suite = _suite_of(sources[current])
+    same = [i for i in range(len(sources)) if i != current and _suite_of(sources[i]) == suite]
+    earlier = [i for i in same if i > current]
     if earlier:
-        return earlier[-1]
-    return same[0] if same else None
+        return earlier[0]
+    return same[-1] if same else None
 
 
 def _rows_for(run: Run, sort: str, reverse: bool, filter: str, query: str, threshold: float):
@@ -139,6 +145,25 @@ def _rows_for(run: Run, sort: str, reverse: bool, filter: str, query: str, thres
         mask = run.text_mask
         rows = type(rows)("I", (i for i in rows if i < len(mask) and mask[i]))
     return rows
+
+
+def _run_title(run: Run) -> str:
+    """The header's title: a run folder by its folder, a results file by its path (as given)."""
+    source = run.source
+    if source is not None and source.folder is not None:
+        return source.folder.rstrip("/") + "/"
+    return run.path
+
+
+def _run_name(run: Run) -> str:
+    """How a compare header names a run: `<experiment>/<timestamp>` for a run folder, else the file name."""
+    return run.source.name if run.source is not None else os.path.basename(run.path)
+
+
+def _run_argument(run: Run) -> str:
+    """What reopens this run: its folder for an AgentV 4 run, else its file."""
+    source = run.source
+    return source.folder if source is not None and source.folder is not None else run.path
 
 
 class IndexProgressed(Message):
@@ -196,11 +221,17 @@ class ResultsScreen(Screen):
         self.repo_root = repo_root
         self.threshold = threshold
         self.closable = closable
-        files, problems = expand_results_paths(self.paths)
+        sources, problems = expand_results_paths(self.paths)
         self.path_problems = problems
-        self.runs = [Run(path, ResultsFile(path)) for path in files]
+        self.runs = [Run(source.path, ResultsFile(source.path), source) for source in sources]
+        # two runs named (files or run folders): compared; a folder of runs is browsed with [ ]
         self.compare_mode = (
-            len(self.paths) == 2 and len(self.runs) == 2 and not any(os.path.isdir(p) for p in self.paths)
+            len(self.paths) == 2
+            and len(self.runs) == 2
+            and all(
+                not os.path.isdir(p) or r.source is not None and r.source.folder is not None
+                for p, r in zip(self.paths, self.runs)
+            )
         )
         self.current = 0
         self.sort = "score"
@@ -306,9 +337,9 @@ class ResultsScreen(Screen):
         results = run.results
         stats = run.stats.update(results, self.threshold) if results.count else None
         list_ = self.query_one(ResultList)
-        title = run.path
+        title = _run_title(run)
         if results.error is not None:
-            title = f"{run.path}: {results.error.message}"
+            title = f"{title}: {results.error.message}"
         count = len(list_.rows) if shown is None else shown
         narrowed = self.filter != "all" or self.search_text or self.text_query
         list_.empty_note = (
@@ -332,6 +363,7 @@ class ResultsScreen(Screen):
             drift=run.drift_counts,
             drift_note=run.drift_note,
             run_position=f"run {self.current + 1} of {len(self.runs)}" if len(self.runs) > 1 else "",
+            evals_given=self.evals is not None,
         )
 
     def _show_problems(self) -> None:
@@ -430,7 +462,8 @@ class ResultsScreen(Screen):
             self.changed_only = not self.changed_only
             self._show_comparison()
             return
-        choices = FILTERS + (("drifted",) if self.run and self.run.drift is not None else ())
+        graders = tuple(GRADER_FILTER + name for name in self.run.results.grader_names) if self.run else ()
+        choices = FILTERS + graders + (("drifted",) if self.run and self.run.drift is not None else ())
         self.filter = choices[(choices.index(self.filter) + 1) % len(choices)] if self.filter in choices else "all"
         self._reselect()
 
@@ -527,19 +560,20 @@ class ResultsScreen(Screen):
         first); the earlier of the two is A."""
         if len(self.runs) < 2:
             return
-        other = _previous_run_of_same_suite([run.path for run in self.runs], self.current)
+        sources = [run.source or run_source(run.path) for run in self.runs]
+        other = _previous_run_of_same_suite(sources, self.current)
         if other is None:
             self.notify(
-                f"No other run of {_suite_of(self.run.path)} here to compare with. To compare any two "
+                f"No other run of {_suite_of(sources[self.current])} here to compare with. To compare any two "
                 "files: turnlens A.jsonl B.jsonl",
                 severity="warning",
             )
             return
-        # A is always the earlier run (runs are listed oldest first), so "regressed" means what it says.
-        older, newer = sorted((other, self.current))
+        # A is always the earlier run (runs are listed newest first), so "regressed" means what it says.
+        newer, older = sorted((other, self.current))
         self.app.push_screen(
             ResultsScreen(
-                [self.runs[older].path, self.runs[newer].path],
+                [_run_argument(self.runs[older]), _run_argument(self.runs[newer])],
                 self.evals,
                 self.repo_root,
                 threshold=self.threshold,
@@ -603,7 +637,13 @@ class ResultsScreen(Screen):
         list_ = self.query_one(ResultList)
         self.app.push_screen(
             ResultDetailScreen(
-                run.results, list_.rows, list_.cursor, threshold=self.threshold, drift=self._drift_checker(run)
+                run.results,
+                list_.rows,
+                list_.cursor,
+                threshold=self.threshold,
+                drift=self._drift_checker(run),
+                run_folder=run.source.folder if run.source is not None else None,
+                highlight=self.text_query,
             )
         )
 
@@ -708,8 +748,8 @@ class ResultsScreen(Screen):
         header = self.query_one("#compare-header", Static)
         header.update(
             compare_header_text(
-                a.results.name,
-                b.results.name,
+                _run_name(a),
+                _run_name(b),
                 {},
                 None,
                 None,
@@ -735,8 +775,8 @@ class ResultsScreen(Screen):
         a, b = self.runs
         self.query_one("#compare-header", Static).update(
             compare_header_text(
-                a.results.name,
-                b.results.name,
+                _run_name(a),
+                _run_name(b),
                 self.comparison.counts,
                 self.comparison.mean_a,
                 self.comparison.mean_b,

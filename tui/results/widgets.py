@@ -23,6 +23,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
+from turnlens.formatting.results.agentv4 import STATUS_QUALITY_FAILURE
 from turnlens.formatting.results.compare import CompareRow
 from turnlens.formatting.results.reader import ResultsFile, ScanProgress, Stats, visible_text
 
@@ -65,14 +66,43 @@ def score_bar(score: float | None, threshold: float, width: int = BAR_WIDTH) -> 
 
 
 def histogram_text(histogram: list[int], threshold: float) -> Text:
-    """Ten bins over [0, 1], each a block scaled to the fullest bin, red below the threshold, green above."""
+    """Ten bins over [0, 1], each a block scaled to the fullest bin and its count, red below the threshold, green
+    above; each bin is labelled by its lower bound (`.3▃5` = 5 scores in [0.3, 0.4))."""
     top = max(histogram) if histogram else 0
-    text = Text("0 ", style="dim", end="")
+    text = Text("scores ", style="dim", end="")
     for bin_index, count in enumerate(histogram):
         level = 0 if top == 0 else math.ceil(count / top * 8)
         colour = PASS if (bin_index + 1) / 10 > threshold else FAIL
-        text.append(HISTOGRAM_BLOCKS[level] * 2, style=colour if count else "#3e4451")
-    text.append(" 1", style="dim")
+        if bin_index:
+            text.append(" ")
+        text.append(f".{bin_index}" if bin_index else "0 ", style="dim")
+        text.append(HISTOGRAM_BLOCKS[max(level, 1)], style=colour if count else "#3e4451")
+        text.append(f"{count:,}", style=colour if count else "#3e4451")
+    text.append(" ≤1", style="dim")
+    return text
+
+
+def v4_text(totals) -> Text:
+    """AgentV 4 rows: how many ran ok, failed on quality, failed to execute; recorded duration, tokens and cost."""
+    text = Text(end="")
+    if totals is None or not totals.rows:
+        return text
+    ok, quality, execution = totals.statuses[0], totals.statuses[1], totals.statuses[2]
+    text.append(f"ok {ok:,}", style=PASS if ok else "dim")
+    text.append(" · ", style="dim")
+    text.append(f"quality failure {quality:,}", style=f"bold {FAIL}" if quality else "dim")
+    text.append(" · ", style="dim")
+    text.append(f"execution error {execution:,}", style=f"bold {FAIL}" if execution else "dim")
+    parts = []
+    if totals.duration_ms:
+        parts.append(format_duration(totals.duration_ms))
+    if totals.tokens:
+        parts.append(format_tokens(totals.tokens) + " tokens")
+    if totals.cost_usd:
+        parts.append(format_cost(totals.cost_usd))
+    if parts:
+        text.append("  total ", style="dim")
+        text.append(" ".join(parts), style="#56b6c2")
     return text
 
 
@@ -111,6 +141,7 @@ class HeaderState:
     drift: dict[str, int] = field(default_factory=dict)
     drift_note: str = ""
     run_position: str = ""  # "run 2 of 5" when a folder holds several runs
+    evals_given: bool = False  # --evals named the eval files: no hint to name them
 
 
 def _shorten_path(path: str, limit: int = 80) -> str:
@@ -153,7 +184,10 @@ def header_text(state: HeaderState) -> Text:
     )
     if state.problems:
         text.append(f"  {state.problems} broken", style=f"bold {FAIL}")
-    text.append("  ")
+    if stats.v4 is not None and stats.v4.rows:
+        text.append("  ")
+        text.append_text(v4_text(stats.v4))
+    text.append("\n")
     text.append_text(histogram_text(stats.histogram, state.threshold))
     text.append("\n")
     text.append("sort ", style="dim")
@@ -174,11 +208,11 @@ def header_text(state: HeaderState) -> Text:
             if n:
                 text.append(" · ", style="dim")
             text.append(f"{count:,} {name}", style=f"bold {WARN}" if name == "drifted" else "dim")
-        if state.drift.get("eval not found"):
+        if state.drift.get("eval not found") and not state.evals_given:
             text.append("  (--evals PATH names the eval files)", style="dim italic")
     elif state.drift_note:
         text.append("  drift: " + visible_text(state.drift_note), style="dim")
-        if state.drift_note.startswith("no eval files"):
+        if state.drift_note.startswith("no eval files") and not state.evals_given:
             text.append(" (--evals PATH names them)", style="dim italic")
     return text
 
@@ -187,7 +221,7 @@ class ResultsHeader(Widget):
     """Counts, mean score, pass rate at the threshold, errors, score histogram, and the current sort/filter."""
 
     DEFAULT_CSS = """
-    ResultsHeader { height: 3; padding: 0 1; background: $panel; text-wrap: nowrap; text-overflow: ellipsis; }
+    ResultsHeader { height: 4; padding: 0 1; background: $panel; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     state: reactive[HeaderState | None] = reactive(None, layout=False)
@@ -196,7 +230,7 @@ class ResultsHeader(Widget):
         if self.state is None:
             return Text("opening…", style="dim")
         text = header_text(self.state)
-        text.no_wrap = True  # three lines, always: cut a line rather than push the next one out
+        text.no_wrap = True  # four lines, always: cut a line rather than push the next one out
         text.overflow = "ellipsis"
         return text
 
@@ -367,6 +401,8 @@ class ResultList(VirtualList):
         score = results.score_of(index)
         error = results.is_error(index)
         passed = not error and score is not None and score >= self.threshold
+        if results.statuses[index] == STATUS_QUALITY_FAILURE:  # AgentV 4 judged it failed, whatever the threshold
+            passed = False
         text = Text(end="")
         if error:
             text.append(" ✗ ", style=f"bold {FAIL}")
@@ -386,16 +422,57 @@ class ResultList(VirtualList):
             text.append(mark, style=style)
         if self.show_time:
             text.append(_time_label(results.timestamps[index]) + " ", style="#56b6c2")
+        _measures_into(text, results, index)
         rest = max(0, width - text.cell_len - 1)
         side = min(22, max(8, rest // 5))
         id_width = max(8, rest - 2 * side - 2)
-        eval_id = results.eval_ids[index] or f"(no eval_id, line {results.lines[index]})"
+        eval_id = results.eval_ids[index] or f"(no id, line {results.lines[index]})"
         text.append(_fit(visible_text(eval_id), id_width), style="bold" if not passed else "")
         text.append(" ")
         text.append(_fit(visible_text(results.target_of(index)), side), style="#61afef")
         text.append(" ")
         text.append(_fit(visible_text(results.dataset_of(index)), side), style="dim")
         return text
+
+
+def format_duration(ms: float) -> str:
+    if math.isnan(ms):
+        return ""
+    seconds = ms / 1000
+    if seconds < 10:
+        return f"{seconds:.1f}s"
+    if seconds < 600:
+        return f"{seconds:.0f}s"
+    return f"{seconds / 60:.0f}m"
+
+
+def format_tokens(count: float) -> str:
+    if math.isnan(count):
+        return ""
+    if count < 1000:
+        return f"{count:.0f}"
+    if count < 1_000_000:
+        return f"{count / 1000:.1f}k"
+    return f"{count / 1_000_000:.1f}M"
+
+
+def format_cost(usd: float) -> str:
+    if math.isnan(usd):
+        return ""
+    return f"${usd:.4f}" if usd < 1 else f"${usd:.2f}"
+
+
+def _measures_into(text: Text, results: ResultsFile, index: int) -> None:
+    """Duration, tokens and cost columns, each only when some row of the run recorded it."""
+    recorded = results.recorded
+    if not recorded:
+        return
+    if "duration" in recorded:
+        text.append(format_duration(results.durations[index]).rjust(5) + " ", style="#56b6c2")
+    if "tokens" in recorded:
+        text.append(format_tokens(results.tokens[index]).rjust(6) + " ", style="dim")
+    if "cost" in recorded:
+        text.append(format_cost(results.costs[index]).rjust(7) + " ", style="dim")
 
 
 STATUS_STYLES = {

@@ -1,0 +1,179 @@
+"""Per-test artifacts of an AgentV 4 run folder, read on demand for one result at a time.
+
+A run folder holds, per test, `<suite>/<test_id>/` with `grading.json`, `timing.json`, `input.md` (the messages
+sent, as `@[role]:` blocks) and `outputs/answer.md` (the final answer), `outputs/trace.json`. The index row names
+them (`artifact_dir`, `grading_path`, `answer_path`, …); a path is read relative to the run folder, as written, or
+at the conventional place when the row names none. Every file is read with a size cap and decoded leniently:
+artifacts are untrusted text. Pure Python.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from turnlens.formatting.model import Diagnostic
+
+READ_LIMIT = 4 * 1024 * 1024  # bytes of one artifact read; the rest is said to be cut
+
+
+@dataclass
+class TraceSummary:
+    schema: str | None = None
+    events: int = 0  # entries of the trace's main list (spans / events / messages)
+    tool_calls: dict[str, int] = field(default_factory=dict)  # tool name -> calls
+    keys: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Artifacts:
+    """What the per-test artifacts add to a result; each field None when the file is absent."""
+
+    folder: str | None = None  # the test's artifact folder, when found
+    answer: str | None = None
+    input_md: str | None = None
+    grading: Any = None
+    timing: Any = None
+    trace: TraceSummary | None = None
+    files: dict[str, str] = field(default_factory=dict)  # which file each came from
+    problems: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def found(self) -> bool:
+        return bool(self.files)
+
+
+# row field -> (artifact name, path under the test folder when the row names none)
+_PATHS = {
+    "answer": ("answer_path", "outputs/answer.md"),
+    "input_md": ("input_path", "input.md"),
+    "grading": ("grading_path", "grading.json"),
+    "timing": ("timing_path", "timing.json"),
+    "trace": ("", "outputs/trace.json"),
+}
+
+
+def _resolve(path: str, run_folder: str) -> str | None:
+    candidates = [path] if os.path.isabs(path) else [os.path.join(run_folder, path), path]
+    for candidate in candidates:
+        if os.path.exists(candidate):
+            return candidate
+    # a path recorded from the project root (`.agentv/results/runs/…/x`): the part under the run folder
+    marker = os.path.basename(os.path.abspath(run_folder)) + "/"
+    if marker in path:
+        tail = path.split(marker, 1)[1]
+        candidate = os.path.join(run_folder, tail)
+        if os.path.exists(candidate):
+            return candidate
+    return None
+
+
+def test_folder(record: Any, run_folder: str) -> str | None:
+    """The test's artifact folder: the row's `artifact_dir`, else `<suite>/<test_id>/` in the run folder."""
+    v4 = getattr(record, "v4", None)
+    recorded = v4.artifacts.get("artifact_dir") if v4 is not None else None
+    if recorded:
+        found = _resolve(recorded, run_folder)
+        if found and os.path.isdir(found):
+            return found
+    test_id = record.eval_id
+    if not test_id or "/" in test_id or test_id in (".", ".."):
+        return None
+    for suite in (record.dataset, v4.suite if v4 is not None else None, ""):
+        if suite is None or "/" in suite or suite in (".", ".."):
+            continue
+        candidate = os.path.join(run_folder, suite, test_id) if suite else os.path.join(run_folder, test_id)
+        if os.path.isdir(candidate):
+            return candidate
+    return None
+
+
+def _read(path: str) -> tuple[str, bool]:
+    with open(path, "rb") as handle:
+        data = handle.read(READ_LIMIT + 1)
+    cut = len(data) > READ_LIMIT
+    return data[:READ_LIMIT].decode("utf-8", errors="replace"), cut
+
+
+def summarise_trace(data: Any) -> TraceSummary:
+    """A trace's shape without knowing its schema: the main list's length and the tool calls anywhere in it."""
+    summary = TraceSummary()
+    if isinstance(data, dict):
+        schema = data.get("schema", data.get("$schema", data.get("version")))
+        summary.schema = schema if isinstance(schema, str) else None
+        summary.keys = [str(k) for k in list(data)[:20]]
+        lists = [v for v in data.values() if isinstance(v, list)]
+        summary.events = max((len(v) for v in lists), default=0)
+    elif isinstance(data, list):
+        summary.events = len(data)
+    seen = 0
+
+    def walk(value: Any, depth: int) -> None:
+        nonlocal seen
+        seen += 1
+        if depth > 12 or seen > 200_000:
+            return
+        if isinstance(value, dict):
+            kind = value.get("type", value.get("kind"))
+            name = value.get("tool_name", value.get("toolName", value.get("tool")))
+            if isinstance(kind, str) and "tool" in kind.lower() and not isinstance(name, str):
+                name = value.get("name")
+            if isinstance(name, str) and name:
+                summary.tool_calls[name] = summary.tool_calls.get(name, 0) + 1
+            for key, item in value.items():
+                if key in ("tool_calls", "toolCalls") and isinstance(item, list):
+                    for call in item:
+                        if isinstance(call, dict):
+                            call_name = call.get("name", call.get("tool"))
+                            if isinstance(call_name, str):
+                                summary.tool_calls[call_name] = summary.tool_calls.get(call_name, 0) + 1
+                    continue
+                walk(item, depth + 1)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item, depth + 1)
+
+    walk(data, 0)
+    return summary
+
+
+def load_artifacts(record: Any, run_folder: str | None) -> Artifacts:
+    """Read the artifacts of one result (never raises; what cannot be read is in `problems`)."""
+    out = Artifacts()
+    if run_folder is None:
+        return out
+    folder = test_folder(record, run_folder)
+    out.folder = folder
+    v4 = getattr(record, "v4", None)
+    for name, (row_key, default) in _PATHS.items():
+        recorded = v4.artifacts.get(row_key) if v4 is not None and row_key else None
+        path = _resolve(recorded, run_folder) if recorded else None
+        if path is None and folder is not None:
+            candidate = os.path.join(folder, default)
+            path = candidate if os.path.isfile(candidate) else None
+        if path is None or not os.path.isfile(path):
+            continue
+        try:
+            text, cut = _read(path)
+        except OSError as error:
+            out.problems.append(Diagnostic(path, None, f"cannot read: {error.strerror or error}", "warning"))
+            continue
+        out.files[name] = path
+        if cut:
+            out.problems.append(Diagnostic(path, None, f"only the first {READ_LIMIT:,} bytes are shown", "warning"))
+        if name in ("answer", "input_md"):
+            setattr(out, name, text)
+            continue
+        try:
+            data = orjson.loads(text) if not cut else None
+        except orjson.JSONDecodeError as error:
+            out.problems.append(Diagnostic(path, None, f"not valid JSON: {error}", "warning"))
+            continue
+        if name == "trace":
+            out.trace = summarise_trace(data)
+        else:
+            setattr(out, name, data)
+    return out

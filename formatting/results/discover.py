@@ -1,0 +1,201 @@
+"""Which paths are AgentV results, decided by content, and the runs a path holds.
+
+One function decides whether a path opens as results (`is_results_input`), for the app and for `turnlens export`
+alike. A path is results when it is:
+- a results file: JSONL whose first record is an object with a numeric `score` (AgentV 4 reads any such row), or
+  that names an `eval_id` / `test_id` (0.15-era and 4.x rows, even without a score); YAML documents with a
+  top-level `eval_id:` or `test_id:` + `score:` and no `$schema: agentv-eval…` (that is an eval file);
+- an AgentV 4 run folder (`<run>/index.jsonl` is a results file);
+- a folder holding results files or run folders, at most a few levels down (`.agentv/results/runs/<exp>/<ts>/`).
+
+Runs are listed newest first, by the time in their name (`<suite>_<ISO time>.jsonl`, `runs/<exp>/<ISO time>/`),
+else by the file's modification time. Pure Python.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+import orjson
+
+from turnlens.formatting.evals.files import FileReadError, read_head
+from turnlens.formatting.model import Diagnostic
+
+RESULTS_SUFFIXES = (".jsonl", ".ndjson", ".json", ".yaml", ".yml")
+YAML_SUFFIXES = (".yaml", ".yml")
+SNIFF_BYTES = 64 * 1024
+INDEX_NAME = "index.jsonl"
+# AgentV 4's run folder sidecars: JSON but never results rows.
+RUN_SIDECARS = frozenset({"benchmark.json", "timing.json", "grading.json", "trace.json"})
+MAX_DEPTH = 4  # .agentv/results/runs/<experiment>/<timestamp>
+MAX_RUNS = 5000
+
+_ID_KEY = re.compile(rb'"(?:eval_id|test_id|testId)"\s*:')
+_SCORE_KEY = re.compile(rb'"score"\s*:\s*-?[0-9]')
+_YAML_EVAL_ID = re.compile(rb"^(?:-\s+)?eval_id\s*:", re.M)
+_YAML_TEST_ID = re.compile(rb"^(?:-\s+)?test_id\s*:", re.M)
+_YAML_SCORE = re.compile(rb"^(?:-\s+)?score\s*:", re.M)
+_YAML_EVAL_SCHEMA = re.compile(rb"^\$schema\s*:\s*['\"]?agentv-eval", re.M)
+# 2026-11-23T21-50-12-345Z (AgentV replaces : and . by -), or the ISO form itself
+_TIME_IN_NAME = re.compile(r"(\d{4}-\d{2}-\d{2})[T_ ](\d{2})[-:](\d{2})[-:](\d{2})(?:[-.](\d{1,6}))?Z?")
+
+
+def is_yaml_path(path: str) -> bool:
+    return path.lower().endswith(YAML_SUFFIXES)
+
+
+def _json_row_is_result(head: bytes) -> bool:
+    stripped = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    if not stripped.startswith(b"{"):
+        return False
+    first, newline, _ = stripped.partition(b"\n")
+    if newline or len(head) < SNIFF_BYTES:
+        try:
+            data = orjson.loads(first)
+        except orjson.JSONDecodeError:
+            data = None
+        if isinstance(data, dict):
+            score = data.get("score")
+            has_score = isinstance(score, (int, float)) and not isinstance(score, bool) and math.isfinite(score)
+            return has_score or "eval_id" in data or "test_id" in data or "testId" in data
+    # a first row longer than the sniff (a 10 MB answer), or broken: look for the keys in what was read
+    return bool(_ID_KEY.search(stripped) or _SCORE_KEY.search(first))
+
+
+def is_results_file(path: str) -> bool:
+    """Cheap check, reading at most 64 KiB: does the file hold AgentV results rows (any era)?"""
+    name = os.path.basename(path).lower()
+    if not name.endswith(RESULTS_SUFFIXES) or name in RUN_SIDECARS:
+        return False
+    try:
+        head = read_head(path, SNIFF_BYTES)  # a FIFO or a device is never opened for reading
+    except (OSError, FileReadError):
+        return False
+    if is_yaml_path(path):
+        if _YAML_EVAL_SCHEMA.search(head):
+            return False
+        return bool(_YAML_EVAL_ID.search(head) or (_YAML_TEST_ID.search(head) and _YAML_SCORE.search(head)))
+    return _json_row_is_result(head)
+
+
+def is_run_folder(path: str) -> bool:
+    """An AgentV 4 run folder: its `index.jsonl` holds results rows."""
+    index = os.path.join(path, INDEX_NAME)
+    return os.path.isfile(index) and is_results_file(index)
+
+
+@dataclass(frozen=True)
+class RunSource:
+    """One run: a results file, or a run folder's `index.jsonl` (then `folder` is the run folder)."""
+
+    path: str  # the file that holds the rows
+    folder: str | None  # the run folder, for AgentV 4 runs
+    name: str  # how the UI names the run: `<experiment>/<timestamp>` or the file name
+    time: float  # seconds since the epoch, NaN when unknown
+    named: bool = True  # the time is written in the name (else it is the file's modification time)
+
+
+def time_in_name(name: str) -> float:
+    """The UTC time written in an AgentV run or file name, else NaN."""
+    match = _TIME_IN_NAME.search(name)
+    if match is None:
+        return math.nan
+    day, hours, minutes, seconds, fraction = match.groups()
+    try:
+        moment = datetime.fromisoformat(f"{day}T{hours}:{minutes}:{seconds}").replace(tzinfo=timezone.utc)
+    except ValueError:
+        return math.nan
+    return moment.timestamp() + (float("0." + fraction) if fraction else 0.0)
+
+
+def run_source(path: str) -> RunSource:
+    """The run a results file or run folder is."""
+    if os.path.isdir(path) or os.path.basename(path) == INDEX_NAME:
+        folder = path if os.path.isdir(path) else os.path.dirname(path) or "."
+        index = os.path.join(folder, INDEX_NAME) if os.path.isdir(path) else path
+        absolute = os.path.abspath(folder)
+        stamp, experiment = os.path.basename(absolute), os.path.basename(os.path.dirname(absolute))
+        name = f"{experiment}/{stamp}" if experiment and experiment != "runs" else stamp
+        when = time_in_name(stamp)
+        named = not math.isnan(when)
+        return RunSource(index, folder, name, when if named else _mtime(index), named)
+    when = time_in_name(os.path.basename(path))
+    named = not math.isnan(when)
+    return RunSource(path, None, os.path.basename(path), when if named else _mtime(path), named)
+
+
+def _mtime(path: str) -> float:
+    try:
+        return os.stat(path).st_mtime
+    except OSError:
+        return math.nan
+
+
+def find_runs(folder: str, depth: int = MAX_DEPTH) -> list[RunSource]:
+    """Every run in `folder`: the folder itself if it is a run folder, else its results files and the run folders
+    below it (a run folder's per-test artifacts are not searched), newest first."""
+    if is_run_folder(folder):
+        return [run_source(folder)]
+    found: list[RunSource] = []
+    _walk(folder, depth, found)
+    # runs named by their time first, newest first; then files such as baselines, newest first
+    return sorted(
+        found, key=lambda r: (not r.named, math.isnan(r.time), -r.time if not math.isnan(r.time) else 0.0, r.path)
+    )
+
+
+def _walk(folder: str, depth: int, found: list[RunSource]) -> None:
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return
+    for entry in entries:
+        if len(found) >= MAX_RUNS:
+            return
+        try:
+            is_dir = entry.is_dir()
+        except OSError:
+            continue
+        if is_dir:
+            if depth > 0 and entry.name not in (".git", "node_modules", "__pycache__"):
+                if is_run_folder(entry.path):
+                    found.append(run_source(entry.path))
+                else:
+                    _walk(entry.path, depth - 1, found)
+        elif entry.name != INDEX_NAME and is_results_file(entry.path):
+            found.append(run_source(entry.path))
+
+
+def holds_results(folder: str) -> bool:
+    """A folder that is a run folder or holds runs (a few levels down)."""
+    if is_run_folder(folder):
+        return True
+    found: list[RunSource] = []
+    _walk(folder, MAX_DEPTH, found)
+    return bool(found)
+
+
+def is_results_input(path: str) -> bool:
+    """Does `path` open as results? The one decision shared by the app and `turnlens export`."""
+    if os.path.isdir(path):
+        return holds_results(path)
+    return os.path.isfile(path) and is_results_file(path)
+
+
+def expand_results_paths(paths: list[str]) -> tuple[list[RunSource], list[Diagnostic]]:
+    """Folders become the runs inside them (newest first); files stay as given, in the order given."""
+    runs: list[RunSource] = []
+    problems: list[Diagnostic] = []
+    for path in paths:
+        if os.path.isdir(path):
+            found = find_runs(path)
+            if not found:
+                problems.append(Diagnostic(path, None, "no results files or run folders in this folder", "error"))
+            runs.extend(found)
+        else:
+            runs.append(run_source(path))
+    return runs, problems
