@@ -294,3 +294,23 @@ def test_lone_surrogates_and_yaml_warnings_never_break_export(tmp_path):
     from turnlens.tui.render import sanitize
 
     assert sanitize("x\ud83d") == "x\\ud83d"
+
+
+def test_a_skipped_case_is_one_warning_naming_its_id_as_written(tmp_path):
+    p = write(
+        tmp_path,
+        "$schema: agentv-eval-v2\nevalcases:\n"
+        "  - id: 1042\n    outcome: o\n    input_messages: []\n"
+        '  - id: ""\n    outcome: o\n    input_messages: []\n'
+        "  - outcome: o\n    input_messages: []\n"
+        "  - just a string\n",
+    )
+    out = run_export(tmp_path, p)
+    assert out.returncode == 0
+    warnings = [line.split(": warning: ", 1)[1] for line in out.stderr.splitlines()]
+    assert sorted(warnings) == [  # file-level warnings come first on stderr; one line per skipped case either way
+        f"{p}:11: Skipping invalid eval case entry (expected object)",
+        f"{p}:3: Skipping incomplete eval case 1042: `id` is not a string",
+        f'{p}:6: Skipping incomplete eval case "": `id` is empty',
+        f"{p}:9: Skipping incomplete eval case #3 (no id): no `id`",
+    ]

@@ -71,7 +71,7 @@ class TestWhatOpens:
             assert isinstance(screen, InspectorScreen)
             assert [f.path for f in screen.session.files] == [str(CASES)]
             assert screen.session.errors() == []
-            assert screen.sub_title == "cases.yaml"
+            assert screen.sub_title == "cases.yaml, 7 cases"
             banner = banner_text(app)
             assert "run-a.jsonl is an AgentV results file" in banner
             assert f"turnlens {results} --evals {CASES}" in banner
@@ -188,7 +188,9 @@ class TestPolish:
             assert title("messages") == "[1] messages as written"
             await pilot.press("2", "c")
             assert "Copied question (" in [n.message for n in app._notifications][-1]
-            assert title("rule") == "[5] marker rule"
+            assert (
+                title("rule") == "[4] marker rule"
+            )  # reading order: messages, question, chatPrompt / rule, guidelines
 
     async def test_the_jump_palette_has_one_line_per_case(self):
         from turnlens.tui.commands import CaseCommands

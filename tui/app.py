@@ -11,8 +11,6 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from .commands import CaseCommands
-
 THEME = "textual-dark"
 
 
@@ -33,7 +31,6 @@ class MessageScreen(Screen):
 class TurnlensApp(App):
     CSS_PATH = "app.tcss"
     TITLE = "turnlens"
-    COMMANDS = App.COMMANDS | {CaseCommands}
 
     def __init__(self, first_screen_factory) -> None:
         super().__init__()
@@ -46,32 +43,9 @@ class TurnlensApp(App):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         from .inspector import InspectorScreen
 
-        yield from super().get_system_commands(screen)
         if isinstance(screen, InspectorScreen):
-            for title, help_text, action in (
-                ("Jump to case", "Pick a case by id (g)", "jump"),
-                ("Next case with warnings", "n", "next_warning"),
-                ("Previous case with warnings", "N", "previous_warning"),
-                ("Next case", "]", "next_case"),
-                ("Previous case", "[", "previous_case"),
-                ("Toggle mode (lm / agent)", "m", "toggle_mode"),
-                ("Toggle profile (agentv / design)", "p", "toggle_profile"),
-                ("Profile diff", "Both profiles' chatPrompts side by side (d)", "profile_diff"),
-                ("Evaluator prompt", "The evaluator prompt of this case (e)", "evaluator"),
-                ("Open in editor", "Open the eval file at the case's line in $EDITOR (o)", "open_editor"),
-                ("Copy focused pane", "Copy the focused pane's text to the clipboard (c)", "copy"),
-                ("Maximise pane", "Maximise the focused pane; z or esc restores (z)", "maximize_pane"),
-                ("Filter cases", "Type to filter the case list (/)", "focus_filter"),
-                ("Help", "Keys and legend (?)", "help"),
-            ):
-                yield SystemCommand(title, help_text, _screen_action(screen, action))
-
-
-def _screen_action(screen: Screen, action: str):
-    async def run() -> None:
-        await screen.run_action(action)
-
-    return run
+            return  # its own provider lists them, after its actions (tui/commands.py)
+        yield from super().get_system_commands(screen)
 
 
 def make_app(

@@ -6,6 +6,7 @@ from functools import partial
 
 from rich.text import Text
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
 
 
 def _case_prompt(label: str, where: str, offsets: tuple[int, ...] = ()) -> Text:
@@ -44,3 +45,49 @@ class CaseCommands(Provider):
                 yield Hit(
                     score, _case_prompt(label, summary, tuple(offsets)), partial(screen.select_case, key), text=label
                 )
+
+
+# Textual's own commands the inspector's palette keeps (its "Keys" and "Maximize"/"Minimize" duplicate `?` and `z`).
+_BUILT_INS = {"Theme": "Choose the colour theme.", "Screenshot": "Save an SVG screenshot of the screen."}
+
+
+class InspectorCommands(Provider):
+    """The inspector's palette: its actions (from its action table) in table order, Textual's theme and screenshot
+    commands, then every case by id. One provider, so that the order is always the same."""
+
+    def _entries(self) -> list[tuple[Text | str, str | None, object, str]]:
+        """(prompt, help, callback, text to match) in palette order."""
+        from textual.app import App
+
+        from .inspector import InspectorScreen
+
+        screen = self.screen
+        if not isinstance(screen, InspectorScreen):
+            return []
+        entries: list[tuple[Text | str, str | None, object, str]] = [
+            (title, help_text, partial(screen.run_action, action), title)
+            for title, help_text, action in screen.palette_commands()
+        ]
+        for command in App.get_system_commands(self.app, screen):
+            if command.title in _BUILT_INS:
+                entries.append((command.title, _BUILT_INS[command.title], command.callback, command.title))
+        for key, label, summary in screen.case_choices():
+            # One row per case (a help line would make it two): the summary follows the id, dimmed.
+            entries.append((_case_prompt(label, summary), None, partial(screen.select_case, key), label))
+        return entries
+
+    async def discover(self) -> Hits:
+        for prompt, help_text, callback, text in self._entries():
+            yield DiscoveryHit(prompt, callback, text=text, help=help_text)  # type: ignore[arg-type]
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for prompt, help_text, callback, text in self._entries():
+            score = matcher.match(text)
+            if score > 0:
+                if isinstance(prompt, Text):
+                    offsets = tuple(matcher.fuzzy_search.match(query, text)[1])
+                    shown: Text | Content = _case_prompt(text, prompt.plain[len(text) + 2 :], offsets)
+                else:
+                    shown = matcher.highlight(text)
+                yield Hit(score, shown, callback, text=text, help=help_text)  # type: ignore[arg-type]

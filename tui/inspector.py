@@ -13,7 +13,6 @@ from rich.style import Style
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
@@ -22,6 +21,8 @@ from turnlens.formatting.evals.files import FileReadError, read_text_file
 from turnlens.formatting.model import Diagnostic
 
 from . import render
+from .actions import Action, bindings
+from .commands import InspectorCommands
 from .editor import editor_command
 from .session import Session
 from .widgets.case_list import CaseList, FileEntry
@@ -30,7 +31,17 @@ from .widgets.pane import Pane, PaneText
 
 CASE_LIST_WIDTH = 38  # as in app.tcss
 CASE_LIST_CHROME = 6  # the list's border, scrollbar and option padding
-NARROW_WIDTH = 120  # below this the panes stack and the case list moves on top
+MIN_PANE_TEXT = 30  # side by side, each of the three pane columns keeps at least this many cells of text
+PANE_CHROME = 4  # a pane's border, padding and scrollbar
+GRID_COLUMNS = 3
+
+
+def is_narrow(width: int, list_width: int = CASE_LIST_WIDTH) -> bool:
+    """Stack the panes (and put the case list on top) when three columns beside the list would be too narrow to
+    read: 140 columns or more with the standard list are wide."""
+    return (width - list_width) // GRID_COLUMNS - PANE_CHROME < MIN_PANE_TEXT
+
+
 WATCH_DEBOUNCE_MS = 150
 WATCH_STEP_MS = 40
 PRERENDER_DELAY = 0.3  # seconds after the first load
@@ -51,10 +62,13 @@ class CaseView:
     question_chars: int = 0
     guideline_files: int = 0
 
+    title_label: str = ""  # the title's parts, to fit it to a narrower toolbar (id cut first, file:line kept)
+    title_where: str = ""
+
     @property
     def title_need(self) -> int:
-        """The title's first part (the case id) in cells."""
-        return self.title.spans[0].end if self.title.spans else self.title.cell_len
+        """The whole title (id and file:line) in cells: the chips shorten before it is cut."""
+        return self.title.cell_len
 
     def panes(self) -> dict[str, PaneText]:
         return {
@@ -72,11 +86,14 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Case
         return None
     loaded, case = found
     formatted = session.formatted(key, profile)
-    title = Text(end="", no_wrap=True, overflow="ellipsis")
-    title.append(render.sanitize(render.case_label(case)), style="bold")
-    title.append(f"  {render.sanitize(loaded.rel)}" + (f":{case.line}" if case.line else ""), style="dim")
+    label = render.sanitize(render.case_label(case))
+    where = render.sanitize(loaded.rel) + (f":{case.line}" if case.line else "")
+    title = render.case_title(label, where)
     messages = render.messages_text(case, formatted)
-    rule = render.rule_text(case, formatted, session.repo_root)
+    config = None
+    if formatted is not None and loaded.good is not None:
+        config = render.config_text(loaded.good.config, session.config_searched(loaded.path), session.repo_root)
+    rule = render.rule_text(case, formatted, session.repo_root, config)
     if formatted is None:
         skipped = PaneText(Text(f"skipped: {render.sanitize(case.skipped or '')}", style="dim italic", end=""), "")
         if not case.messages:
@@ -95,6 +112,8 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Case
             skipped,
             skipped,
             PaneText(rule, rule.plain, hang=2),
+            title_label=label,
+            title_where=where,
         )
     rendered = formatted.rendered(mode)
     rule_line = Text(end="", no_wrap=True, overflow="ellipsis")
@@ -102,7 +121,7 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Case
     rule_line.append(" " + render.sanitize(formatted.explanation.summary))
     warnings = sum(1 for d in case.diagnostics if d.severity != "info")
     if warnings:
-        rule_line.append(f"  ⚠ {warnings} warning{'s' if warnings != 1 else ''}", style=render.WARN)
+        rule_line.append(f"  ⚠ {render.plural(warnings, 'warning')}", style=render.WARN)
     return CaseView(
         title=title,
         rule_line=rule_line,
@@ -113,6 +132,8 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Case
         rule=PaneText(rule, rule.plain, hang=2),
         question_chars=len(rendered.question),
         guideline_files=len(case.guideline_paths),
+        title_label=label,
+        title_where=where,
     )
 
 
@@ -209,6 +230,15 @@ def _toggle_text(label: str, key: str, options: tuple[str, ...], active: str) ->
     return text
 
 
+# The panes in reading order (grid: messages, question, chatPrompt on two rows / marker rule, guidelines).
+PANES = (
+    ("messages", "messages as written"),
+    ("question", "question"),
+    ("chat", "chatPrompt"),
+    ("rule", "marker rule"),
+    ("guidelines", "guidelines"),
+)
+
 CHIP_CHROME = 3  # a chip's padding (1 each side) and left margin
 TITLE_PADDING = 2
 
@@ -237,33 +267,136 @@ def _action_text(key: str, label: str) -> Text:
     return text
 
 
+_PANE_NAMES = ", ".join(title.replace(" as written", "") for _id, title in PANES)
+
+# The inspector's keys, footer, command palette and help, in one table (tui/actions.py). The footer shows the rows
+# with a `footer` label in table order: the ones that must survive 80 columns come first.
+INSPECTOR_ACTIONS: tuple[Action, ...] = (
+    Action("", "", "Choose a case in the list (or click it).", display="↑ ↓  k j", section="Cases"),
+    Action("", "", "First / last case in the list; pgup pgdn a page.", display="home end  g G", section="Cases"),
+    Action("right_square_bracket", "next_case", "Show the next case in the list.", title="Next case", section="Cases"),
+    Action(
+        "left_square_bracket",
+        "previous_case",
+        "Show the previous case in the list.",
+        title="Previous case",
+        section="Cases",
+    ),
+    Action("colon", "jump", "Jump to a case by id.", footer="Jump", rank=2, title="Jump to case…", section="Cases"),
+    Action(
+        "slash",
+        "focus_filter",
+        "Filter the case list as you type (id, rule, flat, markers, warn, skipped); esc in the list clears it.",
+        footer="Filter",
+        rank=1,
+        title="Filter cases",
+        section="Cases",
+    ),
+    Action(
+        "n",
+        "next_warning",
+        "Show the next case with ⚠ warnings.",
+        footer="⚠",
+        rank=3,
+        title="Next case with warnings",
+        section="Cases",
+    ),
+    Action(
+        "N",
+        "previous_warning",
+        "Show the previous case with ⚠ warnings.",
+        title="Previous case with warnings",
+        section="Cases",
+    ),
+    Action(
+        "m",
+        "toggle_mode",
+        "Switch the mode: lm (referenced files embedded) or agent (files as references).",
+        title="Toggle mode (lm / agent)",
+        section="What the case becomes",
+    ),
+    Action(
+        "p",
+        "toggle_profile",
+        "Switch the profile: agentv (what AgentV sends) or design.",
+        title="Toggle profile (agentv / design)",
+        section="What the case becomes",
+    ),
+    Action(
+        "d",
+        "profile_diff",
+        "Show both profiles' chatPrompts side by side, differences marked.",
+        footer="Diff",
+        rank=8,
+        title="Profile diff",
+        section="What the case becomes",
+    ),
+    Action(
+        "e",
+        "evaluator",
+        "Show the evaluator prompt of this case.",
+        footer="Eval",
+        rank=7,
+        title="Evaluator prompt",
+        section="What the case becomes",
+    ),
+    Action("", "", f"Focus a pane: {_PANE_NAMES}.", display="1 … 5", section="Panes"),
+    *(
+        Action(str(n), f"focus_pane('{pane_id}')", f"Focus the {title} pane.", help=False, section="Panes")
+        for n, (pane_id, title) in enumerate(PANES, 1)
+    ),
+    Action("0", "focus_cases", "Focus the case list.", section="Panes"),
+    Action("", "", "Next / previous pane.", display="tab  shift+tab", section="Panes"),
+    Action("", "", "Scroll the focused pane; g G top / bottom.", display="↑ ↓  k j  g G", section="Panes"),
+    Action(
+        "c",
+        "copy",
+        "Copy the text selected with the mouse, else the focused pane (the chatPrompt as JSON).",
+        footer="Copy",
+        rank=4,
+        title="Copy",
+        section="Panes",
+    ),
+    Action(
+        "z",
+        "maximize_pane",
+        "Maximise the focused pane; z or esc restores it.",
+        footer="Max",
+        rank=5,
+        title="Maximise pane",
+        section="Panes",
+    ),
+    Action(
+        "z", "restore_pane", "Restore the maximised pane.", footer="Restore", rank=5, title="Restore pane", help=False
+    ),
+    Action(
+        "o",
+        "open_editor",
+        "Open the eval file in $EDITOR at the case's line; the view follows your edits.",
+        footer="Edit",
+        rank=9,
+        title="Open in editor",
+        section="Panes",
+    ),
+    Action("", "", "Command palette: every action, then every case by id.", display="ctrl+p", section="App"),
+    Action(
+        "question_mark,f1",
+        "help",
+        "Show this help: the keys and what the badges mean.",
+        footer="Help",
+        rank=0,
+        title="Help",
+        section="App",
+    ),
+    Action("q", "app.quit", "Quit turnlens.", footer="Quit", rank=6, title="Quit", section="App"),
+)
+
+
 class InspectorScreen(Screen):
     """Eval cases of one or more files, side by side with what they become."""
 
-    BINDINGS = [
-        # Help comes first so it stays in the footer at 80 columns; m and p have their chips in the header.
-        Binding("question_mark,f1", "help", "Help", key_display="?"),
-        Binding("slash", "focus_filter", "Filter", tooltip="Filter the case list as you type"),
-        Binding("g", "jump", "Jump", tooltip="Jump to a case by id"),
-        Binding("n", "next_warning", "Next ⚠", tooltip="Next case with warnings"),
-        Binding("N", "previous_warning", "Prev ⚠", show=False),
-        Binding("m", "toggle_mode", "Mode", show=False),
-        Binding("p", "toggle_profile", "Profile", show=False),
-        Binding("e", "evaluator", "Evaluator"),
-        Binding("d", "profile_diff", "Diff"),
-        Binding("o", "open_editor", "Editor"),
-        Binding("c", "copy", "Copy"),
-        Binding("z", "maximize_pane", "Max"),
-        Binding("q", "app.quit", "Quit"),
-        Binding("right_square_bracket", "next_case", "Next case", show=False),
-        Binding("left_square_bracket", "previous_case", "Previous case", show=False),
-        Binding("1", "focus_pane('messages')", show=False),
-        Binding("2", "focus_pane('question')", show=False),
-        Binding("3", "focus_pane('guidelines')", show=False),
-        Binding("4", "focus_pane('chat')", show=False),
-        Binding("5", "focus_pane('rule')", show=False),
-        Binding("0", "focus_cases", show=False),
-    ]
+    BINDINGS = bindings(INSPECTOR_ACTIONS)
+    COMMANDS = {InspectorCommands}
 
     def __init__(self, session: Session, *, mode: str = "lm", profile: str = "agentv", watch: bool = True) -> None:
         super().__init__()
@@ -276,7 +409,9 @@ class InspectorScreen(Screen):
         self._watch_restart: asyncio.Event | None = None
         self._reload_lock = asyncio.Lock()
         self._longest_label = 0  # the longest case id listed, in cells (the list widens for it)
-        self._title_need = 0  # cells the header title must keep whole (the case id): the chips shorten first
+        self._title_need = 0  # cells the header title needs whole (id and file:line): the chips shorten first
+        self._title_parts: tuple[str, str] | None = None  # (id, file:line) of the case title shown
+        self._filtered_count: int | None = None  # cases listed while a filter hides some
         self.loaded = False  # the first load has been applied (tests and benchmarks wait on it)
         self.reloads = 0  # applied reloads, for tests
         self.prerendered = 0  # completed background prerenders, for benchmarks
@@ -297,13 +432,11 @@ class InspectorScreen(Screen):
                     yield Chip("screen.profile_diff", id="diff-chip")
                 yield Static("", id="rule-line", markup=False)
                 with Vertical(id="panes"):
-                    # Grid order (3 columns): messages, question, chat (two rows) / rule, guidelines.
-                    yield Pane("messages as written", key="1", id="messages")
-                    yield Pane("question", key="2", id="question")
-                    yield Pane("chatPrompt", key="4", id="chat")
-                    yield Pane("marker rule", key="5", id="rule")
-                    yield Pane("guidelines", key="3", id="guidelines")
-        yield Footer()
+                    # Grid order (3 columns): messages, question, chat (two rows) / rule, guidelines. Numbered in
+                    # reading order, which is also the stacked order.
+                    for number, (pane_id, title) in enumerate(PANES, 1):
+                        yield Pane(title, key=str(number), id=pane_id)
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self._apply_width(self.size.width or self.app.size.width)
@@ -316,15 +449,13 @@ class InspectorScreen(Screen):
         self.call_after_refresh(self._update_chips)
 
     def _apply_width(self, width: int) -> None:
-        narrow = width < NARROW_WIDTH
+        # The list grows (up to a quarter of the screen) to show long ids whole.
+        wanted = self._longest_label + CASE_LIST_CHROME if self._longest_label else 0
+        list_width = max(CASE_LIST_WIDTH, min(wanted, width // 4))
+        narrow = is_narrow(width, list_width)
         self.set_class(narrow, "-narrow")
-        # The list grows (up to a quarter of the screen) to show long ids whole; narrow, the stylesheet decides.
         cases = self.query_one(CaseList)
-        if narrow or not self._longest_label:
-            cases.styles.width = None
-        else:
-            wanted = self._longest_label + CASE_LIST_CHROME
-            cases.styles.width = max(CASE_LIST_WIDTH, min(wanted, width // 4))
+        cases.styles.width = None if narrow or not self._longest_label else list_width
 
     # ------------------------------------------------------------------ loading
 
@@ -367,13 +498,20 @@ class InspectorScreen(Screen):
 
     def _update_subtitle(self) -> None:
         files = self.session.files
+        cases = len(self.session.case_keys())
+        shown = self._filtered_count if self._filtered_count is not None else cases
+        count = render.plural(cases, "case") if shown == cases else f"{shown} of {render.plural(cases, 'case')} shown"
         if not files:
             self.sub_title = "no eval files"
         elif len(files) == 1:
-            self.sub_title = files[0].rel
+            self.sub_title = f"{files[0].rel}, {count}"
         else:
-            cases = len(self.session.case_keys())
-            self.sub_title = f"{len(files)} eval files, {cases} cases"
+            self.sub_title = f"{len(files)} eval files, {count}"
+
+    @on(CaseList.Filtered)
+    def _filtered(self, event: CaseList.Filtered) -> None:
+        self._filtered_count = event.shown if event.shown != event.total else None
+        self._update_subtitle()
 
     def _file_entries(self) -> list[FileEntry]:
         entries = []
@@ -402,28 +540,38 @@ class InspectorScreen(Screen):
         self.query_one(CaseList).set_entries(entries, current=self.current)
 
     def _update_banner(self) -> None:
+        """Refused files (✗), file-level warnings such as a broken `.agentv/config.yaml` (⚠), then notes (ℹ)."""
         banner = self.query_one("#banner", Static)
         errors = self.session.errors()
+        warnings = self.session.file_warnings()
         notes = self.session.notes
-        banner.set_class(not errors and bool(notes), "-note")
-        if not errors and not notes:
+        banner.set_class(not errors and bool(warnings), "-warning")
+        banner.set_class(not errors and not warnings and bool(notes), "-note")
+        if not errors and not warnings and not notes:
             banner.update("")
             banner.remove_class("-visible")
             return
-        text = Text(end="")
-        for n, (loaded, error) in enumerate(errors):
-            if n:
-                text.append("\n")
-            text.append(" ✗ ", style="bold")
-            text.append(render.sanitize(diagnostic_text(error, self.session.repo_root)))
+        lines: list[Text] = []
+        for loaded, error in errors:
+            line = Text(end="")
+            line.append(" ✗ ", style="bold")
+            line.append(render.sanitize(diagnostic_text(error, self.session.repo_root)))
             if loaded.stale:
-                text.append("  — showing the last good version until it parses again", style="italic")
-        for n, note in enumerate(notes):
-            if n or errors:
-                text.append("\n")
-            text.append(" ℹ ", style="bold")
-            text.append(render.sanitize(note))
-        banner.update(text)
+                line.append("  — showing the last good version until it parses again", style="italic")
+            lines.append(line)
+        for warning in warnings:
+            line = Text(end="")
+            line.append(" ⚠ ", style="bold")
+            line.append(render.sanitize(diagnostic_text(warning, self.session.repo_root)))
+            if ".agentv/config.yaml" in warning.file.replace(os.sep, "/"):
+                line.append("  — not used; the rule panel says which config is in force", style="italic")
+            lines.append(line)
+        for note in notes:
+            line = Text(end="")
+            line.append(" ℹ ", style="bold")
+            line.append(render.sanitize(note))
+            lines.append(line)
+        banner.update(Text("\n", end="").join(lines))
         banner.add_class("-visible")
 
     def _show_nothing(self) -> None:
@@ -432,6 +580,7 @@ class InspectorScreen(Screen):
         title, body = empty_state(self.session)
         self.query_one("#case-title", Static).update(title)
         self._title_need = title.cell_len
+        self._title_parts = None
         self._update_chips()
         self.query_one("#rule-line", Static).update("")
         for pane in self.query(Pane):
@@ -470,6 +619,7 @@ class InspectorScreen(Screen):
             # Both are one row of fixed size: no layout pass needed (it would redraw the whole screen).
             self.query_one("#case-title", Static).update(view.title, layout=False)
             self._title_need = view.title_need
+            self._title_parts = (view.title_label, view.title_where)
             self._update_chips()
             self.query_one("#rule-line", Static).update(view.rule_line, layout=False)
             for pane_id, content in view.panes().items():
@@ -538,6 +688,18 @@ class InspectorScreen(Screen):
             chip.set_class(text is None, "-hidden")
             if text is not None:
                 chip.set_state(text)
+        if self._title_parts is not None:
+            # Even the shortest chips leave too little room: the id is cut, its file:line stays.
+            chips = sum(
+                t.cell_len + CHIP_CHROME
+                for chip_id, t in chosen.items()
+                if t is not None and not (narrow and chip_id in ("evaluator-chip", "diff-chip"))
+            )
+            room = available - chips - TITLE_PADDING
+            fitted = render.case_title(*self._title_parts, room if title_cells > room > 0 else 0)
+            title = self.query_one("#case-title", Static)
+            if title.content != fitted:
+                title.update(fitted, layout=False)
 
     def _rerender(self) -> None:
         self._update_chips()
@@ -657,8 +819,9 @@ class InspectorScreen(Screen):
         return None
 
     def _has_warnings(self, key: str) -> bool:
-        found = self.session.case(key)
-        return bool(found and any(d.severity != "info" for d in found[1].diagnostics))
+        """The case shows a ⚠ in the list (a skipped case shows its reason instead)."""
+        row = self.session.row(key, self.profile)
+        return bool(row and row.warnings)
 
     def action_next_case(self) -> None:
         key = self._step(self.query_one(CaseList).visible_keys(), 1)
@@ -710,7 +873,7 @@ class InspectorScreen(Screen):
             else:
                 summary = ("markers" if row.markers else "flat") + f" · {row.rule}"
                 if row.warnings:
-                    summary += f" · {row.warnings} warnings"
+                    summary += f" · {render.plural(row.warnings, 'warning')}"
             choices.append((key, render.sanitize(row.label), render.sanitize(f"{summary} — {where}")))
         return choices
 
@@ -785,19 +948,39 @@ class InspectorScreen(Screen):
         self.app.copy_to_clipboard(pane.copy_text)
         self.notify(f"Copied {pane.title_name} ({len(pane.copy_text)} characters)", markup=False)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # `z` is one key with two footer labels: Max while nothing is maximised, Restore while a pane is.
+        if action == "maximize_pane":
+            return self.maximized is None
+        if action == "restore_pane":
+            return self.maximized is not None
+        return True
+
     def action_maximize_pane(self) -> None:
-        if self.maximized is not None:
-            self.minimize()
-            return
         focused = self.focused
         pane = focused if isinstance(focused, Pane) else self.query_one("#question", Pane)
         pane.focus()
         self.maximize(pane)
+        self.refresh_bindings()
+
+    def action_restore_pane(self) -> None:
+        self.minimize()
+        self.refresh_bindings()
+
+    def watch_maximized(self) -> None:
+        self.refresh_bindings()  # esc restores too (Textual's own binding): the footer follows
 
     def action_help(self) -> None:
+        from .actions import help_sections
         from .screens import HelpScreen
 
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen(help_sections(INSPECTOR_ACTIONS)))
+
+    def palette_commands(self) -> list[tuple[str, str, str]]:
+        """(title, description, action) of the command palette's actions, in table order."""
+        from .actions import palette_entries
+
+        return [entry for entry in palette_entries(INSPECTOR_ACTIONS) if self.check_action(entry[2], ()) is not False]
 
 
 def run_editor(command: list[str]) -> int:

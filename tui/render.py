@@ -18,7 +18,7 @@ from rich.style import Style
 from rich.text import Span as RichSpan
 from rich.text import Text
 
-from turnlens.formatting.model import EvalCase, FormattedCase, Message, Rendered
+from turnlens.formatting.model import EvalCase, FormattedCase, GuidelineConfig, Message, Rendered
 from turnlens.formatting.prompts.highlight import file_spans, prompt_spans
 
 from .rows import RULE_SHORT, CaseRow, case_label  # noqa: F401 - the rows are drawn here; re-exported for callers
@@ -124,6 +124,11 @@ def _empty_note(note: str) -> Text:
     return Text(note, style=_EMPTY_NOTE, end="")
 
 
+def plural(count: int, noun: str) -> str:
+    """`1 warning`, `2 warnings`."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 # ----------------------------------------------------------------------------------------------- case list rows
 
 
@@ -136,6 +141,22 @@ def fit(value: str, width: int, *, keep_end: bool = False) -> str:
     if keep_end:
         return "…" + set_cell_size(value[::-1], width - 1)[::-1]
     return set_cell_size(value, width - 1) + "…"
+
+
+def case_title(label: str, where: str, width: int = 0) -> Text:
+    """The case header: its id, then `file:line`. Narrower than both, the id is cut first (the file:line is what
+    finds the case in the file), then the path's start."""
+    text = Text(end="", no_wrap=True, overflow="ellipsis")
+    from rich.cells import cell_len
+
+    gap = "  "
+    if width > 0 and cell_len(label) + len(gap) + cell_len(where) > width:
+        where_room = max(width // 2, width - cell_len(label) - len(gap))
+        where = fit(where, where_room, keep_end=True)
+        label = fit(label, max(1, width - len(gap) - cell_len(where)))
+    text.append(label, style="bold")
+    text.append(gap + where, style="dim")
+    return text
 
 
 def case_row_text(row: CaseRow, width: int = 0) -> Text:
@@ -159,10 +180,18 @@ def case_row_text(row: CaseRow, width: int = 0) -> Text:
     return text
 
 
-def file_header_text(rel_path: str, error: str | None, stale: bool, width: int = 0, cases: int = -1) -> Text:
-    """A file heading with its number of cases; a refused file says so briefly (the banner has the whole message)."""
+def file_header_text(
+    rel_path: str, error: str | None, stale: bool, width: int = 0, cases: int = -1, shown: int | None = None
+) -> Text:
+    """A file heading with its number of cases (`shown of all` while a filter hides some); a refused file says so
+    briefly (the banner has the whole message)."""
     text = Text(end="", no_wrap=True, overflow="ellipsis")
-    count = f" ({cases})" if cases >= 0 else ""
+    if cases < 0:
+        count = ""
+    elif shown is not None and shown != cases:
+        count = f" ({shown} of {cases})"
+    else:
+        count = f" ({cases})"
     text.append(
         "▸ " + fit(sanitize(rel_path), width - 2 - len(count), keep_end=True), style=Style(color="#56b6c2", bold=True)
     )
@@ -354,7 +383,47 @@ def diagnostic_line(d, repo_root: str | None) -> str:
     return f"{where}: {relativize(d.message, repo_root)}"
 
 
-def rule_text(case: EvalCase, formatted: FormattedCase | None, repo_root: str | None = None) -> Text:
+def _shown_path(path: str, repo_root: str | None) -> str:
+    import os
+
+    if repo_root:
+        rel = os.path.relpath(path, repo_root)
+        if not rel.startswith(".."):
+            return rel.replace(os.sep, "/")
+    return path
+
+
+def config_text(config: GuidelineConfig | None, searched: list[str], repo_root: str | None) -> Text:
+    """Which `.agentv/config.yaml` is in force for the case's file and its guideline patterns, or that none is and
+    where it was looked for (a file matching no pattern is embedded in the question, not sent as a guideline)."""
+    out = Text(end="")
+    out.append("Guideline patterns", style=Style(bold=True, underline=True))
+    if config is not None and config.path:
+        out.append("\nfrom ", style=DIM)
+        out.append(sanitize(_shown_path(config.path, repo_root)), style=BOLD)
+        if config.patterns:
+            for pattern in config.patterns:
+                out.append("\n• " + sanitize(pattern))
+        else:
+            out.append("\nno `guideline_patterns` in it: every referenced file is embedded", style=DIM)
+    else:
+        out.append("\nnone in force: every referenced file is embedded, none becomes a guideline", style=WARN)
+        out.append("\nlooked for (nearest first):", style=DIM)
+        for path in searched:
+            out.append("\n  " + sanitize(_shown_path(path, repo_root)), style=DIM)
+    if config is not None and config.diagnostics:
+        out.append("\nskipped, could not be used:", style=DIM)
+        for d in config.diagnostics:
+            out.append("\n✗ " + sanitize(diagnostic_line(d, repo_root)), style=ERROR)
+    return out
+
+
+def rule_text(
+    case: EvalCase,
+    formatted: FormattedCase | None,
+    repo_root: str | None = None,
+    config: Text | None = None,
+) -> Text:
     """The marker rule: which rule fired, the evidence, every message's and segment's fate, warnings."""
     out = Text(end="")
     if formatted is None:
@@ -378,6 +447,9 @@ def rule_text(case: EvalCase, formatted: FormattedCase | None, repo_root: str | 
         out.append_text(_message_refs(ex.visible_messages, case))
     else:
         out.append("none", style=DIM)
+    if config is not None:
+        out.append("\n\n")
+        out.append_text(config)
     if ex.messages:
         out.append("\n\nMessages", style=Style(bold=True, underline=True))
         for m in ex.messages:

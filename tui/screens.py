@@ -17,27 +17,6 @@ from .widgets.pane import Pane, PaneText
 
 CONTEXT_LINES = 3  # lines shown above the first difference
 
-KEYS = [
-    ("↑ ↓ / click", "choose a case in the list"),
-    ("[ ]", "previous / next case"),
-    ("/", "filter cases as you type (id, rule, flat, markers, warn, skipped); esc in the list clears it"),
-    ("g", "jump to a case by id"),
-    ("n  N", "next / previous case with warnings"),
-    ("m", "toggle mode: lm / agent"),
-    ("p", "toggle profile: agentv / design"),
-    ("d", "both profiles' chatPrompts side by side, differences marked"),
-    ("e", "the evaluator prompt for this case"),
-    ("1 … 5", "focus a pane: messages, question, guidelines, chatPrompt, rule"),
-    ("0", "focus the case list"),
-    ("tab", "next pane"),
-    ("z", "maximise the focused pane (z or esc restores)"),
-    ("c", "copy the text selected with the mouse, else the focused pane (chatPrompt as JSON)"),
-    ("o", "open the eval file in $EDITOR at the case's line"),
-    ("ctrl+p", "command palette: every action, and every case by id"),
-    ("?", "this help"),
-    ("q", "quit"),
-]
-
 LEGEND = [
     (" MARK ", "#61afef", "role markers: a non-user turn, or several visible turns"),
     (" FLAT ", "#98c379", "flat question: a single visible turn (or none)"),
@@ -46,13 +25,20 @@ LEGEND = [
 ]
 
 
-def help_text() -> Table:
+def help_text(sections: list[tuple[str, list[tuple[str, str]]]]) -> Table:
+    """The help: the screen's action table by section, then the legend of badges and colours."""
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold #e5c07b", no_wrap=True)
     table.add_column()
-    for key, what in KEYS:
-        table.add_row(key, what)
+    for n, (section, rows) in enumerate(sections):
+        if n:
+            table.add_row("", "")
+        if section:
+            table.add_row(Text(section, style="bold underline"), "")
+        for keys, what in rows:
+            table.add_row(keys, what)
     table.add_row("", "")
+    table.add_row(Text("Legend", style="bold underline"), "")
     for badge, colour, what in LEGEND:
         if colour:
             table.add_row(Text(badge, style=f"bold black on {colour}"), what)
@@ -71,24 +57,29 @@ def help_text() -> Table:
 
 
 class HelpScreen(ModalScreen):
+    """Keys and legend, made from the calling screen's action table."""
+
     BINDINGS = [
         Binding("escape,question_mark,f1,q", "dismiss", "Close"),
     ]
+
+    def __init__(self, sections: list[tuple[str, list[tuple[str, str]]]]) -> None:
+        super().__init__()
+        self.sections = sections
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box") as box:
             box.border_title = "turnlens — keys"
             box.border_subtitle = "esc closes"
-            yield Static(help_text(), id="help-text")
+            yield Static(help_text(self.sections), id="help-text")
 
 
 class EvaluatorScreen(Screen):
     """The evaluator prompt the case produces (lm question, empty candidate answer)."""
 
     BINDINGS = [
-        Binding("escape,e", "app.pop_screen", "Back"),
+        Binding("escape,e,q", "app.pop_screen", "Back"),
         Binding("c", "copy", "Copy"),
-        Binding("q", "app.quit", "Quit"),
     ]
 
     def __init__(self, case: EvalCase, formatted: FormattedCase) -> None:
@@ -121,10 +112,9 @@ class ProfileDiffScreen(Screen):
     """The agentv and design chatPrompts side by side, lines that differ marked in the gutter."""
 
     BINDINGS = [
-        Binding("escape,d", "back", "Back"),
+        Binding("escape,d,q", "back", "Back"),
         Binding("m", "toggle_mode", "Mode"),
         Binding("c", "copy", "Copy"),
-        Binding("q", "app.quit", "Quit"),
     ]
 
     def __init__(self, case: EvalCase, agentv: FormattedCase, design: FormattedCase, mode: str) -> None:

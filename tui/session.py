@@ -267,9 +267,10 @@ class Session:
             return None
         _, case = found
         label = case_label(case)
-        warnings = sum(1 for d in case.diagnostics if d.severity != "info")
         if case.skipped:
-            return CaseRow(key, label, None, "", warnings, skipped=case.skipped)
+            # The skip is the case's status (shown with its reason), not a warning: no ⚠, not found by `warn` or n/N.
+            return CaseRow(key, label, None, "", 0, skipped=case.skipped)
+        warnings = sum(1 for d in case.diagnostics if d.severity != "info")
         formatted = self.formatted(key, profile)
         if formatted is None:
             return CaseRow(key, label, None, "", warnings, skipped="could not be formatted")
@@ -278,6 +279,34 @@ class Session:
 
     def errors(self) -> list[tuple[LoadedFile, Diagnostic]]:
         return [(f, f.error) for f in self.files if f.error is not None]
+
+    def file_warnings(self) -> list[Diagnostic]:
+        """File-level warnings of the files shown (a broken `.agentv/config.yaml`, an entry that is not a case),
+        each once even when several eval files share the config."""
+        seen: set[tuple[str, int | None, str]] = set()
+        out: list[Diagnostic] = []
+        for loaded in self.files:
+            if loaded.good is None:
+                continue
+            for d in loaded.good.diagnostics:
+                key = (d.file, d.line, d.message)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(d)
+        return out
+
+    def config_searched(self, eval_path: str) -> list[str]:
+        """The `.agentv/config.yaml` paths looked for, nearest first (eval file's folder up to the repo root)."""
+        out = []
+        folder = os.path.dirname(os.path.abspath(eval_path))
+        root = os.path.abspath(self.repo_root)
+        while True:  # as the loader looks: up to the repo root, or to the filesystem root when it is not above
+            out.append(os.path.join(folder, ".agentv", "config.yaml"))
+            parent = os.path.dirname(folder)
+            if folder == root or parent == folder:
+                break
+            folder = parent
+        return out
 
 
 def _mtime(path: str) -> int | None:

@@ -6,6 +6,7 @@ carry the reference's wording (without its "Warning: " prefix) so authors can ma
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from typing import Any
@@ -359,6 +360,20 @@ def _reference_answer(segments: list[Segment], content: Any) -> str:
     return " ".join(_entry_text(e) for e in content if e.get("type") != "file")
 
 
+def _id_as_written(raw: dict, index: int) -> str:
+    """A case's `id` as the YAML wrote it (`1042`, `true`, `""`), or its position when it has none."""
+    if "id" not in raw or raw["id"] is None:
+        return f"#{index + 1} (no id)"
+    value = raw["id"]
+    if isinstance(value, str):
+        return value if value else '""'
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
 def _load_case(ctx: _Context, doc, index: int, raw: Any, file_diags: list[Diagnostic], position: int) -> EvalCase:
     line = _line(doc, raw) if isinstance(raw, (dict, list)) else _line(doc, doc.data.get("evalcases"), position)
     if not isinstance(raw, dict):
@@ -380,9 +395,13 @@ def _load_case(ctx: _Context, doc, index: int, raw: Any, file_diags: list[Diagno
     if not isinstance(messages, list):
         missing.append("`input_messages` is not a list" if "input_messages" in raw else "no `input_messages`")
     if missing:
-        label = case_id if isinstance(case_id, str) else "unknown"  # the reference's wording, empty id included
         case.skipped = "; ".join(missing)
-        case.diagnostics.append(Diagnostic(ctx.eval_path, line, f"Skipping incomplete eval case: {label}"))
+        # One warning that names the case as written (the reference says "unknown" for an id that is not a string,
+        # which leaves the reader to find `id: 1042` by line) and why it is skipped.
+        label = _id_as_written(raw, index)
+        case.diagnostics.append(
+            Diagnostic(ctx.eval_path, line, f"Skipping incomplete eval case {label}: {case.skipped}")
+        )
         return case
     case.outcome = outcome
 

@@ -478,7 +478,9 @@ def _segment_fate(message: Message, seg, part: _Part | None, markers: bool, patt
             _not_a_string(seg) if seg.raw is not None else "a file entry without a path; AgentV ignores it",
         )
     if seg.resolved_path is None:
-        return SegmentFate(m, i, "file missing", f"{seg.display_path} was not found in {len(seg.tried)} places", path)
+        tried = len(seg.tried)
+        where = "1 place" if tried == 1 else f"{tried} places"
+        return SegmentFate(m, i, "file missing", f"{seg.display_path} was not found in {where}", path)
     if seg.text is None:
         return SegmentFate(m, i, "file unreadable", f"{seg.resolved_path} could not be read", path)
     if seg.is_guideline:

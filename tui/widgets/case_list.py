@@ -38,6 +38,14 @@ class CaseOptions(OptionList):
     for: the screen then draws the case in the same frame as the highlight (Textual paints at most once per
     frame; a separate highlight frame put the case one or two frames later, 17-33 ms)."""
 
+    # The keys of terminal pagers and viewers, beside the arrows, home and end the option list has.
+    BINDINGS = [
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+        Binding("g", "first", "First", show=False),
+        Binding("G", "last", "Last", show=False),
+    ]
+
     def watch_highlighted(self, highlighted: int | None) -> None:
         if isinstance(self.parent, CaseList):
             self.parent._highlight_changed(highlighted)
@@ -70,6 +78,14 @@ class CaseList(Vertical):
         def control(self) -> CaseList:
             return self.case_list
 
+    class Filtered(Message):
+        """The filter changed what is listed: `shown` of `total` cases (shown == total when not filtering)."""
+
+        def __init__(self, shown: int, total: int) -> None:
+            super().__init__()
+            self.shown = shown
+            self.total = total
+
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._entries: tuple[FileEntry, ...] = ()
@@ -77,6 +93,7 @@ class CaseList(Vertical):
         self._current: str | None = None
         self._suppress = False
         self._built_width = 0
+        self._counts = (-1, -1)
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="/ filter: id, rule, flat, warn…", id="case-filter")
@@ -134,7 +151,12 @@ class CaseList(Vertical):
                 options.append(
                     Option(
                         file_header_text(
-                            entry.rel, entry.error, entry.stale, width, len(entry.rows) if entry.rows else -1
+                            entry.rel,
+                            entry.error,
+                            entry.stale,
+                            width,
+                            len(entry.rows) if entry.rows else -1,
+                            len(rows) if query else None,
                         ),
                         id=f"file:{number}",
                         disabled=True,
@@ -143,12 +165,12 @@ class CaseList(Vertical):
             options.extend(Option(case_row_text(row, width), id=row.key) for row in rows)
         if query and not any(o is not None and not o.disabled for o in options):
             options.append(Option(Text("no case matches the filter", style="dim italic"), id="none", disabled=True))
-        if query:
-            total = sum(len(entry.rows) for entry in self._entries)
-            shown = sum(1 for o in options if o is not None and not o.disabled)
-            self.options.border_subtitle = f"{shown} of {total} · esc clears"
-        else:
-            self.options.border_subtitle = ""
+        total = sum(len(entry.rows) for entry in self._entries)
+        shown = sum(1 for o in options if o is not None and not o.disabled) if query else total
+        self.options.border_subtitle = f"{shown} of {total} · esc clears" if query else ""
+        if (shown, total) != self._counts:
+            self._counts = (shown, total)
+            self.post_message(self.Filtered(shown, total))
         option_list = self.options
         self._suppress = True
         try:

@@ -12,6 +12,7 @@ from bisect import bisect_right
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual.binding import Binding
 from textual.content import Content
 from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
@@ -95,6 +96,14 @@ class Pane(ScrollView, can_focus=True):
     """Holds one rich Text; knows the exact string to copy (the raw value, not the decorated view)."""
 
     ALLOW_MAXIMIZE = True
+
+    # As in a pager, beside the arrows, home and end of a scrollable container.
+    BINDINGS = [
+        Binding("j", "scroll_down", "Down", show=False),
+        Binding("k", "scroll_up", "Up", show=False),
+        Binding("g", "scroll_home", "Top", show=False),
+        Binding("G", "scroll_end", "Bottom", show=False),
+    ]
 
     DEFAULT_CSS = """
     Pane {

@@ -1,0 +1,289 @@
+"""Pilot tests for the second walk through every screen: the config in force, the header, filters and warnings,
+the palette, the footer at 80 columns, the list keys, and when the panes stack."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import wait_for_idle
+from tui_helpers import CASES, FIXTURE_REPO, WIDE, key_for
+
+from turnlens.tui.app import make_app
+from turnlens.tui.inspector import INSPECTOR_ACTIONS, is_narrow
+from turnlens.tui.widgets.pane import Pane
+
+EVAL_HEAD = "$schema: agentv-eval-v2\nevalcases:\n"
+CASE_WITH_GUIDELINE = (
+    "  - id: with-guideline\n    outcome: o\n    input_messages:\n      - role: user\n        content:\n"
+    "          - type: text\n            value: Review this.\n"
+    "          - type: file\n            value: x.instructions.md\n"
+)
+
+
+@pytest.fixture(autouse=True)
+def _in_fixture_repo(monkeypatch):
+    monkeypatch.chdir(FIXTURE_REPO)
+
+
+def inspector():
+    return make_app([CASES], repo_root=str(FIXTURE_REPO), watch=False)
+
+
+def pane_text(app, pane_id: str) -> str:
+    return app.screen.query_one(f"#{pane_id}", Pane).body_text
+
+
+def current_id(app) -> str:
+    return app.screen.session.case(app.screen.current)[1].id
+
+
+def guideline_repo(tmp_path, config: str | None):
+    (tmp_path / "x.instructions.md").write_text("Be brief.\n")
+    (tmp_path / "evals.yaml").write_text(EVAL_HEAD + CASE_WITH_GUIDELINE)
+    if config is not None:
+        (tmp_path / ".agentv").mkdir()
+        (tmp_path / ".agentv" / "config.yaml").write_text(config)
+    return make_app([tmp_path / "evals.yaml"], repo_root=str(tmp_path), watch=False)
+
+
+class TestConfigInForce:
+    async def test_no_config_says_no_patterns_are_in_force_and_where_it_looked(self, tmp_path):
+        app = guideline_repo(tmp_path, None)
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            rule = pane_text(app, "rule")
+            assert "Guideline patterns\nnone in force: every referenced file is embedded" in rule
+            assert "looked for (nearest first):\n  .agentv/config.yaml" in rule
+            assert "file embedded" in rule
+            assert not app.screen.query_one("#banner").has_class("-visible")
+
+    async def test_the_config_in_force_and_its_patterns(self, tmp_path):
+        app = guideline_repo(tmp_path, '$schema: agentv-config-v2\nguideline_patterns:\n  - "**/*.instructions.md"\n')
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            assert "Guideline patterns\nfrom .agentv/config.yaml\n• **/*.instructions.md" in pane_text(app, "rule")
+
+    async def test_a_broken_config_is_a_banner_with_file_and_line(self, tmp_path):
+        app = guideline_repo(tmp_path, "$schema: agentv-config-v2\nguideline_patterns: [unclosed\n")
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            banner = app.screen.query_one("#banner")
+            assert banner.has_class("-visible") and banner.has_class("-warning")
+            text = str(banner.content)
+            assert text.startswith(" ⚠ .agentv/config.yaml:")
+            assert "Could not read .agentv/config.yaml" in text
+            rule = pane_text(app, "rule")
+            assert "none in force" in rule
+            assert "skipped, could not be used:\n✗ .agentv/config.yaml:" in rule
+
+
+class TestHeader:
+    async def test_a_long_id_keeps_its_file_and_line_at_200_columns(self, tmp_path):
+        long_id = "sup-handoff-note-mid-conversation"
+        evals = tmp_path / "evals" / "support" / "handoff-notes.yaml"
+        evals.parent.mkdir(parents=True)
+        evals.write_text(
+            EVAL_HEAD + f"  - id: {long_id}\n    outcome: o\n    input_messages:\n"
+            "      - role: user\n        content: hi\n"
+        )
+        app = make_app([evals], repo_root=str(tmp_path), watch=False)
+        async with app.run_test(size=(200, 50)) as pilot:
+            await wait_for_idle(pilot)
+            title = app.screen.query_one("#case-title")
+            assert str(title.content) == f"{long_id}  evals/support/handoff-notes.yaml:3"
+            assert title.size.width >= len(str(title.content))
+
+    async def test_narrow_the_id_is_cut_before_its_file_and_line(self, tmp_path):
+        long_id = "a-very-long-case-id-that-cannot-fit-in-an-eighty-column-terminal-header"
+        evals = tmp_path / "evals.yaml"
+        evals.write_text(
+            EVAL_HEAD + f"  - id: {long_id}\n    outcome: o\n    input_messages:\n"
+            "      - role: user\n        content: hi\n"
+        )
+        app = make_app([evals], repo_root=str(tmp_path), watch=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for_idle(pilot)
+            title = str(app.screen.query_one("#case-title").content)
+            assert title.endswith("…  evals.yaml:3")
+
+
+class TestWarnings:
+    async def test_warn_filter_lists_only_cases_with_a_warning_badge(self):
+        app = inspector()
+        async with app.run_test(size=WIDE) as pilot:
+            screen = await _started(pilot)
+            await pilot.press("slash", *"warn")
+            await pilot.pause()
+            assert screen.query_one("CaseList").visible_keys() == [key_for(screen, "missing-file")]
+            assert screen.sub_title == "cases.yaml, 1 of 7 cases shown"
+
+    async def test_skipped_cases_have_one_warning_naming_the_id_as_written(self, tmp_path):
+        evals = tmp_path / "evals.yaml"
+        evals.write_text(EVAL_HEAD + "  - id: 1042\n    outcome: o\n    input_messages:\n      - role: user\n")
+        app = make_app([evals], repo_root=str(tmp_path), watch=False)
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            rule = pane_text(app, "rule")
+            assert rule.count("⚠") == 1
+            assert "Skipping incomplete eval case 1042: `id` is not a string" in rule
+
+    async def test_one_warning_is_singular_in_the_palette(self):
+        app = inspector()
+        async with app.run_test(size=WIDE) as pilot:
+            screen = await _started(pilot)
+            summaries = {label: summary for _key, label, summary in screen.case_choices()}
+            assert "· 1 warning —" in summaries["missing-file"]
+
+
+class TestFileHeader:
+    async def test_the_file_heading_counts_what_the_filter_shows(self, tmp_path):
+        for name in ("a", "b"):
+            (tmp_path / f"{name}.yaml").write_text(
+                EVAL_HEAD
+                + "".join(
+                    f"  - id: {name}-{n}\n    outcome: o\n    input_messages:\n"
+                    "      - role: user\n        content: hi\n"
+                    for n in range(3)
+                )
+            )
+        app = make_app([tmp_path], repo_root=str(tmp_path), watch=False)
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            await pilot.press("slash", *"a-1")
+            await pilot.pause()
+            options = app.screen.query_one("#case-options")
+            headers = [
+                options.get_option_at_index(i).prompt.plain
+                for i in range(options.option_count)
+                if (options.get_option_at_index(i).id or "").startswith("file:")
+            ]
+            assert headers == ["▸ a.yaml (1 of 3)"]
+            assert app.screen.sub_title == "2 eval files, 1 of 6 cases shown"
+
+
+class TestPalette:
+    async def test_actions_come_before_cases_and_textual_duplicates_are_gone(self):
+        from turnlens.tui.commands import InspectorCommands
+
+        app = inspector()
+        async with app.run_test(size=WIDE) as pilot:
+            screen = await _started(pilot)
+            hits = [hit async for hit in InspectorCommands(screen).discover()]
+            texts = [hit.text for hit in hits]
+            first_case = texts.index("flat-question")
+            assert texts[:first_case][:3] == ["Next case", "Previous case", "Jump to case…"]
+            assert {"Keys", "Maximize", "Minimize"}.isdisjoint(texts)
+            assert "Theme" in texts[:first_case] and "Maximise pane" in texts[:first_case]
+            for hit in hits[:first_case]:
+                assert hit.help and hit.help[0].isupper() and "." in hit.help  # a sentence, not a bare key
+            system = [command.title for command in app.get_system_commands(screen)]
+            assert system == []  # listed by the inspector's own provider, in its order
+
+    async def test_the_palette_runs_an_action(self):
+        app = inspector()
+        async with app.run_test(size=WIDE) as pilot:
+            screen = await _started(pilot)
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+            await pilot.press(*"Toggle profile")
+            await pilot.pause(0.3)
+            await pilot.press("enter")
+            await wait_for_idle(pilot)
+            assert screen.profile == "design"
+
+
+class TestFooter:
+    @pytest.mark.parametrize("size", [(80, 24)])
+    async def test_copy_maximise_and_quit_stay_in_the_footer_at_80_columns(self, size):
+        from textual.widgets import Footer
+
+        app = inspector()
+        async with app.run_test(size=size) as pilot:
+            screen = await _started(pilot)
+            footer = screen.query_one(Footer)
+            palette = footer.query_one(".-command-palette")
+
+            def visible() -> set[str]:
+                return {
+                    key.key
+                    for key in footer.query("FooterKey")
+                    if "-command-palette" not in key.classes and key.region.right <= palette.region.x
+                }
+
+            assert {"question_mark", "c", "z", "q"} <= visible()
+            await pilot.press("2", "z")
+            await pilot.pause()
+            assert screen.maximized is not None
+            labels = {key.key: key.description for key in footer.query("FooterKey")}
+            assert labels["z"] == "Restore"
+            await pilot.press("escape")
+            await pilot.pause()
+            labels = {key.key: key.description for key in screen.query_one(Footer).query("FooterKey")}
+            assert labels["z"] == "Max"
+
+
+class TestListKeys:
+    async def test_pager_keys_in_the_case_list(self):
+        app = inspector()
+        async with app.run_test(size=WIDE) as pilot:
+            await _started(pilot)
+            await pilot.press("j")
+            assert current_id(app) == "non-user-turn"
+            await pilot.press("G")
+            assert current_id(app) == "[bold]markup[/bold] injection"
+            await pilot.press("k")
+            assert current_id(app) == "no-outcome"
+            await pilot.press("g")
+            assert current_id(app) == "flat-question"
+            await pilot.press("end")
+            assert current_id(app) == "[bold]markup[/bold] injection"
+            await pilot.press("home")
+            assert current_id(app) == "flat-question"
+
+    async def test_colon_jumps_to_a_case(self):
+        app = inspector()
+        async with app.run_test(size=WIDE) as pilot:
+            await _started(pilot)
+            await pilot.press("colon")
+            await pilot.pause()
+            await pilot.press(*"several")
+            await pilot.pause(0.3)
+            await pilot.press("enter")
+            await wait_for_idle(pilot)
+            assert current_id(app) == "several-turns"
+
+
+class TestActionTable:
+    def test_every_binding_help_row_and_palette_entry_comes_from_the_table(self):
+        from turnlens.tui.actions import bindings, help_sections, palette_entries
+        from turnlens.tui.inspector import InspectorScreen
+
+        assert [(b.key, b.action) for b in InspectorScreen.BINDINGS] == [
+            (b.key, b.action) for b in bindings(INSPECTOR_ACTIONS)
+        ]
+        keys = [key for _section, rows in help_sections(INSPECTOR_ACTIONS) for key, _ in rows]
+        assert ":" in keys and "g" not in keys
+        assert all(description.endswith(")") for _t, description, _a in palette_entries(INSPECTOR_ACTIONS))
+
+    def test_keys_are_bound_once(self):
+        from collections import Counter
+
+        keys = Counter(key for row in INSPECTOR_ACTIONS if row.action for key in row.keys.split(",") if row.keys)
+        assert [key for key, n in keys.items() if n > 1] == ["z"]  # Max / Restore: one shows at a time
+
+
+class TestStacking:
+    @pytest.mark.parametrize("width, narrow", [(80, True), (120, True), (139, True), (140, False), (200, False)])
+    def test_panes_stack_when_three_columns_would_be_too_narrow(self, width, narrow):
+        assert is_narrow(width) is narrow
+
+    async def test_at_120_columns_the_panes_stack(self):
+        app = inspector()
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await _started(pilot)
+            assert screen.has_class("-narrow")
+
+
+async def _started(pilot):
+    await wait_for_idle(pilot)
+    assert pilot.app.screen.loaded
+    return pilot.app.screen
