@@ -59,9 +59,14 @@ def run_export(tmp_path: Path, path: Path):
     "text, line, words",
     [
         ("$schema: agentv-eval-v2\nevalcases:\n  - id: [unclosed\n", 4, ""),
-        ("evalcases: []\n", 1, "Missing required field '$schema'"),
-        ("$schema: agentv-eval-v1\nevalcases: []\n", 1, "Invalid $schema value 'agentv-eval-v1'"),
-        ("- just\n- a list\n", 1, "must be a mapping"),
+        # (cases with input_messages: read as AgentV 0.15, which wants the $schema; without any, AgentV 4 ignores it)
+        ("evalcases:\n  - input_messages: []\n", 1, "Missing required field '$schema'"),
+        (
+            "$schema: agentv-eval-v1\nevalcases:\n  - input_messages: []\n",
+            1,
+            "Invalid $schema value 'agentv-eval-v1'",
+        ),
+        ("- just\n- a list\n", 1, "Invalid test file format"),
         ("$schema: agentv-eval-v2\nevalcases: {}\n", 2, "missing 'evalcases' field"),
         ("$schema: agentv-eval-v2\nevalcases:\n  - id: a\n    id: b\n", 4, "duplicate key 'id'"),
         ("", 1, ""),

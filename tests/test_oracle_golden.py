@@ -3,8 +3,9 @@ engine exports for the same eval file, case by case, in both modes.
 
 Per eval file:
 - accepted cases (paired with the oracle's by id, n-th duplicate with n-th) have the same lm/agent question,
-  guidelines and chatPrompt and the same evaluator prompt, byte for byte; also guideline_paths when the engine's
-  rows carry that extra key;
+  guidelines and chatPrompt and the same evaluator prompt, byte for byte, and the same `evaluator_prompts` (a case
+  with its own evaluators); also guideline_paths when the engine's rows carry that extra key; rows say dialect
+  agentv-0.15;
 - the explanation agrees with the oracle: markers are used exactly when the oracle has a chatPrompt, and the rule's
   evidence (trigger and visible messages) is consistent;
 - the cases the engine skips are those the oracle warns about ("Skipping incomplete eval case: <id>", "Skipping
@@ -287,6 +288,13 @@ def compare(
             res.mismatches.append(
                 Mismatch(label, "guideline_paths", want.get("guideline_paths"), got["guideline_paths"])
             )
+        # a case with its own evaluators: each one's prompt (0.15.1's evaluator_prompts), absent otherwise
+        if want.get("evaluator_prompts") != got.get("evaluator_prompts"):
+            res.mismatches.append(
+                Mismatch(label, "evaluator_prompts", want.get("evaluator_prompts"), got.get("evaluator_prompts"))
+            )
+        if got.get("dialect", "agentv-0.15") != "agentv-0.15":
+            res.mismatches.append(Mismatch(label, "dialect", "agentv-0.15", got.get("dialect")))
         if want["evaluator_prompt"] != got.get("evaluator_prompt", "<missing key>"):
             res.mismatches.append(
                 Mismatch(label, "evaluator_prompt", want["evaluator_prompt"], got.get("evaluator_prompt"))

@@ -56,6 +56,7 @@ def make_app(
     profile: str = "agentv",
     evals: str | None = None,
     watch: bool = True,
+    dialect: str = "auto",
 ) -> App:
     """The app for eval files/folders (inspector) or AgentV results files (results view)."""
     from .session import Session, default_sample_dir
@@ -81,7 +82,7 @@ def make_app(
     def inspector():
         from .inspector import InspectorScreen
 
-        session = Session(path_list, repo_root=repo_root, cwd=cwd)
+        session = Session(path_list, repo_root=repo_root, cwd=cwd, dialect=dialect)
         session.notes = notes
         return InspectorScreen(session, mode=mode, profile=profile, watch=watch)
 

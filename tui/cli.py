@@ -33,6 +33,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--profile", choices=("agentv", "design"), default="agentv", help="formatting profile (default agentv)"
     )
+    parser.add_argument(
+        "--dialect",
+        choices=("auto", "agentv-0.15", "agentv-4"),
+        default="auto",
+        help="AgentV file format to read the eval files in (default: auto, from each file's shape)",
+    )
     parser.add_argument("--evals", metavar="PATH", help="eval file or folder behind a results file (results view)")
     parser.add_argument("--no-watch", action="store_true", help="do not re-render when the files change")
     parser.add_argument("--max-file-size", metavar="SIZE", help=SIZE_OPTION_HELP)
@@ -76,6 +82,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         profile=options.profile,
         evals=options.evals,
         watch=not options.no_watch,
+        dialect=options.dialect,
     )
     app.run()
     return app.return_code or 0

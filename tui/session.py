@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import cast
 
 from turnlens.formatting.evals.files import FileReadError, read_text_file
-from turnlens.formatting.evals.loader import load_eval_file, looks_like_eval_file
+from turnlens.formatting.evals.loader import load_eval_file
 from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, FormattedCase, Profile
 from turnlens.formatting.prompts.engine import format_case
 
@@ -24,32 +24,22 @@ EVAL_SUFFIXES = (".yaml", ".yml")
 
 
 def find_eval_files(paths: Iterable[str | os.PathLike], folders: set[str] | None = None) -> list[str]:
-    """Absolute paths of the eval files named or found (by their `$schema`) in the folders named, in order.
+    """Absolute paths of the eval files named or found in the folders named (as AgentV 4 discovers them, plus
+    0.15 files by their `$schema`: formatting/evals/dialect.py), in order.
 
     `folders`, when given, receives every folder searched (to watch them for new eval files).
     """
+    from turnlens.formatting.evals.dialect import discover_eval_files
+
     found: list[str] = []
     seen: set[str] = set()
-
-    def add(p: str) -> None:
-        if p not in seen:
-            seen.add(p)
-            found.append(p)
-
     for raw in paths:
         path = os.path.abspath(os.fspath(raw))
-        if os.path.isdir(path):
-            for folder, dirs, files in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
-                if folders is not None:
-                    folders.add(os.path.realpath(folder))
-                for name in sorted(files):
-                    if name.endswith(EVAL_SUFFIXES):
-                        candidate = os.path.join(folder, name)
-                        if looks_like_eval_file(candidate):
-                            add(candidate)
-        else:
-            add(path)  # named explicitly: load it even if it does not look right, so the error shows
+        candidates = discover_eval_files(path, folders=folders) if os.path.isdir(path) else [path]
+        for p in candidates:  # a file named explicitly is loaded even if it does not look right, so the error shows
+            if p not in seen:
+                seen.add(p)
+                found.append(p)
     return found
 
 
@@ -81,8 +71,12 @@ class LoadedFile:
 class Session:
     """The eval files being inspected, reloadable one by one."""
 
-    def __init__(self, paths: Iterable[str], *, repo_root: str | None = None, cwd: str | None = None):
+    def __init__(
+        self, paths: Iterable[str], *, repo_root: str | None = None, cwd: str | None = None, dialect: str = "auto"
+    ):
         from turnlens.formatting.evals.loader import find_repo_root
+
+        self.dialect = dialect  # "auto" (each file's shape decides), "agentv-0.15" or "agentv-4"
 
         self.cwd = cwd  # the working directory as a search root for file references (None: the real one)
         self.repo_root = os.path.abspath(repo_root) if repo_root else find_repo_root(cwd)
@@ -125,7 +119,7 @@ class Session:
 
     def load(self, number: int) -> EvalFile:
         """Load one file with the engine (safe to call from a worker thread)."""
-        return load_eval_file(self.files[number].path, repo_root=self.repo_root, cwd=self.cwd)
+        return load_eval_file(self.files[number].path, repo_root=self.repo_root, cwd=self.cwd, dialect=self.dialect)
 
     def apply(self, number: int, eval_file: EvalFile) -> None:
         """Take a fresh load of file `number`; a refused load keeps the last good one for display."""

@@ -137,8 +137,11 @@ def dotenv_values_for(
 
     Returns (environment, .env files read, nearest first).
     """
+    import io
+
     from dotenv import dotenv_values
 
+    from turnlens.formatting.evals.files import FileReadError, read_text_file
     from turnlens.formatting.evals.loader import dirs_up
 
     env_files: list[str] = []
@@ -148,9 +151,9 @@ def dotenv_values_for(
             env_files.append(candidate)
     merged: dict[str, str] = {}
     for env_file in reversed(env_files):  # farthest first, so the nearest overrides
-        try:
-            values = dotenv_values(env_file)
-        except (OSError, UnicodeDecodeError, ValueError):
+        try:  # read through the bounded reader: a .env that is a FIFO or huge must not hang the load
+            values = dotenv_values(stream=io.StringIO(read_text_file(env_file)))
+        except (FileReadError, ValueError):
             continue
         merged.update({k: v for k, v in values.items() if v is not None})
     merged.update(os.environ if environ is None else environ)

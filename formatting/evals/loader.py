@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from turnlens.formatting.evals.files import FileReadError, read_bytes, read_head, wide_encoding
@@ -374,7 +375,9 @@ def _id_as_written(raw: dict, index: int) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
-def _load_case(ctx: _Context, doc, index: int, raw: Any, file_diags: list[Diagnostic], position: int) -> EvalCase:
+def _load_case(
+    ctx: _Context, doc, index: int, raw: Any, file_diags: list[Diagnostic], position: int, alias_outcome: bool = False
+) -> EvalCase:
     line = _line(doc, raw) if isinstance(raw, (dict, list)) else _line(doc, doc.data.get("evalcases"), position)
     if not isinstance(raw, dict):
         file_diags.append(Diagnostic(ctx.eval_path, line, "Skipping invalid eval case entry (expected object)"))
@@ -382,7 +385,14 @@ def _load_case(ctx: _Context, doc, index: int, raw: Any, file_diags: list[Diagno
     case_id = raw.get("id")
     case = EvalCase(index, case_id if isinstance(case_id, str) else None, line, ctx.eval_path, raw=raw)
     outcome = raw.get("outcome")
+    if alias_outcome and outcome is None and "expected_outcome" in raw:
+        outcome = raw.get("expected_outcome")
+        case.notes.append("`expected_outcome` (AgentV 1.x–3.x) is read as `outcome`; no reference pins those bytes.")
     messages = raw.get("input_messages")
+    execution = raw.get("execution")
+    evaluators = execution.get("evaluators") if isinstance(execution, dict) else None
+    if evaluators is None:
+        evaluators = raw.get("evaluators")
     missing = []
     if not isinstance(case_id, str) or not case_id:
         missing.append(("`id` is empty" if case_id == "" else "`id` is not a string") if "id" in raw else "no `id`")
@@ -435,6 +445,11 @@ def _load_case(ctx: _Context, doc, index: int, raw: Any, file_diags: list[Diagno
         segs = _load_segments(ctx, doc, raw_msg, diags, case.guideline_paths)
         case.messages.append(Message(m_index, role_text, m_line, isinstance(raw_msg["content"], str), segs))
 
+    if isinstance(evaluators, list) and evaluators:
+        parsed = _case_evaluators(ctx, doc, evaluators, case_id, diags)
+        if parsed:
+            case.evaluators = parsed
+
     expected = raw.get("expected_messages")
     if isinstance(expected, list) and expected:
         e_line = _line(doc, raw, "expected_messages")
@@ -462,6 +477,51 @@ def _load_case(ctx: _Context, doc, index: int, raw: Any, file_diags: list[Diagno
     return case
 
 
+def _case_evaluators(ctx: _Context, doc, evaluators: list, case_id: str, diags: list[Diagnostic]) -> list[dict]:
+    """A case's own evaluators as 0.15.1 keeps them: {name, type, template (None: the default one)}.
+
+    An `llm_judge` `prompt:` names a file whose text is the template; when no such file exists the text itself is
+    the template. A `code` evaluator needs a `script`; other types are skipped."""
+    out: list[dict] = []
+    lines = doc.child_lines(evaluators) or ()
+    for i, ev in enumerate(evaluators):
+        line = lines[i] if isinstance(lines, list) and i < len(lines) else None
+        name = ev.get("name") if isinstance(ev, dict) else None
+        etype = ev.get("type") if isinstance(ev, dict) else None
+        if not isinstance(name, str) or not name or etype not in ("llm_judge", "code"):
+            diags.append(Diagnostic(ctx.eval_path, line, f"Skipping evaluator with invalid name/type in '{case_id}'"))
+            continue
+        assert isinstance(ev, dict)
+        if etype == "code":
+            if not isinstance(ev.get("script"), str) or not ev.get("script"):
+                diags.append(
+                    Diagnostic(ctx.eval_path, line, f"Skipping code evaluator '{name}' in '{case_id}': missing script")
+                )
+                continue
+            out.append({"name": name, "type": "code", "template": None, "source": None})
+            continue
+        prompt = ev.get("prompt")
+        template, source = None, None
+        if isinstance(prompt, str) and prompt:
+            resolved, tried = ctx.resolver.resolve(prompt)
+            text = ctx.read(resolved)[0] if resolved is not None and os.path.isfile(resolved) else None
+            if text is not None and resolved is not None:
+                template, source = text, resolved
+                ctx.watched.add(resolved)
+            else:
+                template = prompt
+                diags.append(
+                    Diagnostic(
+                        ctx.eval_path,
+                        line,
+                        f"Inline prompt used for evaluator '{name}' in '{case_id}' (file not found: {prompt})\n"
+                        f"  Tried: {', '.join(tried)}",
+                    )
+                )
+        out.append({"name": name, "type": "llm_judge", "template": template, "source": source})
+    return out
+
+
 def load_eval_file(
     path: str | os.PathLike,
     repo_root: str | None = None,
@@ -469,28 +529,37 @@ def load_eval_file(
     *,
     text: str | None = None,
     first_case_index: int = 0,
+    dialect: str = "auto",
+    environ: Mapping[str, str] | None = None,
 ) -> EvalFile:
-    """Load an eval file. Never raises for bad input: a refused file has `.error`, problems are diagnostics.
+    """Load an eval file in its dialect. Never raises for bad input: a refused file has `.error`, problems are
+    diagnostics. `dialect` is "auto" (the file's shape decides, see evals/dialect.py), "agentv-0.15" or "agentv-4".
 
     `text` (already decoded) and `first_case_index` let the parallel exporter load one slice of a big file.
+    `environ` stands in for os.environ (AgentV 4's `${{ VAR }}`; `.env` files are read as well).
     """
+    from turnlens.formatting.evals import agentv4
+    from turnlens.formatting.evals import dialect as dialects
+
     path = str(path)
     cwd = os.path.abspath(cwd or os.getcwd())
     repo_root = os.path.abspath(repo_root) if repo_root else find_repo_root(cwd)
     abs_path = os.path.abspath(os.path.join(cwd, path))
     eval_dir = os.path.dirname(abs_path)
-    config = load_config(eval_dir, repo_root)
-    result = EvalFile(path, abs_path, repo_root, config, diagnostics=list(config.diagnostics))
+    result = EvalFile(path, abs_path, repo_root, GuidelineConfig(None, []))
     result.watched_paths.add(abs_path)
-    if config.path:
-        result.watched_paths.add(config.path)
-    for folder in _dirs_up(eval_dir, repo_root):  # a config that appears later must trigger a reload too
-        result.watched_paths.add(os.path.join(folder, ".agentv", "config.yaml"))
 
     def refuse(message: str, line: int | None = None) -> EvalFile:
         result.error = Diagnostic(path, line, message, "error")
         return result
 
+    by_ext = dialects.by_extension(path) if dialect != "agentv-0.15" else None
+    if by_ext is not None:
+        result.dialect, result.dialect_reason = by_ext
+        if dialect == "agentv-4":
+            result.dialect_reason = dialects.forced_reason("agentv-4")
+        if path.lower().endswith(dialects.TYPESCRIPT_EXTENSIONS):
+            return refuse(f"{os.path.basename(path)} is {dialects.TYPESCRIPT_NOTE}")
     if text is None:
         try:
             raw_bytes = read_bytes(abs_path)
@@ -508,12 +577,40 @@ def load_eval_file(
         text, bad_line = decode_eval_bytes(raw_bytes)
         if bad_line is not None:
             result.diagnostics.append(Diagnostic(path, bad_line, NOT_UTF8, "info"))
+    if by_ext is not None:
+        if path.lower().endswith(".jsonl"):
+            return agentv4.load_jsonl(result, text, cwd, environ)
+        return agentv4.load_skill_evals(result, text, cwd, environ)
     try:
         doc = parse_yaml(text)
     except YamlError as exc:
         return refuse(exc.message, exc.line)
     except Exception as exc:  # never a traceback for input, even one the parser trips on
         return refuse(f"could not be parsed as YAML ({type(exc).__name__}: {exc})")
+    if dialect == "auto":
+        result.dialect, result.dialect_reason = dialects.detect(path, doc.data)
+    else:
+        result.dialect, result.dialect_reason = dialect, dialects.forced_reason(dialect)  # type: ignore[assignment]
+    if result.dialect == "agentv-4":
+        if not path.lower().endswith(dialects.YAML_EXTENSIONS):
+            ext = os.path.splitext(path)[1]
+            return refuse(f"Unsupported file format: '{ext}'. Supported formats: .yaml, .yml, .jsonl, .json, .ts")
+        if "<<" in text:  # AgentV 4 reads merge keys (0.15.1 did not): parse again with them
+            try:
+                doc = parse_yaml(text, merge=True)
+            except YamlError as exc:
+                return refuse(exc.message, exc.line)
+        for w in getattr(doc, "warnings", ()):
+            result.diagnostics.append(Diagnostic(path, w.line, w.message, "info"))
+        return agentv4.load_suite(result, doc, text, cwd, environ)
+
+    config = load_config(eval_dir, repo_root)
+    result.config = config
+    result.diagnostics[:0] = config.diagnostics
+    if config.path:
+        result.watched_paths.add(config.path)
+    for folder in _dirs_up(eval_dir, repo_root):  # a config that appears later must trigger a reload too
+        result.watched_paths.add(os.path.join(folder, ".agentv", "config.yaml"))
     for w in getattr(doc, "warnings", ()):
         result.diagnostics.append(Diagnostic(path, w.line, w.message, "info"))
     data = doc.data
@@ -536,9 +633,18 @@ def load_eval_file(
             + ("" if "evalcases" not in data else " (it must be a list)"),
             doc.line(data, "evalcases") or 1,
         )
+    # AgentV 1.x-3.x renamed `outcome` to `expected_outcome`: a file that only ever uses the new name is read with
+    # it as the outcome (0.15.1 itself skips such cases, so a 0.15 file that mixes both keeps 0.15.1's behaviour).
+    alias_outcome = not any(isinstance(c, dict) and "outcome" in c for c in cases) and any(
+        isinstance(c, dict) and "expected_outcome" in c for c in cases
+    )
+    if alias_outcome:
+        result.dialect_reason += "; its cases use `expected_outcome` (AgentV 1.x–3.x), read as `outcome`"
     ctx = _Context(path, abs_path, repo_root, cwd, config.patterns)
     for position, raw_case in enumerate(cases):
-        result.cases.append(_load_case(ctx, doc, first_case_index + position, raw_case, result.diagnostics, position))
+        result.cases.append(
+            _load_case(ctx, doc, first_case_index + position, raw_case, result.diagnostics, position, alias_outcome)
+        )
     result.watched_paths |= ctx.watched
     if "" in config.patterns and _has_file_reference(result.cases):
         # AgentV's glob matcher throws on an empty pattern as soon as it checks a file: the whole run fails.

@@ -608,7 +608,8 @@ _STACK_SIZE_LOCK = threading.Lock()
 class _Builder:
     """Turns the node tree into plain data, recording lines; optionally counts aliases like the reference."""
 
-    def __init__(self, yaml11: bool = False, count_aliases: bool = False, restore: Any = None):
+    def __init__(self, yaml11: bool = False, count_aliases: bool = False, restore: Any = None, merge: bool = False):
+        self.merge = merge or yaml11  # `<<` merge keys: YAML 1.1, or asked for (AgentV 4 reads them)
         self.node_lines: dict = {}
         self.child_lines: dict = {}
         self.warnings: list = []
@@ -825,7 +826,7 @@ class _Builder:
         build = self.build
         me = id(node)
         depth += 1
-        merge = self.plain is _y11_plain  # YAML 1.1 (a `%YAML 1.1` directive): `<<` merges mappings in
+        merge = self.merge  # YAML 1.1 (a `%YAML 1.1` directive), or AgentV 4: `<<` merges mappings in
         for index in range(start, len(node.value)):
             key_node, value_node = node.value[index]
             if merge and key_node.__class__ is ScalarNode and key_node.tag == _PLAIN and key_node.value == "<<":
@@ -1479,8 +1480,10 @@ def _error_from_yaml(exc: yaml.YAMLError, text: str) -> YamlError:
 # --- entry points -----------------------------------------------------------------------------------------------
 
 
-def parse_yaml(text: str) -> YamlDoc:
-    """Parse one YAML document with YAML 1.2 core-schema typing. Raises YamlError for anything refused."""
+def parse_yaml(text: str, merge: bool = False) -> YamlDoc:
+    """Parse one YAML document with YAML 1.2 core-schema typing. Raises YamlError for anything refused.
+
+    `merge`: `<<` merge keys merge mappings in (AgentV 4's parser does so; 0.15.1's did not)."""
     # The node tree is hundreds of thousands of acyclic objects: cyclic GC passes over it would cost 4x the parse.
     gc_was_enabled = gc.isenabled()
     gc.disable()
@@ -1489,7 +1492,7 @@ def parse_yaml(text: str) -> YamlDoc:
     if recursion_limit < _RECURSION_ROOM:
         sys.setrecursionlimit(_RECURSION_ROOM)
     try:
-        return _parse(text)
+        return _parse(text, merge)
     except RecursionError:
         raise YamlError(f"the data is nested too deeply (the limit is {MAX_DEPTH} levels)") from None
     finally:
@@ -1502,7 +1505,7 @@ def parse_yaml(text: str) -> YamlDoc:
 _RECURSION_ROOM = 3 * MAX_DEPTH + 1000
 
 
-def _parse(text: str) -> YamlDoc:
+def _parse(text: str, merge: bool = False) -> YamlDoc:
     if text.startswith("\ufeff"):
         text = text[1:]
     odd = _ODD_CHARS.search(text) is not None
@@ -1564,10 +1567,11 @@ def _parse(text: str) -> YamlDoc:
         return YamlDoc(None)
     count_aliases = "*" in text and _has_token(_ALIAS, text)
     builder: _Builder
-    if version is None and not count_aliases and restore_text is None:
+    merge = merge and "<<" in text
+    if version is None and not count_aliases and restore_text is None and not merge:
         builder = _FastBuilder()
     else:
-        builder = _Builder(yaml11=version == (1, 1), count_aliases=count_aliases, restore=restore_text)
+        builder = _Builder(yaml11=version == (1, 1), count_aliases=count_aliases, restore=restore_text, merge=merge)
     builder.text = text
     try:
         data = builder.build(root)

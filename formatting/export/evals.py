@@ -24,7 +24,7 @@ from turnlens.formatting.evals.files import (
 )
 from turnlens.formatting.evals.loader import load_eval_file, looks_like_eval_file
 from turnlens.formatting.jsstr import _LONE_SURROGATE
-from turnlens.formatting.model import PROFILES, Diagnostic, EvalFile
+from turnlens.formatting.model import DIALECTS, PROFILES, Diagnostic, EvalFile
 from turnlens.formatting.prompts.engine import format_case
 
 
@@ -51,6 +51,12 @@ def iter_rows(ev: EvalFile, profile: str = "agentv") -> Iterator[dict]:
 def _rendered_row(rendered) -> dict:
     """Rendered.to_json() with the ChatMessages left as they are: orjson writes a dataclass as its fields in
     order, which gives the same bytes without a dict per message."""
+    if rendered.dialect == "agentv-4":
+        return {
+            "question": rendered.question,
+            "chatPrompt": rendered.chat_prompt,
+            "systemMessage": rendered.system_message,
+        }
     return {"question": rendered.question, "guidelines": rendered.guidelines, "chatPrompt": rendered.chat_prompt}
 
 
@@ -73,27 +79,42 @@ def _iter_rows(ev: EvalFile, profile: str, plain: bool) -> Iterator[dict]:
             hit = rel_paths[p] = os.path.relpath(p, ev.repo_root).replace(os.sep, "/")
         return hit
 
+    dialect = ev.dialect
+    v4 = dialect == "agentv-4"
     for case in ev.cases:
         if case.skipped is not None:
             yield {
                 "index": case.index,
                 "id": _id_as_written(case),
                 "skipped": case.skipped,
+                "dialect": dialect,
                 "line": case.line,
                 "warnings": [str(d) for d in case.diagnostics],
             }
             continue
         fc = format_case(case, ev, profile)  # type: ignore[arg-type]
-        yield {
+        row = {
             "id": case.id,
+            "dialect": dialect,
             "lm": fc.lm.to_json() if plain else _rendered_row(fc.lm),
             "agent": fc.agent.to_json() if plain else _rendered_row(fc.agent),
             "evaluator_prompt": fc.evaluator_prompt,
             "markers": fc.explanation.to_json() if plain else fc.explanation,
             "profile": profile,
-            "guideline_paths": [rel(p) for p in case.guideline_paths],
-            "warnings": [str(d) for d in case.diagnostics],
         }
+        if v4:
+            row["criteria"] = case.criteria
+            row["assertions"] = [
+                {"name": g.name, "type": g.type, "weight": g.weight, "from_suite": g.from_suite}
+                for g in case.assertions
+            ]
+            row["default_grader_runs"] = case.default_grader_runs
+        else:
+            row["guideline_paths"] = [rel(p) for p in case.guideline_paths]
+            if fc.evaluator_prompts is not None:
+                row["evaluator_prompts"] = [e.to_json() for e in fc.evaluator_prompts]
+        row["warnings"] = [str(d) for d in case.diagnostics]
+        yield row
 
 
 def _id_as_written(case) -> object:
@@ -102,10 +123,15 @@ def _id_as_written(case) -> object:
 
 
 def export_rows(
-    path: str, repo_root: str | None = None, profile: str = "agentv", cwd: str | None = None
+    path: str,
+    repo_root: str | None = None,
+    profile: str = "agentv",
+    cwd: str | None = None,
+    dialect: str = "auto",
+    environ=None,
 ) -> tuple[list[dict], Diagnostic | None]:
     """The export rows of one eval file, or the reason it was refused."""
-    ev = load_eval_file(path, repo_root=repo_root, cwd=cwd)
+    ev = load_eval_file(path, repo_root=repo_root, cwd=cwd, dialect=dialect, environ=environ)
     if ev.error is not None:
         return [], ev.error
     return list(iter_rows(ev, profile)), None
@@ -134,7 +160,9 @@ def _load_one(
 
     if parallel.in_worker:  # this process ends with os._exit: keep what it builds instead of freeing it
         yaml12.retained_nodes = parallel.retained
-    ev = load_eval_file(path, repo_root=args.repo_root, text=text, first_case_index=first_case_index)
+    ev = load_eval_file(
+        path, repo_root=args.repo_root, text=text, first_case_index=first_case_index, dialect=args.dialect
+    )
     if parallel.in_worker:
         parallel.retained.append(ev)
     if ev.error is not None:
@@ -170,6 +198,8 @@ def _export_slices(path: str, args) -> list[tuple[str, Any]]:
         return [_export_one(path, args)]  # the loader words the refusal
     if wide_encoding(raw) is not None:
         return [_export_one(path, args)]
+    if args.dialect == "agentv-4" or not looks_like_eval_file(path):
+        return [_export_one(path, args)]  # slices are cut for 0.15 files only (a 4.x suite's defaults span them)
     text, bad_line = decode_eval_bytes(raw)
     slices = split_slices(text, min(cores, 8))
     if slices is None:
@@ -251,9 +281,20 @@ def _parser() -> argparse.ArgumentParser:
         description="Write what every case of an eval file becomes (question, guidelines, chatPrompt for lm and "
         "agent mode, evaluator prompt, marker rule) as JSONL; or export a results file.",
     )
-    p.add_argument("paths", nargs="+", metavar="FILE", help="an eval file (or AgentV results files with --format)")
+    p.add_argument(
+        "paths",
+        nargs="+",
+        metavar="FILE",
+        help="an eval file (YAML, .jsonl dataset, evals.json), a folder of them, or AgentV results files",
+    )
     p.add_argument("--repo-root", metavar="DIR", help="repo root (default: nearest folder with .git, else the cwd)")
     p.add_argument("--profile", choices=PROFILES, default="agentv", help="chatPrompt profile (default: agentv)")
+    p.add_argument(
+        "--dialect",
+        choices=("auto", *DIALECTS),
+        default="auto",
+        help="AgentV file format to read (default: auto, from each file's shape)",
+    )
     p.add_argument(
         "--format", choices=("toon", "jsonl", "markdown"), help="export AgentV results files in this format instead"
     )
@@ -263,11 +304,20 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _is_results(path: str) -> bool:
+    lower = path.lower()
+    if lower.endswith(".json") or (os.path.isdir(path) and _has_eval_files(path)):
+        return False
     if looks_like_eval_file(path):  # declares the eval schema, so not a results file: spares importing that reader
         return False
     from turnlens.formatting.results.discover import is_results_input
 
     return is_results_input(path)
+
+
+def _has_eval_files(folder: str) -> bool:
+    from turnlens.formatting.evals.dialect import discover_eval_files
+
+    return bool(discover_eval_files(folder))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -302,13 +352,40 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
 
+def _expand_folders(args) -> tuple[list[str], list[str]]:
+    """Every path named; a folder gives the eval files discovered in it (evals/dialect.py), relative to the cwd.
+    Also the folders in which none was found."""
+    from turnlens.formatting.evals.dialect import discover_eval_files
+
+    out: list[str] = []
+    empty: list[str] = []
+    for path in args.paths:
+        if os.path.isdir(path):
+            found = discover_eval_files(path, args.repo_root)
+            if not found:
+                empty.append(path)
+            out.extend(os.path.relpath(p) for p in found)
+        else:
+            out.append(path)
+    return out, empty
+
+
 def _export_eval_files(args) -> int:
     out = sys.stdout.buffer
     status = 0
     # A batch job that allocates millions of short-lived objects and frees nothing early: the cyclic GC only
     # costs time here.
     gc.disable()
-    for path in args.paths:
+    paths, empty = _expand_folders(args)
+    for folder in empty:
+        print(
+            f"turnlens export: {folder}: is a folder with no eval files (AgentV 4 finds **/evals/**/*.eval.yaml and "
+            "**/evals/**/eval.yaml, or the eval_patterns of .agentv/config.yaml; 0.15 files declare "
+            "$schema: agentv-eval-v2)",
+            file=sys.stderr,
+        )
+        status = 1
+    for path in paths:
         slices = _export_slices(path, args)
         try:
             for kind, value in slices:

@@ -18,11 +18,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from turnlens.formatting.evals.globs import is_guideline, matching_pattern
-from turnlens.formatting.jsstr import js_blank, js_json, js_trim
+from turnlens.formatting.jsstr import js_blank, js_json, js_json_indent, js_trim
 from turnlens.formatting.model import (
     ChatMessage,
     EvalCase,
     EvalFile,
+    EvaluatorPrompt,
     Explanation,
     FormattedCase,
     Message,
@@ -55,6 +56,28 @@ def evaluator_prompt(outcome: str, question: str, reference_answer: str, candida
     )
 
 
+GRADER_TEMPLATE_HEAD_V4 = (
+    "You are an expert grader. Your goal is to grade the answer based on how well it achieves the criteria for the "
+    "original task.\n\n"
+    "Use the reference_answer as a gold standard for a high-quality response (if provided). The reference_answer may "
+    "be a simple text response, or it may contain a sequence of expected agent messages including tool calls. When "
+    "it contains multiple messages, the last message represents the final expected answer. The answer does not need "
+    "to match it verbatim, but should capture the key points and follow the same spirit.\n\n"
+    "Be concise and focused in your evaluation. Provide succinct, specific feedback rather than verbose "
+    "explanations.\n\n"
+)
+
+
+def grader_prompt_v4(criteria: str, question: str, reference_answer: str, answer: str = "") -> str:
+    """AgentV 4's default grader user prompt (each value trimmed, substituted once, never re-scanned)."""
+    return (
+        f"{GRADER_TEMPLATE_HEAD_V4}[[ ## criteria ## ]]\n{js_trim(criteria)}\n\n"
+        f"[[ ## question ## ]]\n{js_trim(question)}\n\n"
+        f"[[ ## reference_answer ## ]]\n{js_trim(reference_answer)}\n\n"
+        f"[[ ## answer ## ]]\n{js_trim(answer)}"
+    )
+
+
 def role_marker(role: str) -> str:
     marker = _ROLE_MARKERS.get(role)
     if marker is None:
@@ -78,6 +101,7 @@ class _Part:
     value: str  # text, or the path as written
     text: str | None  # file contents for "file"
     segment_index: int
+    agent_path: str = ""  # the path agent mode names: as written (0.15), the resolved absolute path (4.x)
 
 
 def _render_parts(parts: list[_Part], mode: Mode, with_refs: bool = True) -> list[str]:
@@ -91,7 +115,7 @@ def _render_parts(parts: list[_Part], mode: Mode, with_refs: bool = True) -> lis
             if with_refs:
                 out.append(f"<Attached: {p.value}>")
         elif mode == "agent":
-            out.append(f'<file: path="{p.value}">')
+            out.append(f'<file: path="{p.agent_path or p.value}">')
         elif p.text:
             out.append(f'<file path="{p.value}">\n{js_trim(p.text)}\n</file>')
     return out
@@ -104,7 +128,7 @@ def _render_part(part: _Part, mode: Mode, design: bool = False) -> str:
     if part.kind == "ref":
         return f"<Attached: {part.value}>"
     if mode == "agent":
-        return f'<file: path="{part.value}">'
+        return f'<file: path="{part.agent_path or part.value}">'
     if design:
         return f"=== {part.value} ===\n{js_trim(part.text)}"
     return f'<file path="{part.value}">\n{js_trim(part.text)}\n</file>'
@@ -136,7 +160,10 @@ def _format_parts(message: Message, file_texts: dict[str, str], patterns: tuple[
 def _visible(parts: list[_Part]) -> bool:
     """Visible content: a non-blank text, or a file whose text is not blank (a guideline reference is not)."""
     for p in parts:
-        if p.kind == "text" or (p.kind == "file" and not js_blank(p.text)):
+        kind = p.kind
+        if kind == "ref":
+            continue
+        if not js_blank(p.value if kind == "text" else p.text):  # (0.15's parts hold no blank text)
             return True
     return False
 
@@ -155,6 +182,30 @@ class _Analysis:
     non_user: list[int]  # message indexes (as written) of assistant/tool turns
     visible: list[int]  # message indexes (as written) with visible content at format time
     visible_flags: list[bool]  # per kept message
+
+
+def _parts_v4(message: Message) -> list[_Part]:
+    """AgentV 4's segments of one message: every text (blank ones too, except a blank string content) and every file
+    that was read; images and unknown types render as nothing."""
+    parts: list[_Part] = []
+    for seg in message.segments:
+        if seg.type == "text":
+            if seg.value is None or (message.content_is_string and js_blank(seg.value)):
+                continue
+            parts.append(_Part("text", seg.value, None, seg.index))
+        elif seg.type == "file" and seg.text is not None:
+            parts.append(_Part("file", seg.display_path or "", seg.text, seg.index, seg.resolved_path or ""))
+    return parts
+
+
+def _analyse_v4(case: EvalCase) -> _Analysis:
+    kept = [m for m in case.messages if m.dropped is None]
+    parts = [_parts_v4(m) for m in kept]
+    non_user = [m.index for m in kept if m.role in ("assistant", "tool")]
+    flags = [_visible(p) for p in parts]
+    visible = [m.index for m, f in zip(kept, flags) if f]
+    uses_markers = bool(non_user) or len(visible) > 1
+    return _Analysis(kept, parts, [], [], [], uses_markers, non_user, visible, flags)
 
 
 def _analyse(case: EvalCase, patterns: tuple[str, ...]) -> _Analysis:
@@ -211,6 +262,25 @@ def _flat_question(an: _Analysis, mode: Mode, patterns: tuple[str, ...]) -> str:
     if an.code_snippets:
         chunks.append("\n".join(an.code_snippets))
     return "\n\n".join(chunks)
+
+
+def _flat_question_v4(an: _Analysis, mode: Mode) -> str:
+    """AgentV 4: every segment of every message, formatted, trimmed, the empty ones dropped; no code appendix."""
+    chunks = []
+    for parts in an.parts:
+        for chunk in _render_parts(parts, mode):
+            chunk = js_trim(chunk)
+            if chunk:
+                chunks.append(chunk)
+    return "\n\n".join(chunks)
+
+
+def _system_message(an: _Analysis, mode: Mode) -> str | None:
+    """AgentV 4's systemMessage: the leading system messages' formatted segments (no visibility check)."""
+    lead = _leading_system_count(an.kept)
+    contents = ["\n".join(_render_parts(parts, mode)) for parts in an.parts[:lead]]
+    joined = "\n\n".join(c for c in contents if c)
+    return joined or None
 
 
 def _marked_question(an: _Analysis, mode: Mode) -> str:
@@ -276,12 +346,19 @@ def _design_chat(an: _Analysis, guidelines: str, mode: Mode) -> list[ChatMessage
     return chat
 
 
-def _render(an: _Analysis, mode: Mode, profile: Profile, guidelines: str, patterns: tuple[str, ...]) -> Rendered:
-    question = _marked_question(an, mode) if an.uses_markers else _flat_question(an, mode, patterns)
+def _render(
+    an: _Analysis, mode: Mode, profile: Profile, guidelines: str, patterns: tuple[str, ...], v4: bool = False
+) -> Rendered:
+    if an.uses_markers:
+        question = _marked_question(an, mode)
+    else:
+        question = _flat_question_v4(an, mode) if v4 else _flat_question(an, mode, patterns)
     if profile == "design":
         chat = _design_chat(an, guidelines, mode)
     else:
         chat = (_agentv_chat(an, guidelines, mode) or None) if an.uses_markers else None
+    if v4:
+        return Rendered(question, "", chat, _system_message(an, mode), "agentv-4")
     return Rendered(question, guidelines, chat)
 
 
@@ -309,14 +386,62 @@ def format_case(case: EvalCase, eval_file: EvalFile, profile: Profile = "agentv"
     """Everything the model and the evaluator receive for one case, and why."""
     if case.skipped is not None:
         raise ValueError(f"case {case.index} is skipped: {case.skipped}")
+    if eval_file.dialect == "agentv-4":
+        an = _analyse_v4(case)
+        lm = _render(an, "lm", profile, "", (), v4=True)
+        agent = _render(an, "agent", profile, "", (), v4=True)
+        prompt = grader_prompt_v4(case.criteria or "", evaluator_question(lm.question, an.kept), case.reference_answer)
+        return FormattedCase(case, profile, lm, agent, prompt, explain(case, an, (), eval_file.repo_root, v4=True))
     patterns = tuple(eval_file.config.patterns)
     an = _analyse(case, patterns)
     guidelines = _guidelines(an)
     lm = _render(an, "lm", profile, guidelines, patterns)
     agent = _render(an, "agent", profile, guidelines, patterns)
-    prompt = evaluator_prompt(case.outcome or "", evaluator_question(lm.question, an.kept), case.reference_answer)
+    question = evaluator_question(lm.question, an.kept)
+    prompt = evaluator_prompt(case.outcome or "", question, case.reference_answer)
     explanation = explain(case, an, patterns, eval_file.repo_root)
-    return FormattedCase(case, profile, lm, agent, prompt, explanation)
+    own = None if case.evaluators is None else _evaluator_prompts(case, an, question, prompt)
+    return FormattedCase(case, profile, lm, agent, prompt, explanation, own)
+
+
+_TEMPLATE_VAR_015 = re.compile(r"\{\{([a-zA-Z0-9_]+)\}\}")
+
+
+def _evaluator_prompts(case: EvalCase, an: _Analysis, question: str, default_prompt: str) -> list[EvaluatorPrompt]:
+    """0.15.1: the user prompt of each of the case's own evaluators; a custom template gets the question, outcome,
+    reference answer (trimmed), an empty candidate answer and the input segments as JSON, in one pass."""
+    out = []
+    values: dict[str, str] | None = None
+    for ev in case.evaluators or ():
+        if ev["type"] == "code":
+            out.append(EvaluatorPrompt(ev["name"], "code", None))
+            continue
+        template = ev["template"]
+        if template is None:
+            out.append(EvaluatorPrompt(ev["name"], "llm_judge", default_prompt))
+            continue
+        if values is None:
+            values = {
+                "question": js_trim(question),
+                "expected_outcome": js_trim(case.outcome or ""),
+                "reference_answer": js_trim(case.reference_answer),
+                "candidate_answer": "",
+                "input_messages": js_json_indent(_input_segments(an)),
+            }
+        prompt = _TEMPLATE_VAR_015.sub(lambda m, t=values: t.get(m.group(1), m.group(0)), template)
+        out.append(EvaluatorPrompt(ev["name"], "llm_judge", prompt))
+    return out
+
+
+def _input_segments(an: _Analysis) -> list[dict]:
+    """The loaded input segments as 0.15.1 hands them to a template (`{{input_messages}}`)."""
+    out: list[dict] = []
+    for seg in an.flat_segments:
+        if seg.type == "text":
+            out.append({"type": "text", "value": seg.value})
+        else:
+            out.append({"type": "file", "path": seg.display_path, "text": seg.text, "resolvedPath": seg.resolved_path})
+    return out
 
 
 def format_file(eval_file: EvalFile, profile: Profile = "agentv") -> list[FormattedCase | EvalCase]:
@@ -335,7 +460,9 @@ def _lines(text: str) -> str:
     return f"{n} line{'s' if n != 1 else ''}"
 
 
-def explain(case: EvalCase, an: _Analysis, patterns: tuple[str, ...], repo_root: str = "/") -> Explanation:
+def explain(
+    case: EvalCase, an: _Analysis, patterns: tuple[str, ...], repo_root: str = "/", v4: bool = False
+) -> Explanation:
     by_index = {m.index: m for m in case.messages}
     if an.non_user:
         first = by_index[an.non_user[0]]
@@ -375,7 +502,15 @@ def explain(case: EvalCase, an: _Analysis, patterns: tuple[str, ...], repo_root:
         trigger = []
         summary = "Flat: no message has visible content"
         evidence = ["No assistant or tool message and no message with visible content: the question is flat."]
-    if not an.uses_markers:
+    if v4:
+        evidence = [e.replace(" after guideline extraction", "") for e in evidence]
+    if not an.uses_markers and v4:
+        evidence.append(
+            "The flat question is every segment of every message, each trimmed, joined by a blank line (AgentV 4 "
+            "appends no code blocks and has no guidelines)."
+        )
+        evidence.append("chatPrompt is null in the agentv profile: it exists only when role markers are used.")
+    elif not an.uses_markers:
         evidence.append(
             "The flat question is built from the loaded segments of every kept message, joined by a "
             "blank line; guideline files are left out."
@@ -402,6 +537,27 @@ def explain(case: EvalCase, an: _Analysis, patterns: tuple[str, ...], repo_root:
     for m in case.messages:
         if m.dropped is not None:
             evidence.append(f"{_msg_label(m)} is dropped by the reference: {m.dropped}.")
+    if v4:
+        lead_v4 = _leading_system_count(an.kept)
+        evidence.append(
+            f"systemMessage: the leading {lead_v4} system message(s), computed flat or not."
+            if lead_v4
+            else "systemMessage is null: the messages do not start with a system message."
+        )
+        if case.suite_input_count:
+            evidence.append(
+                f"Messages 1–{case.suite_input_count} come from the suite's `input` (prepended to every test "
+                "without execution.skip_defaults)."
+            )
+        evidence.extend(case.notes)
+        evidence.extend(f"Interpolation: {n}" for n in case.interpolations)
+        if case.assertions:
+            evidence.append(
+                f"The test has {len(case.assertions)} grader(s) of its own, so AgentV does not run the default "
+                "grader: its prompt is shown for reference."
+            )
+    elif case.notes:
+        evidence.extend(case.notes)
 
     fates: list[SegmentFate] = []
     msg_fates: list[MessageFate] = []
@@ -448,7 +604,12 @@ def explain(case: EvalCase, an: _Analysis, patterns: tuple[str, ...], repo_root:
             chat_role, note = None, "part of the flat question" if visible else "contributes nothing visible"
         msg_fates.append(MessageFate(message.index, message.role, visible, in_question, chat_role, note))
         for seg in message.segments:
-            fates.append(_segment_fate(message, seg, part_by_seg.get(seg.index), an.uses_markers, patterns, repo_root))
+            if v4:
+                fates.append(_segment_fate_v4(message, seg, visible or pos < lead))
+            else:
+                fates.append(
+                    _segment_fate(message, seg, part_by_seg.get(seg.index), an.uses_markers, patterns, repo_root)
+                )
     return Explanation(rule, an.uses_markers, summary, evidence, trigger, list(an.visible), msg_fates, fates)
 
 
@@ -540,6 +701,44 @@ def _segment_fate(message: Message, seg, part: _Part | None, markers: bool, patt
             m, i, "file embedded", f"{seg.display_path} is blank, so it does not count as visible content", path
         )
     return SegmentFate(m, i, "file embedded", f"{seg.display_path}, {_lines(seg.text)}", path)
+
+
+def _segment_fate_v4(message: Message, seg, sent: bool) -> SegmentFate:
+    """What AgentV 4 made of one segment (`sent`: its message is visible or a leading system message)."""
+    m, i = message.index, seg.index
+    origin = f" ({seg.origin})" if seg.origin else ""
+    if seg.type == "text":
+        if seg.value is None:
+            return SegmentFate(m, i, "unknown type dropped", _not_a_string(seg))
+        if js_blank(seg.value):
+            if message.content_is_string or not sent:
+                return SegmentFate(m, i, "blank dropped", "only white space" + origin)
+            return SegmentFate(m, i, "blank kept", "only white space, sent as is inside its message" + origin)
+        return SegmentFate(m, i, "text kept", _lines(seg.value) + origin)
+    if seg.type == "image":
+        if seg.resolved_path is None:
+            return SegmentFate(m, i, "file missing", f"image {seg.display_path} was not found", seg.value)
+        return SegmentFate(
+            m, i, "image not rendered", f"{seg.resolved_path}: sent to the model as an image, never as text", seg.value
+        )
+    if seg.type != "file" or not seg.value:
+        what = f"type {seg.type!r} is neither text nor file" if seg.type else "the entry has no `type`"
+        return SegmentFate(m, i, "unknown type dropped", f"{what}; AgentV keeps it but renders nothing")
+    path = seg.value
+    if seg.resolved_path is None:
+        return SegmentFate(
+            m, i, "file missing", f"{seg.display_path} was not found in {len(seg.tried)} places{origin}", path
+        )
+    if seg.text is None:
+        return SegmentFate(m, i, "file unreadable", f"{seg.resolved_path} could not be read{origin}", path)
+    where = f'lm: <file path="{seg.display_path}">, agent: <file: path="{seg.resolved_path}">'
+    if not seg.text:
+        return SegmentFate(
+            m, i, "file embedded", f"{seg.display_path} is empty: nothing in lm mode; {where}{origin}", path
+        )
+    if js_blank(seg.text):
+        return SegmentFate(m, i, "file embedded", f"{seg.display_path} is blank: not visible; {where}{origin}", path)
+    return SegmentFate(m, i, "file embedded", f"{_lines(seg.text)}; {where}{origin}", path)
 
 
 def _not_a_string(seg) -> str:

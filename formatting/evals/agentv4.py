@@ -1,0 +1,823 @@
+"""Loading AgentV 4 eval files (dialect `agentv-4`): YAML suites with `tests`, JSONL datasets, Agent Skills
+`evals.json`, into the same EvalCase/Message/Segment model the 0.15 loader fills.
+
+What changes what the model receives is read here; the formatting itself is shared (prompts/engine.py, with the
+4.x rules in prompts/dialects.py). Problems are Diagnostics with file and line, never exceptions; a refused file
+has `EvalFile.error`; a test the reference skips stays in `cases` with `skipped` and the reference's reason.
+Warnings keep the reference's wording (without its "Warning: "/"Error: " prefix).
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+
+from turnlens.formatting.evals.files import FileReadError, read_bytes
+from turnlens.formatting.evals.interpolate import dotenv_values_for, interpolate_env, interpolate_vars
+from turnlens.formatting.evals.loader import _read_error_text, _read_text, _Resolver, decode_eval_bytes
+from turnlens.formatting.evals.yaml12 import YamlDoc, YamlError, parse_yaml
+from turnlens.formatting.jsstr import js_json, js_json_indent
+from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, Grader, Message, Segment
+
+ROLES = ("system", "user", "assistant", "tool")
+INCOMPLETE = "Missing required fields: id, input, and at least one of criteria/expected_output/assertions/turns"
+INCOMPLETE_JSONL = "Missing required fields: id, input, and at least one of criteria/expected_output/assert"
+IMAGE_TYPES = {
+    "png": "image/png",
+    "jpg": "image/jpeg",
+    "jpeg": "image/jpeg",
+    "gif": "image/gif",
+    "webp": "image/webp",
+    "svg": "image/svg+xml",
+    "bmp": "image/bmp",
+}
+REMOVED_GRADERS = {"llm-judge": "llm-grader", "code-judge": "code-grader"}
+KNOWN_GRADERS = {
+    "llm-grader",
+    "code-grader",
+    "rubrics",
+    "rubric",
+    "contains",
+    "contains-any",
+    "contains-all",
+    "icontains",
+    "icontains-any",
+    "icontains-all",
+    "starts-with",
+    "ends-with",
+    "regex",
+    "is-json",
+    "equals",
+    "composite",
+    "tool-trajectory",
+    "field-accuracy",
+    "latency",
+    "cost",
+    "token-usage",
+    "execution-metrics",
+    "skill-trigger",
+    "agent-grader",
+    "script",
+    "inline-assert",
+}
+SUITE_NAME = re.compile(r"[a-z0-9-]+")
+_GLOB_CHARS = re.compile(r"[*?{]")
+
+
+class Refused(Exception):
+    """The reference refuses the whole file: the message, and the line when known."""
+
+    def __init__(self, message: str, line: int | None = None, file: str | None = None):
+        super().__init__(message)
+        self.message, self.line, self.file = message, line, file
+
+
+def _line(doc: YamlDoc | None, obj: Any, key: Any = None) -> int | None:
+    if doc is None:
+        return None
+    try:
+        return doc.line(obj, key)
+    except Exception:
+        return None
+
+
+class _Ctx:
+    """One load: where the eval file is, the environment, file references resolved and read (cached)."""
+
+    def __init__(self, result: EvalFile, cwd: str, environ: Mapping[str, str] | None):
+        self.result = result
+        self.path = result.path
+        self.abs_path = result.abs_path
+        self.eval_dir = os.path.dirname(result.abs_path)
+        self.repo_root = result.repo_root
+        self.cwd = cwd
+        self.resolver = _Resolver(self.eval_dir, self.repo_root, cwd)
+        self.env, env_files = dotenv_values_for(self.eval_dir, self.repo_root, cwd, environ)
+        self.env_files = env_files
+        for folder in [*self.resolver.roots]:
+            result.watched_paths.add(os.path.join(folder, ".env"))
+        self.texts: dict[str, tuple[str | None, str | None]] = {}
+        self.diags = result.diagnostics
+
+    def warn(self, message: str, line: int | None = None, file: str | None = None, severity: str = "warning") -> None:
+        self.diags.append(Diagnostic(file or self.path, line, message, severity))  # type: ignore[arg-type]
+
+    def env_interpolate(self, data: Any, notes: list[str] | None = None) -> Any:
+        return interpolate_env(data, self.env, notes)
+
+    def read(self, path: str) -> tuple[str | None, str | None]:
+        hit = self.texts.get(path)
+        if hit is None:
+            try:
+                text, _valid = _read_text(path)
+                hit = (text, None)
+            except FileReadError as exc:
+                hit = (None, f"Could not read file {path}: {_read_error_text(exc, path)}")
+            self.texts[path] = hit
+        return hit
+
+
+# --- messages ---------------------------------------------------------------------------------------------------
+
+
+def _input_messages(value: Any) -> list[dict] | None:
+    """The `input` shorthands as messages, or None when AgentV leaves the input undefined."""
+    if isinstance(value, str):
+        return [{"role": "user", "content": value}]
+    if isinstance(value, dict):
+        if "role" in value:
+            return [value] if _valid_message(value) else []
+        return [{"role": "user", "content": value}]
+    if isinstance(value, list):
+        return [m for m in value if _valid_message(m)]
+    return None
+
+
+def _valid_message(m: Any) -> bool:
+    return (isinstance(m, dict) and m.get("role") in ROLES and isinstance(m.get("content"), (str, dict, list))) or (
+        isinstance(m, dict) and m.get("role") in ROLES and "tool_calls" in m and m.get("content") is None
+    )
+
+
+def _expected_messages(value: Any) -> list[dict]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [{"role": "assistant", "content": value}]
+    if isinstance(value, dict):
+        if "role" in value:
+            return [value]
+        return [{"role": "assistant", "content": value}]
+    if isinstance(value, list):
+        if value and isinstance(value[0], dict) and "role" in value[0]:
+            return [m for m in value if isinstance(m, dict) and m.get("role") in ROLES]
+        return [{"role": "assistant", "content": value}]
+    return []
+
+
+def _build_message(
+    ctx: _Ctx,
+    raw: dict,
+    index: int,
+    line: int | None,
+    doc: YamlDoc | None,
+    *,
+    expected: bool = False,
+    from_suite: bool = False,
+    origin_files: str | None = None,
+) -> tuple[Message, Any]:
+    """A loaded message and its content as AgentV resolves it (for the reference answer)."""
+    role = raw.get("role")
+    content = raw.get("content")
+    msg = Message(
+        index, role if isinstance(role, str) else "", line, isinstance(content, str), [], from_suite=from_suite
+    )
+    if isinstance(content, str):
+        msg.segments.append(Segment(0, "text", content, line))
+        return msg, content
+    if isinstance(content, dict):
+        text = js_json_indent(content)
+        msg.segments.append(Segment(0, "text", text, line, origin="object content", raw=content))
+        msg.content_is_string = True
+        return msg, content
+    if not isinstance(content, list):
+        return msg, content
+    resolved: list = []
+    lines = (doc.child_lines(content) if doc is not None else None) or ()
+    for i, entry in enumerate(content):
+        e_line = lines[i] if i < len(lines) and isinstance(lines, list) else line
+        if isinstance(entry, str):
+            if entry:
+                msg.segments.append(Segment(i, "text", entry, e_line, origin="string item"))
+                resolved.append({"type": "text", "value": entry})
+            continue
+        if not isinstance(entry, dict):
+            continue
+        seg_type = entry.get("type")
+        value = entry.get("value")
+        seg = Segment(
+            i, seg_type if isinstance(seg_type, str) else "", value if isinstance(value, str) else None, e_line
+        )
+        if value is not None and not isinstance(value, str):
+            seg.raw = value
+        if origin_files and seg_type == "file":
+            seg.origin = origin_files
+        if seg_type in ("file", "image") and isinstance(value, str):
+            found = _resolve_file(ctx, seg, value, e_line, expected, image=seg_type == "image")
+            if not found:
+                msg.segments.append(seg)  # kept for the explanation (missing: no resolved_path), never rendered
+                continue
+            if seg_type == "file":
+                rest = {k: v for k, v in entry.items() if k != "value"}
+                resolved.append({**rest, "path": seg.display_path, "text": seg.text, "resolvedPath": seg.resolved_path})
+            else:
+                resolved.append({"type": "image"})
+        else:
+            resolved.append(entry)
+        msg.segments.append(seg)
+    return msg, resolved
+
+
+def _resolve_file(ctx: _Ctx, seg: Segment, value: str, line: int | None, expected: bool, image: bool) -> bool:
+    resolved, tried = ctx.resolver.resolve(value)
+    seg.display_path = ctx.resolver.display_path(value)
+    if resolved is None:
+        seg.tried = tried
+        attempts = "\n".join(f"    {t}" for t in tried)
+        where = " in expected_output" if expected else ""
+        ctx.warn(f"File not found{where}: {seg.display_path}\n  Tried:\n{attempts}", line)
+        return False
+    seg.resolved_path = resolved
+    ctx.result.watched_paths.add(resolved)
+    if image:
+        ext = resolved.rsplit(".", 1)[-1].lower() if "." in os.path.basename(resolved) else ""
+        if ext not in IMAGE_TYPES:
+            ctx.warn(f"Unsupported image type: {seg.display_path}", line)
+            return False
+        seg.text = None
+        return True
+    text, error = ctx.read(resolved)
+    if error is not None:
+        ctx.warn(error, line)
+        return False
+    seg.text = text
+    return True
+
+
+def _reference_answer(content: Any, raw: dict) -> str:
+    if isinstance(content, str):
+        return content
+    if content is None or (isinstance(content, list) and not content and "tool_calls" in raw):
+        calls = raw.get("tool_calls")
+        return js_json_indent(calls) if calls is not None else ""
+    return js_json_indent(content)
+
+
+# --- graders ----------------------------------------------------------------------------------------------------
+
+
+def _check_evaluator(name: Any, where: str, ctx: _Ctx, line: int | None) -> None:
+    if not isinstance(name, str):
+        return
+    norm = name.replace("_", "-")
+    if norm in REMOVED_GRADERS:
+        raise Refused(f"Unsupported grader '{name}' in {where}. Use '{REMOVED_GRADERS[norm]}' instead.", line)
+    if norm not in KNOWN_GRADERS:
+        ctx.warn(f"Unknown grader '{name}' in {where}, falling back to default", line)
+
+
+def _graders(ctx: _Ctx, defs: Any, test_id: str, doc: YamlDoc | None, from_suite: bool = False) -> list[Grader]:
+    if not isinstance(defs, list):
+        return []
+    out: list[Grader] = []
+    lines = (doc.child_lines(defs) if doc is not None else None) or ()
+    strings = [d for d in defs if isinstance(d, str)]
+    if strings:
+        first = next(i for i, d in enumerate(defs) if isinstance(d, str))
+        line = lines[first] if isinstance(lines, list) and first < len(lines) else None
+        out.append(Grader("rubrics", "rubrics", float(len(strings)), line, from_suite, "; ".join(strings), strings))
+    for i, d in enumerate(defs):
+        if not isinstance(d, dict):
+            continue
+        line = lines[i] if isinstance(lines, list) and i < len(lines) else None
+        gtype = d.get("type")
+        gname = d.get("name")
+        shown_type = gtype if isinstance(gtype, str) else "llm-grader"
+        label = gname if isinstance(gname, str) else shown_type
+        if isinstance(gtype, str) and gtype.replace("_", "-") in REMOVED_GRADERS:
+            new = REMOVED_GRADERS[gtype.replace("_", "-")]
+            ctx.warn(f"Skipping evaluator '{label}' in '{test_id}': '{gtype}' is deprecated. Use '{new}' instead", line)
+            continue
+        weight = d.get("weight")
+        detail_bits = []
+        for key in ("value", "prompt", "command", "rubrics", "criteria"):
+            if key in d:
+                v = d[key]
+                detail_bits.append(f"{key}: {v if isinstance(v, str) else js_json(v)}")
+        out.append(
+            Grader(
+                label,
+                shown_type,
+                float(weight) if isinstance(weight, (int, float)) and not isinstance(weight, bool) else None,
+                line,
+                from_suite,
+                "; ".join(detail_bits)[:300],
+                d,
+            )
+        )
+    return out
+
+
+# --- tests ------------------------------------------------------------------------------------------------------
+
+
+class _Suite:
+    """What a YAML suite gives every test (empty for a standalone JSONL dataset)."""
+
+    def __init__(self) -> None:
+        self.input: Any = None
+        self.input_line: int | None = None
+        self.input_files: Any = None
+        self.has_input_files = False
+        self.assertions: Any = None
+        self.doc: YamlDoc | None = None
+
+
+def _build_test(
+    ctx: _Ctx,
+    raw: Any,
+    index: int,
+    line: int | None,
+    doc: YamlDoc | None,
+    suite: _Suite,
+    *,
+    jsonl_line: int | None = None,
+    source: str | None = None,
+    use_vars: bool = True,
+) -> EvalCase:
+    if not isinstance(raw, dict):
+        ctx.warn("Skipping invalid test entry (expected object)", line)
+        return EvalCase(index, None, line, ctx.path, skipped="not a mapping (expected object)", raw=raw, source=source)
+    raw_id = raw.get("id")
+    test_id = raw_id if isinstance(raw_id, str) else None
+    case = EvalCase(index, test_id, line, ctx.path, raw=raw, source=source)
+    label = test_id if test_id else "unknown"
+    notes = case.interpolations
+
+    execution = raw.get("execution")
+    skip_defaults = isinstance(execution, dict) and execution.get("skip_defaults") is True
+    case.skip_defaults = skip_defaults
+    _check_evaluator(raw.get("evaluator"), label, ctx, _line(doc, raw, "evaluator"))
+
+    fields = {k: raw.get(k) for k in ("criteria", "expected_outcome", "input", "input_files", "expected_output")}
+    vars_ = raw.get("vars") if use_vars else None
+    if isinstance(vars_, dict) and vars_:
+        for key, value in list(fields.items()):
+            if value is not None:
+                fields[key] = interpolate_vars(value, vars_, notes, f"{key}: ")
+    criteria = fields["criteria"]
+    if criteria is None and fields["expected_outcome"] is not None:
+        criteria = fields["expected_outcome"]
+        case.diagnostics.append(
+            Diagnostic(
+                ctx.path,
+                _line(doc, raw, "expected_outcome") or line,
+                f"Test '{label}': 'expected_outcome' is deprecated. Use 'criteria' instead.",
+            )
+        )
+        case.notes.append("`expected_outcome` (deprecated) is read as `criteria`.")
+    case.criteria = criteria if isinstance(criteria, str) else None
+
+    # test messages: input_files + string input, or the input shorthands
+    test_input = fields["input"]
+    if "input_files" in raw and raw.get("input_files") is not None:
+        files, files_origin = fields["input_files"], "input_files"
+    elif suite.has_input_files and not skip_defaults:
+        files = suite.input_files
+        if isinstance(vars_, dict) and vars_:
+            files = interpolate_vars(files, vars_, notes, "suite input_files: ")
+        files_origin = "suite input_files"
+    else:
+        files, files_origin = None, None
+    raw_messages: list[dict] | None
+    origin_files = None
+    if files is not None:
+        if isinstance(files, list) and files and isinstance(test_input, str):
+            content: list = [{"type": "file", "value": f} for f in files if isinstance(f, str)]
+            content.append({"type": "text", "value": test_input})
+            raw_messages = [{"role": "user", "content": content}]
+            origin_files = files_origin
+            case.notes.append(
+                f"`{files_origin}` ({len(content) - 1} file{'s' if len(content) != 2 else ''}) and the string "
+                "`input` form one user message: the files first, then the text."
+            )
+        else:
+            raw_messages = None
+            why = (
+                "`input` is not a string"
+                if isinstance(files, list) and files
+                else f"`{files_origin}` is {'empty' if files == [] else 'not a list'}"
+            )
+            case.notes.append(
+                f"With `{files_origin}`, AgentV needs a string `input`; {why}, so the input is undefined."
+            )
+    else:
+        raw_messages = _input_messages(test_input)
+
+    expected_raw = _expected_messages(fields["expected_output"])
+    has_graders = any(raw.get(k) is not None for k in ("assertions", "assert")) or (
+        isinstance(execution, dict) and execution.get("evaluators") is not None
+    )
+    turns = raw.get("turns")
+    if jsonl_line is not None:
+        has_spec = (
+            bool(criteria if isinstance(criteria, str) else criteria)
+            or bool(expected_raw)
+            or raw.get("assert") is not None
+        )
+    else:
+        has_spec = (
+            (isinstance(criteria, str) and criteria != "")
+            or bool(expected_raw)
+            or has_graders
+            or (isinstance(turns, list) and bool(turns))
+        )
+    missing = []
+    if not test_id:
+        missing.append("`id` is not a string" if "id" in raw else "no `id`")
+    if not raw_messages:
+        missing.append("no input messages" if raw_messages is not None else "`input` is undefined")
+    if not has_spec:
+        missing.append("none of criteria, expected_output, " + ("assert" if jsonl_line else "assertions, turns"))
+    if missing:
+        case.skipped = "; ".join(missing)
+        if jsonl_line is not None:
+            msg = f"Skipping incomplete test at line {jsonl_line}: {label}. {INCOMPLETE_JSONL}"
+        else:
+            msg = f"Skipping incomplete test: {label}. {INCOMPLETE}"
+        case.diagnostics.append(Diagnostic(ctx.path, line, msg))
+        return case
+    assert raw_messages is not None
+
+    # suite input goes first
+    messages: list[Message] = []
+    if suite.input is not None and not skip_defaults:
+        suite_input = suite.input
+        if isinstance(vars_, dict) and vars_:
+            suite_input = interpolate_vars(suite_input, vars_, notes, "suite input: ")
+        suite_msgs = _input_messages(suite_input) or []
+        for m in suite_msgs:
+            msg, _ = _build_message(
+                ctx, m, len(messages), _line(doc, m) or suite.input_line, suite.doc, from_suite=True
+            )
+            messages.append(msg)
+        case.suite_input_count = len(messages)
+        if messages:
+            case.notes.append(f"The suite's `input` prepends {len(messages)} message(s) to this test's.")
+    input_lines = raw.get("input")
+    for m in raw_messages:
+        m_line = _line(doc, m) or _line(doc, raw, "input") or line
+        msg, _ = _build_message(ctx, m, len(messages), m_line, doc, origin_files=origin_files)
+        messages.append(msg)
+    del input_lines
+    case.messages = messages
+
+    last_content: Any = None
+    last_raw: dict = {}
+    for i, m in enumerate(expected_raw):
+        msg, resolved = _build_message(
+            ctx, m, i, _line(doc, m) or _line(doc, raw, "expected_output"), doc, expected=True
+        )
+        case.expected_output.append(msg)
+        last_content, last_raw = resolved, m
+    case.expected_messages = list(case.expected_output)
+    case.reference_answer = _reference_answer(last_content, last_raw) if expected_raw else ""
+    case.outcome = case.criteria or ""
+
+    defs = raw.get("assertions")
+    if defs is None:
+        defs = raw.get("assert")
+    if defs is None and isinstance(execution, dict):
+        defs = execution.get("evaluators")
+    if defs is None:
+        defs = raw.get("evaluators")
+    case.assertions = _graders(ctx, defs, label, doc)
+    rubrics = raw.get("rubrics")
+    if isinstance(rubrics, list) and rubrics:
+        items = [r for r in rubrics if isinstance(r, str)]
+        case.assertions.insert(
+            0,
+            Grader(
+                "rubrics", "rubrics", float(len(items)), _line(doc, raw, "rubrics"), False, "; ".join(items), rubrics
+            ),
+        )
+    if suite.assertions is not None and not skip_defaults:
+        case.assertions.extend(_graders(ctx, suite.assertions, label, suite.doc, from_suite=True))
+    return case
+
+
+# --- external case files ------------------------------------------------------------------------------------------
+
+
+def _read_case_file(ctx: _Ctx, abs_path: str, shown: str) -> str:
+    ctx.result.watched_paths.add(abs_path)
+    try:
+        raw = read_bytes(abs_path)
+    except FileReadError as exc:
+        raise Refused(f"Cannot read external test file: {abs_path}\n  {_read_error_text(exc, abs_path)}") from None
+    return decode_eval_bytes(raw)[0].replace("\r\n", "\n")
+
+
+def _external_cases(ctx: _Ctx, abs_path: str) -> list[tuple[Any, int | None, YamlDoc | None, str]]:
+    """(test, line, doc, source) for each test of an external `.yaml`/`.yml`/`.jsonl` case file."""
+    name = os.path.relpath(abs_path, ctx.eval_dir).replace(os.sep, "/")
+    text = _read_case_file(ctx, abs_path, name)
+    if abs_path.lower().endswith(".jsonl"):
+        out = []
+        for n, obj in _jsonl_objects(text, abs_path, name):
+            out.append((ctx.env_interpolate(obj), None, None, f"{name} line {n}"))
+        return out
+    if text.startswith("\ufeff") and text.lstrip("\ufeff").lstrip().startswith("-"):
+        raise Refused(f"Unexpected scalar at node end (a byte order mark before the list) in {abs_path}", 1, abs_path)
+    try:
+        doc = parse_yaml(text, merge=True)
+    except YamlError as exc:
+        raise Refused(f"{exc.message} (in {name})", exc.line, abs_path) from None
+    data = doc.data
+    if data is None:
+        ctx.warn(f"External test file is empty: {abs_path}")
+        return []
+    if not isinstance(data, list):
+        got = "object" if isinstance(data, dict) else type(data).__name__
+        raise Refused(f"External test file must contain a YAML array, got {got}: {abs_path}", 1, abs_path)
+    if "${{" in text:
+        data = ctx.env_interpolate(data)
+    lines = doc.child_lines(data) or []
+    return [(t, lines[i] if i < len(lines) else None, doc, name) for i, t in enumerate(data)]
+
+
+def _case_folder(ctx: _Ctx, folder: str) -> list[tuple[Any, int | None, YamlDoc | None, str]]:
+    out: list[tuple[Any, int | None, YamlDoc | None, str]] = []
+    for sub in sorted(os.listdir(folder)):
+        path = os.path.join(folder, sub)
+        if not os.path.isdir(path):
+            continue
+        case_file = next(
+            (os.path.join(path, n) for n in ("case.yaml", "case.yml") if os.path.isfile(os.path.join(path, n))), None
+        )
+        if case_file is None:
+            ctx.warn(f"Skipping {sub}: no case.yaml in {path}")
+            continue
+        text = _read_case_file(ctx, case_file, sub)
+        try:
+            doc = parse_yaml(text, merge=True)
+        except YamlError as exc:
+            raise Refused(f"{exc.message} (in {case_file})", exc.line, case_file) from None
+        data = ctx.env_interpolate(doc.data) if "${{" in text else doc.data
+        if isinstance(data, dict) and "id" not in data:
+            data = {"id": sub, **data}
+        out.append((data, 1, doc, os.path.relpath(case_file, ctx.eval_dir).replace(os.sep, "/")))
+    return out
+
+
+def _jsonl_objects(text: str, abs_path: str, shown: str) -> list[tuple[int, dict]]:
+    out = []
+    for n, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
+            raise Refused(f"Line {n}: Invalid JSON - {exc}\n  File: {shown}", n, abs_path) from None
+        if not isinstance(obj, dict):
+            raise Refused(f"Line {n}: Invalid JSON - Expected JSON object\n  File: {shown}", n, abs_path)
+        out.append((n, obj))
+    return out
+
+
+def _tests_list(ctx: _Ctx, tests: Any, doc: YamlDoc) -> list[tuple[Any, int | None, YamlDoc | None, str | None]]:
+    if isinstance(tests, str):
+        target = os.path.normpath(os.path.join(ctx.eval_dir, tests))
+        if os.path.isdir(target):
+            ctx.result.watched_paths.add(target)
+            return list(_case_folder(ctx, target))
+        return list(_external_cases(ctx, target))
+    out: list[tuple[Any, int | None, YamlDoc | None, str | None]] = []
+    lines = doc.child_lines(tests) or []
+    for i, entry in enumerate(tests):
+        line = lines[i] if i < len(lines) else None
+        if isinstance(entry, str) and entry.startswith("file://"):
+            ref = entry[len("file://") :]
+            target = os.path.normpath(os.path.join(ctx.eval_dir, ref))
+            if _GLOB_CHARS.search(ref):
+                matches = sorted(glob.glob(target, recursive=True))
+                if not matches:
+                    ctx.warn(f"Glob pattern matched no files: {entry} (resolved to {target})", line)
+                for m in matches:
+                    out.extend(_external_cases(ctx, m))
+            else:
+                out.extend(_external_cases(ctx, target))
+            continue
+        out.append((entry, line, doc, None))
+    return out
+
+
+# --- entry points -------------------------------------------------------------------------------------------------
+
+
+def _refuse(result: EvalFile, message: str, line: int | None = None, file: str | None = None) -> EvalFile:
+    result.cases = []
+    result.error = Diagnostic(file or result.path, line, message, "error")
+    return result
+
+
+def load_suite(
+    result: EvalFile, doc: YamlDoc, text: str, cwd: str, environ: Mapping[str, str] | None = None
+) -> EvalFile:
+    """Fill `result` from a parsed AgentV 4 YAML suite."""
+    ctx = _Ctx(result, cwd, environ)
+    try:
+        return _load_suite(ctx, result, doc, text)
+    except Refused as exc:
+        return _refuse(result, exc.message, exc.line, exc.file)
+
+
+def _load_suite(ctx: _Ctx, result: EvalFile, doc: YamlDoc, text: str) -> EvalFile:
+    data = doc.data
+    if not isinstance(data, dict):
+        raise Refused(f"Invalid test file format: {result.path}", 1)
+    if "${{" in text:
+        notes: list[str] = []
+        _env_in_place(data, ctx.env, notes)
+        for n in notes:
+            ctx.warn(n, None, severity="info")
+    name = data.get("name")
+    if isinstance(name, str) and not SUITE_NAME.fullmatch(name):
+        raise Refused(
+            f"Invalid suite name {name!r}: AgentV 4 wants lower-case letters, digits and '-' only (^[a-z0-9-]+$)",
+            _line(doc, data, "name"),
+        )
+    base = os.path.basename(result.path)
+    result.suite_name = name if isinstance(name, str) else re.sub(r"(\.eval)?\.ya?ml$", "", base)
+    desc = data.get("description")
+    result.description = desc if isinstance(desc, str) else None
+    _check_evaluator(data.get("evaluator"), "global", ctx, _line(doc, data, "evaluator"))
+    _check_workspace(ctx, data.get("workspace"), _line(doc, data, "workspace"))
+
+    key = next((k for k in ("tests", "eval_cases", "evalcases") if k in data and data[k] is not None), None)
+    if key is None:
+        raise Refused(f"Invalid test file format: {result.path} - missing 'tests' field", 1)
+    if key != "tests":
+        ctx.warn(f"'{key}' is deprecated. Use 'tests' instead.", _line(doc, data, key))
+    tests = data[key]
+    if not isinstance(tests, (list, str)):
+        raise Refused(f"Invalid test file format: {result.path} - missing 'tests' field", _line(doc, data, key))
+
+    suite = _Suite()
+    suite.doc = doc
+    if data.get("input") is not None:
+        suite.input = data["input"]
+        suite.input_line = _line(doc, data, "input")
+    if "input_files" in data and data["input_files"] is not None:
+        suite.has_input_files = True
+        suite.input_files = data["input_files"]
+    sa = data.get("assertions")
+    if sa is None and data.get("assert") is not None:
+        sa = data["assert"]
+        ctx.warn("'assert' is deprecated at the suite level. Use 'assertions' instead.", _line(doc, data, "assert"))
+    if sa is None and isinstance(data.get("execution"), dict):
+        sa = data["execution"].get("assertions") or data["execution"].get("evaluators")
+    suite.assertions = sa
+
+    entries = _tests_list(ctx, tests, doc)
+    for index, (raw, line, tdoc, source) in enumerate(entries):
+        result.cases.append(_build_test(ctx, raw, index, line, tdoc, suite, source=source))
+    _watch_env(ctx)
+    return result
+
+
+def _env_in_place(data: Any, env: Mapping[str, str], notes: list[str]) -> None:
+    """`${{ VAR }}` in every string of parsed data, in place (so line numbers, kept by identity, stay)."""
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        items = node.items() if isinstance(node, dict) else enumerate(node)
+        for k, v in list(items):
+            if isinstance(v, str):
+                if "${{" in v:
+                    node[k] = interpolate_env(v, env, notes)
+            elif isinstance(v, (dict, list)):
+                stack.append(v)
+
+
+def _check_workspace(ctx: _Ctx, ws: Any, line: int | None) -> None:
+    if isinstance(ws, str):
+        target = os.path.normpath(os.path.join(ctx.eval_dir, ws))
+        ctx.result.watched_paths.add(target)
+        if not os.path.isfile(target):
+            raise Refused(f"Workspace file not found: {ws} (resolved to {target})", line)
+    elif isinstance(ws, dict):
+        if "static_path" in ws:
+            raise Refused(
+                "workspace.static_path has been removed. Use workspace.path with workspace.mode=static.", line
+            )
+        for removed in ("pool", "static"):
+            if removed in ws:
+                raise Refused(f"workspace.{removed} has been removed. Use workspace.mode instead.", line)
+
+
+def _watch_env(ctx: _Ctx) -> None:
+    if ctx.env_files:
+        ctx.result.watched_paths.update(ctx.env_files)
+
+
+def load_jsonl(result: EvalFile, text: str, cwd: str, environ: Mapping[str, str] | None = None) -> EvalFile:
+    """A standalone JSONL dataset and its `<name>.yaml` sidecar."""
+    ctx = _Ctx(result, cwd, environ)
+    try:
+        objects = _jsonl_objects(text, result.abs_path, result.path)
+    except Refused as exc:
+        return _refuse(result, exc.message, exc.line)
+    sidecar = result.abs_path[: -len(".jsonl")] + ".yaml"
+    result.watched_paths.add(sidecar)
+    base = os.path.basename(result.path)
+    result.suite_name = base[: -len(".jsonl")]
+    suite_execution = None
+    if os.path.isfile(sidecar):
+        try:
+            side = parse_yaml(decode_eval_bytes(read_bytes(sidecar))[0], merge=True).data
+        except (FileReadError, YamlError):
+            side = None
+        if not isinstance(side, dict):
+            ctx.warn(f"Invalid sidecar metadata format in {sidecar}", 1, sidecar)
+        else:
+            side = ctx.env_interpolate(side)
+            if isinstance(side.get("name"), str):
+                result.suite_name = side["name"]
+            if isinstance(side.get("description"), str):
+                result.description = side["description"]
+            suite_execution = side.get("execution")
+            _check_evaluator_safe(ctx, result, side.get("evaluator"))
+            if result.error:
+                return result
+    suite = _Suite()
+    for index, (n, obj) in enumerate(objects):
+        obj = ctx.env_interpolate(obj)
+        if suite_execution is not None and "execution" not in obj:
+            obj = {**obj, "execution": suite_execution}
+        try:
+            case = _build_test(ctx, obj, index, n, None, suite, jsonl_line=n, use_vars=False)
+        except Refused as exc:
+            return _refuse(result, exc.message, n)
+        result.cases.append(case)
+    _watch_env(ctx)
+    return result
+
+
+def _check_evaluator_safe(ctx: _Ctx, result: EvalFile, name: Any) -> None:
+    try:
+        _check_evaluator(name, "global", ctx, None)
+    except Refused as exc:
+        _refuse(result, exc.message, exc.line)
+
+
+def load_skill_evals(result: EvalFile, text: str, cwd: str, environ: Mapping[str, str] | None = None) -> EvalFile:
+    """An Agent Skills `evals.json`: each eval's prompt is one user message; its files are not in the prompt."""
+    ctx = _Ctx(result, cwd, environ)
+    try:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        return _refuse(result, f"Invalid JSON: {exc}", None)
+    data = ctx.env_interpolate(data)
+    evals = data.get("evals") if isinstance(data, dict) else None
+    if not isinstance(evals, list):
+        return _refuse(result, f"Invalid evals.json format: {result.path} - missing 'evals' array", 1)
+    if isinstance(data.get("skill_name"), str):
+        result.suite_name = data["skill_name"]
+    suite = _Suite()
+    for index, ev in enumerate(evals):
+        if not isinstance(ev, dict):
+            ctx.warn("Skipping invalid eval case (expected object)")
+            result.cases.append(EvalCase(index, None, None, result.path, skipped="not an object", raw=ev))
+            continue
+        eid = ev.get("id")
+        sid = (
+            eid
+            if isinstance(eid, str)
+            else (js_json(eid) if isinstance(eid, (int, float)) and not isinstance(eid, bool) else None)
+        )
+        prompt = ev.get("prompt")
+        if not isinstance(prompt, str) or not prompt.strip():
+            case = EvalCase(index, sid, None, result.path, raw=ev, skipped="empty `prompt`")
+            case.diagnostics.append(
+                Diagnostic(result.path, None, f"Skipping eval case id={sid}: missing or empty prompt")
+            )
+            result.cases.append(case)
+            continue
+        expected = ev.get("expected_output")
+        test = {"id": sid, "input": [{"role": "user", "content": prompt}]}
+        if isinstance(expected, str):
+            test["criteria"] = expected
+            test["expected_output"] = expected
+        assertions = [
+            {"name": f"assertion-{i + 1}", "type": "llm-grader", "prompt": a}
+            for i, a in enumerate(ev.get("assertions") or [])
+            if isinstance(a, str)
+        ]
+        if assertions:
+            test["assertions"] = assertions
+        case = _build_test(ctx, test, index, None, None, suite, use_vars=False)
+        case.raw = ev
+        files = ev.get("files")
+        if isinstance(files, list) and files:
+            case.notes.append(
+                f"`files` ({len(files)}) go to the agent as input files and metadata, not into the prompt."
+            )
+        result.cases.append(case)
+    _watch_env(ctx)
+    return result

@@ -1,0 +1,135 @@
+"""Which AgentV file format a file is written in, and which files of a folder are eval files.
+
+Dialects: `agentv-0.15` — `$schema: agentv-eval-v2`, `evalcases` with `input_messages` (also the 1.x–3.x files
+that renamed `outcome` to `expected_outcome`); `agentv-4` — everything else AgentV 4.42.4 loads (`tests` with
+`input`, `.jsonl` datasets, Agent Skills `evals.json`). Decided by the file's shape, never by its name alone.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+from wcmatch import glob as wglob
+
+from turnlens.formatting.model import Dialect
+
+AGENTV4_EXTENSIONS = (".jsonl", ".json")
+TYPESCRIPT_EXTENSIONS = (".ts", ".mts", ".cts")
+YAML_EXTENSIONS = (".yaml", ".yml")
+DEFAULT_EVAL_PATTERNS = ("**/evals/**/*.eval.yaml", "**/evals/**/eval.yaml", "**/evals/**/*.eval.ts")
+SKIP_DIRS = {".git", ".venv", "node_modules", "dist", "__pycache__", ".mypy_cache", ".pytest_cache", ".agentv"}
+TYPESCRIPT_NOTE = (
+    "an AgentV 4 TypeScript suite: AgentV imports it with a TypeScript runtime (bun or a TS loader) and runs its "
+    "code to get the tests, so turnlens cannot read it; export its tests to YAML or JSONL to inspect them"
+)
+_SCHEMA_SNIFF = re.compile(rb"""^\$schema\s*:\s*["']?agentv-eval-v2["']?\s*(#.*)?$""", re.M)
+
+
+def _cases_of(data: dict) -> list:
+    for key in ("evalcases", "tests", "eval_cases"):
+        value = data.get(key)
+        if isinstance(value, list):
+            return value
+    return []
+
+
+def detect(path: str, data: Any) -> tuple[Dialect, str]:
+    """The dialect of a parsed YAML eval file, and one sentence saying why."""
+    if isinstance(data, dict):
+        if data.get("$schema") == "agentv-eval-v2":
+            return "agentv-0.15", "it declares `$schema: agentv-eval-v2` (the AgentV 0.15 format)"
+        cases = _cases_of(data)
+        with_messages = sum(1 for c in cases if isinstance(c, dict) and "input_messages" in c)
+        if with_messages:
+            return (
+                "agentv-0.15",
+                f"{with_messages} of its {len(cases)} cases use `input_messages` (the AgentV 0.15–3.x format)",
+            )
+        if "tests" in data:
+            return "agentv-4", "it has `tests` and no `input_messages` case (the AgentV 4 format)"
+        return "agentv-4", "no `$schema: agentv-eval-v2` and no `input_messages` case: read as AgentV 4"
+    return "agentv-4", "no `$schema: agentv-eval-v2` mapping: read as AgentV 4, as the current AgentV does"
+
+
+def by_extension(path: str) -> tuple[Dialect, str] | None:
+    """The dialect a file's extension alone settles (JSONL, JSON, TypeScript), else None."""
+    lower = path.lower()
+    if lower.endswith(".jsonl"):
+        return "agentv-4", "a `.jsonl` dataset (AgentV 4 reads one test per line, with a `<name>.yaml` sidecar)"
+    if lower.endswith(".json"):
+        return "agentv-4", "a `.json` file (AgentV 4 reads it as an Agent Skills `evals.json`)"
+    if lower.endswith(TYPESCRIPT_EXTENSIONS):
+        return "agentv-4", "a TypeScript suite (AgentV 4 only)"
+    return None
+
+
+def forced_reason(dialect: Dialect) -> str:
+    return f"--dialect {dialect} was given"
+
+
+# --- discovery ----------------------------------------------------------------------------------------------------
+
+
+def declares_v2_schema(path: str) -> bool:
+    """Cheap sniff: a YAML file whose first few KB declare `$schema: agentv-eval-v2`."""
+    if not path.endswith(YAML_EXTENSIONS):
+        return False
+    from turnlens.formatting.evals.files import FileReadError, read_head
+
+    try:
+        head = read_head(path, 8192)
+    except (FileReadError, OSError):
+        return False
+    return bool(_SCHEMA_SNIFF.search(head.replace(b"\r\n", b"\n")))
+
+
+def eval_patterns(folder: str, repo_root: str | None = None) -> tuple[list[str], str | None]:
+    """AgentV 4's discovery patterns for `folder`: the `eval_patterns` of the first `.agentv/config.yaml` from the
+    folder up to the repo root, else the defaults. Returns (patterns, the config that gave them or None)."""
+    from turnlens.formatting.evals.files import FileReadError, read_bytes
+    from turnlens.formatting.evals.loader import dirs_up, find_repo_root
+    from turnlens.formatting.evals.yaml12 import YamlError, parse_yaml_bytes
+
+    root = repo_root or find_repo_root(folder)
+    for current in dirs_up(folder, root):
+        cfg = os.path.join(current, ".agentv", "config.yaml")
+        if not os.path.isfile(cfg):
+            continue
+        try:
+            data = parse_yaml_bytes(read_bytes(cfg)).data
+        except (FileReadError, YamlError):
+            continue
+        patterns = data.get("eval_patterns") if isinstance(data, dict) else None
+        if isinstance(patterns, list) and patterns and all(isinstance(p, str) for p in patterns):
+            return list(patterns), cfg
+        return list(DEFAULT_EVAL_PATTERNS), None
+    return list(DEFAULT_EVAL_PATTERNS), None
+
+
+def discover_eval_files(folder: str, repo_root: str | None = None, folders: set[str] | None = None) -> list[str]:
+    """Absolute paths of the eval files in `folder`, each folder's files (by name) before its subfolders: those
+    AgentV 4 discovers (its default
+    patterns, or `eval_patterns` of `.agentv/config.yaml`; case-insensitive) plus every YAML file declaring
+    `$schema: agentv-eval-v2` (0.15). `folders`, when given, receives every folder searched (real paths)."""
+    folder = os.path.abspath(folder)
+    patterns, _cfg = eval_patterns(folder, repo_root)
+    flags = wglob.GLOBSTAR | wglob.IGNORECASE | wglob.BRACE | wglob.EXTGLOB
+    found: list[str] = []
+    seen_real: set[str] = set()
+    for current, dirs, files in os.walk(folder, followlinks=True):
+        real = os.path.realpath(current)
+        if real in seen_real:  # a symlink loop
+            dirs[:] = []
+            continue
+        seen_real.add(real)
+        if folders is not None:
+            folders.add(real)
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
+        for name in sorted(files):
+            path = os.path.join(current, name)
+            rel = os.path.relpath(path, folder).replace(os.sep, "/")
+            if wglob.globmatch(rel, patterns, flags=flags) or declares_v2_schema(path):
+                found.append(path)
+    return found
