@@ -14,16 +14,22 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Header, Static
+from textual.worker import get_current_worker
 
 from turnlens.formatting.evals.files import FileReadError, read_text_file
-from turnlens.formatting.model import Diagnostic
+from turnlens.formatting.model import Diagnostic, EvalFile
 
 from . import render
 from .actions import Action, bindings
+from .cache import BoundedCache
 from .commands import InspectorCommands
 from .editor import editor_command
+from .loading import LoadStep, case_row, load_steps, row_steps
+from .rows import CaseRow
 from .session import Session
 from .widgets.case_list import CaseList, FileEntry
 from .widgets.chip import Chip
@@ -45,6 +51,9 @@ def is_narrow(width: int, list_width: int = CASE_LIST_WIDTH) -> bool:
 WATCH_DEBOUNCE_MS = 150
 WATCH_STEP_MS = 40
 PRERENDER_DELAY = 0.3  # seconds after the first load
+VIEW_CACHE_SIZE = 64  # case views kept (each holds its panes' wrapped lines): bounded by what was looked at lately
+PRERENDER_AROUND = 12  # cases each side of the one on screen whose views are built ahead of a switch
+PRERENDER_AFTER_SWITCH = 0.15  # seconds of rest after a switch before prerendering around the new case
 WATCH_CATCH_UP = 0.3  # seconds after the watcher (re)starts: look for changes it could not see
 
 
@@ -405,14 +414,19 @@ class InspectorScreen(Screen):
         self.profile = profile
         self.watch_enabled = watch
         self.current: str | None = None
-        self._views: dict[tuple, CaseView] = {}
+        self._views: BoundedCache[tuple, CaseView] = BoundedCache(VIEW_CACHE_SIZE)
+        self._rows: dict[int, tuple[CaseRow, ...]] = {}  # file number -> the case list's rows made so far
+        self._applied: dict[int, object] = {}  # file number -> the EvalFile of the loading step last applied
+        self._progress = (0, len(session.files), False)  # (files done, files, last file's rows all made)
+        self._load_generation = 0  # bumped when rows are remade: steps of an older pass are dropped
+        self._prerender_timer: Timer | None = None
         self._watch_restart: asyncio.Event | None = None
         self._reload_lock = asyncio.Lock()
         self._longest_label = 0  # the longest case id listed, in cells (the list widens for it)
         self._title_need = 0  # cells the header title needs whole (id and file:line): the chips shorten first
         self._title_parts: tuple[str, str] | None = None  # (id, file:line) of the case title shown
         self._filtered_count: int | None = None  # cases listed while a filter hides some
-        self.loaded = False  # the first load has been applied (tests and benchmarks wait on it)
+        self.loaded = False  # every file is loaded and listed (tests and benchmarks wait on it)
         self.reloads = 0  # applied reloads, for tests
         self.prerendered = 0  # completed background prerenders, for benchmarks
 
@@ -442,7 +456,10 @@ class InspectorScreen(Screen):
         self._apply_width(self.size.width or self.app.size.width)
         self.query_one("#case-title", Static).update(Text("loading…", style="dim italic"))
         self._update_chips()
-        self._load_all()
+        if self.session.files:
+            self._load_all()
+        else:
+            self._first_load_done()
 
     def on_resize(self, event) -> None:
         self._apply_width(event.size.width)
@@ -459,34 +476,75 @@ class InspectorScreen(Screen):
 
     # ------------------------------------------------------------------ loading
 
+    class Loaded(Message):
+        """A step of the load made in the loading worker (see tui/loading.py), applied on the event loop."""
+
+        def __init__(self, step: LoadStep, generation: int) -> None:
+            super().__init__()
+            self.step = step
+            self.generation = generation  # the load (or rows pass) it belongs to: an older one is dropped
+
     @work(thread=True, group="load", exclusive=True)
     def _load_all(self) -> None:
-        """Load every file, format every case (the list shows each one's rule) and build the first case's view,
-        all off the event loop; the screen is only touched (on the loop) once everything is ready."""
-        for number in range(len(self.session.files)):
-            self.session.apply(number, self.session.load(number))
-        entries = self._file_entries()
-        keys = self.session.case_keys()
-        if keys:
-            view = self.view(keys[0])
-            widths = self.app.call_from_thread(self._pane_widths)
-            if view is not None:
-                for pane_id, content in view.panes().items():
-                    if widths.get(pane_id, 0) > 0:
-                        content.rows(widths[pane_id])
-        self.app.call_from_thread(self._first_load_done, entries)
+        """Load the files step by step (the first case first), posting each step; nothing here touches the screen
+        or the session."""
+        worker = get_current_worker()
+        generation = self._load_generation
+        for step in load_steps(
+            [f.path for f in self.session.files],
+            repo_root=self.session.repo_root,
+            cwd=self.session.cwd,
+            profile=self.profile,
+            dialect=self.session.dialect,
+            cancelled=lambda: worker.is_cancelled,
+        ):
+            self.post_message(self.Loaded(step, generation))
 
-    def _first_load_done(self, entries: list[FileEntry]) -> None:
-        self.loaded = True
-        self._set_entries(entries)
-        self._update_banner()
+    @work(thread=True, group="load", exclusive=True)
+    def _remake_rows(self, profile: str) -> None:
+        """The rows of every loaded file again, for another profile (their rule may differ)."""
+        worker = get_current_worker()
+        generation = self._load_generation
+        for number, loaded in enumerate(list(self.session.files)):
+            if loaded.good is None:
+                continue
+            for step in row_steps(number, loaded.path, loaded.good, profile, lambda: worker.is_cancelled):
+                self.post_message(self.Loaded(step, generation))
+
+    @on(Loaded)
+    def _loaded(self, message: Loaded) -> None:
+        step = message.step
+        if message.generation != self._load_generation:
+            return
+        if step.number >= len(self.session.files) or self.session.files[step.number].path != step.path:
+            return
+        if self._applied.get(step.number) is not step.eval_file:
+            self._applied[step.number] = step.eval_file
+            self.session.apply(step.number, step.eval_file)
+            self._views.discard_where(lambda k: k[0] == step.path)
+            if self.current is not None and self.current.startswith(f"{step.number}:"):
+                self.show_case(self.current, keep_scroll=True)  # the whole file replaced its first slice
+        self._rows[step.number] = step.rows
+        self._progress = (step.files_done, step.files_total, step.rows_done and not step.partial)
+        complete = step.files_done == step.files_total and step.rows_done and not step.partial
+        self._refresh_list()
+        if step.eval_file.error is not None or complete:
+            self._update_banner()
         self._update_subtitle()
         if self.current is None:
             keys = self.session.case_keys()
             if keys:
                 self.show_case(keys[0])
-            else:
-                self._show_nothing()
+                self.query_one("#case-options").focus()
+        if complete and not self.loaded:
+            self._first_load_done()
+
+    def _first_load_done(self) -> None:
+        self.loaded = True
+        self._update_banner()
+        self._update_subtitle()
+        if self.current is None:
+            self._show_nothing()
         self.query_one("#case-options").focus()
         # What is loaded now lives as long as the session: keep the cyclic GC from re-scanning it (a full collection
         # of this heap, triggered by the allocations of a case switch, took ~60 ms of it).
@@ -498,15 +556,19 @@ class InspectorScreen(Screen):
 
     def _update_subtitle(self) -> None:
         files = self.session.files
-        cases = len(self.session.case_keys())
-        shown = self._filtered_count if self._filtered_count is not None else cases
-        count = render.plural(cases, "case") if shown == cases else f"{shown} of {render.plural(cases, 'case')} shown"
         if not files:
             self.sub_title = "no eval files"
-        elif len(files) == 1:
-            self.sub_title = f"{files[0].rel}, {count}"
-        else:
+            return
+        cases = sum(len(rows) for rows in self._rows.values())  # listed so far
+        shown = self._filtered_count if self._filtered_count is not None else cases
+        count = render.plural(cases, "case") if shown == cases else f"{shown} of {render.plural(cases, 'case')} shown"
+        done, total, _ = self._progress
+        if len(files) == 1:
+            self.sub_title = f"{files[0].rel}, {count}" + ("" if self.loaded else " · loading…")
+        elif self.loaded:
             self.sub_title = f"{len(files)} eval files, {count}"
+        else:
+            self.sub_title = f"{done} of {len(files)} eval files, {count} · loading…"
 
     @on(CaseList.Filtered)
     def _filtered(self, event: CaseList.Filtered) -> None:
@@ -514,19 +576,17 @@ class InspectorScreen(Screen):
         self._update_subtitle()
 
     def _file_entries(self) -> list[FileEntry]:
+        """One entry per file loaded so far, with the rows made so far (the list fills in as loading goes on)."""
         entries = []
         for number, loaded in enumerate(self.session.files):
-            rows = []
-            if loaded.good is not None:
-                for case in loaded.good.cases:
-                    row = self.session.row(f"{number}:{case.index}", self.profile)
-                    if row is not None:
-                        rows.append(row)
+            if not loaded.generation:
+                continue
+            rows = self._rows.get(number, ())
             error = None
             if loaded.error is not None:
                 where = f"line {loaded.error.line}: " if loaded.error.line else ""
                 error = where + render.relativize(loaded.error.message, self.session.repo_root)
-            entries.append(FileEntry(loaded.rel, error, loaded.stale, tuple(rows)))
+            entries.append(FileEntry(loaded.rel, error, loaded.stale, rows, number))
         return entries
 
     def _refresh_list(self) -> None:
@@ -600,7 +660,7 @@ class InspectorScreen(Screen):
         if view is None:
             view = build_case_view(self.session, key, mode, profile)
             if view is not None:
-                self._views[cache_key] = view
+                self._views.set(cache_key, view)
         return view
 
     def show_case(self, key: str, *, keep_scroll: bool = False) -> None:
@@ -626,25 +686,26 @@ class InspectorScreen(Screen):
                 self.query_one(f"#{pane_id}", Pane).show(
                     content, subtitle=subtitles.get(pane_id, ""), keep_scroll=keep_scroll
                 )
+        self._prerender_soon()
 
     def _pane_widths(self) -> dict[str, int]:
         return {pane.id or "": pane.content_width for pane in self.query(Pane)}
 
     @work(thread=True, group="prerender", exclusive=True)
     def _prerender(self) -> None:
-        """Build (and wrap, at the current pane widths) every case's view ahead of time: switching is then a redraw."""
-        from textual.worker import get_current_worker
-
+        """Build (and wrap, at the current pane widths) the views of the cases around the one on screen, nearest
+        first: the likely next switches are then a redraw. Bounded, like the cache they go to."""
         worker = get_current_worker()
         widths = self.app.call_from_thread(self._pane_widths)
         mode, profile = self.mode, self.profile
         keys = self.session.case_keys()
-        remaining = set(keys)
+        here = keys.index(self.current) if self.current in keys else 0
+        nearby = keys[max(0, here - PRERENDER_AROUND) : here + PRERENDER_AROUND + 1]
+        remaining = set(nearby)
         while remaining:
             if worker.is_cancelled:
                 return
-            # The cases next to the one on screen first (they are the likely next switch), re-checked as it moves.
-            key = nearest_first(keys, self.current, remaining)
+            key = nearest_first(nearby, self.current, remaining)
             remaining.discard(key)
             view = self.view(key, mode, profile)
             if view is None:
@@ -652,10 +713,15 @@ class InspectorScreen(Screen):
             for pane_id, content in view.panes().items():
                 if widths.get(pane_id, 0) > 0:
                     content.rows(widths[pane_id])
-        # The views are long-lived: keep the cyclic GC from re-scanning them (full collections of a heap full of
-        # spans paused case switches by 60-120 ms). Unfrozen again before a reload replaces them.
-        gc.freeze()
         self.prerendered += 1
+
+    def _prerender_soon(self) -> None:
+        """Prerender around the case on screen once switching rests a moment (a held key is not slowed)."""
+        if not self.loaded:
+            return
+        if self._prerender_timer is not None:
+            self._prerender_timer.stop()
+        self._prerender_timer = self.set_timer(PRERENDER_AFTER_SWITCH, self._prerender)
 
     @on(CaseList.CaseSelected)
     def _case_selected(self, event: CaseList.CaseSelected) -> None:
@@ -701,12 +767,18 @@ class InspectorScreen(Screen):
             if title.content != fitted:
                 title.update(fitted, layout=False)
 
-    def _rerender(self) -> None:
+    def _rerender(self, *, rows: bool = False) -> None:
+        """Redraw for another mode or profile; with `rows`, the case list's rows are remade too (in a worker: their
+        rule depends on the profile)."""
         self._update_chips()
-        self._refresh_list()
+        if rows:
+            self._load_generation += 1
+            if self.loaded:
+                self._remake_rows(self.profile)
+            else:
+                self._load_all()  # restarted: its rows were being made for the other profile
         if self.current is not None:
             self.show_case(self.current, keep_scroll=True)
-        self.call_after_refresh(self._prerender)
 
     # ------------------------------------------------------------------ live re-render
 
@@ -771,13 +843,36 @@ class InspectorScreen(Screen):
         if rescan:
             await asyncio.to_thread(self.session.rescan)
         targets = [n for n, f in enumerate(self.session.files) if f.path in paths or f.generation == 0]
-        results = await asyncio.to_thread(lambda: [(n, self.session.load(n)) for n in targets])
-        for number, eval_file in results:
-            self.session.apply(number, eval_file)
+        profile = self.profile
+
+        def rows_of(number: int, eval_file: EvalFile | None) -> tuple[CaseRow, ...]:
+            if eval_file is None or eval_file.error is not None:
+                return ()
+            return tuple(case_row(f"{number}:{c.index}", eval_file, c.index, profile)[0] for c in eval_file.cases)
+
+        def load() -> list[tuple[int, EvalFile | None, tuple[CaseRow, ...]]]:
+            out: list[tuple[int, EvalFile | None, tuple[CaseRow, ...]]] = []
+            for number, loaded in enumerate(self.session.files):
+                if number in targets:
+                    eval_file = self.session.load(number)
+                    # A refused file keeps showing its last good version (and its rows).
+                    shown = loaded.good if eval_file.error is not None else eval_file
+                    out.append((number, eval_file, rows_of(number, shown)))
+                elif rescan:  # numbers may have moved: the rows' keys are made again
+                    out.append((number, None, rows_of(number, loaded.good)))
+            return out
+
+        results = await asyncio.to_thread(load)
+        if rescan:
+            self._rows = {}
+        for number, eval_file, rows in results:
+            if eval_file is not None:
+                self.session.apply(number, eval_file)
+            self._rows[number] = rows
         self.reloads += 1
         self.current = self.session.find_key(*anchor) if anchor is not None else None
         generations = {loaded.path: loaded.generation for loaded in self.session.files}
-        self._views = {k: v for k, v in self._views.items() if generations.get(k[0]) == k[1]}
+        self._views.discard_where(lambda k: generations.get(k[0]) != k[1])
         self._refresh_list()
         self._update_banner()
         self._update_subtitle()
@@ -787,7 +882,7 @@ class InspectorScreen(Screen):
             self.show_case(self.session.case_keys()[0])
         else:
             self._show_nothing()
-        self.call_after_refresh(self._prerender)
+        self._prerender_soon()
 
     # ------------------------------------------------------------------ actions
 
@@ -806,7 +901,7 @@ class InspectorScreen(Screen):
 
     def action_toggle_profile(self) -> None:
         self.profile = "design" if self.profile == "agentv" else "agentv"
-        self._rerender()
+        self._rerender(rows=True)
 
     def _step(self, keys: list[str], direction: int, predicate=None) -> str | None:
         if not keys:
@@ -860,22 +955,26 @@ class InspectorScreen(Screen):
         self.app.push_screen(CommandPalette(providers=[CaseCommands], placeholder="Jump to case…"))
 
     def case_choices(self) -> list[tuple[str, str, str]]:
-        """(key, label, help) for every case, for the jump palette."""
+        """(key, label, help) for every case listed so far, for the jump palette."""
         choices = []
-        for key in self.session.case_keys():
-            row = self.session.row(key, self.profile)
-            found = self.session.case(key)
-            if row is None or found is None:
-                continue
-            where = f"{found[0].rel}:{found[1].line}" if found[1].line else found[0].rel
-            if row.skipped:
-                summary = f"skipped: {row.skipped}"
-            else:
-                summary = ("markers" if row.markers else "flat") + f" · {row.rule}"
-                if row.warnings:
-                    summary += f" · {render.plural(row.warnings, 'warning')}"
-            choices.append((key, render.sanitize(row.label), render.sanitize(f"{summary} — {where}")))
-        return choices
+        for number in sorted(self._rows):
+            for row in self._rows[number]:
+                choices.append(self._choice(row))
+        return [c for c in choices if c is not None]
+
+    def _choice(self, row: CaseRow) -> tuple[str, str, str] | None:
+        key = row.key
+        found = self.session.case(key)
+        if found is None:
+            return None
+        where = f"{found[0].rel}:{found[1].line}" if found[1].line else found[0].rel
+        if row.skipped:
+            summary = f"skipped: {row.skipped}"
+        else:
+            summary = ("markers" if row.markers else "flat") + f" · {row.rule}"
+            if row.warnings:
+                summary += f" · {render.plural(row.warnings, 'warning')}"
+        return key, render.sanitize(row.label), render.sanitize(f"{summary} — {where}")
 
     def action_evaluator(self) -> None:
         from .screens import EvaluatorScreen

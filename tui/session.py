@@ -17,7 +17,10 @@ from turnlens.formatting.evals.loader import load_eval_file
 from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, FormattedCase, Profile
 from turnlens.formatting.prompts.engine import format_case
 
-from .rows import RULE_SHORT, CaseRow, case_label
+from .cache import BoundedCache
+from .rows import CaseRow
+
+FORMATTED_CACHE_SIZE = 256  # formatted cases kept (the ones around the case on screen); the list keeps only rows
 
 SKIP_DIRS = {".agentv", ".git", ".venv", "node_modules", "__pycache__", ".mypy_cache", ".pytest_cache"}
 EVAL_SUFFIXES = (".yaml", ".yml")
@@ -86,7 +89,7 @@ class Session:
             LoadedFile(path=p, rel=display_path(p, self.repo_root))
             for p in find_eval_files(self.roots, self.scanned_folders)
         ]
-        self._formatted: dict[tuple[str, int, int, str], FormattedCase] = {}
+        self._formatted: BoundedCache[tuple[str, int, int, str], FormattedCase] = BoundedCache(FORMATTED_CACHE_SIZE)
         self.notes: list[str] = []  # said once above the panes (e.g. a results file named among eval files)
 
     def rescan(self) -> list[int]:
@@ -138,7 +141,7 @@ class Session:
             loaded.error = None
             loaded.good = eval_file
         loaded.stamps = {p: _mtime(p) for p in loaded.depends_on}
-        self._formatted = {k: v for k, v in self._formatted.items() if k[0] != loaded.path}
+        self._formatted.discard_where(lambda k: k[0] == loaded.path)
 
     def changed_since_load(self) -> list[int]:
         """Files one of whose inputs changed on disk since it was applied (a change the watcher may have missed
@@ -195,7 +198,8 @@ class Session:
         return loaded, loaded.good.cases[index]
 
     def formatted(self, key: str, profile: str) -> FormattedCase | None:
-        """The case formatted with `profile`, None for a skipped (or unknown) case. Cached per load."""
+        """The case formatted with `profile`, None for a skipped (or unknown) case. Cached per load (the latest
+        ones: safe to call from a worker thread)."""
         found = self.case(key)
         if found is None:
             return None
@@ -209,7 +213,7 @@ class Session:
                 result = format_case(case, loaded.good, cast(Profile, profile))
             except ValueError:
                 return None
-            self._formatted[cache_key] = result
+            self._formatted.set(cache_key, result)
         return result
 
     def case_keys(self) -> list[str]:
@@ -256,20 +260,12 @@ class Session:
         return first, "\n".join(chunk)
 
     def row(self, key: str, profile: str = "agentv") -> CaseRow | None:
+        from .loading import case_row
+
         found = self.case(key)
-        if found is None:
+        if found is None or found[0].good is None:
             return None
-        _, case = found
-        label = case_label(case)
-        if case.skipped:
-            # The skip is the case's status (shown with its reason), not a warning: no ⚠, not found by `warn` or n/N.
-            return CaseRow(key, label, None, "", 0, skipped=case.skipped)
-        warnings = sum(1 for d in case.diagnostics if d.severity != "info")
-        formatted = self.formatted(key, profile)
-        if formatted is None:
-            return CaseRow(key, label, None, "", warnings, skipped="could not be formatted")
-        ex = formatted.explanation
-        return CaseRow(key, label, ex.uses_markers, RULE_SHORT.get(ex.rule, ex.rule), warnings)
+        return case_row(key, found[0].good, found[1].index, profile)[0]
 
     def errors(self) -> list[tuple[LoadedFile, Diagnostic]]:
         return [(f, f.error) for f in self.files if f.error is not None]

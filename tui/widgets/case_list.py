@@ -25,6 +25,7 @@ class FileEntry:
     error: str | None
     stale: bool
     rows: tuple[CaseRow, ...]
+    number: int = -1  # the file's number in the session (its position in the list when not given)
 
 
 def row_matches(row: CaseRow, query: str) -> bool:
@@ -120,12 +121,51 @@ class CaseList(Vertical):
         ]
 
     def set_entries(self, entries: list[FileEntry], *, current: str | None = None) -> None:
-        """Replace the rows (after a load or reload), keeping the filter and the highlighted case."""
-        self._entries = tuple(entries)
-        self._show_headers = len(entries) > 1 or any(e.error for e in entries)
+        """Replace the rows (after a load or reload), keeping the filter and the highlighted case. Rows only added
+        at the end (a load in progress) are appended, not rebuilt: the list fills in at the cost of what is new."""
+        old, new = self._entries, tuple(entries)
+        show_headers = len(entries) > 1 or any(e.error for e in entries)
         if current is not None:
             self._current = current
-        self._rebuild()
+        added = self._added_rows(old, new, show_headers) if show_headers == self._show_headers else None
+        self._entries = new
+        self._show_headers = show_headers
+        if added is None or self.filter_input.value.strip() or self._built_width != self._row_width():
+            self._rebuild()
+        elif added:
+            self._append(added)
+
+    @staticmethod
+    def _added_rows(
+        old: tuple[FileEntry, ...], new: tuple[FileEntry, ...], headers: bool
+    ) -> list[tuple[int, FileEntry, int]] | None:
+        """(position, entry, rows already listed, -1 for a new entry) for what `new` adds at the end of `old`;
+        None when anything else changed (the list is then rebuilt)."""
+        if not old or len(new) < len(old) or new[: len(old) - 1] != old[:-1]:
+            return None
+        last, same = old[-1], new[len(old) - 1]
+        if (last.rel, last.error, last.stale, last.number) != (same.rel, same.error, same.stale, same.number):
+            return None
+        if len(same.rows) < len(last.rows) or same.rows[: len(last.rows)] != last.rows:
+            return None
+        added = []
+        if len(same.rows) > len(last.rows):
+            if headers:
+                return None  # the file's heading says how many cases it has
+            added.append((len(old) - 1, same, len(last.rows)))
+        return added + [(len(old) + k, entry, -1) for k, entry in enumerate(new[len(old) :])]
+
+    def _append(self, added: list[tuple[int, FileEntry, int]]) -> None:
+        width = self._built_width
+        options: list[Option | None] = []
+        for position, entry, listed in added:
+            if listed < 0 and self._show_headers:
+                options.append(None)
+                options.append(self._header(position, entry, width))
+            options.extend(Option(case_row_text(row, width), id=row.key) for row in entry.rows[max(0, listed) :])
+        self.options.add_options(options)
+        if self.options.highlighted is None:
+            self._rebuild()  # nothing was highlighted (an empty list): highlight the first case
 
     def on_resize(self) -> None:
         width = self._row_width()
@@ -148,20 +188,7 @@ class CaseList(Vertical):
                     continue
                 if options:
                     options.append(None)
-                options.append(
-                    Option(
-                        file_header_text(
-                            entry.rel,
-                            entry.error,
-                            entry.stale,
-                            width,
-                            len(entry.rows) if entry.rows else -1,
-                            len(rows) if query else None,
-                        ),
-                        id=f"file:{number}",
-                        disabled=True,
-                    )
-                )
+                options.append(self._header(number, entry, width, len(rows) if query else None))
             options.extend(Option(case_row_text(row, width), id=row.key) for row in rows)
         if query and not any(o is not None and not o.disabled for o in options):
             options.append(Option(Text("no case matches the filter", style="dim italic"), id="none", disabled=True))
@@ -193,6 +220,16 @@ class CaseList(Vertical):
             if key is not None and key != self._current:
                 self._current = key
                 self.post_message(self.CaseSelected(self, key))
+
+    @staticmethod
+    def _header(position: int, entry: FileEntry, width: int, shown: int | None = None) -> Option:
+        count = len(entry.rows) if entry.rows else -1
+        number = entry.number if entry.number >= 0 else position
+        return Option(
+            file_header_text(entry.rel, entry.error, entry.stale, width, count, shown),
+            id=f"file:{number}",
+            disabled=True,
+        )
 
     def select(self, key: str) -> bool:
         """Highlight the case `key` if it is listed (clearing a filter that hides it). True when CaseSelected

@@ -1,0 +1,190 @@
+"""Loading in steps: the first case shows before a big file (or a folder of files) is loaded, the list fills in,
+the filter and the palette work over what is loaded, and the end state is that of a full load."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+
+import pytest
+
+import turnlens.tui.loading as loading
+from turnlens.formatting.evals.loader import load_eval_file
+from turnlens.tui.app import make_app
+from turnlens.tui.inspector import InspectorScreen
+from turnlens.tui.session import Session
+from turnlens.tui.widgets.case_list import CaseList
+
+SIZE = (160, 48)
+
+
+def big_eval(folder: Path, cases: int = 700) -> Path:
+    """An eval file big enough to be cut (over 256 KiB): every fifth case has a warning, every seventh a marker."""
+    (folder / ".git").mkdir(parents=True, exist_ok=True)
+    padding = "Some words to make the case long enough. " * 8
+    out = ["$schema: agentv-eval-v2", "evalcases:"]
+    for n in range(cases):
+        out += [f"  - id: case-{n:04d}", f"    outcome: {padding}", "    input_messages:"]
+        if n % 7 == 0:
+            out += ["      - {role: system, content: Be brief.}", "      - {role: assistant, content: Earlier}"]
+        if n % 5 == 0:
+            out += ["      - role: user", "        content:", f"          - {{type: file, value: missing{n}.md}}"]
+        out += [f"      - {{role: user, content: 'Question {n}? {padding}'}}"]
+    path = folder / "big.yaml"
+    path.write_text("\n".join(out) + "\n")
+    return path
+
+
+async def wait_for(pilot, condition, what: str, timeout: float = 20) -> None:
+    for _ in range(int(timeout / 0.02)):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+@pytest.fixture
+def held_whole_load(monkeypatch):
+    """Hold the whole load of a file (not its first slice) until the test lets it go."""
+    release = threading.Event()
+    real = loading.load_eval_file
+
+    def held(path, *args, **kwargs):
+        if kwargs.get("text") is None:
+            release.wait(30)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(loading, "load_eval_file", held)
+    yield release
+    release.set()
+
+
+def full_rows(paths: list[Path], repo_root: Path, profile: str = "agentv"):
+    session = Session([str(p) for p in paths], repo_root=str(repo_root))
+    session.load_all()
+    return [session.row(key, profile) for key in session.case_keys()]
+
+
+def listed_rows(screen: InspectorScreen):
+    return [row for number in sorted(screen._rows) for row in screen._rows[number]]
+
+
+def test_the_first_slice_has_the_whole_files_first_cases(tmp_path):
+    path = big_eval(tmp_path)
+    cut = loading.first_slice(str(path))
+    assert cut is not None
+    part = load_eval_file(path, repo_root=str(tmp_path), text=cut[0])
+    whole = load_eval_file(path, repo_root=str(tmp_path))
+    assert 0 < len(part.cases) < len(whole.cases)
+    for a, b in zip(part.cases, whole.cases):
+        assert (a.id, a.index, a.line, a.skipped) == (b.id, b.index, b.line, b.skipped)
+
+
+def test_a_small_file_is_not_cut(tmp_path):
+    path = tmp_path / "small.yaml"
+    path.write_text("$schema: agentv-eval-v2\nevalcases:\n  - id: a\n    input_messages: [{role: user, content: hi}]\n")
+    assert loading.first_slice(str(path)) is None
+
+
+async def test_a_big_file_shows_its_first_case_while_loading_then_everything(tmp_path, held_whole_load):
+    path = big_eval(tmp_path)
+    app = make_app([path], repo_root=str(tmp_path), watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, InspectorScreen)
+        await wait_for(pilot, lambda: screen.current is not None, "the first case")
+        assert not screen.loaded
+        assert "loading" in screen.sub_title  # visible progress
+        assert screen.session.case(screen.current)[1].id == "case-0000"
+        first = len(screen.query_one(CaseList).visible_keys())
+        assert 0 < first < 700
+
+        # The filter works over what is loaded meanwhile, and keeps applying as the rest comes in.
+        screen.query_one("#case-filter").focus()
+        await pilot.press(*"warn")
+        await wait_for(pilot, lambda: bool(screen.query_one(CaseList).visible_keys()), "filtered rows")
+        shown = screen.query_one(CaseList).visible_keys()
+        assert shown and all(screen.session.case(k)[1].index % 5 == 0 for k in shown)
+
+        held_whole_load.set()
+        await wait_for(pilot, lambda: screen.loaded, "the whole load")
+        await pilot.pause()
+        shown = screen.query_one(CaseList).visible_keys()
+        assert len(shown) == 140  # every fifth case of 700, not only those of the first slice
+        assert "loading" not in screen.sub_title
+
+        assert listed_rows(screen) == full_rows([path], tmp_path)
+        assert screen.session.case(screen.current)[1].id == "case-0000"
+        assert screen.session.case_keys() == [f"0:{n}" for n in range(700)]
+
+
+async def test_a_folder_lists_files_as_they_load_and_ends_as_a_full_load(tmp_path, monkeypatch):
+    (tmp_path / ".git").mkdir()
+    paths = []
+    for n in range(12):
+        path = tmp_path / "evals" / f"e{n:02d}.yaml"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(
+            "$schema: agentv-eval-v2\nevalcases:\n"
+            + "".join(f"  - id: f{n}-c{k}\n    input_messages: [{{role: user, content: q{k}}}]\n" for k in range(3))
+        )
+        paths.append(path)
+    gate = threading.Semaphore(1)  # one file per release
+    real = loading.load_eval_file
+
+    def one_at_a_time(path, *args, **kwargs):
+        gate.acquire(timeout=30)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(loading, "load_eval_file", one_at_a_time)
+    app = make_app([tmp_path / "evals"], repo_root=str(tmp_path), watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.current is not None, "the first case")
+        assert not screen.loaded and "loading" in screen.sub_title
+        assert len(listed_rows(screen)) == 3  # only the first file so far
+        choices = screen.case_choices()  # the jump palette offers what is loaded
+        assert [c[1] for c in choices] == ["f0-c0", "f0-c1", "f0-c2"]
+        for _ in range(11):
+            gate.release()
+        await wait_for(pilot, lambda: screen.loaded, "every file")
+        await pilot.pause()
+        assert listed_rows(screen) == full_rows(paths, tmp_path)
+        assert len(screen.query_one(CaseList).visible_keys()) == 36
+        assert screen.sub_title == "12 eval files, 36 cases"
+
+
+async def test_switching_profile_while_loading_ends_with_that_profiles_rows(tmp_path, held_whole_load):
+    path = big_eval(tmp_path)
+    app = make_app([path], repo_root=str(tmp_path), watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.current is not None, "the first case")
+        await pilot.press("p")
+        held_whole_load.set()
+        await wait_for(pilot, lambda: screen.loaded, "the whole load")
+        await pilot.pause()
+        assert screen.profile == "design"
+        assert listed_rows(screen) == full_rows([path], tmp_path, "design")
+
+
+async def test_memory_stays_bounded_walking_every_case(tmp_path, monkeypatch):
+    """The caches of views and formatted cases are bounded, whatever the number of cases walked through."""
+    import turnlens.tui.inspector
+    import turnlens.tui.session
+
+    monkeypatch.setattr(turnlens.tui.inspector, "VIEW_CACHE_SIZE", 8)
+    monkeypatch.setattr(turnlens.tui.session, "FORMATTED_CACHE_SIZE", 12)
+    path = big_eval(tmp_path, 40)
+    app = make_app([path], repo_root=str(tmp_path), watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.loaded, "the whole load")
+        for key in screen.session.case_keys():
+            screen.select_case(key)
+            await asyncio.sleep(0)
+        await pilot.pause()
+        assert screen.current == screen.session.case_keys()[-1]
+        assert len(screen._views) == 8
+        assert len(screen.session._formatted) <= 12
