@@ -19,7 +19,13 @@ from turnlens.formatting.results.reader import read_all
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "sample_evals"
 RESULTS = SAMPLES / ".agentv" / "results"
-EVAL_FILES = sorted(p for p in SAMPLES.rglob("*.yaml") if ".agentv" not in p.parts and "broken" not in p.parts)
+# The AgentV 0.15 samples. evals/ is the AgentV 4 tree (checked against the 4.42.4 recordings in
+# tests/fixtures/oracle4/, see test_agentv4_samples below); zz-broken/ is refused on purpose.
+EVAL_FILES = sorted(
+    p
+    for p in SAMPLES.rglob("*.yaml")
+    if not {".agentv", "zz-broken", "evals"} & set(p.relative_to(SAMPLES).parts[:1] + p.relative_to(SAMPLES).parts)
+)
 # The results that were recorded from an older version of their eval file, on purpose.
 DRIFTED = {("code-review_2024-06-03T09-15-00-000Z.jsonl", "cr-two-message-markers")}
 REMOVED_CASES = {"cr-legacy-style-nits"}
@@ -54,7 +60,7 @@ class TestSampleEvalFiles:
         assert eval_file.cases
 
     def test_broken_file_is_refused_with_its_line(self) -> None:
-        eval_file = _load(SAMPLES / "broken" / "duplicate-key.yaml")
+        eval_file = _load(SAMPLES / "zz-broken" / "duplicate-key.yaml")
         assert eval_file.error is not None
         assert eval_file.error.line == 18
         assert "duplicate-key.yaml" in eval_file.error.file
@@ -69,7 +75,7 @@ class TestSampleEvalFiles:
         readme = (SAMPLES / "README.md").read_text(encoding="utf-8")
         section = readme.split("## Case -> scenario", 1)[1].split("## Results files", 1)[0]
         listed = {m.group(1) for m in re.finditer(r"^\| `([^`]+)`", section, re.M)}
-        listed.discard("broken/duplicate-key.yaml")
+        listed.discard("zz-broken/duplicate-key.yaml")
         assert listed == set(_all_cases())
 
     def test_crlf_guidelines_keep_their_line_ends(self) -> None:
@@ -90,7 +96,7 @@ class TestSampleResults:
         assert not getattr(results, "diagnostics", [])
 
     def test_broken_results_file_reports_its_bad_lines(self) -> None:
-        results, records = read_all(str(SAMPLES / "broken" / "truncated-results.jsonl"))
+        results, records = read_all(str(SAMPLES / "zz-broken" / "truncated-results.jsonl"))
         assert len(records) == 2
         lines = sorted(d.line for d in results.diagnostics)
         assert lines == [2, 3]
@@ -127,3 +133,68 @@ class TestSampleResults:
                     same = (recorded["question"], recorded["guidelines"]) == (rendered.question, rendered.guidelines)
             assert recorded["guideline_paths"] == [_repo_relative(g) for g in case.guideline_paths]
             assert same == ((path.name, eval_id) not in DRIFTED), eval_id
+
+
+class TestAgentV4Samples:
+    """sample_evals/evals/ (AgentV 4): every suite, dataset and skills file is recorded with the 4.42.4 oracle
+    (tests/fixtures/oracle4/) from its current bytes, and the README lists every test and nothing else."""
+
+    V4 = SAMPLES / "evals"
+
+    def _manifest(self) -> dict:
+        return json.loads((REPO / "tests" / "fixtures" / "oracle4" / "manifest.json").read_text(encoding="utf-8"))
+
+    def _v4_files(self) -> list[Path]:
+        names = (".eval.yaml", ".eval.yml", ".jsonl", "evals.json")
+        return sorted(p for p in self.V4.rglob("*") if p.is_file() and p.name.endswith(names))
+
+    def test_every_file_is_recorded_from_its_current_bytes(self) -> None:
+        import hashlib
+
+        fixtures = self._manifest()["fixtures"]
+        for path in self._v4_files():
+            entry = fixtures.get(_rel(path))
+            assert entry is not None, f"{_rel(path)} not recorded: run tests/fixtures/record_oracle4.py --only samples"
+            assert entry["eval_sha256"] == hashlib.sha256(path.read_bytes()).hexdigest(), f"{_rel(path)} is stale"
+            assert entry["root"] == "sample_evals" and entry.get("dotenv") == [".env"]
+
+    def test_readme_lists_every_test(self) -> None:
+        readme = (SAMPLES / "README.md").read_text(encoding="utf-8")
+        section = readme.split("## AgentV 4 tree", 1)[1].split("## AgentV 0.15 samples", 1)[0]
+        listed = {m for row in re.findall(r"^\| (`[^|]+)\|", section, re.M) for m in re.findall(r"`([^`]+)`", row)}
+        ids: set[str] = set()
+        fixtures = self._manifest()["fixtures"]
+        for key, entry in fixtures.items():
+            if not key.startswith("sample_evals/"):
+                continue
+            text = (REPO / "tests" / "fixtures" / "oracle4" / entry["output"]).read_text(encoding="utf-8")
+            for line in text.split("\n"):
+                if line.strip():
+                    row = json.loads(line)
+                    if "lm" in row:
+                        ids.add(row["id"])
+                    for warning in row.get("warnings", []):
+                        skipped = re.match(
+                            r"Error: Skipping incomplete test(?: at line \d+)?: (.*?)\. Missing", warning
+                        )
+                        if skipped:
+                            ids.add(skipped.group(1))
+        assert ids - listed == set(), "tests missing from the README"
+        files = {p for p in listed if p.endswith((".yaml", ".jsonl", ".json", ".env"))}
+        assert listed - ids - files == set(), "the README names tests that do not exist"
+
+    def test_env_file_is_not_ignored_and_ships(self) -> None:
+        assert (SAMPLES / ".env").is_file()
+        patterns = _pyproject_package_data()
+        assert "sample_evals/**/.*" in patterns
+
+
+def _pyproject_package_data() -> list[str]:
+    import sys
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    data = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    return data["tool"]["setuptools"]["package-data"]["turnlens"]
