@@ -9,13 +9,13 @@ Warnings keep the reference's wording (without its "Warning: "/"Error: " prefix)
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 from collections.abc import Mapping
 from typing import Any
 
 import orjson
+from wcmatch import glob as wglob
 
 from turnlens.formatting.evals.files import FileReadError, read_bytes
 from turnlens.formatting.evals.interpolate import dotenv_values_for, interpolate_env, interpolate_vars
@@ -138,10 +138,19 @@ def _input_messages(value: Any) -> list[dict] | None:
     return None
 
 
-def _valid_message(m: Any) -> bool:
-    return (isinstance(m, dict) and m.get("role") in ROLES and isinstance(m.get("content"), (str, dict, list))) or (
-        isinstance(m, dict) and m.get("role") in ROLES and "tool_calls" in m and m.get("content") is None
-    )
+def _valid_content(content: Any) -> bool:
+    """Text, an object, or a list of strings and objects (any other item makes AgentV drop the whole message)."""
+    if isinstance(content, (str, dict)):
+        return True
+    return isinstance(content, list) and all(isinstance(item, (str, dict)) for item in content)
+
+
+def _valid_message(m: Any, expected: bool = False) -> bool:
+    if not isinstance(m, dict) or m.get("role") not in ROLES:
+        return False
+    if expected and m.get("tool_calls") is not None:  # an expected message may hold only tool calls
+        return True
+    return _valid_content(m.get("content"))
 
 
 def _expected_messages(value: Any) -> list[dict]:
@@ -151,12 +160,12 @@ def _expected_messages(value: Any) -> list[dict]:
         return [{"role": "assistant", "content": value}]
     if isinstance(value, dict):
         if "role" in value:
-            return [value]
+            return [value] if _valid_message(value, expected=True) else []
         return [{"role": "assistant", "content": value}]
     if isinstance(value, list):
         if value and isinstance(value[0], dict) and "role" in value[0]:
-            return [m for m in value if isinstance(m, dict) and m.get("role") in ROLES]
-        return [{"role": "assistant", "content": value}]
+            return [m for m in value if _valid_message(m, expected=True)]
+        return [{"role": "assistant", "content": value}]  # items that are neither text nor objects are left out
     return []
 
 
@@ -216,7 +225,8 @@ def _build_message(
                 rest = {k: v for k, v in entry.items() if k != "value"}
                 resolved.append({**rest, "path": seg.display_path, "text": seg.text, "resolvedPath": seg.resolved_path})
             else:
-                resolved.append({"type": "image"})
+                resolved.append({"type": "image", "media_type": seg.raw, "source": seg.text})
+                seg.raw, seg.text = None, None
         else:
             resolved.append(entry)
         msg.segments.append(seg)
@@ -239,7 +249,15 @@ def _resolve_file(ctx: _Ctx, seg: Segment, value: str, line: int | None, expecte
         if ext not in IMAGE_TYPES:
             ctx.warn(f"Unsupported image type: {seg.display_path}", line)
             return False
-        seg.text = None
+        try:  # the data URL the provider (and a reference answer) receives
+            data = read_bytes(resolved)
+        except FileReadError as exc:
+            ctx.warn(f"Could not read file {resolved}: {_read_error_text(exc, resolved)}", line)
+            return False
+        import base64
+
+        seg.raw = IMAGE_TYPES[ext]
+        seg.text = f"data:{seg.raw};base64,{base64.b64encode(data).decode('ascii')}"
         return True
     text, error = ctx.read(resolved)
     if error is not None:
@@ -250,12 +268,14 @@ def _resolve_file(ctx: _Ctx, seg: Segment, value: str, line: int | None, expecte
 
 
 def _reference_answer(content: Any, raw: dict) -> str:
+    """The last expected message as the grader's reference answer: its text, else its content as JSON (files
+    resolved), else its tool calls as JSON."""
     if isinstance(content, str):
         return content
-    if content is None or (isinstance(content, list) and not content and "tool_calls" in raw):
-        calls = raw.get("tool_calls")
-        return js_json_indent(calls) if calls is not None else ""
-    return js_json_indent(content)
+    if isinstance(raw.get("content"), (dict, list)):
+        return js_json_indent(content)
+    calls = raw.get("tool_calls")
+    return js_json_indent(calls) if calls is not None else ""
 
 
 # --- graders ----------------------------------------------------------------------------------------------------
@@ -313,6 +333,21 @@ def _graders(ctx: _Ctx, defs: Any, test_id: str, doc: YamlDoc | None, from_suite
     return out
 
 
+def _grader_problem(ctx: _Ctx, graders: list[Grader], test_id: str) -> str | None:
+    """A grader definition AgentV cannot load makes it skip the test: a `prompt: {command: […]}` naming a script
+    file that does not exist (relative to the eval file)."""
+    for g in graders:
+        prompt = g.raw.get("prompt") if isinstance(g.raw, dict) else None
+        command = prompt.get("command") if isinstance(prompt, dict) else None
+        if not isinstance(command, list):
+            continue
+        for arg in command[1:]:
+            if isinstance(arg, str) and (arg.startswith(("./", "../", "/")) or re.search(r"\.(m?[jt]s|py|sh)$", arg)):
+                if not os.path.exists(os.path.join(ctx.eval_dir, arg)):
+                    return f"Grader '{g.name}' in '{test_id}': prompt command file not found: {arg}"
+    return None
+
+
 # --- tests ------------------------------------------------------------------------------------------------------
 
 
@@ -339,6 +374,7 @@ def _build_test(
     jsonl_line: int | None = None,
     source: str | None = None,
     use_vars: bool = True,
+    require_spec: bool = True,
 ) -> EvalCase:
     if not isinstance(raw, dict):
         ctx.warn("Skipping invalid test entry (expected object)", line)
@@ -432,7 +468,7 @@ def _build_test(
         missing.append("`id` is not a string" if "id" in raw else "no `id`")
     if not raw_messages:
         missing.append("no input messages" if raw_messages is not None else "`input` is undefined")
-    if not has_spec:
+    if not has_spec and require_spec:
         missing.append("none of criteria, expected_output, " + ("assert" if jsonl_line else "assertions, turns"))
     if missing:
         case.skipped = "; ".join(missing)
@@ -487,6 +523,11 @@ def _build_test(
     if defs is None:
         defs = raw.get("evaluators")
     case.assertions = _graders(ctx, defs, label, doc)
+    problem = _grader_problem(ctx, case.assertions, label)
+    if problem:
+        case.skipped = problem
+        case.diagnostics.append(Diagnostic(ctx.path, line, f"Skipping test '{label}': {problem}"))
+        return case
     rubrics = raw.get("rubrics")
     if isinstance(rubrics, list) and rubrics:
         items = [r for r in rubrics if isinstance(r, str)]
@@ -535,6 +576,8 @@ def _external_cases(ctx: _Ctx, abs_path: str) -> list[tuple[Any, int | None, Yam
     if not isinstance(data, list):
         got = "object" if isinstance(data, dict) else type(data).__name__
         raise Refused(f"External test file must contain a YAML array, got {got}: {abs_path}", 1, abs_path)
+    if any(not isinstance(t, dict) for t in data):
+        raise Refused(f"External test file contains non-object entry: {abs_path}", 1, abs_path)
     if "${{" in text:
         data = ctx.env_interpolate(data)
     lines = doc.child_lines(data) or []
@@ -595,7 +638,7 @@ def _tests_list(ctx: _Ctx, tests: Any, doc: YamlDoc) -> list[tuple[Any, int | No
             ref = entry[len("file://") :]
             target = os.path.normpath(os.path.join(ctx.eval_dir, ref))
             if _GLOB_CHARS.search(ref):
-                matches = sorted(glob.glob(target, recursive=True))
+                matches = sorted(wglob.glob(target, flags=wglob.BRACE | wglob.GLOBSTAR))
                 if not matches:
                     ctx.warn(f"Glob pattern matched no files: {entry} (resolved to {target})", line)
                 for m in matches:
@@ -648,6 +691,12 @@ def _load_suite(ctx: _Ctx, result: EvalFile, doc: YamlDoc, text: str) -> EvalFil
     result.description = desc if isinstance(desc, str) else None
     _check_evaluator(data.get("evaluator"), "global", ctx, _line(doc, data, "evaluator"))
     _check_workspace(ctx, data.get("workspace"), _line(doc, data, "workspace"))
+    execution = data.get("execution")
+    if isinstance(execution, dict) and "total_budget_usd" in execution:
+        raise Refused(
+            "execution.total_budget_usd has been renamed to execution.budget_usd. Update your eval YAML.",
+            _line(doc, execution, "total_budget_usd"),
+        )
 
     key = next((k for k in ("tests", "eval_cases", "evalcases") if k in data and data[k] is not None), None)
     if key is None:
@@ -777,6 +826,8 @@ def load_skill_evals(result: EvalFile, text: str, cwd: str, environ: Mapping[str
     evals = data.get("evals") if isinstance(data, dict) else None
     if not isinstance(evals, list):
         return _refuse(result, f"Invalid evals.json format: {result.path} - missing 'evals' array", 1)
+    if not evals:
+        return _refuse(result, f"Invalid Agent Skills evals.json: 'evals' array is empty in '{result.path}'", 1)
     if isinstance(data.get("skill_name"), str):
         result.suite_name = data["skill_name"]
     suite = _Suite()
@@ -786,16 +837,12 @@ def load_skill_evals(result: EvalFile, text: str, cwd: str, environ: Mapping[str
             result.cases.append(EvalCase(index, None, None, result.path, skipped="not an object", raw=ev))
             continue
         eid = ev.get("id")
-        sid = (
-            eid
-            if isinstance(eid, str)
-            else (js_json(eid) if isinstance(eid, (int, float)) and not isinstance(eid, bool) else None)
-        )
+        sid = eid if isinstance(eid, str) else ("undefined" if eid is None else js_json(eid))  # JavaScript String()
         prompt = ev.get("prompt")
         if not isinstance(prompt, str) or not prompt.strip():
-            case = EvalCase(index, sid, None, result.path, raw=ev, skipped="empty `prompt`")
+            case = EvalCase(index, sid, None, result.path, raw=ev, skipped="`prompt` is empty or not a string")
             case.diagnostics.append(
-                Diagnostic(result.path, None, f"Skipping eval case id={sid}: missing or empty prompt")
+                Diagnostic(result.path, None, f"Skipping eval case id={sid} in '{result.path}': prompt is empty")
             )
             result.cases.append(case)
             continue
@@ -811,7 +858,7 @@ def load_skill_evals(result: EvalFile, text: str, cwd: str, environ: Mapping[str
         ]
         if assertions:
             test["assertions"] = assertions
-        case = _build_test(ctx, test, index, None, None, suite, use_vars=False)
+        case = _build_test(ctx, test, index, None, None, suite, use_vars=False, require_spec=False)
         case.raw = ev
         files = ev.get("files")
         if isinstance(files, list) and files:

@@ -190,7 +190,8 @@ def _parts_v4(message: Message) -> list[_Part]:
     parts: list[_Part] = []
     for seg in message.segments:
         if seg.type == "text":
-            if seg.value is None or (message.content_is_string and js_blank(seg.value)):
+            # an empty text formats to nothing and leaves no line; a blank one is kept inside a content list
+            if not seg.value or (message.content_is_string and js_blank(seg.value)):
                 continue
             parts.append(_Part("text", seg.value, None, seg.index))
         elif seg.type == "file" and seg.text is not None:
