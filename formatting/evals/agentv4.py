@@ -674,11 +674,9 @@ def _load_suite(ctx: _Ctx, result: EvalFile, doc: YamlDoc, text: str) -> EvalFil
     data = doc.data
     if not isinstance(data, dict):
         raise Refused(f"Invalid test file format: {result.path}", 1)
+    env_notes: list[str] = []
     if "${{" in text:
-        notes: list[str] = []
-        _env_in_place(data, ctx.env, notes)
-        for n in notes:
-            ctx.warn(n, None, severity="info")
+        _env_in_place(data, ctx.env, env_notes)
     name = data.get("name")
     if isinstance(name, str) and not SUITE_NAME.fullmatch(name):
         raise Refused(
@@ -725,7 +723,10 @@ def _load_suite(ctx: _Ctx, result: EvalFile, doc: YamlDoc, text: str) -> EvalFil
 
     entries = _tests_list(ctx, tests, doc)
     for index, (raw, line, tdoc, source) in enumerate(entries):
-        result.cases.append(_build_test(ctx, raw, index, line, tdoc, suite, source=source))
+        case = _build_test(ctx, raw, index, line, tdoc, suite, source=source)
+        if env_notes:  # replaced in the whole file before anything else (which strings of this test: not kept)
+            case.interpolations[:0] = [f"in this file: {n}" for n in env_notes]
+        result.cases.append(case)
     _watch_env(ctx)
     return result
 

@@ -165,8 +165,8 @@ def _load_one(
     )
     if parallel.in_worker:
         parallel.retained.append(ev)
-    if ev.error is not None:
-        return "error", str(ev.error)
+    if ev.error is not None:  # one line on stderr: a multi-line reference message is joined
+        return "error", " ".join(part.strip() for part in str(ev.error).splitlines() if part.strip())
     diagnostics = ev.diagnostics if config_diagnostics else ev.diagnostics[len(ev.config.diagnostics) :]
     return "ok", ([str(d) for d in diagnostics], ev)
 
