@@ -89,3 +89,48 @@ def test_missing_scores_and_filter(tmp_path):
     assert {r.eval_id: r.status for r in comparison.rows} == {"x": "unchanged", "y": "regressed"}
     assert [r.eval_id for r in filter_rows(comparison.rows, changed_only=True)] == ["y"]
     assert [r.eval_id for r in filter_rows(comparison.rows, query="X")] == ["x"]
+
+
+RUNS4 = os.path.join(FIXTURES, "v4", ".agentv", "results", "runs", "default")
+
+
+def test_agentv4_runs_pair_by_test_id():
+    first, second = (scanned(os.path.join(RUNS4, stamp, "index.jsonl")) for stamp in sorted(os.listdir(RUNS4))[:2])
+    comparison = compare_runs(first, second)
+    status = {row.key: row.status for row in comparison.rows}
+    assert status == {
+        "multi-turn": "new error",
+        "hello-flat": "regressed",
+        "no-assertions": "regressed",
+        "added-later": "only in B",
+        "system-and-user": "unchanged",
+    }
+    assert comparison.paired == 4 and comparison.by == "test id" and not comparison.nothing_pairs
+
+
+def test_agentv4_pairs_by_test_id_and_target(tmp_path):
+    rows = [
+        {"test_id": "t1", "target": "gpt", "score": 1.0, "execution_status": "ok"},
+        {"test_id": "t1", "target": "claude", "score": 0.5, "execution_status": "ok"},
+    ]
+    a = write(tmp_path, "a.jsonl", rows)
+    b = write(tmp_path, "b.jsonl", [dict(rows[0], score=0.2), dict(rows[1], score=0.9)])
+    comparison = compare_runs(a, b)
+    assert {row.key: row.status for row in comparison.rows} == {"t1 @ gpt": "regressed", "t1 @ claude": "improved"}
+    assert comparison.by == "test id + target"
+
+
+def test_two_single_target_runs_compare_the_targets(tmp_path):
+    a = write(tmp_path, "a.jsonl", [{"test_id": "t1", "target": "gpt", "score": 1.0}])
+    b = write(tmp_path, "b.jsonl", [{"test_id": "t1", "target": "claude", "score": 0.5}])
+    comparison = compare_runs(a, b)
+    assert [(row.key, row.status) for row in comparison.rows] == [("t1", "regressed")]
+
+
+def test_runs_of_either_era_and_unrelated_suites(tmp_path):
+    old = scanned(os.path.join(FIXTURES, "run-a.jsonl"))
+    new = scanned(os.path.join(RUNS4, sorted(os.listdir(RUNS4))[1], "index.jsonl"))
+    comparison = compare_runs(old, new)
+    assert comparison.paired == 0 and comparison.nothing_pairs
+    mixed = write(tmp_path, "m.jsonl", [{"test_id": "greet-flat", "score": 0.1, "target": "gpt-4o"}])
+    assert compare_runs(old, mixed).paired == 1

@@ -420,3 +420,11 @@ class TestAgentV4:
             await pilot.press("f")
             await wait_for_idle(pilot)
             assert listed(app) == ["hello-flat"]
+
+    def test_compare_two_runs(self, snap_compare):
+        runs = "v4/.agentv/results/runs/default/"
+        app = results_app(runs + "2026-06-20T09-00-00-000Z", RUN2)
+        assert snap_compare(app, terminal_size=WIDE)
+
+    def test_compare_unrelated_suites_says_no_ids_pair(self, snap_compare):
+        assert snap_compare(results_app("run-a.jsonl", RUN2), terminal_size=WIDE)

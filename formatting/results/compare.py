@@ -1,4 +1,8 @@
-"""Compare two runs: pair results by eval id, score deltas, regressions first, cases only in one run.
+"""Compare two runs: pair results by id, score deltas, regressions first, cases only in one run.
+
+0.15-era rows pair by `eval_id` (with the dataset when ids repeat across datasets); AgentV 4 rows by `test_id` and
+`target` (with the suite when ids repeat across suites). Two runs of one target each, on different targets, pair by
+test id alone: that is a comparison of the two targets.
 
 Works on the summaries of two indexed `ResultsFile`s, so it never reads whole records. Pure Python.
 """
@@ -53,24 +57,46 @@ class Comparison:
     mean_b: float | None
     duplicates_a: int  # eval ids seen more than once in A (the last one wins)
     duplicates_b: int
+    paired: int = 0  # ids found in both runs
+    by: str = "eval id"  # what the rows were paired by, said in the header
+
+    @property
+    def nothing_pairs(self) -> bool:
+        return self.paired == 0 and any(self.counts.get(s) for s in ("only in A", "only in B"))
 
 
-def _latest_by_key(results: ResultsFile, use_dataset: bool) -> tuple[dict[str, int], int]:
+def _latest_by_key(results: ResultsFile, use_dataset: bool, use_target: bool) -> tuple[dict[str, int], int]:
     latest: dict[str, int] = {}
     duplicates = 0
     for i in range(results.count):
-        key = _key(results, i, use_dataset)
+        key = _key(results, i, use_dataset, use_target)
         if key in latest:
             duplicates += 1
         latest[key] = i
     return latest, duplicates
 
 
-def _key(results: ResultsFile, index: int, use_dataset: bool) -> str:
+def _key(results: ResultsFile, index: int, use_dataset: bool, use_target: bool = False) -> str:
     eval_id = results.eval_ids[index] or f"(line {results.lines[index]})"
     if use_dataset:
-        return f"{results.dataset_of(index)}/{eval_id}"
+        eval_id = f"{results.dataset_of(index)}/{eval_id}"
+    if use_target and results.target_of(index):
+        eval_id = f"{eval_id} @ {results.target_of(index)}"
     return eval_id
+
+
+def _targets(results: ResultsFile) -> set[str]:
+    return {results.target_of(i) for i in range(results.count)}
+
+
+def _pair_by_target(a: ResultsFile, b: ResultsFile) -> bool:
+    """AgentV 4 runs pair by test id and target; two single-target runs on different targets compare the targets."""
+    if not (a.v4_count or b.v4_count):
+        return False
+    targets_a, targets_b = _targets(a), _targets(b)
+    if len(targets_a) == 1 and len(targets_b) == 1 and targets_a != targets_b:
+        return False
+    return len(targets_a | targets_b) > 1
 
 
 def _needs_dataset(results: ResultsFile) -> bool:
@@ -105,8 +131,9 @@ def _mean(results: ResultsFile, indexes) -> float | None:
 
 def compare_runs(a: ResultsFile, b: ResultsFile, tolerance: float = DEFAULT_TOLERANCE) -> Comparison:
     use_dataset = _needs_dataset(a) or _needs_dataset(b)
-    latest_a, duplicates_a = _latest_by_key(a, use_dataset)
-    latest_b, duplicates_b = _latest_by_key(b, use_dataset)
+    use_target = _pair_by_target(a, b)
+    latest_a, duplicates_a = _latest_by_key(a, use_dataset, use_target)
+    latest_b, duplicates_b = _latest_by_key(b, use_dataset, use_target)
     rows: list[CompareRow] = []
     for key, ia in latest_a.items():
         ib = latest_b.get(key)
@@ -141,6 +168,8 @@ def compare_runs(a: ResultsFile, b: ResultsFile, tolerance: float = DEFAULT_TOLE
     counts = {status: 0 for status in STATUS_ORDER}
     for row in rows:
         counts[row.status] += 1
+    v4 = bool(a.v4_count or b.v4_count)
+    by = ("suite/" if use_dataset and v4 else "dataset/" if use_dataset else "") + ("test id" if v4 else "eval id")
     return Comparison(
         rows=rows,
         counts=counts,
@@ -148,6 +177,8 @@ def compare_runs(a: ResultsFile, b: ResultsFile, tolerance: float = DEFAULT_TOLE
         mean_b=_mean(b, latest_b.values()),
         duplicates_a=duplicates_a,
         duplicates_b=duplicates_b,
+        paired=sum(1 for row in rows if row.a is not None and row.b is not None),
+        by=by + (" + target" if use_target else ""),
     )
 
 

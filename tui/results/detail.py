@@ -765,9 +765,12 @@ def _side_title(name: str, record: ResultRecord | None, threshold: float) -> Tex
     return out
 
 
-def _side_verdict(record: ResultRecord | None) -> Text:
+def _side_verdict(record: ResultRecord | None, threshold: float = 0.5) -> Text:
     out = Text(end="")
     if record is None:
+        return out
+    if record.v4 is not None:
+        _v4_verdict_into(out, record, threshold)
         return out
     _marks(out, record.hits, "✓", PASS)
     _marks(out, record.misses, "✗", FAIL)
@@ -778,17 +781,28 @@ def _side_verdict(record: ResultRecord | None) -> Text:
 
 
 class CompareDetailScreen(Screen):
-    """The two answers (and verdicts) of one eval id side by side. n/p walk the compared pairs."""
+    """The two answers (and verdicts) of one id side by side. ] / [ walk the compared pairs, n / N jump to the
+    next / previous pair that changed."""
 
     COMMANDS = {ResultsCommands}
     BINDINGS = [
         Binding("escape,q", "back", "Back"),
-        Binding("n", "step(1)", "Next"),
-        Binding("p", "step(-1)", "Previous"),
+        Binding("right_square_bracket", "step(1)", "Next", key_display="]"),
+        Binding("left_square_bracket", "step(-1)", "Previous", key_display="["),
+        Binding("n", "changed(1)", "Next changed"),
+        Binding("N", "changed(-1)", "Prev changed", show=False),
     ]
 
     def __init__(
-        self, a: ResultsFile, b: ResultsFile, rows: Sequence[CompareRow], position: int, *, threshold: float = 0.5
+        self,
+        a: ResultsFile,
+        b: ResultsFile,
+        rows: Sequence[CompareRow],
+        position: int,
+        *,
+        threshold: float = 0.5,
+        names: tuple[str, str] | None = None,
+        run_folders: tuple[str | None, str | None] = (None, None),
     ) -> None:
         super().__init__()
         self.a = a
@@ -796,6 +810,8 @@ class CompareDetailScreen(Screen):
         self.rows = rows
         self.position = position
         self.threshold = threshold
+        self.names = names or (a.name, b.name)
+        self.run_folders = run_folders
 
     def compose(self) -> ComposeResult:
         yield Static(id="pair-title", markup=False)
@@ -814,9 +830,15 @@ class CompareDetailScreen(Screen):
         row = self.rows[position]
         record_a = self.a.record(row.a) if row.a is not None else None
         record_b = self.b.record(row.b) if row.b is not None else None
-        self.app.call_from_thread(self._show, position, row, record_a, record_b)
+        answers = []
+        for record, folder in ((record_a, self.run_folders[0]), (record_b, self.run_folders[1])):
+            answer = record.candidate_answer if record is not None else ""
+            if record is not None and not answer and folder and record.v4 is not None:
+                answer = load_artifacts(record, folder).answer or ""  # slim index rows keep it in answer.md
+            answers.append(answer)
+        self.app.call_from_thread(self._show, position, row, record_a, record_b, answers)
 
-    def _show(self, position: int, row: CompareRow, record_a, record_b) -> None:
+    def _show(self, position: int, row: CompareRow, record_a, record_b, answers: list[str]) -> None:
         if position != self.position:
             return
         title = Text(end="")
@@ -826,13 +848,14 @@ class CompareDetailScreen(Screen):
             title.append(f"  Δ {row.delta:+.2f}", style=DIM)
         title.append(f"  {position + 1} of {len(self.rows)}", style=DIM)
         self.query_one("#pair-title", Static).update(title)
-        for side, name, record in (("a", "A  " + self.a.name, record_a), ("b", "B  " + self.b.name, record_b)):
+        sides = (("a", "A  " + self.names[0], record_a, answers[0]), ("b", "B  " + self.names[1], record_b, answers[1]))
+        for side, name, record, answer_text in sides:
             self.query_one(f"#title-{side}", Static).update(_side_title(name, record, self.threshold))
-            self.query_one(f"#verdict-{side}", Static).update(_side_verdict(record))
+            self.query_one(f"#verdict-{side}", Static).update(_side_verdict(record, self.threshold))
             scroll = self.query_one(f"#side-{side}", VerticalScroll)
             for old in scroll.query(".side-answer"):
                 old.remove()
-            answer = answer_widget(record.candidate_answer if record else "", "side-answer")
+            answer = answer_widget(answer_text, "side-answer")
             scroll.mount(answer, after=f"#title-{side}")
 
     def action_back(self) -> None:
@@ -844,6 +867,22 @@ class CompareDetailScreen(Screen):
             self.position = position
             self._load(position)
 
+    def action_changed(self, step: int) -> None:
+        position = self.position + step
+        while 0 <= position < len(self.rows):
+            if self.rows[position].status != "unchanged":
+                self.position = position
+                self._load(position)
+                return
+            position += step
+        self.notify("No further changed pair in this direction.", timeout=2)
+
     def palette_commands(self):
-        commands = [("Pair: next", "n", "step(1)"), ("Pair: previous", "p", "step(-1)"), ("Pair: back", "esc", "back")]
+        commands = [
+            ("Pair: next", "The next pair in the list (])", "step(1)"),
+            ("Pair: previous", "The previous pair in the list ([)", "step(-1)"),
+            ("Pair: next changed", "The next pair whose result changed (n)", "changed(1)"),
+            ("Pair: previous changed", "The previous pair whose result changed (N)", "changed(-1)"),
+            ("Pair: back", "Back to the compared list (esc)", "back"),
+        ]
         return [(title, help_text, _action(self, action)) for title, help_text, action in commands]

@@ -272,7 +272,7 @@ class ResultsScreen(Screen):
 
     @staticmethod
     def _compare_columns() -> Text:
-        return Text(f"{'status':<11}{'A':<16}{'B':<16}{'Δ':<7}eval id", end="")  # the Static pads one cell
+        return Text(f"{'status':<11}{'A':<16}{'B':<16}{'Δ':<7}id", end="")  # the Static pads one cell
 
     def on_mount(self) -> None:
         self._show_problems()
@@ -652,9 +652,16 @@ class ResultsScreen(Screen):
         from .detail import CompareDetailScreen
 
         list_ = self.query_one(CompareList)
+        a, b = self.runs
         self.app.push_screen(
             CompareDetailScreen(
-                self.runs[0].results, self.runs[1].results, list_.rows, list_.cursor, threshold=self.threshold
+                a.results,
+                b.results,
+                list_.rows,
+                list_.cursor,
+                threshold=self.threshold,
+                names=(_run_name(a), _run_name(b)),
+                run_folders=tuple(r.source.folder if r.source is not None else None for r in (a, b)),  # type: ignore[arg-type]
             )
         )
 
@@ -783,6 +790,12 @@ class ResultsScreen(Screen):
                 len(rows),
                 self.search_text,
                 self.changed_only,
+                paired_by=self.comparison.by,
+                warning=(
+                    "no ids pair: the two runs share no test (different suites?)"
+                    if self.comparison.nothing_pairs
+                    else ""
+                ),
             )
         )
 

@@ -528,6 +528,8 @@ def compare_header_text(
     query: str,
     changed_only: bool,
     progress: str = "",
+    paired_by: str = "",
+    warning: str = "",
 ) -> Text:
     text = Text(end="")
     text.append("A ", style="dim")
@@ -554,4 +556,8 @@ def compare_header_text(
         text.append("  search ", style="dim")
         text.append(visible_text(query), style="bold")
     text.append(f"  {shown:,} shown", style="dim")
+    if paired_by:
+        text.append(f"  paired by {paired_by}", style="dim")
+    if warning:
+        text.append("  " + visible_text(warning), style=f"bold {WARN}")
     return text
