@@ -405,7 +405,7 @@ class TestAgentV4:
         async with app.run_test(size=WIDE) as pilot:
             await wait_for_idle(pilot)
             assert app.screen.run.source.name == "default/2026-06-22T09-00-00-000Z"
-            await pilot.press("right_square_bracket")
+            await pilot.press("right_curly_bracket")
             await wait_for_idle(pilot)
             assert app.screen.run.source.name == "default/2026-06-21T09-00-00-000Z"
 
@@ -428,3 +428,40 @@ class TestAgentV4:
 
     def test_compare_unrelated_suites_says_no_ids_pair(self, snap_compare):
         assert snap_compare(results_app("run-a.jsonl", RUN2), terminal_size=WIDE)
+
+
+class TestFollow:
+    async def test_rows_appended_to_an_open_run_arrive(self, tmp_path):
+        import asyncio
+
+        source = RESULTS / RUN2 / "index.jsonl"
+        rows = source.read_text().splitlines(keepends=True)
+        run = tmp_path / "run"
+        run.mkdir()
+        index = run / "index.jsonl"
+        index.write_text(rows[0])
+        app = make_app([str(run)], watch=True)
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            assert listed(app) == ["hello-flat"]
+            await pilot.press("down")  # the user is on hello-flat: it stays highlighted as rows arrive above it
+            with index.open("a") as handle:
+                handle.write(rows[1] + rows[2])
+            for _ in range(40):
+                await asyncio.sleep(0.05)
+                if app.screen.run.results.count == 3:
+                    break
+            await wait_for_idle(pilot)
+            assert listed(app) == ["multi-turn", "hello-flat", "system-and-user"]  # errors first, then by score
+            from turnlens.tui.results.widgets import ResultList, ResultsHeader
+
+            result_list = app.screen.query_one(ResultList)
+            assert result_list.current == 0  # still hello-flat
+            assert app.screen.query_one(ResultsHeader).state.stats.count == 3
+            index.write_text(rows[3])  # rewritten shorter (AgentV rewrites index.jsonl at the end of a run)
+            for _ in range(40):
+                await asyncio.sleep(0.05)
+                if listed(app) == ["no-assertions"]:
+                    break
+            await wait_for_idle(pilot)
+            assert listed(app) == ["no-assertions"]

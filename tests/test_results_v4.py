@@ -243,3 +243,37 @@ class TestArtifacts:
         record = record_from_mapping({"test_id": "t", "suite": "s", "score": 1}, "f", 1)
         artifacts = load_artifacts(record, str(tmp_path))
         assert artifacts.grading is None and "not valid JSON" in artifacts.problems[0].message
+
+
+class TestFollow:
+    def test_growth_partial_lines_and_rewrites(self, tmp_path):
+        path = tmp_path / "index.jsonl"
+        path.write_bytes(b'{"test_id": "a", "score": 1}\n{"test_id": "b", "sc')
+        results = scanned(path)
+        assert results.count == 1 and results.problem_count == 1  # the half-written last line
+        assert results.follow() == "same"
+        with path.open("ab") as handle:
+            handle.write(b'ore": 0.5}\n{"test_id": "c", "score": 0}\n{"test_id": "d"')
+        assert results.follow() == "grown"
+        assert results.eval_ids == ["a", "b", "c"] and results.problem_count == 0
+        assert [results.lines[i] for i in range(3)] == [1, 2, 3]
+        assert results.record(2).eval_id == "c"
+        with path.open("ab") as handle:
+            handle.write(b', "score": 1}\n\nnot json\n')
+        assert results.follow() == "grown"
+        assert results.eval_ids[-1] == "d" and results.lines[3] == 4 and results.problem_count == 1
+        assert results.diagnostics[-1].line == 6
+        path.write_bytes(b'{"test_id": "z", "score": 1}\n')
+        assert results.follow() == "replaced"
+
+    def test_a_complete_unterminated_record_gaining_its_newline(self, tmp_path):
+        path = tmp_path / "index.jsonl"
+        path.write_bytes(b'{"test_id": "a", "score": 1}')
+        results = scanned(path)
+        assert results.count == 1
+        with path.open("ab") as handle:
+            handle.write(b'\n{"test_id": "b", "score": 0}\n')
+        assert results.follow() == "grown" and results.eval_ids == ["a", "b"]
+        with path.open("ab") as handle:
+            handle.write(b"\n")
+        assert results.follow() == "same" or results.count == 2

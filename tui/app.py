@@ -72,7 +72,9 @@ def make_app(
     results = [p for p in path_list if _is_results_input(p)]
     if results and len(results) == len(path_list):
         return TurnlensApp(
-            lambda: _results_screen(path_list, repo_root=repo_root, evals=evals, mode=mode, profile=profile)
+            lambda: _results_screen(
+                path_list, repo_root=repo_root, evals=evals, mode=mode, profile=profile, watch=watch
+            )
         )
     # Eval files and results files named together: the eval files open, and a note says how to open the others
     # (a results file read as an eval file would only show a YAML error).
@@ -107,7 +109,7 @@ def _results_note(path: str, eval_paths: Sequence[str]) -> str:
     return f"{path} {what}: open it with `turnlens {path}{evals}`"
 
 
-def _results_screen(paths, *, repo_root, evals, mode, profile) -> Screen:
+def _results_screen(paths, *, repo_root, evals, mode, profile, watch=True) -> Screen:
     from .results.screen import ResultsScreen
 
-    return ResultsScreen(paths, repo_root=repo_root, evals=evals, mode=mode, profile=profile)
+    return ResultsScreen(paths, repo_root=repo_root, evals=evals, mode=mode, profile=profile, watch=watch)

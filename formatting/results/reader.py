@@ -483,6 +483,118 @@ class ResultsFile:
     def status_of(self, index: int) -> int:
         return self.statuses[index]
 
+    # -- following a file that grows (a run in progress) -------------------------------------------------------
+    # Kept apart from the scan: new lines are read with plain reads from where the last complete line ended, and
+    # the only contact with how records are read back is `_grow_to` (the index must reach the new end).
+
+    FOLLOW_HEAD = 4096  # bytes compared to tell an appended file from a rewritten one
+
+    def _follow_state(self) -> tuple[int, int]:
+        """(offset after the last complete line, number of lines before it), computed once after the scan."""
+        state = getattr(self, "_following", None)
+        if state is not None:
+            return state
+        size = self.size
+        end = size
+        with open(self.path, "rb") as handle:
+            if size:
+                # an unterminated last line (being written): it is read again once complete
+                handle.seek(max(0, size - 1))
+                if handle.read(1) != b"\n":
+                    end = self._line_start(handle, size)
+            before = self.ends[self.count - 1] if self.count else 0
+            if self.count and before <= end:
+                handle.seek(before)
+                lines = self.lines[self.count - 1] - 1 + handle.read(end - before).count(b"\n")
+            else:
+                handle.seek(0)
+                lines = handle.read(end).count(b"\n")
+            handle.seek(0)
+            self._head = handle.read(min(size, self.FOLLOW_HEAD))
+            self._identity = _identity(os.fstat(handle.fileno()))
+        self._following = (end, lines)
+        return self._following
+
+    @staticmethod
+    def _line_start(handle: Any, size: int) -> int:
+        position = size
+        while position > 0:
+            step = min(position, 64 * 1024)
+            handle.seek(position - step)
+            found = handle.read(step).rfind(b"\n")
+            if found != -1:
+                return position - step + found + 1
+            position -= step
+        return 0
+
+    def follow(self, limit: int = 64 * 1024 * 1024) -> str:
+        """Look at the file again once it is indexed: "same", "grown" (new records indexed; `count` grew) or
+        "replaced" (truncated, rewritten or removed: open it anew). Reads at most `limit` new bytes per call."""
+        if not self.scanned or self.error is not None:
+            return "same"
+        try:
+            stat = os.stat(self.path)
+        except OSError:
+            return "replaced"
+        if self.is_yaml:
+            return "same" if stat.st_size == self.size else "replaced"
+        end, lines = self._follow_state()
+        if _identity(stat)[0] != self._identity[0] or stat.st_size < self.size:
+            return "replaced"
+        if stat.st_size == self.size and _identity(stat) == self._identity:
+            return "same"
+        with open(self.path, "rb") as handle:
+            if handle.read(len(self._head)) != self._head:
+                return "replaced"
+            handle.seek(end)
+            new = handle.read(min(stat.st_size, end + limit) - end)
+            self._identity = _identity(os.fstat(handle.fileno()))
+        if not new:
+            return "same"
+        complete = new.rfind(b"\n") + 1
+        if self.count and self.starts[self.count - 1] >= end:
+            # the unterminated last line was indexed as a record: it may only have gained its line feed
+            tail = new[self.size - end :]
+            if not tail.startswith((b"\n", b"\r\n")):
+                return "replaced"
+            skip = self.size - end + tail.index(b"\n") + 1
+            end, new, complete = end + skip, new[skip:], complete - skip
+            lines += 1
+        elif (
+            self.diagnostics and self.diagnostics[-1].line == lines + 1 and "truncated" in self.diagnostics[-1].message
+        ):
+            self.diagnostics.pop()  # the truncated last record is being read again, whole
+            self.problem_count -= 1
+        if complete <= 0:
+            return "same"
+        self._grow_to(end + complete)
+        position = end
+        for raw_line in new[:complete].split(b"\n")[:-1]:
+            lines += 1
+            stop = position + len(raw_line)
+            if raw_line.strip(b" \t\r"):
+                try:
+                    data = orjson.loads(raw_line)
+                except orjson.JSONDecodeError as error:
+                    self._problem(Diagnostic(self.path, lines, f"not valid JSON: {error}", "error"))
+                else:
+                    if isinstance(data, dict) and data:
+                        self._add(data, position, stop, lines)
+                    else:
+                        self._problem(Diagnostic(self.path, lines, "not a JSON object with fields", "error"))
+            position = stop + 1
+        self._following = (end + complete, lines)
+        return "grown"
+
+    def _grow_to(self, size: int) -> None:
+        """Make records up to byte `size` readable (`raw`, `find_text`)."""
+        with self._lock:
+            if self._file is None:
+                self._file = open(self.path, "rb", buffering=0)
+            # the old mapping is left to the garbage collector: a search may still be reading it
+            self._mm = mmap.mmap(self._file.fileno(), 0, access=mmap.ACCESS_READ)
+            self.size = size
+
     def _problem(self, diagnostic: Diagnostic) -> None:
         """Keep the first MAX_DIAGNOSTICS problems; count the rest (a binary file must not fill memory)."""
         self.problem_count += 1
@@ -698,6 +810,10 @@ class ResultsFile:
 
     def dataset_of(self, index: int) -> str:
         return self.strings[self.datasets[index]]
+
+
+def _identity(stat: os.stat_result) -> tuple[int, int, int]:
+    return (stat.st_ino, stat.st_size, stat.st_mtime_ns)
 
 
 def _row_id(data: dict) -> Any:

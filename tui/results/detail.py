@@ -571,6 +571,9 @@ class ResultDetailScreen(Screen):
         Binding("5", "tab('drift')", "Drift", show=False),
         Binding("6", "tab('timing')", "Timing", show=False),
         Binding("7", "tab('raw')", "Raw", show=False),
+        Binding("e", "tab('evaluator')", "Grader prompt", show=False),
+        Binding("d", "tab('drift')", "Drift", show=False),
+        Binding("c", "copy", "Copy", show=False),
     ]
 
     def __init__(
@@ -729,6 +732,23 @@ class ResultDetailScreen(Screen):
 
     def action_tab(self, tab: str) -> None:
         self.query_one(TabbedContent).active = "answer-tab" if tab == "answer" else tab
+
+    def action_copy(self) -> None:
+        """Copy the selected text, else the text of the tab on screen (the answer as recorded)."""
+        selected = self.get_selected_text() if hasattr(self, "get_selected_text") else None
+        text = selected
+        if not text:
+            active = self.query_one(TabbedContent).active
+            if active == "answer-tab":
+                text = self.record.candidate_answer if self.record is not None else ""
+                if not text and self.artifacts is not None:
+                    text = self.artifacts.answer or ""
+            else:
+                rendered = self.query_one(f"#{active}-text", Static).render()
+                text = rendered.plain if isinstance(rendered, Text) else str(rendered)
+        if text:
+            self.app.copy_to_clipboard(text)
+            self.notify(f"Copied {len(text):,} characters", timeout=2)
 
     def palette_commands(self):
         commands = [

@@ -173,6 +173,19 @@ class IndexProgressed(Message):
         self.progress = progress
 
 
+class Followed(Message):
+    """The current run's file was looked at again: it grew (`added` records) or was truncated / replaced."""
+
+    def __init__(self, run: Run, outcome: str, added: int) -> None:
+        super().__init__()
+        self.run = run
+        self.outcome = outcome
+        self.added = added
+
+
+FOLLOW_EVERY = 0.2  # seconds between looks at the current run's file (one stat when nothing changed)
+
+
 class DriftProgressed(Message):
     def __init__(self, run: Run, done: bool) -> None:
         super().__init__()
@@ -193,9 +206,11 @@ class ResultsScreen(Screen):
         Binding("plus,equals_sign", "threshold(0.05)", "Threshold +", key_display="+"),
         Binding("minus", "threshold(-0.05)", "Threshold −", key_display="-"),
         Binding("d", "drift_all", "Drift"),
-        Binding("left_square_bracket", "run(-1)", "Prev run", key_display="["),
-        Binding("right_square_bracket", "run(1)", "Next run", key_display="]"),
-        Binding("c", "compare_previous", "Compare"),
+        Binding("left_curly_bracket", "run(-1)", "Run", key_display="{"),
+        Binding("right_curly_bracket", "run(1)", "Run", key_display="}"),
+        Binding("v", "compare_previous", "Versus"),
+        Binding("c", "copy", "Copy", show=False),
+        Binding("colon", "app.command_palette", "Jump", show=False, key_display=":"),
         Binding("escape", "back", "Clear/back", show=False),
         Binding("q", "app.quit", "Quit", show=False),
         Binding("question_mark", "help", "Help"),
@@ -212,13 +227,16 @@ class ResultsScreen(Screen):
         threshold: float = DEFAULT_THRESHOLD,
         closable: bool = False,
         name: str | None = None,
+        watch: bool = True,
     ) -> None:
         super().__init__(name=name)
         if closable:  # pushed over another view (compare): the footer says how to get back
             self._bindings.key_to_bindings["escape"] = [Binding("escape", "back", "Back")]
+            self._bindings.key_to_bindings["q"] = [Binding("q", "back", "Back", show=False)]
         self.paths = [os.fspath(p) for p in paths]
         self.evals = evals
         self.repo_root = repo_root
+        self.watch = watch
         self.threshold = threshold
         self.closable = closable
         sources, problems = expand_results_paths(self.paths)
@@ -282,6 +300,55 @@ class ResultsScreen(Screen):
         elif self.runs:
             self._start_run(self.runs[self.current])
             self.query_one(ResultList).focus()
+            if self.watch:
+                self._following = False
+                self.set_interval(FOLLOW_EVERY, self._look_again)
+
+    # -- following a run in progress ------------------------------------------------------------------------
+
+    def _look_again(self) -> None:
+        run = self.run
+        if run is None or self._following or run.progress is None or not run.progress.done:
+            return
+        self._following = True
+        self._follow(run)
+
+    @work(thread=True, group="follow")
+    def _follow(self, run: Run) -> None:
+        before = run.results.count
+        try:
+            outcome = run.results.follow()
+        except (OSError, ValueError):
+            outcome = "replaced"
+        self.post_message(Followed(run, outcome, run.results.count - before))
+
+    @on(Followed)
+    def _followed(self, message: Followed) -> None:
+        self._following = False
+        run = message.run
+        if message.outcome == "same" or self._stop.is_set():
+            return
+        if message.outcome == "grown":
+            if run is self.run and message.added:
+                self._reselect()  # the cursor stays on the row the user chose
+            return
+        # truncated, rewritten (AgentV rewrites index.jsonl with slim rows at the end of a run) or removed
+        run.results.close()
+        run.results = ResultsFile(run.path)
+        run.progress, run.started, run.drift, run.drift_counts, run.text_mask = None, False, None, {}, None
+        run.stats = StatsCounter()
+        if run is self.run:
+            list_ = self.query_one(ResultList)
+            list_.results = run.results
+            list_.drift_marks = None
+            self._start_run(run)
+            self._show_problems()
+        gone = not os.path.exists(run.path)
+        self.notify(
+            f"{visible_text(_run_title(run))} was {'removed' if gone else 'truncated or rewritten'}: read again.",
+            severity="warning",
+            timeout=4,
+        )
 
     def on_unmount(self) -> None:
         self._stop.set()
@@ -823,16 +890,69 @@ class ResultsScreen(Screen):
             ]
             if len(self.runs) > 1:
                 commands += [
-                    ("Results: next run", "]", "run(1)"),
-                    ("Results: previous run", "[", "run(-1)"),
-                    ("Results: compare with the previous run", "c", "compare_previous"),
+                    ("Results: next run", "}", "run(1)"),
+                    ("Results: previous run", "{", "run(-1)"),
+                    ("Results: compare with the previous run", "v (versus)", "compare_previous"),
                 ]
         commands.append(("Results: open the highlighted result", "enter", "open_current"))
+        commands.append(("Results: copy the highlighted result's id", "c", "copy"))
         commands.append(("Results: help (keys and marks)", "?", "help"))
-        return [(title, help_text, _action(self, action)) for title, help_text, action in commands]
+        found = [(title, help_text, _action(self, action)) for title, help_text, action in commands]
+        return found + self._result_commands()
+
+    PALETTE_RESULTS = 5000  # results listed by id in the palette: enough for any run one reads by eye
+
+    def _result_commands(self):
+        """One entry per result of the current run, after the actions: `Result <id>`, opening it."""
+        run = self.run
+        if run is None or self.compare_mode:
+            return []
+        results = run.results
+        entries = []
+        for index in range(min(results.count, self.PALETTE_RESULTS)):
+            label = results.eval_ids[index] or f"(no id, line {results.lines[index]})"
+            score = results.score_of(index)
+            what = "error" if results.is_error(index) else ("no score" if score is None else f"score {score:.2f}")
+            where = " · ".join(x for x in (results.target_of(index), results.dataset_of(index), what) if x)
+
+            def open_result(index: int = index) -> None:
+                self._open_at(index)
+
+            entries.append((f"Result {visible_text(label)}", visible_text(where), open_result))
+        return entries
 
     def action_help(self) -> None:
         self.app.push_screen(ResultsHelpScreen())
+
+    def action_copy(self) -> None:
+        """Copy the highlighted result's id and where it is recorded (file:line)."""
+        if self.compare_mode:
+            row = self.query_one(CompareList).current
+            text = getattr(row, "key", None)
+        else:
+            run, index = self.run, self.query_one(ResultList).current
+            if run is None or index is None:
+                return
+            results = run.results
+            text = f"{results.eval_ids[index] or '(no id)'}\t{run.path}:{results.lines[index]}"
+        if text:
+            self.app.copy_to_clipboard(text)
+            self.notify(f"Copied {visible_text(text.split(chr(9))[0])[:80]}", timeout=2)
+
+    def _open_at(self, index: int) -> None:
+        """Open result `index` of the current run from the command palette (the filter may hide it: cleared)."""
+        run = self.run
+        if run is None:
+            return
+        list_ = self.query_one(ResultList)
+        position = list_._position_of(index)
+        if position is None:
+            self.filter, self.search_text, self.text_query, run.text_mask = "all", "", "", None
+            self.sort, self.reverse = "file", False
+            self._reselect()
+            position = index
+        list_.move_to(position)
+        list_.action_select()
 
     def action_open_current(self) -> None:
         self._focus_list()
@@ -840,22 +960,28 @@ class ResultsScreen(Screen):
 
 
 HELP = """\
-Results view
-  ↑ ↓ PgUp PgDn Home End   move          enter / click   open the result
-  s  sort: score (failures first), id, time, file order        r  reverse
-  f  show: all, failures, errors, drifted                     + -  pass threshold ±0.05
-  /  search eval id, target, dataset as you type               F  full-text search inside results
+Results list
+  ↑ ↓ j k  PgUp PgDn  Home End g G   move             enter / click   open the result
+  s  sort: score (failures first), id, time, duration, cost, file order      r  reverse
+  f  show: all, failures, errors, quality failures, ok, failing grader …, drifted
+  + -  pass threshold ±0.05          /  search id, target, suite as you type     F  full-text search
   d  check drift against the eval files (automatic up to 20 000 results)
-  [ ]  previous / next run (a folder of runs)                  c  compare with an earlier run of the suite
-  esc  clear search / filter, or go back                       q  quit     ctrl+p  command palette
+  { }  previous / next run (a folder of runs, newest first)    v  versus: compare with an earlier run
+  c  copy the highlighted result's id    :  jump to a result by id (palette)    ctrl+p  every action
+  esc  clear search / filter, or go back                                       q  quit (or close)
 
 Marks in the list
-  ✓ passed (score ≥ threshold)   · failed   ✗ error recorded
-  drift:  = request unchanged   ≠ the eval file now produces something else   ? eval case not found
-          · nothing to compare (no request recorded, or the engine refused the case)
+  ✓ passed (score ≥ threshold)   · failed (or AgentV 4 recorded a quality failure)   ✗ execution error
+  drift:  = input unchanged   ≠ the eval file now produces something else   ? eval case not found
+          · nothing to compare (no input recorded, or the engine refused the case)
+  AgentV 4 runs add duration, tokens and cost columns where the rows recorded them.
 
-Result detail:  1 request  2 answer  3 verdict  4 evaluator prompt  5 drift   n/p next/previous   esc back
-Compare (two files):  f changed only / all   enter answers side by side   n/p walk the pairs
+Result detail
+  1 input  2 answer  3 verdict (graders, assertions)  4 grader prompt (e)  5 drift (d)  6 timing  7 raw
+  ] [  next / previous result     n N  next / previous failing result     c  copy the tab     esc q  back
+Compare two runs (turnlens A B, or v)
+  f  changed only / all     enter  the two answers and verdicts side by side
+  ] [  next / previous pair     n N  next / previous changed pair
 """
 
 

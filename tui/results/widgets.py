@@ -243,8 +243,8 @@ class VirtualList(ScrollView, can_focus=True):
         Binding("down,j", "cursor(1)", "Down", show=False),
         Binding("pageup", "page(-1)", "Page up", show=False),
         Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("home", "jump(0)", "First", show=False),
-        Binding("end", "jump(-1)", "Last", show=False),
+        Binding("home,g", "jump(0)", "First", show=False),
+        Binding("end,G", "jump(-1)", "Last", show=False),
         Binding("enter", "select", "Open", show=True),
     ]
     COMPONENT_CLASSES = {"virtual-list--cursor"}
@@ -417,8 +417,8 @@ class ResultList(VirtualList):
         else:
             text.append("   —" if score is None else f"{score:4.2f}", style=score_colour(score, self.threshold))
         text.append(" ")
-        if self.drift_marks is not None and index < len(self.drift_marks):
-            mark, style = DRIFT_MARKS[self.drift_marks[index]]
+        if self.drift_marks is not None:  # rows that arrived after the check get the blank mark: columns stay put
+            mark, style = DRIFT_MARKS[self.drift_marks[index] if index < len(self.drift_marks) else DRIFT_UNKNOWN]
             text.append(mark, style=style)
         if self.show_time:
             text.append(_time_label(results.timestamps[index]) + " ", style="#56b6c2")
