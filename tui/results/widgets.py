@@ -160,7 +160,8 @@ def header_text(state: HeaderState) -> Text:
         text.append(f" {progress.fraction:4.0%}  ", style=WARN)
     elif progress is not None:
         # the time only when it is worth saying (and so that small files draw the same on every run)
-        took = f" in {progress.elapsed:.1f}s" if progress.elapsed >= 0.5 else ""
+        # (only for big files: a small one indexes in milliseconds, however busy the machine made it look)
+        took = f" in {progress.elapsed:.1f}s" if progress.elapsed >= 0.5 and progress.size >= 8 * 1024 * 1024 else ""
         text.append(f"indexed{took}  ", style="dim")
     text.append(_shorten_path(visible_text(state.title)), style="bold")
     if state.run_position:
