@@ -44,6 +44,7 @@ CORPUS_ENV = {
     "CORPUS_FILE": "files/notes.md",
     "CORPUS_ROLE": "system",
     "CORPUS_BRACES": "{{ name }}",
+    "CORPUS_CASES": "./cases/one.yaml",
     "CORPUS_ROOT": "<ROOT>",
 }
 
@@ -71,6 +72,10 @@ FILES: dict[str, bytes] = {
     ),
     "diagram.svg": b'<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>\n',
     "photo.JPG": b"\xff\xd8\xff\xe0fakejpeg",
+    "photo.jpeg": b"\xff\xd8\xff\xe0fakejpeg",
+    "anim.gif": b"GIF89a\x01\x00\x01\x00",
+    "shot.webp": b"RIFF\x00\x00\x00\x00WEBP",
+    "icon.bmp": b"BM\x00\x00",
     "not-an-image.txt": b"plain text pretending\n",
     "spaced name.md": b"A file name with a space.\n",
     "data.json": b'{"order": 4711, "status": "shipped"}\n',
@@ -932,6 +937,14 @@ tests:
             value: ../files/diagram.svg
           - type: image
             value: ../files/photo.JPG
+          - type: image
+            value: ../files/photo.jpeg
+          - type: image
+            value: ../files/anim.gif
+          - type: image
+            value: ../files/shot.webp
+          - type: image
+            value: ../files/icon.bmp
   - id: image-only-message
     criteria: c
     input:
@@ -1838,6 +1851,83 @@ SKILLS = {
     ],
 }
 
+ALIASES_4X = r"""description: 4.x tests under the deprecated evalcases key
+evalcases:
+  - id: alias-evalcases-string
+    criteria: c
+    input: Read through the old key.
+  - id: alias-evalcases-messages
+    criteria: c
+    input:
+      - role: system
+        content: S
+      - role: user
+        content: U
+"""
+
+ALIASES_EVAL_CASES = r"""eval_cases:
+  - id: alias-eval-cases
+    criteria: c
+    input: Read through eval_cases.
+tests:
+  - id: tests-wins-or-not
+    criteria: c
+    input: Both keys present.
+"""
+
+SHOWN_ONLY = r"""name: shown-only
+description: fields that change nothing the model receives
+version: "1.2"
+author: corpus
+tags: [a, b]
+metadata: {team: support, tags: [x]}
+governance: {owner: qa}
+evaluator: llm-grader
+execution:
+  target: default
+  threshold: 0.8
+  workers: 2
+tests:
+  - id: shown-only-fields
+    criteria: c
+    input: Q
+    conversation_id: conv-1
+    depends_on: [other]
+    metadata: {priority: high}
+    execution: {threshold: 0.5, target: default}
+    workspace: {template: ./ws}
+    rubrics: [Is polite]
+    suite: ignored
+  - id: conversation-mode
+    mode: conversation
+    vars: {n: 2}
+    criteria: c
+    window_size: 2
+    aggregation: min
+    on_turn_failure: stop
+    input:
+      - role: system
+        content: Tutor for {{ n }} turns.
+    turns:
+      - input: "What is {{ n }}+{{ n }}?"
+        expected_output: "4"
+      - input: Double it.
+        assertions: [Says 8]
+  - id: criteria-and-assertions-and-expected
+    criteria: Criteria text.
+    input: Q
+    expected_output: [{role: assistant, content: First}, {role: assistant, content: Last}]
+    assertions:
+      - Rubric one
+      - type: regex
+        value: "\\d+"
+        weight: 0.5
+"""
+
+ENV_TESTS_PATH = """description: the tests path comes from the environment
+tests: "${{ CORPUS_CASES }}"
+"""
+
 REFUSED: dict[str, str | bytes] = {
     "evals/yaml-syntax.eval.yaml": "tests:\n  - id: a\n   criteria: c\n",
     "evals/duplicate-key.eval.yaml": "tests:\n  - id: a\n    criteria: c\n    criteria: d\n    input: Q\n",
@@ -1869,6 +1959,10 @@ REFUSED: dict[str, str | bytes] = {
     "evals/external-bom-list.eval.yaml": "tests: ./cases/bom-list.yaml\n",
     "evals/external-bad-yaml.eval.yaml": "tests: ./cases/bad.yaml\n",
     "evals/unknown-alias.eval.yaml": "tests:\n  - *nothing\n",
+    "evals/preprocessor-missing.eval.yaml": (
+        "preprocessors:\n  - type: xlsx\n    command: [node, convert.js]\n"
+        "tests:\n  - id: a\n    criteria: c\n    input: Q\n"
+    ),
     "evals/quoted-under-indented.eval.yaml": 'tests:\n  - id: a\n    criteria: c\n    input: "a\n  b"\n',
     "evals/crlf-quoted-under-indented.eval.yaml": 'tests:\r\n  - id: a\r\n    criteria: c\r\n    input: "a\r\n  b"\r\n',
     "evals/tab-indent.eval.yaml": "tests:\n\t- id: a\n",
@@ -1929,6 +2023,10 @@ def write_suites(w: Writer) -> None:
     w.eval(name, "evals/expected.eval.yaml", EXPECTED)
     w.eval(name, "evals/skips.eval.yaml", SKIPS)
     w.eval(name, "evals/merge.eval.yaml", MERGE)
+    w.eval(name, "evals/aliases-evalcases.eval.yaml", ALIASES_4X)
+    w.eval(name, "evals/aliases-eval-cases.eval.yaml", ALIASES_EVAL_CASES)
+    w.eval(name, "evals/shown-only.eval.yaml", SHOWN_ONLY)
+    w.eval(name, "evals/external/tests-from-env.eval.yaml", ENV_TESTS_PATH)
     w.eval(name, "evals/deep/nested/search.eval.yaml", DEEP)
     w.eval(name, "evals/crlf.eval.yaml", CRLF_SUITE)
     w.eval(name, "evals/crlf-quoted.eval.yaml", CRLF_QUOTED_SUITE)
@@ -2081,6 +2179,11 @@ tests:
     )
     w.layouts[name]["runs"].append(
         {"eval": "packages/billing/evals/billing.eval.yaml", "cwd": "packages/billing", "root": "."}
+    )
+    # the eval file outside the repo root: the search climbs from its folder to / (only found files here, so
+    # nothing above the repository appears in the output)
+    w.layouts[name]["runs"].append(
+        {"eval": "packages/billing/evals/billing.eval.yaml", "cwd": "packages/support", "root": "packages/support"}
     )
 
 
