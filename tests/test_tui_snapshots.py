@@ -118,3 +118,30 @@ class TestReadme:
         app = make_app([SAMPLES], repo_root=str(PROJECT), watch=False)
         # A follow-up with files: markers from several turns, a guideline file, an embedded attachment.
         assert snap_compare(app, terminal_size=WIDE, run_before=showing("cr-followup-with-files"))
+
+
+def in_theme(name: str, case_id: str, *then: str):
+    async def run_before(pilot):
+        pilot.app.theme = name
+        await pilot.pause()
+        await select(pilot, case_id)
+        if then:
+            await pilot.press(*then)
+
+    return run_before
+
+
+class TestThemes:
+    """The content's colours follow the theme (tui/theme.py): a light theme draws every role, badge, file and
+    warning in colours that read on its background."""
+
+    def test_light_theme(self, snap_compare):
+        assert snap_compare(inspector(), terminal_size=WIDE, run_before=in_theme("textual-light", "several-turns"))
+
+    def test_light_theme_profile_diff(self, snap_compare):
+        assert snap_compare(
+            inspector(), terminal_size=WIDE, run_before=in_theme("solarized-light", "several-turns", "d")
+        )
+
+    def test_another_dark_theme(self, snap_compare):
+        assert snap_compare(inspector(), terminal_size=WIDE, run_before=in_theme("nord", "missing-file"))

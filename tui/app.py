@@ -11,7 +11,9 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-THEME = "textual-dark"
+from .theme import TURNLENS, use_theme
+
+THEME = "turnlens"  # tui/theme.py: Textual's dark theme with the content's colours named
 
 
 class MessageScreen(Screen):
@@ -35,7 +37,9 @@ class TurnlensApp(App):
     def __init__(self, first_screen_factory) -> None:
         super().__init__()
         self._first_screen_factory = first_screen_factory
+        self.register_theme(TURNLENS)
         self.theme = THEME
+        use_theme(self.current_theme)
 
     def on_mount(self) -> None:
         self.push_screen(self._first_screen_factory())

@@ -9,7 +9,6 @@ import subprocess
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from rich.style import Style
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -31,6 +30,8 @@ from .editor import editor_command
 from .loading import LoadStep, case_row, load_steps, row_steps
 from .rows import CaseRow
 from .session import Session
+from .theme import generation as theme_generation
+from .theme import palette, use_theme
 from .widgets.case_list import CaseList, FileEntry
 from .widgets.chip import Chip
 from .widgets.pane import Pane, PaneText
@@ -111,7 +112,7 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Case
                 heading = Text("The reference skips this case; as written:\n", style="dim italic", end="")
                 messages = heading + render.source_text(excerpt, first, loaded.path)
         rule_line = Text(end="", no_wrap=True, overflow="ellipsis")
-        rule_line.append(" SKIPPED ", style=Style(color="black", bgcolor="#5c6370", bold=True))
+        rule_line.append(" SKIPPED ", style=palette().badge("skip"))
         rule_line.append(" " + render.sanitize(case.skipped or ""), style="italic")
         return CaseView(
             title,
@@ -130,7 +131,7 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Case
     rule_line.append(" " + render.sanitize(formatted.explanation.summary))
     warnings = sum(1 for d in case.diagnostics if d.severity != "info")
     if warnings:
-        rule_line.append(f"  ⚠ {render.plural(warnings, 'warning')}", style=render.WARN)
+        rule_line.append(f"  ⚠ {render.plural(warnings, 'warning')}", style=render.warn_style())
     return CaseView(
         title=title,
         rule_line=rule_line,
@@ -180,11 +181,11 @@ def empty_state(session: Session) -> tuple[Text, PaneText]:
     errors = session.errors()
     if errors:
         loaded, error = errors[0]
-        title.append("✗ ", style=render.ERROR)
+        title.append("✗ ", style=render.error_style())
         title.append(render.sanitize(loaded.rel) + (f":{error.line}" if error.line else ""), style="bold")
         title.append("  refused: no case can be shown", style="dim")
         body = Text(end="")
-        body.append(render.sanitize(diagnostic_text(error, session.repo_root)), style=render.ERROR)
+        body.append(render.sanitize(diagnostic_text(error, session.repo_root)), style=render.error_style())
         excerpt = _source_excerpt(loaded.path, error.line) if error.line else None
         if excerpt is not None:
             first, chunk = excerpt
@@ -227,7 +228,7 @@ def diagnostic_text(d: Diagnostic, repo_root: str) -> str:
 
 def _toggle_text(label: str, key: str, options: tuple[str, ...], active: str) -> Text:
     text = Text(end="", no_wrap=True)
-    text.append(f"{key} ", style="bold #e5c07b")
+    text.append(f"{key} ", style=palette().text("key", bold=True))
     text.append(f"{label} ", style="dim")
     for n, option in enumerate(options):
         if n:
@@ -271,7 +272,7 @@ def chip_texts(mode: str, profile: str, level: int) -> dict[str, Text | None]:
 
 def _action_text(key: str, label: str) -> Text:
     text = Text(end="", no_wrap=True)
-    text.append(f"{key} ", style="bold #e5c07b")
+    text.append(f"{key} ", style=palette().text("key", bold=True))
     text.append(label)
     return text
 
@@ -425,6 +426,7 @@ class InspectorScreen(Screen):
         self._longest_label = 0  # the longest case id listed, in cells (the list widens for it)
         self._title_need = 0  # cells the header title needs whole (id and file:line): the chips shorten first
         self._title_parts: tuple[str, str] | None = None  # (id, file:line) of the case title shown
+        self._drawn_generation = theme_generation()  # the palette the views on screen were built with
         self._filtered_count: int | None = None  # cases listed while a filter hides some
         self.loaded = False  # every file is loaded and listed (tests and benchmarks wait on it)
         self.reloads = 0  # applied reloads, for tests
@@ -453,6 +455,7 @@ class InspectorScreen(Screen):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
         self._apply_width(self.size.width or self.app.size.width)
         self.query_one("#case-title", Static).update(Text("loading…", style="dim italic"))
         self._update_chips()
@@ -655,7 +658,7 @@ class InspectorScreen(Screen):
         if found is None:
             return None
         loaded, case = found
-        cache_key = (loaded.path, loaded.generation, case.index, mode, profile)
+        cache_key = (loaded.path, loaded.generation, case.index, mode, profile, theme_generation())
         view = self._views.get(cache_key)
         if view is None:
             view = build_case_view(self.session, key, mode, profile)
@@ -766,6 +769,14 @@ class InspectorScreen(Screen):
             title = self.query_one("#case-title", Static)
             if title.content != fitted:
                 title.update(fitted, layout=False)
+
+    def _theme_changed(self, theme) -> None:
+        """Another theme: everything drawn with the old palette is drawn again (the view cache is keyed by it)."""
+        use_theme(theme)
+        if theme_generation() != self._drawn_generation:
+            self._drawn_generation = theme_generation()
+            self._views.clear()
+            self._rerender(rows=True)
 
     def _rerender(self, *, rows: bool = False) -> None:
         """Redraw for another mode or profile; with `rows`, the case list's rows are remade too (in a worker: their

@@ -22,6 +22,7 @@ from turnlens.formatting.model import EvalCase, FormattedCase, GuidelineConfig, 
 from turnlens.formatting.prompts.highlight import file_spans, prompt_spans
 
 from .rows import RULE_SHORT, CaseRow, case_label  # noqa: F401 - the rows are drawn here; re-exported for callers
+from .theme import DECORATION_CONTRAST, generation, legible, palette
 
 # C0 controls except \t and \n, DEL, and C1 controls. ESC & co. become Unicode control pictures so an escape
 # sequence shows as `␛[31m` instead of recolouring the terminal.
@@ -40,55 +41,93 @@ def sanitize(text: str) -> str:
     return text.translate(_CONTROL_PICTURES)
 
 
-ROLE_COLOURS = {
-    "system": "#e5c07b",
-    "user": "#98c379",
-    "assistant": "#61afef",
-    "tool": "#c678dd",
-}
-OTHER_ROLE_COLOUR = "#abb2bf"
+_ROLES = {"system": "role-system", "user": "role-user", "assistant": "role-assistant", "tool": "role-tool"}
 
 
-def role_colour(role: str) -> str:
-    return ROLE_COLOURS.get(role.lower(), OTHER_ROLE_COLOUR)
+def _role(role: str) -> str:
+    """The palette name of a role's colour."""
+    return _ROLES.get(role.lower(), "role-other")
 
 
-_KIND_STYLES = {
-    "file-tag": Style(color="#56b6c2", bold=True),
-    "attached": Style(color="#d19a66", bold=True, underline=True),
-    "section": Style(color="#e06c75", bold=True),
-    "fence": Style(color="#7f848e"),
-    "heading": Style(color="#56b6c2", bold=True),
-}
+def role_text_style(role: str, *, bold: bool = False) -> Style:
+    return palette().text(_role(role), bold=bold)
+
+
+def role_badge_style(role: str, *, bold: bool = True) -> Style:
+    return palette().badge(_role(role), bold=bold)
+
 
 DIM = Style(dim=True)
-WARN = Style(color="#e5c07b")
-ERROR = Style(color="#e06c75", bold=True)
 BOLD = Style(bold=True)
 
 
+def warn_style() -> Style:
+    return palette().text("warning")
+
+
+def error_style() -> Style:
+    return palette().text("error", bold=True)
+
+
+def _kind_style(kind: str) -> Style:
+    p = palette()
+    if kind == "file-tag" or kind == "heading":
+        return p.text("file", bold=True)
+    if kind == "attached":
+        return p.text("attached", bold=True, underline=True)
+    if kind == "section":
+        return p.text("section", bold=True)
+    if kind == "fence":
+        return p.text("fence")
+    return Style()
+
+
 @lru_cache(maxsize=512)
-def _token_style(token: str) -> Style:
+def _token_style(token: str, _generation: int) -> Style:
+    """A syntax token's colour and weight from the theme's syntax style. No background: the syntax style's own
+    background drew a box behind every token on the pane's background."""
     from pygments.token import string_to_tokentype
+    from textual.color import Color
 
-    theme = _syntax_theme()
-    return theme.get_style_for_token(string_to_tokentype(token)).copy()
+    p = palette()
+    token_type = string_to_tokentype(token)
+    if p.syntax_theme.startswith("ansi"):
+        from rich.syntax import Syntax
 
+        ansi = Syntax.get_theme(p.syntax_theme).get_style_for_token(token_type)
+        return Style(color=ansi.color, bold=ansi.bold, italic=ansi.italic, underline=ansi.underline)
+    from pygments.styles import get_style_by_name
 
-@lru_cache(maxsize=1)
-def _syntax_theme():
-    from rich.syntax import Syntax
-
-    return Syntax.get_theme("monokai")
+    syntax = get_style_by_name(p.syntax_theme)
+    while True:
+        try:
+            found = syntax.style_for_token(token_type)
+            break
+        except KeyError:  # a lexer's own subtype (Punctuation.Indicator): its parent's style
+            if token_type.parent is None:
+                return Style()
+            token_type = token_type.parent
+    colour = None
+    if found["color"]:
+        # A syntax style's colour can be faint on another theme's background (monokai's comments on nord).
+        colour = legible(Color.parse("#" + found["color"]), Color.parse(p.background), DECORATION_CONTRAST).hex
+    return Style(
+        color=colour, bold=found["bold"] or None, italic=found["italic"] or None, underline=found["underline"] or None
+    )
 
 
 @lru_cache(maxsize=1024)
-def style_for(kind: str) -> Style:
+def _style_for(kind: str, _generation: int) -> Style:
     if kind.startswith("marker:"):
-        return Style(color="black", bgcolor=role_colour(kind[7:]), bold=True)
+        return role_badge_style(kind[7:])
     if kind.startswith("token:"):
-        return _token_style(kind[6:])
-    return _KIND_STYLES.get(kind, Style())
+        return _token_style(kind[6:], _generation)
+    return _kind_style(kind)
+
+
+def style_for(kind: str) -> Style:
+    """The style of a span kind from the engine's highlighter, in the current theme."""
+    return _style_for(kind, generation())
 
 
 def highlighted(text: str, *, path: str | None = None) -> Text:
@@ -165,18 +204,18 @@ def case_row_text(row: CaseRow, width: int = 0) -> Text:
     if row.skipped is not None:
         text.append(fit(sanitize(row.label), width), style=Style(dim=True, strike=True))
         text.append("\n")
-        text.append(" SKIP ", style=Style(color="black", bgcolor="#5c6370"))
+        text.append(" SKIP ", style=palette().badge("skip", bold=False))
         text.append(fit(" " + sanitize(row.skipped), width - 6), style=Style(dim=True, italic=True))
         return text
     text.append(fit(sanitize(row.label), width), style=BOLD)
     text.append("\n")
     if row.markers:
-        text.append(" MARK ", style=Style(color="black", bgcolor="#61afef", bold=True))
+        text.append(" MARK ", style=palette().badge("markers"))
     else:
-        text.append(" FLAT ", style=Style(color="black", bgcolor="#98c379", bold=True))
+        text.append(" FLAT ", style=palette().badge("flat"))
     text.append(f" {row.rule}", style=DIM)
     if row.warnings:
-        text.append(f"  ⚠ {row.warnings}", style=WARN)
+        text.append(f"  ⚠ {row.warnings}", style=warn_style())
     return text
 
 
@@ -193,12 +232,12 @@ def file_header_text(
     else:
         count = f" ({cases})"
     text.append(
-        "▸ " + fit(sanitize(rel_path), width - 2 - len(count), keep_end=True), style=Style(color="#56b6c2", bold=True)
+        "▸ " + fit(sanitize(rel_path), width - 2 - len(count), keep_end=True), style=palette().text("file", bold=True)
     )
     text.append(count, style=DIM)
     if error:
         text.append("\n")
-        text.append("✗ " + fit(sanitize(error.split("\n", 1)[0]), width - 2), style=ERROR)
+        text.append("✗ " + fit(sanitize(error.split("\n", 1)[0]), width - 2), style=error_style())
         if stale:
             text.append("\n  last good version shown", style=Style(dim=True, italic=True))
     return text
@@ -208,11 +247,10 @@ def file_header_text(
 
 
 def _message_header(msg: Message, note: str = "", fired: bool = False) -> Text:
-    colour = role_colour(msg.role)
     text = Text(end="")
-    text.append(f" {msg.index + 1} {sanitize(msg.role)} ", style=Style(color="black", bgcolor=colour, bold=True))
+    text.append(f" {msg.index + 1} {sanitize(msg.role)} ", style=role_badge_style(msg.role))
     if fired:
-        text.append(" ◆ rule", style=Style(color="#e5c07b", bold=True))
+        text.append(" ◆ rule", style=palette().text("key", bold=True))
     if msg.line:
         text.append(("  " if fired else " ") + f"line {msg.line}", style=DIM)
     if msg.content_is_string:
@@ -220,26 +258,30 @@ def _message_header(msg: Message, note: str = "", fired: bool = False) -> Text:
     if note and not msg.dropped:
         text.append("  " + sanitize(note), style=DIM)
     if msg.dropped:
-        text.append("\n  ✗ message dropped: " + sanitize(msg.dropped), style=ERROR)
+        text.append("\n  ✗ message dropped: " + sanitize(msg.dropped), style=error_style())
     return text
 
 
-_FATE_STYLES = {
-    "text kept": Style(color="#98c379"),
-    "blank dropped": DIM,
-    "file embedded": Style(color="#56b6c2"),
-    "file missing": ERROR,
-    "file unreadable": ERROR,
-    "guideline extracted": Style(color="#d19a66"),
-    "guideline marked": Style(color="#d19a66"),
-    "reference not matched": WARN,
-    "unknown type dropped": WARN,
-    "not a mapping": ERROR,
+_FATE_COLOURS = {
+    "text kept": "success",
+    "file embedded": "file",
+    "file missing": "error",
+    "file unreadable": "error",
+    "guideline extracted": "attached",
+    "guideline marked": "attached",
+    "reference not matched": "warning",
+    "unknown type dropped": "warning",
+    "not a mapping": "error",
 }
 
 
 def fate_style(fate: str) -> Style:
-    return _FATE_STYLES.get(fate, Style())
+    if fate == "blank dropped":
+        return DIM
+    colour = _FATE_COLOURS.get(fate)
+    if colour is None:
+        return Style()
+    return palette().text(colour, bold=colour == "error")
 
 
 def fate_text(fate: str, detail: str) -> Text:
@@ -294,20 +336,20 @@ def messages_text(case: EvalCase, formatted: FormattedCase | None) -> Text:
                     out.append("(blank text)", style=Style(dim=True, italic=True))
             elif seg.type == "file":
                 written = seg.value if isinstance(seg.value, str) else repr(seg.value)
-                out.append("⎘ ", style=Style(color="#56b6c2", bold=True))
-                out.append_text(_plain(written, Style(color="#56b6c2")))
+                out.append("⎘ ", style=palette().text("file", bold=True))
+                out.append_text(_plain(written, palette().text("file")))
                 if seg.text is not None and seg.display_path:
                     lines = seg.text.count("\n") + (0 if seg.text.endswith("\n") or not seg.text else 1)
                     out.append(f" ({lines} line{'' if lines == 1 else 's'})", style=DIM)
                     if seg.display_path != written:
                         out.append(f"\n  → {sanitize(seg.display_path)}", style=DIM)
                 elif seg.resolved_path is None and fate is None:
-                    out.append("\n  ✗ not found", style=ERROR)
+                    out.append("\n  ✗ not found", style=error_style())
                     if seg.tried:
                         out.append(f" (tried {len(seg.tried)} places)", style=DIM)
             else:
                 what = seg.type if seg.type else "entry"
-                out.append(f"⊘ {sanitize(what)}", style=WARN)
+                out.append(f"⊘ {sanitize(what)}", style=warn_style())
                 if seg.value is not None:
                     out.append(" " + sanitize(str(seg.value))[:200], style=DIM)
             if fate is not None:
@@ -345,8 +387,7 @@ def chat_text(rendered: Rendered, profile: str) -> Text:
     for n, msg in enumerate(rendered.chat_prompt):
         if n:
             add("\n\n")
-        colour = role_colour(msg.role)
-        add(f" {sanitize(msg.role)} ", Style(color="black", bgcolor=colour, bold=True))
+        add(f" {sanitize(msg.role)} ", role_badge_style(msg.role))
         add(f" message {n + 1}", DIM)
         add("\n")
         if msg.content:
@@ -366,8 +407,8 @@ def chat_copy_text(rendered: Rendered) -> str:
 
 def rule_badge(uses_markers: bool) -> Text:
     if uses_markers:
-        return Text(" MARKERS ", style=Style(color="black", bgcolor="#61afef", bold=True), end="")
-    return Text(" FLAT ", style=Style(color="black", bgcolor="#98c379", bold=True), end="")
+        return Text(" MARKERS ", style=palette().badge("markers"), end="")
+    return Text(" FLAT ", style=palette().badge("flat"), end="")
 
 
 def relativize(text: str, repo_root: str | None) -> str:
@@ -407,14 +448,14 @@ def config_text(config: GuidelineConfig | None, searched: list[str], repo_root: 
         else:
             out.append("\nno `guideline_patterns` in it: every referenced file is embedded", style=DIM)
     else:
-        out.append("\nnone in force: every referenced file is embedded, none becomes a guideline", style=WARN)
+        out.append("\nnone in force: every referenced file is embedded, none becomes a guideline", style=warn_style())
         out.append("\nlooked for (nearest first):", style=DIM)
         for path in searched:
             out.append("\n  " + sanitize(_shown_path(path, repo_root)), style=DIM)
     if config is not None and config.diagnostics:
         out.append("\nskipped, could not be used:", style=DIM)
         for d in config.diagnostics:
-            out.append("\n✗ " + sanitize(diagnostic_line(d, repo_root)), style=ERROR)
+            out.append("\n✗ " + sanitize(diagnostic_line(d, repo_root)), style=error_style())
     return out
 
 
@@ -427,7 +468,7 @@ def rule_text(
     """The marker rule: which rule fired, the evidence, every message's and segment's fate, warnings."""
     out = Text(end="")
     if formatted is None:
-        out.append(" SKIPPED ", style=Style(color="black", bgcolor="#5c6370", bold=True))
+        out.append(" SKIPPED ", style=palette().badge("skip"))
         out.append("\n")
         out.append("The reference skips this case: " + sanitize(case.skipped or "unknown reason"), style=BOLD)
         out.append_text(_diagnostics_text(case, repo_root))
@@ -454,10 +495,8 @@ def rule_text(
         out.append("\n\nMessages", style=Style(bold=True, underline=True))
         for m in ex.messages:
             out.append("\n")
-            out.append(
-                f" {m.message_index + 1} {sanitize(m.role)} ", style=Style(color="black", bgcolor=role_colour(m.role))
-            )
-            out.append(" visible" if m.visible else " hidden", style=Style(color="#98c379") if m.visible else DIM)
+            out.append(f" {m.message_index + 1} {sanitize(m.role)} ", style=role_badge_style(m.role, bold=False))
+            out.append(" visible" if m.visible else " hidden", style=palette().text("success") if m.visible else DIM)
             out.append(" · in question" if m.in_question else " · not in question", style="" if m.in_question else DIM)
             out.append(" · chat: " + (sanitize(m.chat_role) if m.chat_role else "—"), style=DIM)
             if m.note:
@@ -478,26 +517,21 @@ def _message_refs(indexes: Iterable[int], case: EvalCase) -> Text:
         if n:
             out.append(", ")
         role = roles.get(i, "?")
-        out.append(f"{i + 1} {sanitize(role)}", style=Style(color=role_colour(role), bold=True))
+        out.append(f"{i + 1} {sanitize(role)}", style=role_text_style(role, bold=True))
     return out
 
 
 def _diagnostics_text(case: EvalCase, repo_root: str | None) -> Text:
     out = Text(end="")
     if case.diagnostics:
-        out.append("\n\nWarnings", style=Style(bold=True, underline=True, color="#e5c07b"))
+        out.append("\n\nWarnings", style=palette().text("warning", bold=True, underline=True))
         for d in case.diagnostics:
-            out.append("\n⚠ " + sanitize(diagnostic_line(d, repo_root)), style=ERROR if d.severity == "error" else WARN)
+            style = error_style() if d.severity == "error" else warn_style()
+            out.append("\n⚠ " + sanitize(diagnostic_line(d, repo_root)), style=style)
     return out
 
 
 # ----------------------------------------------------------------------------------------------- profile diff
-
-
-_ADDED = Style(bgcolor="#1e3a1e")
-_REMOVED = Style(bgcolor="#3a1e1e")
-_CHANGED = Style(bgcolor="#3a341e")
-_FILLER = Style(color="#3e4451", dim=True)
 
 
 def _chat_lines(rendered: Rendered, profile: str) -> list[Text]:
@@ -523,6 +557,7 @@ def diff_chat_texts(left: Rendered, right: Rendered, left_name: str, right_name:
     plain_a = [t.plain for t in a] if left.chat_prompt is not None else []
     plain_b = [t.plain for t in b] if right.chat_prompt is not None else []
     matcher = difflib.SequenceMatcher(a=plain_a, b=plain_b, autojunk=False)
+    added, removed, changed = (palette().tint(name) for name in ("diff-added", "diff-removed", "diff-changed"))
     lines_a: list[Text] = []
     lines_b: list[Text] = []
     differences = 0
@@ -534,9 +569,9 @@ def diff_chat_texts(left: Rendered, right: Rendered, left_name: str, right_name:
             if mark != " " and background is not None:
                 out.stylize(background, 0, len(out))
             return out
-        colour = {"-": "#e06c75", "+": "#98c379", "~": "#e5c07b"}[mark]
+        colour = {"-": "error", "+": "success", "~": "warning"}[mark]
         out = Text(end="")
-        out.append(mark + " ", style=Style(color=colour, bold=True))
+        out.append(mark + " ", style=palette().text(colour, bold=True))
         out.append_text(line)
         if background is not None:
             out.stylize(background, 2, len(out))
@@ -544,7 +579,7 @@ def diff_chat_texts(left: Rendered, right: Rendered, left_name: str, right_name:
 
     def filler(count: int) -> list[Text]:
         """Blank rows standing for lines only the other side has, so both sides stay aligned line by line."""
-        return [Text("  ", style=_FILLER, end="") for _ in range(count)]
+        return [Text("  ", style=DIM, end="") for _ in range(count)]
 
     first = None
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -556,11 +591,11 @@ def diff_chat_texts(left: Rendered, right: Rendered, left_name: str, right_name:
             first = len(lines_a)
         differences += 1
         if tag == "replace":
-            lines_a.extend(marked(line, "~", _CHANGED) for line in a[i1:i2])
-            lines_b.extend(marked(line, "~", _CHANGED) for line in b[j1:j2])
+            lines_a.extend(marked(line, "~", changed) for line in a[i1:i2])
+            lines_b.extend(marked(line, "~", changed) for line in b[j1:j2])
         else:
-            lines_a.extend(marked(line, "-", _REMOVED) for line in a[i1:i2])
-            lines_b.extend(marked(line, "+", _ADDED) for line in b[j1:j2])
+            lines_a.extend(marked(line, "-", removed) for line in a[i1:i2])
+            lines_b.extend(marked(line, "+", added) for line in b[j1:j2])
         lines_a.extend(filler(len(lines_b) - len(lines_a)))
         lines_b.extend(filler(len(lines_a) - len(lines_b)))
     # Both sides now have the same lines, one for one.

@@ -13,22 +13,24 @@ from textual.widgets import Footer, Static
 from turnlens.formatting.model import EvalCase, FormattedCase
 
 from . import render
+from .theme import palette, use_theme
 from .widgets.pane import Pane, PaneText
 
 CONTEXT_LINES = 3  # lines shown above the first difference
 
 LEGEND = [
-    (" MARK ", "#61afef", "role markers: a non-user turn, or several visible turns"),
-    (" FLAT ", "#98c379", "flat question: a single visible turn (or none)"),
-    (" SKIP ", "#5c6370", "the reference skips the case (reason shown)"),
+    (" MARK ", "markers", "role markers: a non-user turn, or several visible turns"),
+    (" FLAT ", "flat", "flat question: a single visible turn (or none)"),
+    (" SKIP ", "skip", "the reference skips the case (reason shown)"),
     ("⚠ 2", None, "warnings (missing files, dropped messages…)"),
 ]
 
 
 def help_text(sections: list[tuple[str, list[tuple[str, str]]]]) -> Table:
     """The help: the screen's action table by section, then the legend of badges and colours."""
+    p = palette()
     table = Table.grid(padding=(0, 2))
-    table.add_column(style="bold #e5c07b", no_wrap=True)
+    table.add_column(style=p.text("key", bold=True), no_wrap=True)
     table.add_column()
     for n, (section, rows) in enumerate(sections):
         if n:
@@ -39,15 +41,12 @@ def help_text(sections: list[tuple[str, list[tuple[str, str]]]]) -> Table:
             table.add_row(keys, what)
     table.add_row("", "")
     table.add_row(Text("Legend", style="bold underline"), "")
-    for badge, colour, what in LEGEND:
-        if colour:
-            table.add_row(Text(badge, style=f"bold black on {colour}"), what)
-        else:
-            table.add_row(Text(badge, style="#e5c07b"), what)
+    for badge, name, what in LEGEND:
+        table.add_row(Text(badge, style=p.badge(name) if name else p.text("warning")), what)
     table.add_row("", "")
     for role in ("system", "user", "assistant", "tool"):
         table.add_row(Text(f"@[{role.capitalize()}]:", style=render.style_for(f"marker:{role}")), f"{role} turn marker")
-    table.add_row(Text("◆ rule", style="bold #e5c07b"), "this message made the marker rule fire")
+    table.add_row(Text("◆ rule", style=p.text("key", bold=True)), "this message made the marker rule fire")
     table.add_row(Text("<Attached: path>", style=render.style_for("attached")), "guideline reference kept in its turn")
     table.add_row(
         Text('<file path="…">', style=render.style_for("file-tag")), "embedded file (lm) / file reference (agent)"
@@ -98,6 +97,12 @@ class EvaluatorScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, lambda theme: self._show(theme))
+        self._show()
+
+    def _show(self, theme=None) -> None:
+        if theme is not None:
+            use_theme(theme)
         pane = self.query_one("#evaluator", Pane)
         prompt = self.formatted.evaluator_prompt
         pane.show(PaneText(render.prompt_text(prompt, "(empty)"), prompt), subtitle=f"{len(prompt)} chars")
@@ -133,6 +138,7 @@ class ProfileDiffScreen(Screen):
 
     def on_mount(self) -> None:
         self._syncing = False
+        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
         self._show()
         left = self.query_one("#diff-agentv", Pane)
         right = self.query_one("#diff-design", Pane)
@@ -150,10 +156,10 @@ class ProfileDiffScreen(Screen):
         title.append("  " + render.sanitize(render.case_label(self.case)), style="bold")
         title.append(f"  mode {self.mode}  ", style="dim")
         if differences:
-            title.append(f"{differences} difference{'s' if differences != 1 else ''}", style="bold #e5c07b")
+            title.append(render.plural(differences, "difference"), style=palette().text("warning", bold=True))
             title.append("   ~ changed  - only agentv  + only design", style="dim")
         else:
-            title.append("the two chatPrompts are identical", style="bold #98c379")
+            title.append("the two chatPrompts are identical", style=palette().text("success", bold=True))
         self.query_one("#screen-title", Static).update(title)
         left_pane = self.query_one("#diff-agentv", Pane)
         right_pane = self.query_one("#diff-design", Pane)
@@ -165,6 +171,10 @@ class ProfileDiffScreen(Screen):
         # Bring the first difference into view, with a little context above it.
         left_pane.scroll_to_line(max(0, diff.first_left - CONTEXT_LINES))
         right_pane.scroll_to_line(max(0, diff.first_right - CONTEXT_LINES))
+
+    def _theme_changed(self, theme) -> None:
+        use_theme(theme)
+        self._show()
 
     def _follow(self, source: Pane, target: Pane, mapping: list[int]) -> None:
         """Scrolling one side scrolls the other to the matching line."""

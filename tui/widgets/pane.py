@@ -114,6 +114,9 @@ class Pane(ScrollView, can_focus=True):
         overflow-x: hidden;
     }
     Pane:focus { border: round $accent; }
+    /* On a light theme the panel's lighter shade is near white: the border (and its title) would vanish. */
+    Pane:light { border: round $panel-darken-2; }
+    Pane:light:focus { border: round $accent; }
     """
 
     def __init__(self, title: str, *, key: str = "", id: str | None = None, classes: str | None = None) -> None:
