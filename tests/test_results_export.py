@@ -85,3 +85,43 @@ def test_yaml_results_and_folders(capsys):
         "chat-history",
         "deleted-case",
     ]
+
+
+RUNS4 = os.path.join(FIXTURES, "v4", ".agentv", "results", "runs", "default")
+RUN2 = os.path.join(RUNS4, "2026-06-21T09-00-00-000Z")
+
+
+def test_agentv4_run_folder_jsonl_has_graders_assertions_and_the_artifacts():
+    text, problems = run("jsonl", RUN2)
+    rows = {row["test_id"]: row for row in map(orjson.loads, text.splitlines())}
+    assert not problems and len(rows) == 5
+    failed = rows["hello-flat"]
+    assert failed["conversation"] == [
+        {"role": "user", "content": "My name is Ada. Can you help me plan a trip?"},  # from input.md
+        {"role": "assistant", "content": failed["conversation"][-1]["content"]},
+    ]
+    assert failed["conversation"][-1]["content"].startswith("Here is my answer")  # from outputs/answer.md
+    assert failed["verdict"]["pass"] is False and failed["verdict"]["execution_status"] == "quality_failure"
+    helpful = failed["verdict"]["graders"][0]
+    assert helpful["verdict"] == "fail" and helpful["assertions"][0]["passed"] is False
+    assert "evidence" in helpful["assertions"][0]
+    assert rows["multi-turn"]["verdict"]["error"].startswith("Agent timed out")
+    composite = rows["no-assertions"]["verdict"]["graders"][0]
+    assert [g["name"] for g in composite["graders"]] == ["tone", "format"]
+
+
+def test_agentv4_folder_toon_and_markdown():
+    folder = os.path.join(FIXTURES, "v4", ".agentv", "results")
+    text, problems = run("toon", folder)
+    decoded = toon_format.decode(text)
+    assert not problems and len(decoded["results"]) == 3 + 5 + 4 + 4  # three runs, then the baseline
+    text, _ = run("markdown", RUN2)
+    assert text.startswith("# Results: default/2026-06-21T09-00-00-000Z")
+    assert "- grader `helpful` (llm-grader): 0.25, **fail**" in text and "✗ Greets" in text
+
+
+def test_streamed_full_rows_export_their_own_input_and_output():
+    text, _ = run("jsonl", os.path.join(RUNS4, "2026-06-22T09-00-00-000Z"))
+    row = orjson.loads(text.splitlines()[0])
+    assert row["conversation"][0]["role"] == "user" and row["conversation"][-1]["role"] == "assistant"
+    assert row["verdict"]["assertions"]
