@@ -66,3 +66,27 @@ def test_diff_helpers():
     assert chat_prompt_text(None) == "(no chat_prompt)"
     assert chat_prompt_text([ChatMessage("user", "hi")]) == "── user ──\nhi"
     assert unified_diff("a", "b", "q").endswith("+b\n\\ No newline at end of text\n")
+
+
+V4_RUNS = os.path.join(os.path.dirname(__file__), "fixtures", "results", "v4", ".agentv", "results", "runs", "default")
+
+
+def test_agentv4_runs_equal_drifted_and_not_found():
+    from turnlens.formatting.results.drift import DriftChecker
+    from turnlens.formatting.results.reader import read_all
+
+    first, second, streamed = (os.path.join(V4_RUNS, stamp, "index.jsonl") for stamp in sorted(os.listdir(V4_RUNS)))
+    checker = DriftChecker(first)
+    _, records = read_all(first)
+    reports = {r.eval_id: checker.check(r) for r in records}
+    assert reports["hello-flat"].status == "drifted"  # recorded from the test's older wording (input.md)
+    assert [f.field for f in reports["hello-flat"].drifted_fields] == ["input.md"]
+    assert "+My name is Ada" in reports["hello-flat"].drifted_fields[0].diff
+    assert {r.status for k, r in reports.items() if k != "hello-flat"} == {"equal"}
+    _, records = read_all(streamed)  # full rows: requests.lm and input inline
+    checker = DriftChecker(streamed)
+    report = checker.check(records[0])
+    assert report.status == "equal" and {f.field for f in report.fields} >= {"input", "lm question"}
+    record = records[0]
+    record.eval_id = "no-such-test"
+    assert checker.check(record).status == "eval not found"

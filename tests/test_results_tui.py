@@ -465,3 +465,8 @@ class TestFollow:
                     break
             await wait_for_idle(pilot)
             assert listed(app) == ["no-assertions"]
+
+    def test_drift_of_a_4x_result(self, snap_compare):
+        # run 1 recorded hello-flat's input from an older wording: input.md differs from what the suite sends now
+        app = results_app("v4/.agentv/results/runs/default/2026-06-20T09-00-00-000Z")
+        assert snap_compare(app, terminal_size=WIDE, run_before=press("s", "enter", "5"))

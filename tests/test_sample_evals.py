@@ -88,8 +88,16 @@ class TestSampleEvalFiles:
             assert "/work/" not in text and "/home/" not in text and "/tmp/" not in text, path
 
 
+# 0.15-era results files (AgentV 4 baselines and runs/ are made by tests/fixtures/make_sample_runs.py)
+OLD_RESULTS = sorted(p for p in RESULTS.glob("*.jsonl") if not p.name.endswith(".baseline.jsonl"))
+
+
 class TestSampleResults:
-    @pytest.mark.parametrize("path", sorted(RESULTS.iterdir()), ids=lambda p: p.name)
+    @pytest.mark.parametrize(
+        "path",
+        sorted(p for p in RESULTS.iterdir() if p.is_file()) + sorted(RESULTS.glob("runs/*/*/index.jsonl")),
+        ids=lambda p: str(p.relative_to(RESULTS)),
+    )
     def test_reads_without_diagnostics(self, path: Path) -> None:
         results, records = read_all(str(path))
         assert records
@@ -101,7 +109,7 @@ class TestSampleResults:
         lines = sorted(d.line for d in results.diagnostics)
         assert lines == [2, 3]
 
-    @pytest.mark.parametrize("path", sorted(RESULTS.glob("*.jsonl")), ids=lambda p: p.name)
+    @pytest.mark.parametrize("path", OLD_RESULTS, ids=lambda p: p.name)
     def test_evaluator_prompt_ends_with_the_candidate_answer(self, path: Path) -> None:
         for line in path.read_text(encoding="utf-8").splitlines():
             record = json.loads(line)
@@ -111,7 +119,7 @@ class TestSampleResults:
             prompt = record["evaluator_provider_request"]["userPrompt"]
             assert prompt.endswith("[[ ## candidate_answer ## ]]\n" + record["candidate_answer"])
 
-    @pytest.mark.parametrize("path", sorted(RESULTS.glob("*.jsonl")), ids=lambda p: p.name)
+    @pytest.mark.parametrize("path", OLD_RESULTS, ids=lambda p: p.name)
     def test_recorded_requests_equal_the_engine_except_the_drift(self, path: Path) -> None:
         cases = _all_cases()
         for line in path.read_text(encoding="utf-8").splitlines():

@@ -87,11 +87,19 @@ def project_root_of(results_path: str) -> str:
 
 
 def find_eval_files(root: str) -> list[str]:
-    """Eval files (by the cheap `$schema` sniff) under `root`, skipping dot/vendor folders, sorted."""
+    """Eval files under `root`: the AgentV 4 suites AgentV itself discovers (`**/evals/**/*.eval.yaml`, …) and the
+    0.15-era files declaring `$schema: agentv-eval-v2`, skipping dot/vendor folders, sorted."""
     from turnlens.formatting.evals.loader import looks_like_eval_file
 
     if os.path.isfile(root):
         return [root]
+    try:
+        from turnlens.formatting.evals.dialect import discover_eval_files
+    except ImportError:  # pragma: no cover - an engine without the AgentV 4 dialect
+        discover_eval_files = None  # type: ignore[assignment]
+    if discover_eval_files is not None:
+        found = discover_eval_files(root)
+        return [p for p in found if not _hidden(os.path.relpath(p, root))][:MAX_EVAL_FILES]
     found: list[str] = []
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
@@ -103,6 +111,10 @@ def find_eval_files(root: str) -> list[str]:
                     if len(found) >= MAX_EVAL_FILES:
                         return found
     return found
+
+
+def _hidden(relative: str) -> bool:
+    return any(part.startswith(".") and part not in (".", "..") or part in SKIP_DIRS for part in relative.split(os.sep))
 
 
 def display_path(path: str) -> str:
@@ -168,11 +180,13 @@ class DriftChecker:
         places = self._index().get(eval_id, [])
         if not places:
             return None
-        # several files hold the id: the one whose name (AgentV's default dataset) or `dataset:` matches wins
+        # several files hold the id: the one whose name (AgentV's default dataset), `dataset:` or AgentV 4 suite
+        # name matches wins
         chosen = places[0]
         if len(places) > 1 and dataset:
             for path, index in places:
-                if _dataset_name(path) == dataset:
+                suite = getattr(self._loaded[path], "suite_name", None)
+                if _dataset_name(path) == dataset or suite == dataset or _dataset_name(path) == f"{dataset}.eval":
                     chosen = (path, index)
                     break
         path, index = chosen
@@ -180,6 +194,8 @@ class DriftChecker:
         return eval_file, eval_file.cases[index]
 
     def check(self, record: ResultRecord) -> DriftReport:
+        if record.v4 is not None:
+            return self._check_v4(record)
         if record.lm_request is None and record.agent_request is None and record.evaluator_request is None:
             return DriftReport("nothing recorded", "the result recorded no provider request")
         if not self.eval_paths:
@@ -201,6 +217,88 @@ class DriftChecker:
 
             formatted = self._formatted[key] = format_case(case, eval_file, "agentv")
         return compare_with_case(record, eval_file, case, formatted)
+
+    def _run_folder(self) -> str | None:
+        path = os.path.abspath(self.results_path)
+        if os.path.isdir(path):
+            return path
+        return os.path.dirname(path) if os.path.basename(path) == "index.jsonl" else None
+
+    def _check_v4(self, record: ResultRecord) -> DriftReport:
+        """An AgentV 4 result: its recorded input (`requests.lm/agent`, `input`, the run folder's input.md)
+        against the test as the engine formats it today."""
+        input_md = None
+        folder = self._run_folder()
+        if folder is not None and record.v4.input_messages is None and record.lm_request is None:
+            from turnlens.formatting.results.artifacts import load_artifacts
+
+            input_md = load_artifacts(record, folder).input_md
+        has_input = record.v4.input_messages is not None or record.v4.input_text is not None
+        if record.lm_request is None and record.agent_request is None and not has_input and input_md is None:
+            return DriftReport("nothing recorded", "the result recorded no input (no input.md in the run folder)")
+        if not self.eval_paths:
+            return DriftReport("eval not found", f"no eval files under {display_path(self.root)}")
+        found = self.find_case(record.eval_id, record.dataset)
+        if found is None:
+            return DriftReport("eval not found", f"no test with id {record.eval_id!r} under {display_path(self.root)}")
+        eval_file, case = found
+        if eval_file.error is not None:
+            return DriftReport("eval refused", str(eval_file.error), eval_file.path)
+        if case.skipped is not None:
+            return DriftReport("case skipped", f"the test is skipped: {case.skipped}", eval_file.path, case.line)
+        key = (eval_file.path, case.index)
+        formatted = self._formatted.get(key)
+        if formatted is None:
+            from turnlens.formatting.prompts.engine import format_case
+
+            formatted = self._formatted[key] = format_case(case, eval_file, "agentv")
+        return compare_v4(record, eval_file, case, formatted, input_md)
+
+
+def sent_messages(rendered) -> list[ChatMessage]:
+    """What the provider receives: the chatPrompt, else the question as one user message."""
+    if rendered.chat_prompt is not None:
+        return list(rendered.chat_prompt)
+    return [ChatMessage("user", rendered.question)]
+
+
+def input_md_text(messages: list[ChatMessage]) -> str:
+    """The messages as AgentV 4's input.md writes them: `@[role]:` (lower case) then the content, blank-line apart."""
+    return "\n\n".join(f"@[{m.role.lower()}]:\n{m.content}" for m in messages) + "\n"
+
+
+def compare_v4(
+    record: ResultRecord, eval_file: EvalFile, case: EvalCase, formatted, input_md: str | None
+) -> DriftReport:
+    fields: list[FieldDrift] = []
+    lm = formatted.rendered("lm")
+    for mode, recorded in (("lm", record.lm_request), ("agent", record.agent_request)):
+        if recorded is None:
+            continue
+        current = formatted.rendered(mode)
+        if recorded.chat_prompt is not None or "chat_prompt" in recorded.raw or "chatPrompt" in recorded.raw:
+            fields.append(
+                _compare(
+                    f"{mode} chat_prompt", chat_prompt_text(recorded.chat_prompt), chat_prompt_text(current.chat_prompt)
+                )
+            )
+        if recorded.question is not None:
+            fields.append(_compare(f"{mode} question", recorded.question, current.question))
+    if record.v4.input_messages is not None:
+        fields.append(
+            _compare("input", chat_prompt_text(record.v4.input_messages), chat_prompt_text(sent_messages(lm)))
+        )
+    elif record.v4.input_text is not None:
+        fields.append(_compare("input", record.v4.input_text, lm.question))
+    if input_md is not None:
+        fields.append(_compare("input.md", input_md, input_md_text(sent_messages(lm))))
+    where = f"{display_path(eval_file.path)}:{case.line}" if case.line else display_path(eval_file.path)
+    changed = [f.field for f in fields if not f.equal]
+    if changed:
+        return DriftReport(
+            "drifted", f"{', '.join(changed)} changed since the run ({where})", eval_file.path, case.line, fields
+        )
+    return DriftReport("equal", f"still equal to {where}", eval_file.path, case.line, fields)
 
 
 def compare_with_case(record: ResultRecord, eval_file: EvalFile, case: EvalCase, formatted=None) -> DriftReport:
