@@ -282,3 +282,27 @@ def test_dotenv_files_feed_interpolation_nearest_wins_exported_wins(tmp_path):
     )
     rows, _ = export_rows("evals/s.eval.yaml", repo_root=str(tmp_path), cwd=str(tmp_path), environ={"TL_C": "env"})
     assert rows[0]["lm"]["question"] == "near root env"
+
+
+def test_big_agentv4_suite_exported_in_slices_equals_one_process(tmp_path):
+    """A big AgentV 4 suite is cut at test boundaries like a 0.15 file; every slice keeps the suite header (its
+    input, input_files, assertions), so the output is byte for byte what one process writes."""
+    from turnlens.formatting.export.parallel import split_slices
+
+    _write(tmp_path, "files/a.py", "x = 1\r\n")
+    lines = ["input: Suite text ${{ TL_TEAM }}.", "input_files: [files/a.py]", "assertions: [Says hello]", "tests:"]
+    for n in range(3000):
+        lines += [f"  - id: t{n}", f"    criteria: c {n}", f"    input: Question {n} with padding " + "x" * 40]
+        if n % 3 == 0:
+            lines += ["    execution: {skip_defaults: true}", "    input_files: [files/missing.py]"]
+    text = "\n".join(lines) + "\n"
+    _write(tmp_path, "big.eval.yaml", text)
+    assert split_slices(text, 2, "tests") is not None
+    out = _export_cli(tmp_path, "big.eval.yaml", {"TL_TEAM": "core"})
+    assert out.returncode == 0, out.stderr[-500:]
+    rows, err = export_rows("big.eval.yaml", repo_root=str(tmp_path), cwd=str(tmp_path), environ={"TL_TEAM": "core"})
+    assert err is None
+    got = [json.loads(line) for line in out.stdout.splitlines()]
+    assert got == json.loads(json.dumps(rows))
+    assert got[1]["lm"]["question"].startswith('@[User]:\nSuite text core.\n\n@[User]:\n<file path="files/a.py">')
+    assert out.stderr.count("File not found") == 1000  # each test's warning once, header said once

@@ -103,6 +103,7 @@ class _Ctx:
             result.watched_paths.add(os.path.join(folder, ".env"))
         self.texts: dict[str, tuple[str | None, str | None]] = {}
         self.diags = result.diagnostics
+        self.first_index = 0
 
     def warn(self, message: str, line: int | None = None, file: str | None = None, severity: str = "warning") -> None:
         self.diags.append(Diagnostic(file or self.path, line, message, severity))  # type: ignore[arg-type]
@@ -660,10 +661,16 @@ def _refuse(result: EvalFile, message: str, line: int | None = None, file: str |
 
 
 def load_suite(
-    result: EvalFile, doc: YamlDoc, text: str, cwd: str, environ: Mapping[str, str] | None = None
+    result: EvalFile,
+    doc: YamlDoc,
+    text: str,
+    cwd: str,
+    environ: Mapping[str, str] | None = None,
+    first_case_index: int = 0,
 ) -> EvalFile:
-    """Fill `result` from a parsed AgentV 4 YAML suite."""
+    """Fill `result` from a parsed AgentV 4 YAML suite (`first_case_index`: a slice of a big suite starts there)."""
     ctx = _Ctx(result, cwd, environ)
+    ctx.first_index = first_case_index
     try:
         return _load_suite(ctx, result, doc, text)
     except Refused as exc:
@@ -722,7 +729,7 @@ def _load_suite(ctx: _Ctx, result: EvalFile, doc: YamlDoc, text: str) -> EvalFil
     suite.assertions = sa
 
     entries = _tests_list(ctx, tests, doc)
-    for index, (raw, line, tdoc, source) in enumerate(entries):
+    for index, (raw, line, tdoc, source) in enumerate(entries, ctx.first_index):
         case = _build_test(ctx, raw, index, line, tdoc, suite, source=source)
         if env_notes:  # replaced in the whole file before anything else (which strings of this test: not kept)
             case.interpolations[:0] = [f"in this file: {n}" for n in env_notes]
@@ -734,15 +741,22 @@ def _load_suite(ctx: _Ctx, result: EvalFile, doc: YamlDoc, text: str) -> EvalFil
 def _env_in_place(data: Any, env: Mapping[str, str], notes: list[str]) -> None:
     """`${{ VAR }}` in every string of parsed data, in place (so line numbers, kept by identity, stay)."""
     stack = [data]
+    pop, push = stack.pop, stack.append
     while stack:
-        node = stack.pop()
-        items = node.items() if isinstance(node, dict) else enumerate(node)
-        for k, v in list(items):
-            if isinstance(v, str):
+        node = pop()
+        pairs = node.items() if type(node) is dict else enumerate(node)
+        hits = None
+        for k, v in pairs:
+            t = type(v)
+            if t is str:
                 if "${{" in v:
-                    node[k] = interpolate_env(v, env, notes)
-            elif isinstance(v, (dict, list)):
-                stack.append(v)
+                    hits = [] if hits is None else hits
+                    hits.append(k)
+            elif t is dict or t is list:
+                push(v)
+        if hits:
+            for k in hits:
+                node[k] = interpolate_env(node[k], env, notes)
 
 
 def _check_workspace(ctx: _Ctx, ws: Any, line: int | None) -> None:

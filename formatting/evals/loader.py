@@ -602,7 +602,7 @@ def load_eval_file(
                 return refuse(exc.message, exc.line)
         for w in getattr(doc, "warnings", ()):
             result.diagnostics.append(Diagnostic(path, w.line, w.message, "info"))
-        return agentv4.load_suite(result, doc, text, cwd, environ)
+        return agentv4.load_suite(result, doc, text, cwd, environ, first_case_index)
 
     config = load_config(eval_dir, repo_root)
     result.config = config

@@ -571,7 +571,7 @@ def _needs_careful_path(text: str, flow_openers: int) -> bool:
 # thread's stack; up to _MAX_THREAD_FLOW, on a thread whose stack is sized for that depth (a few hundred bytes of C
 # stack per level); past that, the iterative composer here.
 _SAFE_FLOW = 400
-_MAX_THREAD_FLOW = 20_000
+_MAX_THREAD_FLOW = 200_000  # (a stack of up to ~210 MB, reserved, not used: AgentV 4 suites write many flow mappings)
 _STACK_PER_LEVEL = 1024
 _MIN_THREAD_STACK = 16 * 1024 * 1024
 

@@ -151,7 +151,12 @@ def _export_one(
 
 
 def _load_one(
-    path: str, args, text: str | None = None, first_case_index: int = 0, config_diagnostics: bool = True
+    path: str,
+    args,
+    text: str | None = None,
+    first_case_index: int = 0,
+    config_diagnostics: bool = True,
+    dialect: str | None = None,
 ) -> tuple[str, Any]:
     """The first half of _export_one: ("error", message) or ("ok", (file diagnostics, the loaded EvalFile)). Only
     loading can refuse a file; what follows only formats what was loaded."""
@@ -161,13 +166,17 @@ def _load_one(
     if parallel.in_worker:  # this process ends with os._exit: keep what it builds instead of freeing it
         yaml12.retained_nodes = parallel.retained
     ev = load_eval_file(
-        path, repo_root=args.repo_root, text=text, first_case_index=first_case_index, dialect=args.dialect
+        path, repo_root=args.repo_root, text=text, first_case_index=first_case_index, dialect=dialect or args.dialect
     )
     if parallel.in_worker:
         parallel.retained.append(ev)
     if ev.error is not None:  # one line on stderr: a multi-line reference message is joined
         return "error", " ".join(part.strip() for part in str(ev.error).splitlines() if part.strip())
     diagnostics = ev.diagnostics if config_diagnostics else ev.diagnostics[len(ev.config.diagnostics) :]
+    if not config_diagnostics and ev.dialect == "agentv-4" and ev.cases:
+        # a later slice of a 4.x suite: what its header says was said by the first slice
+        first_line = ev.cases[0].line or 0
+        diagnostics = [d for d in diagnostics if d.line is not None and d.line >= first_line]
     return "ok", ([str(d) for d in diagnostics], ev)
 
 
@@ -198,17 +207,24 @@ def _export_slices(path: str, args) -> list[tuple[str, Any]]:
         return [_export_one(path, args)]  # the loader words the refusal
     if wide_encoding(raw) is not None:
         return [_export_one(path, args)]
-    if args.dialect == "agentv-4" or not looks_like_eval_file(path):
-        return [_export_one(path, args)]  # slices are cut for 0.15 files only (a 4.x suite's defaults span them)
     text, bad_line = decode_eval_bytes(raw)
-    slices = split_slices(text, min(cores, 8))
+    # Every slice must be read in the dialect of the whole file: a 0.15 file declares its $schema; an AgentV 4 suite
+    # is cut only when no case anywhere uses input_messages (which would make it 0.15) and no `file://` entry
+    # (which expands to a number of tests known only when loaded) is in it.
+    if args.dialect != "agentv-4" and looks_like_eval_file(path):
+        key, dialect = "evalcases", args.dialect
+    elif args.dialect != "agentv-0.15" and "input_messages" not in text and "file://" not in text:
+        key, dialect = "tests", "agentv-4"
+    else:
+        return [_export_one(path, args)]
+    slices = split_slices(text, min(cores, 8), key)
     if slices is None:
         return [_export_one(path, args)]
     out = sys.stdout.buffer
     run = DeferredSlices(
         text,
         slices,
-        lambda piece, n: _load_one(path, args, piece, slices[n][2], n == 0),
+        lambda piece, n: _load_one(path, args, piece, slices[n][2], n == 0, dialect),
         _summary,
         lambda result: _write_rows(out, result[1][1], args.quiet),
         complete=lambda loaded: _rows_of(path, args, loaded),

@@ -48,21 +48,23 @@ def split_points(text: str, parts: int) -> list[tuple[int, int, int]] | None:
     return None if slices is None else [s[:3] for s in slices]
 
 
-def split_slices(text: str, parts: int) -> list[tuple[int, int, int, int, int]] | None:
+def split_slices(text: str, parts: int, key: str = "evalcases") -> list[tuple[int, int, int, int, int]] | None:
     """split_points() with each slice's text offsets added: (start line, end line, first case, start offset, end
-    offset); the end offset of the last slice is len(text) + 1, as if the text ended with a line break."""
+    offset); the end offset of the last slice is len(text) + 1, as if the text ended with a line break.
+    `key`: the top-level list that is cut (`evalcases`, or `tests` for an AgentV 4 suite)."""
     if parts < 2 or len(text) < MIN_PARALLEL_BYTES:
         return None
     if text.startswith(("---", "...", "%")) or _DOCUMENT_MARKER.search(text):
         return None  # directives or document markers
     if _has_yaml_token(text):
         return None
-    heads = [pos + 1 for pos in _find_all(text, "\nevalcases:") if _EVALCASES_LINE.match(text, pos + 1)]
-    if text.startswith("evalcases:") and _EVALCASES_LINE.match(text, 0):
+    head_line = _EVALCASES_LINE if key == "evalcases" else re.compile(rf"{key}:[ \t]*(?:#[^\n]*)?\r?(?:\n|\Z)")
+    heads = [pos + 1 for pos in _find_all(text, f"\n{key}:") if head_line.match(text, pos + 1)]
+    if text.startswith(f"{key}:") and head_line.match(text, 0):
         heads.insert(0, 0)
     if len(heads) != 1:
         return None
-    head = _EVALCASES_LINE.match(text, heads[0])
+    head = head_line.match(text, heads[0])
     assert head is not None  # matched when heads was built
     head_end = head.end()
     first = _FIRST_ITEM.search(text, head_end - 1)
