@@ -571,7 +571,10 @@ def _needs_careful_path(text: str, flow_openers: int) -> bool:
 # thread's stack; up to _MAX_THREAD_FLOW, on a thread whose stack is sized for that depth (a few hundred bytes of C
 # stack per level); past that, the iterative composer here.
 _SAFE_FLOW = 400
-_MAX_THREAD_FLOW = 200_000  # (a stack of up to ~210 MB, reserved, not used: AgentV 4 suites write many flow mappings)
+_MAX_THREAD_FLOW = 20_000
+# A `{{ name }}` / `${{ NAME }}` template reference opens two flow levels and closes them itself: it adds at most two
+# to the nesting wherever it stands, so its openers need not count (AgentV 4 suites are full of them).
+_TEMPLATE_REF = re.compile(r"\{\{\s*[A-Za-z_][A-Za-z0-9_.]*\s*\}\}")
 _STACK_PER_LEVEL = 1024
 _MIN_THREAD_STACK = 16 * 1024 * 1024
 
@@ -1536,6 +1539,8 @@ def _parse(text: str, merge: bool = False) -> YamlDoc:
     if text.startswith("%") or "\n%" in text:
         text, directive_warnings = _drop_unknown_directives(text)
     flow_openers = text.count("[") + text.count("{")
+    if "{{" in text:
+        flow_openers -= 2 * len(_TEMPLATE_REF.findall(text)) - 2
     careful = _needs_careful_path(text, flow_openers)
     patches: list = []
     while True:
