@@ -188,3 +188,18 @@ async def test_memory_stays_bounded_walking_every_case(tmp_path, monkeypatch):
         assert screen.current == screen.session.case_keys()[-1]
         assert len(screen._views) == 8
         assert len(screen.session._formatted) <= 12
+
+
+def test_a_big_jsonl_datasets_first_slice_is_its_first_lines(tmp_path):
+    lines = [
+        f'{{"id": "t{n:05d}", "criteria": "Answers.", "input": "Question {n}? {"words " * 30}"}}' for n in range(2000)
+    ]
+    path = tmp_path / "dataset.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    cut = loading.first_slice(str(path))
+    assert cut is not None
+    part = load_eval_file(path, repo_root=str(tmp_path), text=cut[0])
+    whole = load_eval_file(path, repo_root=str(tmp_path))
+    assert whole.error is None and 0 < len(part.cases) < len(whole.cases) == 2000
+    for a, b in zip(part.cases, whole.cases):
+        assert (a.id, a.index, a.line) == (b.id, b.index, b.line)

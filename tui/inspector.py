@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import gc
 import os
 import subprocess
+import time
+from collections.abc import Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -19,6 +20,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Header, Static
 from textual.worker import get_current_worker
 
+from turnlens.formatting import gcpause
 from turnlens.formatting.evals.files import FileReadError, read_text_file
 from turnlens.formatting.model import Diagnostic, EvalFile
 
@@ -53,6 +55,7 @@ WATCH_DEBOUNCE_MS = 150
 WATCH_STEP_MS = 40
 PRERENDER_DELAY = 0.3  # seconds after the first load
 VIEW_CACHE_SIZE = 64  # case views kept (each holds its panes' wrapped lines): bounded by what was looked at lately
+POST_EVERY = 0.1  # seconds between the loading worker's messages (after the first, which is sent at once)
 PRERENDER_AROUND = 12  # cases each side of the one on screen whose views are built ahead of a switch
 PRERENDER_AFTER_SWITCH = 0.15  # seconds of rest after a switch before prerendering around the new case
 WATCH_CATCH_UP = 0.3  # seconds after the watcher (re)starts: look for changes it could not see
@@ -151,14 +154,9 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Case
 def long_lived_allocations():
     """For building what stays cached (a case's view): no cyclic GC pass meanwhile (each would re-scan the heap
     for nothing: these objects stay), and what was built is frozen out of later passes. Unfrozen on reload."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with gcpause.paused():
         yield
-    finally:
-        if was_enabled:
-            gc.enable()
-        gc.freeze()
+        gcpause.keep_long_lived()
 
 
 def nearest_first(keys: list[str], current: str | None, remaining: set[str]) -> str:
@@ -480,58 +478,74 @@ class InspectorScreen(Screen):
     # ------------------------------------------------------------------ loading
 
     class Loaded(Message):
-        """A step of the load made in the loading worker (see tui/loading.py), applied on the event loop."""
+        """Steps of the load made in the loading worker (see tui/loading.py), applied on the event loop."""
 
-        def __init__(self, step: LoadStep, generation: int) -> None:
+        def __init__(self, steps: list[LoadStep], generation: int) -> None:
             super().__init__()
-            self.step = step
+            self.steps = steps
             self.generation = generation  # the load (or rows pass) it belongs to: an older one is dropped
+
+    def _post_steps(self, steps: Iterable[LoadStep]) -> None:
+        """Post the steps, the first at once, then together every POST_EVERY seconds: the list is updated once per
+        message (a message per small file would redraw it hundreds of times)."""
+        generation = self._load_generation
+        pending: list[LoadStep] = []
+        posted = 0.0
+        for step in steps:
+            pending.append(step)
+            if time.perf_counter() - posted >= POST_EVERY:
+                self.post_message(self.Loaded(pending, generation))
+                pending, posted = [], time.perf_counter()
+        if pending:
+            self.post_message(self.Loaded(pending, generation))
 
     @work(thread=True, group="load", exclusive=True)
     def _load_all(self) -> None:
-        """Load the files step by step (the first case first), posting each step; nothing here touches the screen
+        """Load the files step by step (the first case first), posting the steps; nothing here touches the screen
         or the session."""
         worker = get_current_worker()
-        generation = self._load_generation
-        for step in load_steps(
-            [f.path for f in self.session.files],
-            repo_root=self.session.repo_root,
-            cwd=self.session.cwd,
-            profile=self.profile,
-            dialect=self.session.dialect,
-            cancelled=lambda: worker.is_cancelled,
-        ):
-            self.post_message(self.Loaded(step, generation))
+        self._post_steps(
+            load_steps(
+                [f.path for f in self.session.files],
+                repo_root=self.session.repo_root,
+                cwd=self.session.cwd,
+                profile=self.profile,
+                dialect=self.session.dialect,
+                cancelled=lambda: worker.is_cancelled,
+            )
+        )
 
     @work(thread=True, group="load", exclusive=True)
     def _remake_rows(self, profile: str) -> None:
         """The rows of every loaded file again, for another profile (their rule may differ)."""
         worker = get_current_worker()
-        generation = self._load_generation
-        for number, loaded in enumerate(list(self.session.files)):
-            if loaded.good is None:
-                continue
-            for step in row_steps(number, loaded.path, loaded.good, profile, lambda: worker.is_cancelled):
-                self.post_message(self.Loaded(step, generation))
+        files = list(self.session.files)
+        self._post_steps(
+            step
+            for number, loaded in enumerate(files)
+            if loaded.good is not None
+            for step in row_steps(number, loaded.path, loaded.good, profile, lambda: worker.is_cancelled)
+        )
 
     @on(Loaded)
     def _loaded(self, message: Loaded) -> None:
-        step = message.step
         if message.generation != self._load_generation:
             return
-        if step.number >= len(self.session.files) or self.session.files[step.number].path != step.path:
-            return
-        if self._applied.get(step.number) is not step.eval_file:
-            self._applied[step.number] = step.eval_file
-            self.session.apply(step.number, step.eval_file)
-            self._views.discard_where(lambda k: k[0] == step.path)
-            if self.current is not None and self.current.startswith(f"{step.number}:"):
-                self.show_case(self.current, keep_scroll=True)  # the whole file replaced its first slice
-        self._rows[step.number] = step.rows
-        self._progress = (step.files_done, step.files_total, step.rows_done and not step.partial)
-        complete = step.files_done == step.files_total and step.rows_done and not step.partial
+        complete = False
+        for step in message.steps:
+            if step.number >= len(self.session.files) or self.session.files[step.number].path != step.path:
+                continue
+            if self._applied.get(step.number) is not step.eval_file:
+                self._applied[step.number] = step.eval_file
+                self.session.apply(step.number, step.eval_file)
+                self._views.discard_where(lambda k, path=step.path: k[0] == path)
+                if self.current is not None and self.current.startswith(f"{step.number}:"):
+                    self.show_case(self.current, keep_scroll=True)  # the whole file replaced its first slice
+            self._rows[step.number] = step.rows
+            self._progress = (step.files_done, step.files_total, step.rows_done and not step.partial)
+            complete = step.files_done == step.files_total and step.rows_done and not step.partial
         self._refresh_list()
-        if step.eval_file.error is not None or complete:
+        if any(step.eval_file.error is not None for step in message.steps) or complete:
             self._update_banner()
         self._update_subtitle()
         if self.current is None:
@@ -551,7 +565,7 @@ class InspectorScreen(Screen):
         self.query_one("#case-options").focus()
         # What is loaded now lives as long as the session: keep the cyclic GC from re-scanning it (a full collection
         # of this heap, triggered by the allocations of a case switch, took ~60 ms of it).
-        self.call_after_refresh(gc.freeze)
+        self.call_after_refresh(gcpause.keep_long_lived)
         # Prerendering competes for the GIL: start it once the first case is on screen.
         self.set_timer(PRERENDER_DELAY, self._prerender)
         if self.watch_enabled:
@@ -847,7 +861,7 @@ class InspectorScreen(Screen):
             await self._reload_files(numbers, rescan=rescan)
 
     async def _reload_files(self, numbers: list[int], *, rescan: bool) -> None:
-        gc.unfreeze()
+        gcpause.release_long_lived()
         current = self.session.case(self.current) if self.current else None
         anchor = (current[0].path, current[1].id, current[1].index) if current else None
         paths = [self.session.files[n].path for n in numbers if n < len(self.session.files)]

@@ -4,8 +4,9 @@ Plain Python (no Textual): `load_steps` runs in a worker thread and yields `Load
 as messages and applies on the event loop; nothing here writes to the session. The order is:
 
 1. the first eval file, and when it is big, only its first cases: the engine's exporter can cut a big file at
-   case boundaries (formatting/export/parallel.py); its first slice is loaded alone, with every line and case index
-   as in the whole file, so the first case shows while the rest is still being read;
+   case boundaries (formatting/export/parallel.py), and a JSONL dataset is cut after a line; its first slice is
+   loaded alone, with every line and case index as in the whole file, so the first case shows while the rest is
+   still being read;
 2. then that file whole (replacing the slice: the final state is a full load, whatever was shown meanwhile), and
    every other file in order.
 
@@ -75,6 +76,10 @@ def first_slice(path: str) -> tuple[str, int] | None:
     if len(raw) < MIN_PARALLEL_BYTES or wide_encoding(raw) is not None:
         return None
     text, _bad_line = decode_eval_bytes(raw)
+    if path.lower().endswith(".jsonl"):
+        # A JSONL dataset is a test a line: its first lines are its first tests, at their own line numbers.
+        end = text.rfind("\n", 0, FIRST_SLICE_BYTES)
+        return (text[: end + 1], len(raw)) if end > 0 else None
     slices = split_slices(text, max(2, min(256, len(text) // FIRST_SLICE_BYTES)))
     if slices is None:
         slices = split_slices(text, 2)  # few, big cases

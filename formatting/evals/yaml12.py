@@ -46,7 +46,6 @@ from __future__ import annotations
 import base64
 import builtins
 import datetime
-import gc
 import math
 import re
 import sys
@@ -67,6 +66,8 @@ from yaml.events import (
 )
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from yaml.resolver import BaseResolver
+
+from turnlens.formatting import gcpause
 
 __all__ = [
     "YamlError",
@@ -1488,21 +1489,18 @@ def parse_yaml(text: str, merge: bool = False) -> YamlDoc:
 
     `merge`: `<<` merge keys merge mappings in (AgentV 4's parser does so; 0.15.1's did not)."""
     # The node tree is hundreds of thousands of acyclic objects: cyclic GC passes over it would cost 4x the parse.
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    # Building recurses in Python, up to two frames per level: make room for MAX_DEPTH levels above the caller.
-    recursion_limit = sys.getrecursionlimit()
-    if recursion_limit < _RECURSION_ROOM:
-        sys.setrecursionlimit(_RECURSION_ROOM)
-    try:
-        return _parse(text, merge)
-    except RecursionError:
-        raise YamlError(f"the data is nested too deeply (the limit is {MAX_DEPTH} levels)") from None
-    finally:
-        if sys.getrecursionlimit() == _RECURSION_ROOM and recursion_limit < _RECURSION_ROOM:
-            sys.setrecursionlimit(recursion_limit)
-        if gc_was_enabled:
-            gc.enable()
+    with gcpause.paused():
+        # Building recurses in Python, up to two frames per level: make room for MAX_DEPTH levels above the caller.
+        recursion_limit = sys.getrecursionlimit()
+        if recursion_limit < _RECURSION_ROOM:
+            sys.setrecursionlimit(_RECURSION_ROOM)
+        try:
+            return _parse(text, merge)
+        except RecursionError:
+            raise YamlError(f"the data is nested too deeply (the limit is {MAX_DEPTH} levels)") from None
+        finally:
+            if sys.getrecursionlimit() == _RECURSION_ROOM and recursion_limit < _RECURSION_ROOM:
+                sys.setrecursionlimit(recursion_limit)
 
 
 _RECURSION_ROOM = 3 * MAX_DEPTH + 1000

@@ -6,7 +6,6 @@ Kept free of textual/rich imports so the command starts fast.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import sys
@@ -15,6 +14,7 @@ from typing import Any
 
 import orjson
 
+from turnlens.formatting import gcpause
 from turnlens.formatting.evals.files import (
     SIZE_OPTION_HELP,
     FileReadError,
@@ -387,11 +387,17 @@ def _expand_folders(args) -> tuple[list[str], list[str]]:
 
 
 def _export_eval_files(args) -> int:
+    # A batch job that allocates millions of objects and frees nothing early: the cyclic GC only costs time here.
+    # What is left at the end lives until exit: kept out of the full collection interpreter shutdown runs.
+    with gcpause.paused():
+        status = _export_all(args)
+        gcpause.keep_long_lived()
+    return status
+
+
+def _export_all(args) -> int:
     out = sys.stdout.buffer
     status = 0
-    # A batch job that allocates millions of short-lived objects and frees nothing early: the cyclic GC only
-    # costs time here.
-    gc.disable()
     paths, empty = _expand_folders(args)
     for folder in empty:
         print(
@@ -431,8 +437,6 @@ def _export_eval_files(args) -> int:
                 if isinstance(value, tuple) and isinstance(value[1], _SliceRows):
                     value[1].close()
     out.flush()
-    # What is left lives until exit: keep it out of the full collection interpreter shutdown runs (~6 ms here).
-    gc.freeze()
     return status
 
 
