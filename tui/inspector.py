@@ -485,6 +485,9 @@ class InspectorScreen(Screen):
             self.steps = steps
             self.generation = generation  # the load (or rows pass) it belongs to: an older one is dropped
 
+    def _forget_views(self, path: str) -> None:
+        self._views.discard_where(lambda key: key[0] == path)
+
     def _post_steps(self, steps: Iterable[LoadStep]) -> None:
         """Post the steps, the first at once, then together every POST_EVERY seconds: the list is updated once per
         message (a message per small file would redraw it hundreds of times)."""
@@ -538,7 +541,7 @@ class InspectorScreen(Screen):
             if self._applied.get(step.number) is not step.eval_file:
                 self._applied[step.number] = step.eval_file
                 self.session.apply(step.number, step.eval_file)
-                self._views.discard_where(lambda k, path=step.path: k[0] == path)
+                self._forget_views(step.path)
                 if self.current is not None and self.current.startswith(f"{step.number}:"):
                     self.show_case(self.current, keep_scroll=True)  # the whole file replaced its first slice
             self._rows[step.number] = step.rows
