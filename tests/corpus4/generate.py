@@ -45,6 +45,11 @@ CORPUS_ENV = {
     "CORPUS_ROLE": "system",
     "CORPUS_BRACES": "{{ name }}",
     "CORPUS_CASES": "./cases/one.yaml",
+    "CORPUS_FLOATISH": "1.50",
+    "CORPUS_NEG_ZERO": "-0",
+    "CORPUS_BIG": "12345678901234567890",
+    "CORPUS_EXP": "1e5",
+    "CORPUS_PLUS": "+1",
     "CORPUS_ROOT": "<ROOT>",
 }
 
@@ -1928,6 +1933,395 @@ ENV_TESTS_PATH = """description: the tests path comes from the environment
 tests: "${{ CORPUS_CASES }}"
 """
 
+JSON_VALUES = r"""description: values as JSON.stringify writes them (object content, inline vars, reference answers)
+tests:
+  - id: json-float-one
+    criteria: c
+    vars: {v: 1.0}
+    input:
+      - role: user
+        content: {value: 1.0, label: float-one}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: 1.0}
+  - id: json-float-trailing-dot
+    criteria: c
+    vars: {v: 5.}
+    input:
+      - role: user
+        content: {value: 5., label: float-trailing-dot}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: 5.}
+  - id: json-float-leading-dot
+    criteria: c
+    vars: {v: .5}
+    input:
+      - role: user
+        content: {value: .5, label: float-leading-dot}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: .5}
+  - id: json-exp-lower
+    criteria: c
+    vars: {v: 1e3}
+    input:
+      - role: user
+        content: {value: 1e3, label: exp-lower}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: 1e3}
+  - id: json-exp-upper
+    criteria: c
+    vars: {v: 1E3}
+    input:
+      - role: user
+        content: {value: 1E3, label: exp-upper}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: 1E3}
+  - id: json-exp-neg
+    criteria: c
+    vars: {v: 1e-7}
+    input:
+      - role: user
+        content: {value: 1e-7, label: exp-neg}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: 1e-7}
+  - id: json-exp-big
+    criteria: c
+    vars: {v: 1e21}
+    input:
+      - role: user
+        content: {value: 1e21, label: exp-big}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: 1e21}
+  - id: json-exp-just-below
+    criteria: c
+    vars: {v: 1e20}
+    input:
+      - role: user
+        content: {value: 1e20, label: exp-just-below}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: 1e20}
+  - id: json-big-float
+    criteria: c
+    vars: {v: 123456789012345678901.5}
+    input:
+      - role: user
+        content: {value: 123456789012345678901.5, label: big-float}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: 123456789012345678901.5}
+  - id: json-plus-int
+    criteria: c
+    vars: {v: +1}
+    input:
+      - role: user
+        content: {value: +1, label: plus-int}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: +1}
+  - id: json-neg-zero-int
+    criteria: c
+    vars: {v: -0}
+    input:
+      - role: user
+        content: {value: -0, label: neg-zero-int}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: -0}
+  - id: json-neg-zero-float
+    criteria: c
+    vars: {v: -0.0}
+    input:
+      - role: user
+        content: {value: -0.0, label: neg-zero-float}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: -0.0}
+  - id: json-hex
+    criteria: c
+    vars: {v: 0x1F}
+    input:
+      - role: user
+        content: {value: 0x1F, label: hex}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: 0x1F}
+  - id: json-octal-o
+    criteria: c
+    vars: {v: 0o17}
+    input:
+      - role: user
+        content: {value: 0o17, label: octal-o}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: 0o17}
+  - id: json-leading-zero
+    criteria: c
+    vars: {v: 007}
+    input:
+      - role: user
+        content: {value: 007, label: leading-zero}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: 007}
+  - id: json-binary-like
+    criteria: c
+    vars: {v: 0b101}
+    input:
+      - role: user
+        content: {value: 0b101, label: binary-like}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: 0b101}
+  - id: json-underscore
+    criteria: c
+    vars: {v: 1_000}
+    input:
+      - role: user
+        content: {value: 1_000, label: underscore}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: 1_000}
+  - id: json-inf
+    criteria: c
+    vars: {v: .inf}
+    input:
+      - role: user
+        content: {value: .inf, label: inf}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: .inf}
+  - id: json-neg-inf
+    criteria: c
+    vars: {v: -.inf}
+    input:
+      - role: user
+        content: {value: -.inf, label: neg-inf}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: -.inf}
+  - id: json-nan
+    criteria: c
+    vars: {v: .nan}
+    input:
+      - role: user
+        content: {value: .nan, label: nan}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: .nan}
+  - id: json-huge
+    criteria: c
+    vars: {v: 1.7976931348623157e309}
+    input:
+      - role: user
+        content: {value: 1.7976931348623157e309, label: huge}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: 1.7976931348623157e309}
+  - id: json-max-safe-plus
+    criteria: c
+    vars: {v: 9007199254740993}
+    input:
+      - role: user
+        content: {value: 9007199254740993, label: max-safe-plus}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: 9007199254740993}
+  - id: json-big-int
+    criteria: c
+    vars: {v: 12345678901234567890}
+    input:
+      - role: user
+        content: {value: 12345678901234567890, label: big-int}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: 12345678901234567890}
+  - id: json-tiny
+    criteria: c
+    vars: {v: 5e-324}
+    input:
+      - role: user
+        content: {value: 5e-324, label: tiny}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: 5e-324}
+  - id: json-third
+    criteria: c
+    vars: {v: 0.3333333333333333333}
+    input:
+      - role: user
+        content: {value: 0.3333333333333333333, label: third}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: 0.3333333333333333333}
+  - id: json-point-one-sum
+    criteria: c
+    vars: {v: 0.30000000000000004}
+    input:
+      - role: user
+        content: {value: 0.30000000000000004, label: point-one-sum}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: 0.30000000000000004}
+  - id: json-null-tilde
+    criteria: c
+    vars: {v: ~}
+    input:
+      - role: user
+        content: {value: ~, label: null-tilde}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: ~}
+  - id: json-null-title
+    criteria: c
+    vars: {v: Null}
+    input:
+      - role: user
+        content: {value: Null, label: null-title}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: Null}
+  - id: json-true-title
+    criteria: c
+    vars: {v: True}
+    input:
+      - role: user
+        content: {value: True, label: true-title}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: True}
+  - id: json-true-upper
+    criteria: c
+    vars: {v: TRUE}
+    input:
+      - role: user
+        content: {value: TRUE, label: true-upper}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: TRUE}
+  - id: json-yes
+    criteria: c
+    vars: {v: yes}
+    input:
+      - role: user
+        content: {value: yes, label: yes}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: yes}
+  - id: json-date
+    criteria: c
+    vars: {v: 2024-01-01}
+    input:
+      - role: user
+        content: {value: 2024-01-01, label: date}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: 2024-01-01}
+  - id: json-time
+    criteria: c
+    vars: {v: 12:30:00}
+    input:
+      - role: user
+        content: {value: 12:30:00, label: time}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: 12:30:00}
+  - id: json-colon-number
+    criteria: c
+    vars: {v: 1:20}
+    input:
+      - role: user
+        content: {value: 1:20, label: colon-number}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: 1:20}
+  - id: json-empty
+    criteria: c
+    vars: {v: ''}
+    input:
+      - role: user
+        content: {value: '', label: empty}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: ''}
+  - id: json-quoted-number
+    criteria: c
+    vars: {v: '42'}
+    input:
+      - role: user
+        content: {value: '42', label: quoted-number}
+      - role: user
+        content: "inline {{ v }}"
+    expected_output: {value: '42'}
+  - id: json-key-order
+    criteria: c
+    input:
+      - role: user
+        content: {b: 1, "2": two, a: 2, "1": one, "01": zero-one, "-1": minus, "4294967295": big-index, "10": ten}
+  - id: json-proto-key
+    criteria: c
+    input:
+      - role: user
+        content: {__proto__: {x: 1}, constructor: c, toString: t}
+  - id: json-strings
+    criteria: c
+    input:
+      - role: user
+        content:
+          del: "\x7f"
+          ls: "\u2028"
+          nul: "\0"
+          bell: "\a"
+          tab: "\t"
+          quote: "\""
+          back: "\\"
+          slash: "/"
+          surrogate: "\ud800"
+          emoji: "\U0001F600"
+          nel: "\N"
+  - id: json-nested-empty
+    criteria: c
+    input:
+      - role: user
+        content: {a: [], b: {}, c: [[]], d: [{}], e: null, f: [null, true, 1.5]}
+  - id: json-env-coerced-in-object
+    criteria: c
+    input:
+      - role: user
+        content:
+          floatish: "${{ CORPUS_FLOATISH }}"
+          negzero: "${{ CORPUS_NEG_ZERO }}"
+          big: "${{ CORPUS_BIG }}"
+          exp: "${{ CORPUS_EXP }}"
+          plus: "${{ CORPUS_PLUS }}"
+          t: "${{ CORPUS_TRUE }}"
+          num: "${{ CORPUS_NUM }}"
+  - id: json-env-coerced-inline-var
+    vars: {n: "${{ CORPUS_FLOATISH }}", z: "${{ CORPUS_NEG_ZERO }}", b: "${{ CORPUS_BIG }}"}
+    criteria: c
+    input: "n={{ n }} z={{ z }} b={{ b }}"
+  - id: json-env-floatish-criteria
+    criteria: "${{ CORPUS_FLOATISH }}"
+    input: Q
+    expected_output: "${{ CORPUS_BIG }}"
+  - id: json-whole-var-number-content
+    vars: {n: 1.0, o: {x: 1e21, y: -0.0}}
+    criteria: c
+    input:
+      - role: user
+        content: "{{ o }}"
+      - role: user
+        content: "{{ n }}"
+      - role: user
+        content: "{{ o }} inline"
+"""
+
 REFUSED: dict[str, str | bytes] = {
     "evals/yaml-syntax.eval.yaml": "tests:\n  - id: a\n   criteria: c\n",
     "evals/duplicate-key.eval.yaml": "tests:\n  - id: a\n    criteria: c\n    criteria: d\n    input: Q\n",
@@ -1959,6 +2353,12 @@ REFUSED: dict[str, str | bytes] = {
     "evals/external-bom-list.eval.yaml": "tests: ./cases/bom-list.yaml\n",
     "evals/external-bad-yaml.eval.yaml": "tests: ./cases/bad.yaml\n",
     "evals/unknown-alias.eval.yaml": "tests:\n  - *nothing\n",
+    "evals/case-folder-list.eval.yaml": "tests: ./folder-list\n",
+    "evals/case-folder-bom.eval.yaml": "tests: ./folder-bom\n",
+    "evals/case-folder-empty-case.eval.yaml": "tests: ./folder-empty\n",
+    "evals/glob-star-mixed.eval.yaml": "tests:\n  - file://globbed/*\n",
+    "evals/glob-md-file.eval.yaml": "tests:\n  - file://globbed/notes.md\n",
+    "evals/tests-points-at-md.eval.yaml": "tests: ./globbed/notes.md\n",
     "evals/preprocessor-missing.eval.yaml": (
         "preprocessors:\n  - type: xlsx\n    command: [node, convert.js]\n"
         "tests:\n  - id: a\n    criteria: c\n    input: Q\n"
@@ -1988,6 +2388,12 @@ REFUSED: dict[str, str | bytes] = {
 }
 
 REFUSED_CASES = {
+    "evals/folder-list/one/case.yaml": "- id: x\n  criteria: c\n  input: Q\n",
+    "evals/folder-bom/one/case.yaml": "\ufeffcriteria: c\ninput: BOM before a mapping in a case file.\n",
+    "evals/folder-empty/one/case.yaml": "",
+    "evals/globbed/a.yaml": "- id: g-a\n  criteria: c\n  input: From a.yaml.\n",
+    "evals/globbed/notes.md": "Not a case file.\n",
+    "evals/globbed/rows.jsonl": '{"id": "g-row", "criteria": "c", "input": "From rows.jsonl."}\n',
     "evals/cases/mapping.yaml": "id: x\ncriteria: c\n",
     "evals/cases/non-object.yaml": "- id: ok\n  criteria: c\n  input: Q\n- plain string\n",
     "evals/cases/bom-list.yaml": "\ufeff- id: a\n  criteria: c\n  input: Q\n",
@@ -2026,6 +2432,7 @@ def write_suites(w: Writer) -> None:
     w.eval(name, "evals/aliases-evalcases.eval.yaml", ALIASES_4X)
     w.eval(name, "evals/aliases-eval-cases.eval.yaml", ALIASES_EVAL_CASES)
     w.eval(name, "evals/shown-only.eval.yaml", SHOWN_ONLY)
+    w.eval(name, "evals/json-values.eval.yaml", JSON_VALUES)
     w.eval(name, "evals/external/tests-from-env.eval.yaml", ENV_TESTS_PATH)
     w.eval(name, "evals/deep/nested/search.eval.yaml", DEEP)
     w.eval(name, "evals/crlf.eval.yaml", CRLF_SUITE)
