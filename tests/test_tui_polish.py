@@ -287,3 +287,32 @@ async def _started(pilot):
     await wait_for_idle(pilot)
     assert pilot.app.screen.loaded
     return pilot.app.screen
+
+
+class TestEmoji:
+    def test_joiners_and_modifiers_are_left_out_of_what_is_shown(self):
+        from rich.cells import cell_len
+
+        from turnlens.tui.render import sanitize
+
+        shown = sanitize("🏕️👩‍👩‍👧 👍🏽 ❤️")
+        assert shown == "🏕👩👩👧 👍 ❤"
+        # Measured one code point at a time, as terminals (and tmux) do: Rich agrees.
+        assert cell_len(shown) == sum(cell_len(ch) for ch in shown)
+
+    async def test_a_zwj_line_keeps_the_pane_border_in_place(self, tmp_path):
+        line = "Camping trip 🏕️👩‍👩‍👧 planned"
+        evals = tmp_path / "evals.yaml"
+        evals.write_text(
+            EVAL_HEAD + "  - id: emoji\n    outcome: o\n    input_messages:\n"
+            f"      - role: user\n        content: '{line}'\n",
+            encoding="utf-8",
+        )
+        app = make_app([evals], repo_root=str(tmp_path), watch=False)
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            pane = app.screen.query_one("#question", Pane)
+            assert "Camping trip 🏕👩👩👧 planned" in pane.body_text
+            strip = pane.render_line(0)
+            assert "\u200d" not in strip.text and "\ufe0f" not in strip.text
+            assert strip.cell_length == pane.content_width
