@@ -1,4 +1,5 @@
-"""The `design` profile (DECISIONS §1): design 004's chatPrompt; question and guidelines as in `agentv`."""
+"""The `design` profile (docs/rules.md, "chatPrompt profiles"): its chatPrompt; question and guidelines as in
+`agentv`."""
 
 from __future__ import annotations
 
@@ -79,7 +80,7 @@ def test_design_and_agentv_share_question_and_guidelines(tmp_path):
         assert design.rendered(mode).question == agentv.rendered(mode).question
         assert design.rendered(mode).guidelines == agentv.rendered(mode).guidelines
     assert design.evaluator_prompt == agentv.evaluator_prompt
-    # the agentv chatPrompt differs exactly where DECISIONS §1 says
+    # the agentv chatPrompt differs exactly where docs/rules.md says
     assert [m.role for m in agentv.lm.chat_prompt] == ["system", "user", "assistant", "assistant", "assistant"]
     assert agentv.lm.chat_prompt[3].content == "@[System]:\nThe user is a beginner."
 

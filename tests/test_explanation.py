@@ -1,4 +1,5 @@
-"""The explanation (DECISIONS §4): which rule fired, the evidence, and the fate of every message and segment."""
+"""The explanation (docs/rules.md, "The marker rule"): which rule fired, the evidence, and the fate of every message
+and segment."""
 
 from __future__ import annotations
 

@@ -107,7 +107,7 @@ def test_engine_matches_oracle4(fixture):
 
 @pytest.mark.parametrize("fixture", [k for k in _KEYS if not _MANIFEST["fixtures"][k].get("load_error")][:60])
 def test_design_profile_keeps_question_and_system_message(fixture):
-    """DECISIONS §7: the design profile changes only chatPrompt (a chatPrompt for every test)."""
+    """The design profile changes only chatPrompt (a chatPrompt for every test)."""
     entry = _MANIFEST["fixtures"][fixture]
     if entry.get("oracle_crash"):
         pytest.skip("oracle crash")

@@ -12,7 +12,7 @@ Per eval file:
   invalid eval case entry", "No valid expected message found for eval case: <id>");
 - a file the oracle refuses (load_error) is refused by the engine too.
 The design profile must keep the same question, guidelines and evaluator prompt, and its chatPrompt must have the
-shape DECISIONS §1 gives it; `turnlens export` itself is run on a sample of files.
+shape docs/rules.md gives it; `turnlens export` itself is run on a sample of files.
 
 Progress for the engine author (no pytest needed):
 
@@ -191,7 +191,7 @@ class FileResult:
 
 
 def evidence_trouble(markers: dict) -> str | None:
-    """DECISIONS §4: the rule names its evidence consistently; what is wrong, or None."""
+    """The rule names its evidence consistently; what is wrong, or None."""
     try:
         rule, trigger, visible = markers["rule"], markers["trigger_messages"], markers["visible_messages"]
         roles = [m["role"] for m in markers["messages"]]
@@ -234,7 +234,7 @@ def compare(
         return res
 
     accepted = [r for r in rows if "skipped" not in r]
-    for r in rows:  # DECISIONS §6: {"index", "id" (as written, or null), "skipped": "<reason>"}
+    for r in rows:  # docs/export.md: {"index", "id" (as written, or null), "skipped": "<reason>"}
         if "skipped" in r and not (
             isinstance(r.get("index"), int) and "id" in r and isinstance(r["skipped"], str) and r["skipped"]
         ):
@@ -388,7 +388,7 @@ if pytest is not None:
 
     @pytest.mark.parametrize("fixture", _KEYS)
     def test_design_profile_keeps_question_and_guidelines(fixture, export_rows):
-        """DECISIONS §1: the design profile changes only chatPrompt; question, guidelines and the evaluator prompt
+        """The design profile changes only chatPrompt; question, guidelines and the evaluator prompt
         are the agentv ones, so the oracle is their truth too."""
         entry = _MANIFEST["fixtures"][fixture]
         reason = why_not_comparable(entry)
@@ -409,7 +409,7 @@ if pytest is not None:
             pytest.xfail("known mismatches (tests/fixtures/oracle/known_mismatches.txt)")
 
     def design_chat_trouble(rendered: dict) -> str | None:
-        """DECISIONS §1 design: a chatPrompt for every case; at most one system message, first, holding the
+        """The design profile: a chatPrompt for every case; at most one system message, first, holding the
         guidelines block first; roles kept; turns with no parts dropped (so no empty message)."""
         chat = rendered["chatPrompt"]
         if not isinstance(chat, list):

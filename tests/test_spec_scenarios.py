@@ -366,7 +366,7 @@ def run(name: str, tmp_path: Path, monkeypatch, export_rows) -> tuple[dict, dict
 
 
 def check_explanation(cid: str, markers: dict, roles: list) -> None:
-    """DECISIONS §4: the rule names its evidence (trigger messages, visible messages) consistently."""
+    """The rule names its evidence (trigger messages, visible messages) consistently."""
     rule, trigger, visible = markers["rule"], markers["trigger_messages"], markers["visible_messages"]
     assert markers["uses_markers"] == (rule in ("non-user turn", "several visible turns")), cid
     assert markers["summary"].strip(), f"{cid}: empty summary"

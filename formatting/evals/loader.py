@@ -1,4 +1,4 @@
-"""Loading eval files, their `.agentv/config.yaml` and every file they reference (DECISIONS §3).
+"""Loading eval files, their `.agentv/config.yaml` and every file they reference (docs/rules.md).
 
 Nothing here prints or raises for bad input: problems come back as `Diagnostic`s with file and line. Warnings
 carry the reference's wording (without its "Warning: " prefix) so authors can match them to an `agentv` run.

@@ -1,4 +1,5 @@
-"""`turnlens export`: every case of an eval file as JSONL (DECISIONS §6), or a results file (see results_export).
+"""`turnlens export`: every case of an eval file as JSONL (contract: docs/export.md), or a results file (see
+results_export).
 
 Kept free of textual/rich imports so the command starts fast.
 """

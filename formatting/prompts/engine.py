@@ -1,6 +1,6 @@
 """Formatting: loaded eval cases -> question, guidelines, chatPrompt, evaluator prompt, and the explanation.
 
-Two stages, as in the reference (DECISIONS §1):
+Two stages, as in the reference (docs/rules.md):
 - load time (loader.py): every kept message's files are resolved; a file whose path *relative to the repo root*
   matches a guideline pattern goes to `guidelines` and leaves the segments; the rest form the flat segment list;
 - format time (here): each message is scanned again from its content *as written*: a file whose written path
@@ -122,7 +122,7 @@ def _render_parts(parts: list[_Part], mode: Mode, with_refs: bool = True) -> lis
 
 
 def _render_part(part: _Part, mode: Mode, design: bool = False) -> str:
-    """One part as text; `design` embeds a file as `=== path ===` (design 004) instead of a <file> block."""
+    """One part as text; `design` embeds a file as `=== path ===` instead of a <file> block (docs/rules.md)."""
     if part.kind == "text":
         return part.value
     if part.kind == "ref":
@@ -449,7 +449,7 @@ def format_file(eval_file: EvalFile, profile: Profile = "agentv") -> list[Format
     return [c if c.skipped is not None else format_case(c, eval_file, profile) for c in eval_file.cases]
 
 
-# --- the explanation (DECISIONS §4) -------------------------------------------------------------------------
+# --- the explanation (docs/rules.md, "The marker rule") ---------------------------------------------------------------
 
 
 def _msg_label(message: Message) -> str:

@@ -1,4 +1,4 @@
-"""AgentV results files (DECISIONS §5): a cheap sniff, a full-record reader, and an mmap offset index.
+"""AgentV results files: a cheap sniff, a full-record reader, and an mmap offset index.
 
 A results file holds one EvaluationResult per case, as JSONL or as YAML documents separated by `---`. Files can
 be very large (hundreds of MB), so nothing here loads a whole file: `ResultsFile.scan()` walks an mmap once and
