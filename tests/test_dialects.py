@@ -306,3 +306,22 @@ def test_big_agentv4_suite_exported_in_slices_equals_one_process(tmp_path):
     assert got == json.loads(json.dumps(rows))
     assert got[1]["lm"]["question"].startswith('@[User]:\nSuite text core.\n\n@[User]:\n<file path="files/a.py">')
     assert out.stderr.count("File not found") == 1000  # each test's warning once, header said once
+
+
+def test_folder_discovery_as_agentv4_plus_015_files(tmp_path):
+    from turnlens.formatting.evals.dialect import discover_eval_files
+
+    _write(tmp_path, "evals/a/suite.eval.yaml", "tests: []\n")
+    _write(tmp_path, "evals/b/EVAL.yaml", "tests: []\n")  # case-insensitive
+    _write(tmp_path, "evals/b/notes.yaml", "tests: []\n")  # not a pattern
+    _write(tmp_path, "other/x.eval.yaml", "tests: []\n")  # outside evals/: found because a folder above it is named
+    _write(tmp_path, "legacy/old.yaml", "$schema: agentv-eval-v2\nevalcases: []\n")
+    _write(tmp_path, "node_modules/evals/n.eval.yaml", "tests: []\n")
+    root = str(tmp_path)
+    found = [os.path.relpath(p, root) for p in discover_eval_files(root, root)]
+    assert found == ["evals/a/suite.eval.yaml", "evals/b/EVAL.yaml", "legacy/old.yaml", "other/x.eval.yaml"]
+    # a folder named explicitly finds *.eval.yaml anywhere in it, as `agentv eval FOLDER` does
+    assert [os.path.relpath(p, root) for p in discover_eval_files(str(tmp_path / "evals"), root)] == [
+        "evals/a/suite.eval.yaml",
+        "evals/b/EVAL.yaml",
+    ]

@@ -19,6 +19,8 @@ AGENTV4_EXTENSIONS = (".jsonl", ".json")
 TYPESCRIPT_EXTENSIONS = (".ts", ".mts", ".cts")
 YAML_EXTENSIONS = (".yaml", ".yml")
 DEFAULT_EVAL_PATTERNS = ("**/evals/**/*.eval.yaml", "**/evals/**/eval.yaml", "**/evals/**/*.eval.ts")
+# What `agentv eval FOLDER` expands a folder named on its command line to (relative to that folder).
+FOLDER_PATTERNS = ("**/{*.eval.yaml,*.eval.yml,eval.yaml,eval.yml,*.eval.ts,*.eval.mts}",)
 SKIP_DIRS = {".git", ".venv", "node_modules", "dist", "__pycache__", ".mypy_cache", ".pytest_cache", ".agentv"}
 TYPESCRIPT_NOTE = (
     "an AgentV 4 TypeScript suite: AgentV imports it with a TypeScript runtime (bun or a TS loader) and runs its "
@@ -110,11 +112,14 @@ def eval_patterns(folder: str, repo_root: str | None = None) -> tuple[list[str],
 
 def discover_eval_files(folder: str, repo_root: str | None = None, folders: set[str] | None = None) -> list[str]:
     """Absolute paths of the eval files in `folder`, each folder's files (by name) before its subfolders: those
-    AgentV 4 discovers (its default
-    patterns, or `eval_patterns` of `.agentv/config.yaml`; case-insensitive) plus every YAML file declaring
-    `$schema: agentv-eval-v2` (0.15). `folders`, when given, receives every folder searched (real paths)."""
+    AgentV 4 finds (its default patterns or the `eval_patterns` of `.agentv/config.yaml`, matched from the repo
+    root; and `*.eval.yaml`, `eval.yaml`… anywhere under a folder named to it; case-insensitive) plus every YAML
+    file declaring `$schema: agentv-eval-v2` (0.15). `folders`, when given, receives every folder searched."""
+    from turnlens.formatting.evals.loader import find_repo_root
+
     folder = os.path.abspath(folder)
-    patterns, _cfg = eval_patterns(folder, repo_root)
+    root = os.path.abspath(repo_root) if repo_root else find_repo_root(folder)
+    patterns, _cfg = eval_patterns(folder, root)
     flags = wglob.GLOBSTAR | wglob.IGNORECASE | wglob.BRACE | wglob.EXTGLOB
     found: list[str] = []
     seen_real: set[str] = set()
@@ -130,6 +135,13 @@ def discover_eval_files(folder: str, repo_root: str | None = None, folders: set[
         for name in sorted(files):
             path = os.path.join(current, name)
             rel = os.path.relpath(path, folder).replace(os.sep, "/")
-            if wglob.globmatch(rel, patterns, flags=flags) or declares_v2_schema(path):
+            from_root = os.path.relpath(path, root).replace(os.sep, "/")
+            if from_root.startswith("../"):
+                from_root = rel
+            if (
+                wglob.globmatch(rel, FOLDER_PATTERNS, flags=flags)
+                or wglob.globmatch(from_root, patterns, flags=flags)
+                or declares_v2_schema(path)
+            ):
                 found.append(path)
     return found

@@ -546,9 +546,9 @@ def explain(
             else "systemMessage is null: the messages do not start with a system message."
         )
         if case.suite_input_count:
+            which = "Message 1 comes" if case.suite_input_count == 1 else f"Messages 1–{case.suite_input_count} come"
             evidence.append(
-                f"Messages 1–{case.suite_input_count} come from the suite's `input` (prepended to every test "
-                "without execution.skip_defaults)."
+                f"{which} from the suite's `input` (prepended to every test without execution.skip_defaults)."
             )
         evidence.extend(case.notes)
         evidence.extend(f"Interpolation: {n}" for n in case.interpolations)
