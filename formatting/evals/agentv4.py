@@ -489,28 +489,26 @@ def _build_test(
             suite_input = interpolate_vars(suite_input, vars_, notes, "suite input: ")
         suite_msgs = _input_messages(suite_input) or []
         for m in suite_msgs:
-            msg, _ = _build_message(
+            suite_msg, _ = _build_message(
                 ctx, m, len(messages), _line(doc, m) or suite.input_line, suite.doc, from_suite=True
             )
-            messages.append(msg)
+            messages.append(suite_msg)
         case.suite_input_count = len(messages)
         if messages:
             case.notes.append(f"The suite's `input` prepends {len(messages)} message(s) to this test's.")
-    input_lines = raw.get("input")
     for m in raw_messages:
         m_line = _line(doc, m) or _line(doc, raw, "input") or line
-        msg, _ = _build_message(ctx, m, len(messages), m_line, doc, origin_files=origin_files)
-        messages.append(msg)
-    del input_lines
+        test_msg, _ = _build_message(ctx, m, len(messages), m_line, doc, origin_files=origin_files)
+        messages.append(test_msg)
     case.messages = messages
 
     last_content: Any = None
     last_raw: dict = {}
     for i, m in enumerate(expected_raw):
-        msg, resolved = _build_message(
+        expected_msg, resolved = _build_message(
             ctx, m, i, _line(doc, m) or _line(doc, raw, "expected_output"), doc, expected=True
         )
-        case.expected_output.append(msg)
+        case.expected_output.append(expected_msg)
         last_content, last_raw = resolved, m
     case.expected_messages = list(case.expected_output)
     case.reference_answer = _reference_answer(last_content, last_raw) if expected_raw else ""
@@ -560,7 +558,7 @@ def _external_cases(ctx: _Ctx, abs_path: str) -> list[tuple[Any, int | None, Yam
     name = os.path.relpath(abs_path, ctx.eval_dir).replace(os.sep, "/")
     text = _read_case_file(ctx, abs_path, name)
     if abs_path.lower().endswith(".jsonl"):
-        out = []
+        out: list[tuple[Any, int | None, YamlDoc | None, str]] = []
         for n, obj in _jsonl_objects(text, abs_path, name):
             out.append((ctx.env_interpolate(obj), None, None, f"{name} line {n}"))
         return out

@@ -94,7 +94,7 @@ def _iter_rows(ev: EvalFile, profile: str, plain: bool) -> Iterator[dict]:
             }
             continue
         fc = format_case(case, ev, profile)  # type: ignore[arg-type]
-        row = {
+        row: dict[str, Any] = {
             "id": case.id,
             "dialect": dialect,
             "lm": fc.lm.to_json() if plain else _rendered_row(fc.lm),
