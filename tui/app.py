@@ -98,9 +98,11 @@ def make_app(
 def _is_results_input(path: str) -> bool:
     """Results (a results file, a run folder, a folder of runs) and not a folder of eval files: decided by content,
     the same way `turnlens export` decides."""
-    from turnlens.formatting.results.discover import is_results_input
+    from turnlens.formatting.results.discover import is_results_input, is_run_folder
 
     if os.path.isdir(path):
+        if is_run_folder(path):  # decided at once: a run folder of 50,000 tests is not walked for eval files
+            return True
         from .session import find_eval_files
 
         return not find_eval_files([path]) and is_results_input(path)
