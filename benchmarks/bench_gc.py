@@ -70,7 +70,7 @@ async def go():
             frames.append(time.perf_counter())
         app._display = timed
         times = []
-        for key in screen.session.case_keys()[:300]:
+        for key in screen.session.case_keys()[1:301]:
             start = time.perf_counter()
             screen.select_case(key)
             while screen.current != key:
@@ -105,6 +105,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--cases", type=int, default=5000)
+    parser.add_argument("--only", type=int, choices=(1, 2, 3), help="run only this measure")
     args = parser.parse_args()
     sys.path.insert(0, str(REPO / "benchmarks"))
     from bench_export import make_repo
@@ -121,15 +122,17 @@ def main() -> None:
             a, b = statistics.median(with_), statistics.median(without)
             print(f"{name}: with {a * 1000:.0f} ms, without {b * 1000:.0f} ms (without/with {b / a:.2f})")
 
-        compare(
-            f"1. load {args.cases} cases (parse paused)",
-            lambda v: float(run(LOAD, v if v == "with" else "without-pause", path, root)),
-        )
-        compare(
-            "2. turnlens export, whole process (paused, frozen at the end)",
-            lambda v: timed(EXPORT, v if v == "with" else "without-pause", path, root),
-        )
-        for variant in ("with", "without-freeze"):
+        if args.only in (None, 1):
+            compare(
+                f"1. load {args.cases} cases (parse paused)",
+                lambda v: float(run(LOAD, v if v == "with" else "without-pause", path, root)),
+            )
+        if args.only in (None, 2):
+            compare(
+                "2. turnlens export, whole process (paused, frozen at the end)",
+                lambda v: timed(EXPORT, v if v == "with" else "without-pause", path, root),
+            )
+        for variant in ("with", "without-freeze") if args.only in (None, 3) else ():
             medians = [run(SWITCH, variant, path, root).split() for _ in range(max(1, args.runs // 2))]
             figures = " | ".join(
                 f"median {float(m[0]) * 1000:.1f} ms, p95 {float(m[1]) * 1000:.1f}, max {float(m[2]) * 1000:.1f}"
