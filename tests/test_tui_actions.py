@@ -10,8 +10,9 @@ from tui_helpers import CASES, FIXTURE_REPO, WIDE, key_for, select
 
 import turnlens.tui.inspector
 from turnlens.tui.app import make_app
+from turnlens.tui.grading import GradingScreen
 from turnlens.tui.inspector import InspectorScreen
-from turnlens.tui.screens import EvaluatorScreen, HelpScreen, ProfileDiffScreen
+from turnlens.tui.screens import HelpScreen, ProfileDiffScreen
 from turnlens.tui.widgets.pane import Pane
 
 
@@ -174,8 +175,8 @@ class TestScreens:
             await started(pilot)
             await select(pilot, "non-user-turn")
             await pilot.press("e")
-            assert isinstance(app.screen, EvaluatorScreen)
-            text = app.screen.query_one(Pane).body_text
+            assert isinstance(app.screen, GradingScreen)
+            text = app.screen.query_one("#evaluator", Pane).body_text
             assert "[[ ## question ## ]]\n@[User]:\nWhat does add() do?" in text
             await pilot.press("escape")
             assert isinstance(app.screen, InspectorScreen)

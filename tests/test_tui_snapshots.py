@@ -115,9 +115,12 @@ class TestReadme:
 
     def test_samples_overview(self, snap_compare, monkeypatch):
         monkeypatch.chdir(PROJECT)
+        for name in ("SUPPORT_PRODUCT", "SUPPORT_SIGNATURE", "REVIEW_MAX_BULLETS"):
+            monkeypatch.delenv(name, raising=False)  # the samples' .env gives them (the environment would win)
         app = make_app([SAMPLES], repo_root=str(PROJECT), watch=False)
-        # A follow-up with files: markers from several turns, a guideline file, an embedded attachment.
-        assert snap_compare(app, terminal_size=WIDE, run_before=showing("cr-followup-with-files"))
+        # An AgentV 4 test: the suite's system input (${{ VAR }} from .env) marked SUITE, {{ var }} from vars, an
+        # embedded policy file, the systemMessage pane.
+        assert snap_compare(app, terminal_size=WIDE, run_before=showing("refund-unused-tent"))
 
 
 def in_theme(name: str, case_id: str, *then: str):

@@ -24,7 +24,7 @@ from turnlens.formatting import gcpause
 from turnlens.formatting.evals.files import FileReadError, read_text_file
 from turnlens.formatting.model import Diagnostic, EvalFile
 
-from . import render
+from . import authoring, render
 from .actions import Action, bindings
 from .cache import BoundedCache
 from .commands import InspectorCommands
@@ -74,6 +74,9 @@ class CaseView:
     rule: PaneText
     question_chars: int = 0
     guideline_files: int = 0
+    # The fifth pane's slot: `guidelines` for an agentv-0.15 file, AgentV 4's `systemMessage` for an agentv-4 one.
+    fifth_title: str = "guidelines"
+    system_chars: int = 0
 
     title_label: str = ""  # the title's parts, to fit it to a narrower toolbar (id cut first, file:line kept)
     title_where: str = ""
@@ -102,11 +105,20 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Case
     label = render.sanitize(render.case_label(case))
     where = render.sanitize(loaded.rel) + (f":{case.line}" if case.line else "")
     title = render.case_title(label, where)
-    messages = render.messages_text(case, formatted)
+    messages = _messages_with_context(case, render.messages_text(case, formatted, session.repo_root))
+    good = loaded.good
+    v4 = authoring.is_v4(good)
+    fifth_title = "systemMessage" if v4 else "guidelines"
     config = None
-    if formatted is not None and loaded.good is not None:
-        config = render.config_text(loaded.good.config, session.config_searched(loaded.path), session.repo_root)
+    if formatted is not None and good is not None:
+        config = authoring.dialect_text(good, case)
+        if not v4:  # AgentV 4 has no guidelines: no guideline patterns to explain
+            config.append("\n\n")
+            config.append_text(render.config_text(good.config, session.config_searched(loaded.path), session.repo_root))
     rule = render.rule_text(case, formatted, session.repo_root, config)
+    if formatted is None and good is not None:
+        rule.append("\n\n")
+        rule.append_text(authoring.dialect_text(good, case, notes=True))
     if formatted is None:
         skipped = PaneText(Text(f"skipped: {render.sanitize(case.skipped or '')}", style="dim italic", end=""), "")
         if not case.messages:
@@ -127,6 +139,7 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Case
             PaneText(rule, rule.plain, hang=2),
             title_label=label,
             title_where=where,
+            fifth_title=fifth_title,
         )
     rendered = formatted.rendered(mode)
     rule_line = Text(end="", no_wrap=True, overflow="ellipsis")
@@ -140,14 +153,38 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Case
         rule_line=rule_line,
         messages=PaneText(messages, messages.plain),
         question=PaneText(render.prompt_text(rendered.question, "(empty question)"), rendered.question),
-        guidelines=PaneText(render.prompt_text(rendered.guidelines, "(no guidelines)"), rendered.guidelines),
+        guidelines=(
+            PaneText(authoring.system_message_text(rendered), authoring.system_message_copy(rendered))
+            if v4
+            else PaneText(render.prompt_text(rendered.guidelines, "(no guidelines)"), rendered.guidelines)
+        ),
         chat=PaneText(render.chat_text(rendered, profile), render.chat_copy_text(rendered)),
         rule=PaneText(rule, rule.plain, hang=2),
         question_chars=len(rendered.question),
         guideline_files=len(case.guideline_paths),
         title_label=label,
         title_where=where,
+        fifth_title=fifth_title,
+        system_chars=len(rendered.system_message or ""),
     )
+
+
+def _messages_with_context(case, messages: Text) -> Text:
+    """The messages as written, with what the suite prepended said above them and what interpolation replaced
+    below them (agentv-4)."""
+    preamble = authoring.messages_preamble(case)
+    after = authoring.interpolations_text(case)
+    if preamble is None and after is None:
+        return messages
+    out = Text(end="")
+    if preamble is not None:
+        out.append_text(preamble)
+        out.append("\n\n")
+    out.append_text(messages)
+    if after is not None:
+        out.append("\n\n")
+        out.append_text(after)
+    return out
 
 
 @contextmanager
@@ -193,18 +230,21 @@ def empty_state(session: Session) -> tuple[Text, PaneText]:
         return title, PaneText(body, body.plain, hang=5)
     if not session.files:
         where = ", ".join(session.roots) or "."
-        title.append(f"No eval files ($schema: agentv-eval-v2) in {render.sanitize(where)}", style="bold")
+        title.append(f"No eval files in {render.sanitize(where)}", style="bold")
         body = Text(
-            "turnlens shows YAML files whose first lines declare\n\n    $schema: agentv-eval-v2\n\n"
-            f"and none was found in {render.sanitize(where)} (folders such as .agentv and .git are not searched).\n"
-            "Open an eval file or another folder, e.g. `turnlens sample_evals/`; "
+            "turnlens finds eval files in a folder as AgentV 4 does:\n\n"
+            "    **/evals/**/*.eval.yaml   **/evals/**/eval.yaml\n\n"
+            "(or the `eval_patterns` of .agentv/config.yaml), and AgentV 0.15 files whose first lines declare\n\n"
+            "    $schema: agentv-eval-v2\n\n"
+            f"None was found in {render.sanitize(where)} (folders such as .agentv and .git are not searched).\n"
+            "Name an eval file to open it whatever its name, or open another folder, e.g. `turnlens sample_evals/`; "
             "a results file opens with `turnlens RESULTS.jsonl`.",
             style="dim italic",
             end="",
         )
         return title, PaneText(body, "")
     title.append("No eval cases to show.", style="dim italic")
-    body = Text("The eval files opened have no cases (`evalcases:` is empty).", style="dim italic", end="")
+    body = Text("The eval files opened have no cases (`tests:` or `evalcases:` is empty).", style="dim italic", end="")
     return title, PaneText(body, "")
 
 
@@ -244,7 +284,7 @@ PANES = (
     ("question", "question"),
     ("chat", "chatPrompt"),
     ("rule", "marker rule"),
-    ("guidelines", "guidelines"),
+    ("guidelines", "guidelines / systemMessage"),
 )
 
 CHIP_CHROME = 3  # a chip's padding (1 each side) and left margin
@@ -257,7 +297,7 @@ def chip_texts(mode: str, profile: str, level: int) -> dict[str, Text | None]:
         return {
             "mode-chip": _toggle_text("mode", "m", ("lm", "agent"), mode),
             "profile-chip": _toggle_text("profile", "p", ("agentv", "design"), profile),
-            "evaluator-chip": _action_text("e", "evaluator prompt"),
+            "evaluator-chip": _action_text("e", "grading"),
             "diff-chip": _action_text("d", "profile diff"),
         }
     return {
@@ -342,10 +382,11 @@ INSPECTOR_ACTIONS: tuple[Action, ...] = (
     Action(
         "e",
         "evaluator",
-        "Show the evaluator prompt of this case.",
+        "What grades this case: criteria (0.15: outcome), expected output, graders with type and weight, and the "
+        "grader prompt.",
         footer="Eval",
         rank=7,
-        title="Evaluator prompt",
+        title="Grading (criteria, graders, grader prompt)",
         section="What the case becomes",
     ),
     Action("", "", f"Focus a pane: {_PANE_NAMES}.", display="1 … 5", section="Panes"),
@@ -449,7 +490,8 @@ class InspectorScreen(Screen):
                     # Grid order (3 columns): messages, question, chat (two rows) / rule, guidelines. Numbered in
                     # reading order, which is also the stacked order.
                     for number, (pane_id, title) in enumerate(PANES, 1):
-                        yield Pane(title, key=str(number), id=pane_id)
+                        # The fifth slot is titled by the case's dialect when a case is shown.
+                        yield Pane(title.split(" / ")[0], key=str(number), id=pane_id)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -606,7 +648,8 @@ class InspectorScreen(Screen):
             if loaded.error is not None:
                 where = f"line {loaded.error.line}: " if loaded.error.line else ""
                 error = where + render.relativize(loaded.error.message, self.session.repo_root)
-            entries.append(FileEntry(loaded.rel, error, loaded.stale, rows, number))
+            dialect = authoring.dialect_tag(loaded.good.dialect) if loaded.good is not None else ""
+            entries.append(FileEntry(loaded.rel, error, loaded.stale, rows, number, dialect))
         return entries
 
     def _refresh_list(self) -> None:
@@ -692,7 +735,9 @@ class InspectorScreen(Screen):
         mode = self.mode.upper() if self.mode == "lm" else self.mode
         subtitles = {
             "question": f"{mode} · {view.question_chars} chars",
-            "guidelines": f"{mode} · {view.guideline_files} file{'' if view.guideline_files == 1 else 's'}",
+            "guidelines": f"{mode} · {view.guideline_files} file{'' if view.guideline_files == 1 else 's'}"
+            if view.fifth_title == "guidelines"
+            else f"{mode} · {view.system_chars} chars",
             "chat": f"{mode} · {self.profile}",
         }
         with self.app.batch_update():
@@ -702,6 +747,9 @@ class InspectorScreen(Screen):
             self._title_parts = (view.title_label, view.title_where)
             self._update_chips()
             self.query_one("#rule-line", Static).update(view.rule_line, layout=False)
+            fifth = self.query_one("#guidelines", Pane)
+            if fifth.title_name != view.fifth_title:
+                fifth.set_title(view.fifth_title)
             for pane_id, content in view.panes().items():
                 self.query_one(f"#{pane_id}", Pane).show(
                     content, subtitle=subtitles.get(pane_id, ""), keep_scroll=keep_scroll
@@ -824,7 +872,7 @@ class InspectorScreen(Screen):
             self.set_timer(WATCH_CATCH_UP, self._catch_up)
 
             def relevant(_change, path: str, _watched=watched) -> bool:
-                return os.path.realpath(path) in _watched or self.session.is_new_candidate(path)
+                return self.session.is_relevant(path, _watched)
 
             async for changes in awatch(
                 *folders,
@@ -1005,7 +1053,7 @@ class InspectorScreen(Screen):
         return key, render.sanitize(row.label), render.sanitize(f"{summary} — {where}")
 
     def action_evaluator(self) -> None:
-        from .screens import EvaluatorScreen
+        from .grading import GradingScreen
 
         if self.current is None:
             return
@@ -1014,9 +1062,10 @@ class InspectorScreen(Screen):
         if found is None:
             return
         if formatted is None:
-            self.notify("A skipped case has no evaluator prompt.", markup=False, severity="warning")
+            self.notify("A skipped case has no grader prompt.", markup=False, severity="warning")
             return
-        self.app.push_screen(EvaluatorScreen(found[1], formatted))
+        good = found[0].good
+        self.app.push_screen(GradingScreen(found[1], formatted, good.dialect if good else "agentv-0.15"))
 
     def action_profile_diff(self) -> None:
         from .screens import ProfileDiffScreen

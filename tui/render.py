@@ -227,10 +227,17 @@ def case_row_text(row: CaseRow, width: int = 0) -> Text:
 
 
 def file_header_text(
-    rel_path: str, error: str | None, stale: bool, width: int = 0, cases: int = -1, shown: int | None = None
+    rel_path: str,
+    error: str | None,
+    stale: bool,
+    width: int = 0,
+    cases: int = -1,
+    shown: int | None = None,
+    *,
+    dialect: str = "",
 ) -> Text:
-    """A file heading with its number of cases (`shown of all` while a filter hides some); a refused file says so
-    briefly (the banner has the whole message)."""
+    """A file heading with its number of cases (`shown of all` while a filter hides some) and the dialect it was
+    read in; a refused file says so briefly (the banner has the whole message)."""
     text = Text(end="", no_wrap=True, overflow="ellipsis")
     if cases < 0:
         count = ""
@@ -238,10 +245,14 @@ def file_header_text(
         count = f" ({shown} of {cases})"
     else:
         count = f" ({cases})"
+    tag = f" {dialect}" if dialect else ""
     text.append(
-        "▸ " + fit(sanitize(rel_path), width - 2 - len(count), keep_end=True), style=palette().text("file", bold=True)
+        "▸ " + fit(sanitize(rel_path), width - 2 - len(count) - len(tag), keep_end=True),
+        style=palette().text("file", bold=True),
     )
     text.append(count, style=DIM)
+    if tag:
+        text.append(tag, style=Style(dim=True, italic=True))
     if error:
         text.append("\n")
         text.append("✗ " + fit(sanitize(error.split("\n", 1)[0]), width - 2), style=error_style())
@@ -256,6 +267,8 @@ def file_header_text(
 def _message_header(msg: Message, note: str = "", fired: bool = False) -> Text:
     text = Text(end="")
     text.append(f" {msg.index + 1} {sanitize(msg.role)} ", style=role_badge_style(msg.role))
+    if msg.from_suite:
+        text.append(" SUITE ", style=Style(reverse=True, bold=True))
     if fired:
         text.append(" ◆ rule", style=palette().text("key", bold=True))
     if msg.line:
@@ -317,8 +330,9 @@ def source_text(excerpt: str, first_line: int, path: str) -> Text:
     return out
 
 
-def messages_text(case: EvalCase, formatted: FormattedCase | None) -> Text:
-    """The input messages as written: role headers, each text segment, each file with what it resolved to."""
+def messages_text(case: EvalCase, formatted: FormattedCase | None, repo_root: str | None = None) -> Text:
+    """The input messages as written: role headers, each text segment, each file with what it resolved to (paths
+    under `repo_root` shown relative to it)."""
     if not case.messages:
         return _empty_note("(no input messages)")
     fates = {}
@@ -359,9 +373,11 @@ def messages_text(case: EvalCase, formatted: FormattedCase | None) -> Text:
                 out.append(f"⊘ {sanitize(what)}", style=warn_style())
                 if seg.value is not None:
                     out.append(" " + sanitize(str(seg.value))[:200], style=DIM)
+            if seg.origin:
+                out.append(f"\n  from {sanitize(seg.origin)}", style=Style(dim=True, italic=True))
             if fate is not None:
                 out.append("\n  ")
-                out.append_text(fate_text(fate.fate, fate.detail))
+                out.append_text(fate_text(fate.fate, relativize(fate.detail, repo_root)))
     return out
 
 
@@ -372,9 +388,10 @@ def prompt_text(value: str, empty: str) -> Text:
 def chat_text(rendered: Rendered, profile: str) -> Text:
     """The chatPrompt as one card per message."""
     if rendered.chat_prompt is None:
+        other = "systemMessage" if rendered.dialect == "agentv-4" else "guidelines"
         return _empty_note(
             f"No chatPrompt: the {profile} profile sends one only when role markers are used.\n"
-            "The provider receives `question` and `guidelines`."
+            f"The provider receives `question` and `{other}`."
         )
     if not rendered.chat_prompt:
         return _empty_note("chatPrompt is an empty list")
@@ -512,7 +529,7 @@ def rule_text(
         out.append("\n\nSegments", style=Style(bold=True, underline=True))
         for s in ex.segments:
             out.append(f"\n {s.message_index + 1}.{s.segment_index + 1} ", style=DIM)
-            out.append_text(fate_text(s.fate, s.detail))
+            out.append_text(fate_text(s.fate, relativize(s.detail, repo_root)))
     out.append_text(_diagnostics_text(case, repo_root))
     return out
 

@@ -1,4 +1,4 @@
-"""Screens one key away from the inspector: evaluator prompt, profile diff, help."""
+"""Screens one key away from the inspector: profile diff, help (the grading screen is in grading.py)."""
 
 from __future__ import annotations
 
@@ -71,46 +71,6 @@ class HelpScreen(ModalScreen):
             box.border_title = "turnlens — keys"
             box.border_subtitle = "esc closes"
             yield Static(help_text(self.sections), id="help-text")
-
-
-class EvaluatorScreen(Screen):
-    """The evaluator prompt the case produces (lm question, empty candidate answer)."""
-
-    BINDINGS = [
-        Binding("escape,e,q", "app.pop_screen", "Back"),
-        Binding("c", "copy", "Copy"),
-    ]
-
-    def __init__(self, case: EvalCase, formatted: FormattedCase) -> None:
-        super().__init__()
-        self.case = case
-        self.formatted = formatted
-
-    def compose(self) -> ComposeResult:
-        title = Text(end="", no_wrap=True, overflow="ellipsis")
-        title.append(" evaluator prompt ", style="bold reverse")
-        title.append("  " + render.sanitize(render.case_label(self.case)), style="bold")
-        title.append("  default evaluator template, lm question, empty candidate answer", style="dim")
-        yield Static(title, id="screen-title", markup=False)
-        pane = Pane("evaluator user prompt", id="evaluator")
-        yield pane
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self.app.theme_changed_signal.subscribe(self, lambda theme: self._show(theme))
-        self._show()
-
-    def _show(self, theme=None) -> None:
-        if theme is not None:
-            use_theme(theme)
-        pane = self.query_one("#evaluator", Pane)
-        prompt = self.formatted.evaluator_prompt
-        pane.show(PaneText(render.prompt_text(prompt, "(empty)"), prompt), subtitle=f"{len(prompt)} chars")
-        pane.focus()
-
-    def action_copy(self) -> None:
-        self.app.copy_to_clipboard(self.formatted.evaluator_prompt)
-        self.notify(f"Copied the evaluator prompt ({len(self.formatted.evaluator_prompt)} characters)", markup=False)
 
 
 class ProfileDiffScreen(Screen):

@@ -26,7 +26,9 @@ SKIP_DIRS = {".agentv", ".git", ".venv", "node_modules", "__pycache__", ".mypy_c
 EVAL_SUFFIXES = (".yaml", ".yml")
 
 
-def find_eval_files(paths: Iterable[str | os.PathLike], folders: set[str] | None = None) -> list[str]:
+def find_eval_files(
+    paths: Iterable[str | os.PathLike], folders: set[str] | None = None, repo_root: str | None = None
+) -> list[str]:
     """Absolute paths of the eval files named or found in the folders named (as AgentV 4 discovers them, plus
     0.15 files by their `$schema`: formatting/evals/dialect.py), in order.
 
@@ -38,7 +40,7 @@ def find_eval_files(paths: Iterable[str | os.PathLike], folders: set[str] | None
     seen: set[str] = set()
     for raw in paths:
         path = os.path.abspath(os.fspath(raw))
-        candidates = discover_eval_files(path, folders=folders) if os.path.isdir(path) else [path]
+        candidates = discover_eval_files(path, repo_root, folders=folders) if os.path.isdir(path) else [path]
         for p in candidates:  # a file named explicitly is loaded even if it does not look right, so the error shows
             if p not in seen:
                 seen.add(p)
@@ -87,7 +89,7 @@ class Session:
         self.scanned_folders: set[str] = set()  # folders searched for eval files (real paths)
         self.files: list[LoadedFile] = [
             LoadedFile(path=p, rel=display_path(p, self.repo_root))
-            for p in find_eval_files(self.roots, self.scanned_folders)
+            for p in find_eval_files(self.roots, self.scanned_folders, self.repo_root)
         ]
         self._formatted: BoundedCache[tuple[str, int, int, str], FormattedCase] = BoundedCache(FORMATTED_CACHE_SIZE)
         self.notes: list[str] = []  # said once above the panes (e.g. a results file named among eval files)
@@ -99,7 +101,7 @@ class Session:
         selected case by path and id.
         """
         folders: set[str] = set()
-        paths = find_eval_files(self.roots, folders)
+        paths = find_eval_files(self.roots, folders, self.repo_root)
         self.scanned_folders = folders
         known = {f.path: f for f in self.files}
         self.files = [known.get(p) or LoadedFile(path=p, rel=display_path(p, self.repo_root)) for p in paths]
@@ -129,14 +131,12 @@ class Session:
         loaded = self.files[number]
         loaded.generation += 1
         loaded.depends_on = (
-            {os.path.realpath(p) for p in eval_file.watched_paths}
-            | {os.path.realpath(loaded.path)}
-            | self._config_candidates(loaded.path)
+            _dependencies(eval_file) | {os.path.realpath(loaded.path)} | self._config_candidates(loaded.path)
         )
         if eval_file.error is not None:
             loaded.error = eval_file.error
             if loaded.good is not None:
-                loaded.depends_on |= {os.path.realpath(p) for p in loaded.good.watched_paths}
+                loaded.depends_on |= _dependencies(loaded.good)
         else:
             loaded.error = None
             loaded.good = eval_file
@@ -167,8 +167,20 @@ class Session:
         return candidates
 
     def files_depending_on(self, changed: Iterable[str]) -> list[int]:
-        changed = {os.path.realpath(p) for p in changed}
-        return [n for n, f in enumerate(self.files) if f.depends_on & changed]
+        real = {os.path.realpath(p) for p in changed}
+        real |= {os.path.dirname(p) for p in real}  # a file appearing in a folder read whole
+        return [n for n, f in enumerate(self.files) if f.depends_on & real]
+
+    def is_relevant(self, path: str, watched: set[str] | None = None) -> bool:
+        """A change at `path` matters: a file a load depended on (or a missing one it looked for), a file inside a
+        folder it read whole (`tests: folder`, a glob's folder), a folder on the way to a missing file (created:
+        the watcher must look inside it), or a possible new eval file."""
+        watched = self.watched_paths() if watched is None else watched
+        real = os.path.realpath(path)
+        if real in watched or os.path.dirname(real) in watched or self.is_new_candidate(path):
+            return True
+        prefix = real + os.sep
+        return os.path.isdir(real) and any(p.startswith(prefix) for p in watched)
 
     def watched_paths(self) -> set[str]:
         paths: set[str] = set()
@@ -183,6 +195,8 @@ class Session:
             folder = _existing_folder(os.path.dirname(path))
             if folder:
                 folders.add(folder)
+            if os.path.isdir(path):  # a folder read whole: what appears in it matters
+                folders.add(path)
         return folders
 
     # -- cases
@@ -279,6 +293,8 @@ class Session:
             if loaded.good is None:
                 continue
             for d in loaded.good.diagnostics:
+                if d.severity == "info":  # e.g. what `${{ VAR }}` replaced: said in the rule panel, not a warning
+                    continue
                 key = (d.file, d.line, d.message)
                 if key not in seen:
                     seen.add(key)
@@ -297,6 +313,19 @@ class Session:
                 break
             folder = parent
         return out
+
+
+def _dependencies(eval_file: EvalFile) -> set[str]:
+    """Every path a load depended on (real paths): what the engine read or looked for (`watched_paths`: the eval
+    file, configs, `.env` files, external case files, sidecars, referenced files), and every place a missing
+    referenced file was looked for, so that it showing up later re-renders the case."""
+    paths = set(eval_file.watched_paths)
+    for case in eval_file.cases:
+        for message in (*case.messages, *case.expected_messages, *case.expected_output):
+            for segment in message.segments:
+                if segment.resolved_path is None and segment.tried:
+                    paths.update(segment.tried)
+    return {os.path.realpath(p) for p in paths}
 
 
 def _mtime(path: str) -> int | None:

@@ -26,6 +26,7 @@ class FileEntry:
     stale: bool
     rows: tuple[CaseRow, ...]
     number: int = -1  # the file's number in the session (its position in the list when not given)
+    dialect: str = ""  # the short tag of the dialect the file was read in ("4.x", "0.15"), "" when refused
 
 
 def row_matches(row: CaseRow, query: str) -> bool:
@@ -226,7 +227,7 @@ class CaseList(Vertical):
         count = len(entry.rows) if entry.rows else -1
         number = entry.number if entry.number >= 0 else position
         return Option(
-            file_header_text(entry.rel, entry.error, entry.stale, width, count, shown),
+            file_header_text(entry.rel, entry.error, entry.stale, width, count, shown, dialect=entry.dialect),
             id=f"file:{number}",
             disabled=True,
         )

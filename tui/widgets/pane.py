@@ -121,9 +121,8 @@ class Pane(ScrollView, can_focus=True):
 
     def __init__(self, title: str, *, key: str = "", id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self.title_name = title  # the title without its key (for messages such as "Copied question")
-        # The key that focuses the pane, set apart from the title so "[1] messages" does not read as a count.
-        self.border_title = Content.assemble((f"[{key}]", "bold"), " ", title) if key else Content(title)
+        self.pane_key = key
+        self.set_title(title)
         self._content = EMPTY
         self._layout: RowLayout | None = None
         self._rows: list[Row] = []  # the layout's rows: the first screenful at least, all once finished
@@ -150,7 +149,11 @@ class Pane(ScrollView, can_focus=True):
         self.refresh()
 
     def set_title(self, title: str) -> None:
-        self.border_title = Content(title)
+        self.title_name = title  # the title without its key (for messages such as "Copied question")
+        # The key that focuses the pane, set apart from the title so "[1] messages" does not read as a count.
+        self.border_title = (
+            Content.assemble((f"[{self.pane_key}]", "bold"), " ", title) if self.pane_key else Content(title)
+        )
 
     @property
     def copy_text(self) -> str:

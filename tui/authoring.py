@@ -1,0 +1,274 @@
+"""A test as its author thinks of it: which dialect its file was read in and why, what the suite and interpolation
+put into it, and what grades it (criteria, expected output, graders, the grader prompt).
+
+Engine data -> rich Text, like render.py (every string from a file goes through `render.sanitize` and is appended as
+plain text, never parsed as markup). Kept apart from render.py so the two dialects' extra views stay in one place.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+
+from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, FormattedCase, Grader, Message, Rendered
+
+from . import render
+
+HEADING = Style(bold=True, underline=True)
+NOTE = Style(dim=True, italic=True)
+TAG = Style(reverse=True, bold=True)
+
+DIALECT_NAMES = {"agentv-4": "AgentV 4", "agentv-0.15": "AgentV 0.15"}
+# The short tag of a file heading in the case list.
+DIALECT_TAGS = {"agentv-4": "4.x", "agentv-0.15": "0.15"}
+
+
+def _warn() -> Style:
+    return render.warn_style()
+
+
+def _empty(note: str) -> Text:
+    return Text(note, style=NOTE, end="")
+
+
+def is_v4(eval_file: EvalFile | None) -> bool:
+    return eval_file is not None and eval_file.dialect == "agentv-4"
+
+
+# ----------------------------------------------------------------------------------------------- dialect
+
+
+def dialect_text(eval_file: EvalFile, case: EvalCase | None = None, *, notes: bool = False) -> Text:
+    """The rule panel's "read as" section: the dialect, why, where the test came from, and what `${{ VAR }}`
+    replaced in the suite. With `notes`, the test's notes too (the marker rule's evidence has them otherwise)."""
+    out = Text(end="")
+    out.append("Read as", style=HEADING)
+    out.append("\n")
+    out.append(f" {eval_file.dialect} ", style=TAG)
+    out.append(" " + DIALECT_NAMES.get(eval_file.dialect, eval_file.dialect), style=render.BOLD)
+    if eval_file.suite_name:
+        out.append(" · suite ", style=render.DIM)
+        out.append(render.sanitize(eval_file.suite_name), style=render.BOLD)
+    if eval_file.dialect_reason:
+        out.append("\nbecause " + render.sanitize(eval_file.dialect_reason), style=render.DIM)
+    if eval_file.description:
+        out.append("\n" + render.sanitize(eval_file.description.strip()), style=NOTE)
+    if case is not None:
+        if case.source:
+            out.append("\ntest from " + render.sanitize(case.source), style=render.DIM)
+        if case.skip_defaults:
+            out.append(
+                "\nskip_defaults: the suite's input, input_files and assertions are not applied to this test",
+                style=render.DIM,
+            )
+        if notes:
+            for note in case.notes:
+                out.append("\n• " + render.sanitize(note))
+    replaced = file_notes(eval_file)
+    if replaced:
+        out.append("\nin the file:", style=render.DIM)
+        for d in replaced:
+            out.append("\n• " + render.sanitize(d.message) + (f" (line {d.line})" if d.line else ""))
+    return out
+
+
+def file_notes(eval_file: EvalFile) -> list[Diagnostic]:
+    """The file's informational diagnostics (what interpolation replaced in the suite), each once: not warnings,
+    so they are said in the rule panel rather than in the banner."""
+    seen: set[tuple[int | None, str]] = set()
+    out = []
+    for d in eval_file.diagnostics:
+        if d.severity == "info" and (d.line, d.message) not in seen:
+            seen.add((d.line, d.message))
+            out.append(d)
+    return out
+
+
+def dialect_tag(dialect: str | None) -> str:
+    return DIALECT_TAGS.get(dialect or "", "")
+
+
+# ----------------------------------------------------------------------------------------------- messages
+
+
+def message_origin(msg: Message) -> str:
+    """The note beside a message's header when the test did not write it itself."""
+    return "from the suite's input" if msg.from_suite else ""
+
+
+def messages_preamble(case: EvalCase) -> Text | None:
+    """Above the messages: how many came from the suite (agentv-4), or that the suite's defaults were skipped."""
+    parts: list[str] = []
+    if case.suite_input_count == 1:
+        parts.append("Message 1 comes from the suite's `input` (marked SUITE).")
+    elif case.suite_input_count:
+        parts.append(f"Messages 1–{case.suite_input_count} come from the suite's `input` (marked SUITE).")
+    if case.skip_defaults:
+        parts.append("skip_defaults: the suite's input and input_files are not prepended.")
+    if not parts:
+        return None
+    return Text("\n".join(parts), style=NOTE, end="")
+
+
+def interpolations_text(case: EvalCase) -> Text | None:
+    """Below the messages: what `${{ VAR }}` / `{{ var }}` replaced."""
+    if not case.interpolations:
+        return None
+    out = Text(end="")
+    out.append("Interpolated", style=HEADING)
+    for line in dict.fromkeys(case.interpolations):  # the same replacement in several places is said once
+        out.append("\n• " + render.sanitize(line))
+    return out
+
+
+# ----------------------------------------------------------------------------------------------- systemMessage
+
+
+def system_message_text(rendered: Rendered) -> Text:
+    if rendered.system_message is None:
+        return _empty("(no systemMessage: the test has no leading system message)")
+    if not rendered.system_message:
+        return _empty("(empty systemMessage)")
+    return render.highlighted(rendered.system_message)
+
+
+def system_message_copy(rendered: Rendered) -> str:
+    return rendered.system_message or ""
+
+
+# ----------------------------------------------------------------------------------------------- grading
+
+
+def _weight(value: float | None) -> str:
+    if value is None:
+        return "weight 1 (default)"
+    return f"weight {int(value) if float(value).is_integer() else value}"
+
+
+def grader_line(n: int, grader: Grader) -> Text:
+    out = Text(end="")
+    out.append(f"{n:>2} ", style=render.DIM)
+    out.append(f" {render.sanitize(grader.type or '?')} ", style=TAG)
+    if grader.name and grader.name != grader.type:
+        out.append(" " + render.sanitize(grader.name), style=render.BOLD)
+    out.append("  " + _weight(grader.weight), style=render.DIM)
+    if grader.line:
+        out.append(f"  line {grader.line}", style=render.DIM)
+    if grader.from_suite:
+        out.append("  from the suite", style=NOTE)
+    if grader.detail:
+        out.append("\n    " + render.sanitize(grader.detail))
+    return out
+
+
+def _expected_messages(messages: list[Message]) -> Text:
+    out = Text(end="")
+    for n, msg in enumerate(messages):
+        if n:
+            out.append("\n")
+        out.append(f" {render.sanitize(msg.role or '?')} ", style=TAG)
+        if msg.line:
+            out.append(f"  line {msg.line}", style=render.DIM)
+        if n == len(messages) - 1:
+            out.append("  the grader's reference answer", style=NOTE)
+        for seg in msg.segments:
+            out.append("\n")
+            if isinstance(seg.value, str) and seg.type == "text":
+                out.append_text(render.highlighted(seg.value) if seg.value.strip() else _empty("(blank text)"))
+            elif isinstance(seg.value, str):
+                out.append(f"⎘ {render.sanitize(seg.value)}", style=render.DIM)
+            else:
+                out.append(render.sanitize(str(seg.raw if seg.raw is not None else seg.value)), style=render.DIM)
+    return out
+
+
+def _text_block(out: Text, heading: str, value: str | None, empty: str) -> None:
+    out.append(heading, style=HEADING)
+    out.append("\n")
+    if value:
+        out.append_text(render.highlighted(value))
+    else:
+        out.append_text(_empty(empty))
+
+
+def grading_text(case: EvalCase, formatted: FormattedCase, dialect: str) -> Text:
+    """What grades the test: criteria (0.15: outcome), expected output, its graders (or that the default one runs)."""
+    out = Text(end="")
+    if dialect == "agentv-4":
+        _text_block(out, "criteria", case.criteria, "(no criteria)")
+        out.append("\n\n")
+        out.append("expected_output", style=HEADING)
+        out.append("\n")
+        if case.expected_output:
+            out.append_text(_expected_messages(case.expected_output))
+        else:
+            out.append_text(_empty("(none: the grader gets an empty reference answer)"))
+        out.append("\n\n")
+        out.append("assertions", style=HEADING)
+        if case.assertions:
+            out.append(f"  {render.plural(len(case.assertions), 'grader')}", style=render.DIM)
+            for n, grader in enumerate(case.assertions, 1):
+                out.append("\n")
+                out.append_text(grader_line(n, grader))
+            out.append("\n")
+            out.append(
+                "The default grader does not run: this test has graders of its own (its prompt is shown for "
+                "reference).",
+                style=_warn(),
+            )
+        else:
+            out.append("\n")
+            out.append_text(_empty("(none: the default grader runs, with the prompt shown beside)"))
+        return out
+    # agentv-0.15: outcome, the expected messages, and the case's own evaluators.
+    _text_block(out, "outcome", case.outcome, "(no outcome)")
+    out.append("\n\n")
+    out.append("expected_messages", style=HEADING)
+    out.append("\n")
+    if case.expected_messages:
+        out.append_text(_expected_messages(case.expected_messages))
+    else:
+        out.append_text(_empty("(none: the evaluator gets an empty reference answer)"))
+    out.append("\n\n")
+    out.append("evaluators", style=HEADING)
+    prompts = formatted.evaluator_prompts
+    if prompts:
+        for n, ev in enumerate(prompts, 1):
+            out.append("\n")
+            out.append(f"{n:>2} ", style=render.DIM)
+            out.append(f" {render.sanitize(ev.type or '?')} ", style=TAG)
+            out.append(" " + render.sanitize(ev.name), style=render.BOLD)
+            if ev.prompt is None:
+                out.append("  runs code: no prompt", style=render.DIM)
+    else:
+        out.append("\n")
+        out.append_text(_empty("(none declared: the default evaluator runs, with the prompt shown beside)"))
+    return out
+
+
+def grader_prompts(formatted: FormattedCase) -> list[tuple[str, str | None]]:
+    """(title, prompt) of every prompt that grades the case: each 0.15 evaluator's, else the default one."""
+    if formatted.evaluator_prompts:
+        return [(f"{ev.name} ({ev.type})", ev.prompt) for ev in formatted.evaluator_prompts]
+    return [("default grader" if formatted.dialect == "agentv-4" else "default evaluator", formatted.evaluator_prompt)]
+
+
+def grader_prompt_text(formatted: FormattedCase) -> tuple[Text, str]:
+    """The grader prompt(s) as shown, and as copied."""
+    prompts = grader_prompts(formatted)
+    only = prompts[0][1] if len(prompts) == 1 else None
+    if only is not None:
+        return render.prompt_text(only, "(empty)"), only
+    out = Text(end="")
+    copies = []
+    for n, (title, each) in enumerate(prompts):
+        if n:
+            out.append("\n\n")
+        out.append(render.sanitize(title), style=HEADING)
+        out.append("\n")
+        if each is None:
+            out.append_text(_empty("(a code evaluator: no prompt)"))
+        else:
+            out.append_text(render.prompt_text(each, "(empty)"))
+            copies.append(each)
+    return out, "\n\n".join(copies)
