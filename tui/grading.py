@@ -81,7 +81,7 @@ class GradingScreen(Screen):
 
     def _show(self) -> None:
         grading = authoring.grading_text(self.case, self.formatted, self.dialect)
-        self.query_one("#grading", Pane).show(PaneText(grading, grading.plain, hang=4))
+        self.query_one("#grading", Pane).show(PaneText(grading, grading.plain))
         text, copy = authoring.grader_prompt_text(self.formatted)
         pane = self.query_one("#evaluator", Pane)
         pane.show(PaneText(text, copy), subtitle=f"lm · {len(copy)} chars")
