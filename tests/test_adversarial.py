@@ -22,19 +22,12 @@ from turnlens.formatting.evals.loader import load_eval_file
 TIMEOUT = 20  # seconds: any process here that takes longer hangs
 
 
-def run_cli(
-    *args: str, cwd: Path, env: dict | None = None, stdin=subprocess.DEVNULL, **kw
-) -> subprocess.CompletedProcess:
+def run_cli(*args: str, cwd: Path, env: dict | None = None, **kw) -> subprocess.CompletedProcess:
     full_env = {k: v for k, v in os.environ.items() if k != "TURNLENS_MAX_FILE_SIZE"} | (env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "turnlens", *args],
-        cwd=cwd,
-        env=full_env,
-        stdin=stdin,
-        capture_output=True,
-        timeout=TIMEOUT,
-        **kw,
-    )
+    kw.setdefault("stdin", subprocess.DEVNULL)
+    kw.setdefault("stdout", subprocess.PIPE)
+    kw.setdefault("stderr", subprocess.PIPE)
+    return subprocess.run([sys.executable, "-m", "turnlens", *args], cwd=cwd, env=full_env, timeout=TIMEOUT, **kw)
 
 
 def eval_file(tmp_path: Path, *cases: tuple[str, list[str]], name: str = "e.yaml") -> Path:
@@ -164,3 +157,228 @@ def test_loader_with_custom_text_unchanged(tmp_path):
     path = eval_file(tmp_path, ("a", []))
     ev = load_eval_file(str(path), repo_root=str(tmp_path), text=textwrap.dedent(path.read_text()))
     assert ev.error is None and len(ev.cases) == 1
+
+
+# --- the export writes every byte, whole rows only, or fails loudly ----------------------------------------------
+
+
+def many_cases(tmp_path: Path, count: int, name: str = "e.yaml") -> Path:
+    """An eval file of `count` cases whose ids and questions hold escape sequences (about 1.3 KB of output each)."""
+    lines = ["$schema: agentv-eval-v2", "evalcases:"]
+    for i in range(count):
+        lines += [f'  - id: "case-{i}\\e]0;pwned\\a"', "    outcome: ok", "    input_messages:", "      - role: user"]
+        lines += [f'        content: "{"hello world " * 30}\\e[2J {i}"']
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n")
+    (tmp_path / ".git").mkdir(exist_ok=True)
+    return path
+
+
+class ShortWriter:
+    """A stream that takes at most 1000 bytes per write, as write() may for a chunk past 2 GiB."""
+
+    def __init__(self):
+        self.data = bytearray()
+
+    def write(self, data) -> int:
+        taken = bytes(data[:1000])
+        self.data += taken
+        return len(taken)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_short_writes_are_continued():
+    from turnlens.formatting.export.evals import _write_rows
+
+    rows = [(b'{"row":%d,"pad":"%s"}' % (i, b"x" * 700), []) for i in range(600)]
+    out = ShortWriter()
+    _write_rows(out, rows, quiet=True)
+    assert out.data == b"".join(row + b"\n" for row, _ in rows)
+
+
+def test_results_export_continues_short_writes(tmp_path):
+    from turnlens.formatting.export.results import _stream
+
+    run = tmp_path / "run.jsonl"
+    run.write_text("".join(f'{{"eval_id":"c{i}","score":1,"candidate_answer":"{"a" * 500}"}}\n' for i in range(50)))
+    for fmt in ("jsonl", "toon", "markdown"):
+        out = ShortWriter()
+        _stream([str(run)], fmt, out, 0.5)
+        assert out.data.count(b"c49") == 1 and out.data.endswith(b"\n"), fmt
+
+
+@pytest.mark.parametrize("fmt", [None, "jsonl", "toon", "markdown"])
+def test_full_disk_and_closed_stdout_are_one_line(tmp_path, fmt):
+    if fmt is None:
+        many_cases(tmp_path, 300)  # past the parallel export's threshold on 2 cores
+        args = ["export", "e.yaml"]
+    else:
+        (tmp_path / "run.jsonl").write_text("".join(f'{{"eval_id":"c{i}","score":1}}\n' for i in range(3000)))
+        args = ["export", "run.jsonl", "--format", fmt]
+    with open("/dev/full", "wb") as full:
+        proc = run_cli(*args, cwd=tmp_path, stdout=full)
+    assert proc.returncode == 1 and proc.stderr.decode().splitlines() == [
+        "turnlens export: cannot write the output: No space left on device"
+    ]
+    closed = subprocess.run(
+        ["sh", "-c", f'exec "{sys.executable}" -m turnlens {" ".join(args)} >&-'],
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=TIMEOUT,
+        stdin=subprocess.DEVNULL,
+    )
+    assert closed.returncode == 1 and closed.stderr.decode().splitlines() == [
+        "turnlens export: cannot write the output: standard output is closed"
+    ]
+
+
+def test_closed_stderr_still_exports(tmp_path):
+    many_cases(tmp_path, 300)
+    (tmp_path / "bad.yaml").write_text("$schema: agentv-eval-v2\nevalcases: 3\n")
+    for name, status, rows in (("e.yaml", 0, 300), ("bad.yaml", 1, 0)):
+        proc = subprocess.run(
+            ["sh", "-c", f'exec "{sys.executable}" -m turnlens export {name} 2>&-'],
+            cwd=tmp_path,
+            capture_output=True,
+            timeout=TIMEOUT,
+            stdin=subprocess.DEVNULL,
+        )
+        assert proc.returncode == status and len(proc.stdout.splitlines()) == rows
+
+
+@pytest.mark.parametrize("cases", [120, 600])  # one process; several workers (a file past 256 KB)
+def test_ctrl_c_mid_export_leaves_whole_rows(tmp_path, cases):
+    import signal
+
+    import orjson
+
+    many_cases(tmp_path, cases)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "turnlens", "export", "e.yaml"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # its own process group, as a terminal's Ctrl-C reaches every process of the job
+    )
+    try:
+        first = b""
+        while len(first) < 100_000:  # then the pipe is full: the export is blocked in the middle of a write
+            first += os.read(proc.stdout.fileno(), 100_000 - len(first))  # (unbuffered: communicate reads on)
+        os.killpg(proc.pid, signal.SIGINT)
+        rest, err = proc.communicate(timeout=TIMEOUT)
+    finally:
+        proc.kill()
+    lines = (first + rest).split(b"\n")
+    assert lines[-1] == b"" and all(orjson.loads(line) for line in lines[:-1])
+    assert proc.returncode == 130
+    assert err.decode().splitlines() == [
+        "turnlens export: interrupted; the output ends with the last whole row written"
+    ]
+
+
+def test_ctrl_c_toon_header_counts_rows_written(tmp_path):
+    import signal
+    import time
+
+    import toon_format
+
+    (tmp_path / "run.jsonl").write_text(
+        "".join(f'{{"eval_id":"c{i}","score":1,"candidate_answer":"{"a " * 50}"}}\n' for i in range(4000))
+    )
+    for delay in (0.6, 1.2):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "turnlens", "export", "run.jsonl", "--format", "toon"],
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        time.sleep(delay)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=TIMEOUT)
+        assert proc.returncode in (0, 130) and b"Traceback" not in err
+        if out:
+            text = out.decode()
+            count = int(text[text.index("[") + 1 : text.index("]")])
+            assert len(toon_format.decode(text)["results"]) == count
+
+
+# --- results files: lone surrogates, no usable record, kind by content -----------------------------------------
+
+
+def test_lone_surrogate_in_yaml_results_every_format(tmp_path):
+    run = tmp_path / "run.yaml"
+    run.write_text('eval_id: a\nscore: 1\ncandidate_answer: "x\\ud83d y"\n---\neval_id: b\nscore: 0\n')
+    for fmt in ("jsonl", "toon", "markdown"):
+        proc = run_cli("export", "run.yaml", "--format", fmt, cwd=tmp_path)
+        no_traceback(proc)
+        text = proc.stdout.decode("utf-8")  # valid UTF-8
+        assert proc.returncode == 0 and ("\\ud83d" in text or "x\ufffd y" in text), fmt
+        assert ('"b"' if fmt == "jsonl" else "eval_id: b" if fmt == "toon" else "## b") in text, fmt
+
+
+def test_results_without_usable_record_exit_1(tmp_path):
+    (tmp_path / "empty.jsonl").write_text("{}\n" * 5000)
+    (tmp_path / "blank.jsonl").write_text("")
+    (tmp_path / "u16.jsonl").write_bytes('{"eval_id": "a", "score": 1}\n'.encode("utf-16"))
+    for name, words in (("empty.jsonl", "no usable record"), ("blank.jsonl", "empty"), ("u16.jsonl", "UTF-16")):
+        proc = run_cli("export", name, cwd=tmp_path)  # a `{}`-only file is results, as the app reads it
+        no_traceback(proc)
+        err = proc.stderr.decode()
+        assert proc.returncode == 1 and words in err and len(err.splitlines()) <= 22, err
+
+
+def test_kind_by_content_matches_the_app(tmp_path):
+    from turnlens.formatting.export.evals import _is_results
+    from turnlens.tui.app import _is_results_input
+
+    (tmp_path / "empty.jsonl").write_text("{}\n{}\n")
+    (tmp_path / "weird.yaml").write_text("a: 1\n")
+    eval_file(tmp_path, ("a", []))
+    for name, results in (("empty.jsonl", True), ("weird.yaml", False), ("e.yaml", False)):
+        assert _is_results(str(tmp_path / name)) == results
+        assert _is_results_input(str(tmp_path / name)) == results
+
+
+def test_millions_of_empty_records_index_nothing(tmp_path):
+    from turnlens.formatting.results.reader import ResultsFile
+
+    (tmp_path / "empty.jsonl").write_bytes(b"{}\n" * 300_000)
+    results = ResultsFile(str(tmp_path / "empty.jsonl"))
+    for _ in results.scan():
+        pass
+    assert results.count == 0 and results.problem_count == 300_000 and len(results.diagnostics) <= 1000
+    assert len(results.starts) == 0
+
+
+# --- a results file that gets shorter while it is read: no SIGBUS ------------------------------------------------
+
+_SHRINK = """
+import os, sys
+from turnlens.formatting.results.reader import ResultsFile
+path = sys.argv[1]
+results = ResultsFile(path)
+steps = results.scan(batch_seconds=0)
+next(steps)
+os.truncate(path, 100)  # cut while indexing
+for _ in steps:
+    pass
+print("scan", results.count, bool(results.changed))
+with open(path, "wb") as fh:
+    fh.write(b"")  # and cut again once indexed
+record = results.record(results.count - 1)
+print("record", record.diagnostics[0].message)
+print("search", sum(results.find_text("case") or []))
+"""
+
+
+def test_file_cut_while_read_is_reported_not_sigbus(tmp_path):
+    run = tmp_path / "run.jsonl"
+    run.write_text("".join(f'{{"eval_id":"case-{i}","score":1,"pad":"{"x" * 3000}"}}\n' for i in range(20_000)))
+    proc = subprocess.run([sys.executable, "-c", _SHRINK, str(run)], capture_output=True, timeout=TIMEOUT)
+    assert proc.returncode == 0, proc.stderr.decode()[-2000:]  # SIGBUS: -7
+    out = proc.stdout.decode().splitlines()
+    assert out[0].startswith("scan ") and out[0].endswith(" True")
+    assert out[1].startswith("record cannot read this record: the file cha") and out[2] == "search 0"

@@ -181,7 +181,7 @@ class TestSelect:
 
 
 def test_visible_text():
-    assert visible_text("a\x1b[31mb\x07\tc\n\x9b") == "a␛[31mb␇\tc\n<U+009B>"
+    assert visible_text("a\x1b[31mb\x07\tc\n\x9b") == "a␛[31mb␇\tc\n\\x9b"
     assert visible_text("plain [bold]") == "plain [bold]"
 
 

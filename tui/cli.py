@@ -47,7 +47,13 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point; always ends with SystemExit carrying the exit status (also under `python -c`)."""
-    raise SystemExit(run(argv))
+    try:
+        status = run(argv)
+    except KeyboardInterrupt:  # Ctrl-C before the command took it over (while starting): no traceback
+        if sys.stderr is not None:
+            print("turnlens: interrupted", file=sys.stderr)
+        status = 130
+    raise SystemExit(status)
 
 
 def run(argv: Sequence[str] | None = None) -> int:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -20,32 +19,16 @@ from rich.text import Text
 
 from turnlens.formatting.model import EvalCase, FormattedCase, GuidelineConfig, Message, Rendered
 from turnlens.formatting.prompts.highlight import file_spans, prompt_spans
+from turnlens.formatting.sanitize import sanitize as _sanitize
 
 from .rows import RULE_SHORT, CaseRow, case_label  # noqa: F401 - the rows are drawn here; re-exported for callers
 from .theme import DECORATION_CONTRAST, generation, legible, palette
 
-# C0 controls except \t and \n, DEL, and C1 controls. ESC & co. become Unicode control pictures so an escape
-# sequence shows as `␛[31m` instead of recolouring the terminal.
-# Lone surrogates (YAML "\ud83d" escapes) cannot be written to a UTF-8 terminal: shown as their escape.
-# Emoji joiners and presentation modifiers (zero-width joiner, variation selectors, skin tones, tag characters) make
-# a sequence whose width terminals disagree on (🏕️👩‍👩‍👧 is 4 cells to Rich, 7 to tmux): a pane border drawn after it
-# lands elsewhere. Left out of what is shown, each emoji is drawn on its own, at the width every terminal gives it;
-# what is copied keeps them.
-_UNMEASURABLE = "\u200d\ufe0e\ufe0f\U0001f3fb-\U0001f3ff\U000e0020-\U000e007f"
-_CONTROL = re.compile(f"[\\x00-\\x08\\x0b-\\x1f\\x7f\\x80-\\x9f\\ud800-\\udfff{_UNMEASURABLE}]")
-_CONTROL_PICTURES: dict[int, str | None] = {i: chr(0x2400 + i) for i in range(0x20) if i not in (9, 10)}
-_CONTROL_PICTURES[0x7F] = "\u2421"  # ␡
-_CONTROL_PICTURES.update({i: f"\\x{i:02x}" for i in range(0x80, 0xA0)})
-_CONTROL_PICTURES.update({i: f"\\u{i:04x}" for i in range(0xD800, 0xE000)})
-_CONTROL_PICTURES.update(dict.fromkeys((0x200D, 0xFE0E, 0xFE0F, *range(0x1F3FB, 0x1F400), *range(0xE0020, 0xE0080))))
-
 
 def sanitize(text: str) -> str:
-    """Make terminal control characters visible (␛, ␍, ␇, \\x9b …), and leave out the emoji joiners and modifiers
-    whose width cannot be measured; \\n and \\t pass through."""
-    if _CONTROL.search(text) is None:
-        return text
-    return text.translate(_CONTROL_PICTURES)
+    """What the app shows of untrusted text: formatting/sanitize.py's neutraliser, emoji joiners and modifiers left
+    out (their width is not measurable)."""
+    return _sanitize(text, display=True)
 
 
 _ROLES = {"system": "role-system", "user": "role-user", "assistant": "role-assistant", "tool": "role-tool"}

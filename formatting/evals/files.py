@@ -149,8 +149,9 @@ def _refuse_mode(path: str, mode: int) -> FileReadError:
     return NotRegularFile(path, f"is {_kind(mode)}, not a regular file: not read")
 
 
-def _open_regular(path: str) -> tuple[int, int]:
-    """A descriptor open on the regular file at `path` and its size. Raises FileReadError."""
+def open_regular(path: str) -> tuple[int, int]:
+    """A descriptor open (read-only) on the regular file at `path`, and its size. Raises FileReadError; the
+    caller closes the descriptor."""
     try:
         st = os.stat(path)  # before opening: opening some devices already does something
     except OSError as exc:
@@ -177,7 +178,7 @@ def read_bytes(path: str, limit: int | None = None) -> bytes:
     Raises FileReadError (NotRegularFile, FileTooLarge, or an OSError's reason)."""
     if limit is None:
         limit = max_file_size()
-    fd, size = _open_regular(path)
+    fd, size = open_regular(path)
     try:
         if size > limit:
             raise FileTooLarge(path, size, limit)
@@ -202,7 +203,7 @@ def read_bytes(path: str, limit: int | None = None) -> bytes:
 
 def read_head(path: str, size: int) -> bytes:
     """At most the first `size` bytes of a regular file (for sniffing). Raises FileReadError."""
-    fd, _size = _open_regular(path)
+    fd, _size = open_regular(path)
     try:
         try:
             return os.read(fd, size)

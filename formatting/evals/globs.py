@@ -8,18 +8,58 @@
   (micromatch negates a class only with `^`);
 - a `*` from inside braces may match a leading dot; text between a POSIX class and a dot is lost (micromatch's
   quirks, reproduced because AgentV runs with them).
+
+Bounded, whatever a config holds: extglobs (`+(a|aa)`) compile to regexes that can backtrack exponentially, so
+they run on the `regex` module with a time budget (a pattern that exceeds it matches nothing from then on, and
+`slow_patterns` names it for a warning); a pattern list is compiled once per list, literal patterns are looked up
+in a set, and past MAX_MAGIC_PATTERNS patterns with wildcards the rest are not used (`load_config` warns).
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from functools import lru_cache
 
 import bracex
 from wcmatch import glob as _glob
 
 _MAGIC = re.compile(r"[*?\[\]{}()!@+]")
+_EXTGLOB = re.compile(r"[?*+@!]\(")
 _FLAGS = _glob.GLOBSTAR | _glob.BRACE | _glob.EXTGLOB | _glob.NODOTDIR
+# Time one extglob pattern may take on one path (seconds); past it the pattern is too slow to use.
+EXTGLOB_BUDGET = 0.05
+# Patterns with wildcards each need a compiled regex (about 0.5 ms each): past this many, the rest are not used.
+MAX_MAGIC_PATTERNS = 1000
+
+_slow_lock = threading.Lock()
+_slow: dict[str, str] = {}  # pattern -> the path it took too long on
+
+
+def slow_patterns() -> dict[str, str]:
+    """Extglob patterns that exceeded their time budget so far (pattern -> path), for a warning."""
+    with _slow_lock:
+        return dict(_slow)
+
+
+class _Budgeted:
+    """An extglob pattern's regexes on the `regex` module, each match given EXTGLOB_BUDGET seconds."""
+
+    def __init__(self, pattern: str, regexes: list[str]):
+        import regex
+
+        self.pattern = pattern
+        self.regexes = [regex.compile(r) for r in regexes]
+
+    def match(self, path: str) -> bool:
+        if self.pattern in _slow:
+            return False
+        try:
+            return any(r.match(path, timeout=EXTGLOB_BUDGET) for r in self.regexes)
+        except TimeoutError:
+            with _slow_lock:
+                _slow.setdefault(self.pattern, path)
+            return False
 
 
 _BRACE_STAR = "\ue000"  # a lone `*` written inside braces, through brace expansion
@@ -63,7 +103,6 @@ def _star_variants(pattern: str) -> list[str]:
 _POSIX_CLASS_THEN_TEXT = re.compile(r"(\[[^\]/]*\[:[a-z]+:\][^\]/]*\])[^*?\[\]{}()/.!@+\\]+(?=\.)")
 
 
-@lru_cache(maxsize=1024)
 def _translate(pattern: str) -> tuple[str, ...]:
     """The wcmatch patterns equivalent to one micromatch pattern (negation handled by the caller)."""
     while pattern.startswith("./"):
@@ -85,13 +124,19 @@ def _translate(pattern: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(p.replace("[!", "[\\!") for p in out))
 
 
-@lru_cache(maxsize=1024)
-def _matcher(pattern: str):
+def _compile(pattern: str):
     """A compiled matcher for one (non-negated) micromatch pattern, or None when wcmatch cannot compile it."""
     try:
+        if _EXTGLOB.search(pattern):
+            included, excluded = _glob.translate(list(_translate(pattern)), flags=_FLAGS)
+            if not excluded:
+                return _Budgeted(pattern, included)
         return _glob.compile(list(_translate(pattern)), flags=_FLAGS)
     except Exception:  # a pattern wcmatch cannot compile matches nothing
         return None
+
+
+_matcher = lru_cache(maxsize=1024)(_compile)
 
 
 @lru_cache(maxsize=8192)
@@ -102,18 +147,70 @@ def _match_one(path: str, pattern: str) -> bool:
     return bool(matcher and matcher.match(path))
 
 
+def _literal(pattern: str) -> str | None:
+    """The path a pattern without wildcards or escapes matches (it matches only that path), else None."""
+    if _MAGIC.search(pattern) is not None or "\\" in pattern:
+        return None
+    while pattern.startswith("./"):
+        pattern = pattern[2:]
+    return pattern
+
+
+class _PatternSet:
+    """A pattern list made ready once: literal patterns in a set, the others compiled in order (up to the cap)."""
+
+    def __init__(self, patterns: tuple[str, ...]):
+        self.literals: set[str] = set()
+        self.magic: dict[str, tuple[bool, object]] = {}  # pattern -> (negated, matcher or None)
+        for p in patterns:
+            literal = _literal(p)
+            if literal is not None:
+                self.literals.add(literal)
+            elif p not in self.magic and len(self.magic) < MAX_MAGIC_PATTERNS:
+                body, negated = p, False
+                while body.startswith("!") and not body.startswith("!("):  # `!!x` is `x`
+                    body, negated = body[1:], not negated
+                self.magic[p] = (negated, _compile(body))
+
+    def _match(self, path: str, pattern: str) -> bool:
+        negated, matcher = self.magic[pattern]
+        found = bool(matcher is not None and matcher.match(path))  # type: ignore[attr-defined]
+        return found != negated
+
+    def matches(self, path: str) -> bool:
+        return path in self.literals or any(self._match(path, p) for p in self.magic)
+
+    def first_match(self, path: str, patterns: tuple[str, ...]) -> str | None:
+        if not self.matches(path):
+            return None
+        for p in patterns:  # which one, in the config's order
+            literal = _literal(p)
+            if literal == path or (literal is None and p in self.magic and self._match(path, p)):
+                return p
+        return None  # pragma: no cover
+
+
+@lru_cache(maxsize=16)
+def _pattern_set(patterns: tuple[str, ...]) -> _PatternSet:
+    return _PatternSet(patterns)
+
+
+def unused_patterns(patterns: tuple[str, ...] | list[str]) -> int:
+    """How many patterns with wildcards are past MAX_MAGIC_PATTERNS (not used)."""
+    magic = sum(1 for p in patterns if _literal(p) is None)
+    return max(0, magic - MAX_MAGIC_PATTERNS)
+
+
 def is_guideline(path: str, patterns: tuple[str, ...] | list[str]) -> bool:
     """True when `path` matches any of the guideline patterns."""
     if not patterns or not path:
         return False
-    normalized = path.replace("\\", "/")
-    return any(_match_one(normalized, p) for p in patterns)
+    return _pattern_set(tuple(patterns)).matches(path.replace("\\", "/"))
 
 
 def matching_pattern(path: str, patterns: tuple[str, ...] | list[str]) -> str | None:
     """The first pattern that matches `path`, for the explanation."""
-    normalized = path.replace("\\", "/")
-    for p in patterns or ():
-        if _match_one(normalized, p):
-            return p
-    return None
+    if not patterns:
+        return None
+    patterns = tuple(patterns)
+    return _pattern_set(patterns).first_match(path.replace("\\", "/"), patterns)

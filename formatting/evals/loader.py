@@ -6,14 +6,15 @@ carry the reference's wording (without its "Warning: " prefix) so authors can ma
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from turnlens.formatting.evals.files import FileReadError, read_bytes, read_head, wide_encoding
-from turnlens.formatting.evals.globs import is_guideline
+from turnlens.formatting.evals.globs import MAX_MAGIC_PATTERNS, is_guideline, slow_patterns, unused_patterns
 from turnlens.formatting.evals.yaml12 import YamlError, parse_yaml, parse_yaml_bytes
 from turnlens.formatting.jsstr import js_json, js_trim
 from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, GuidelineConfig, Message, Segment
@@ -522,6 +523,27 @@ def _case_evaluators(ctx: _Context, doc, evaluators: list, case_id: str, diags: 
     return out
 
 
+def _refuse_out_of_memory(load: Callable[..., EvalFile]) -> Callable[..., EvalFile]:
+    """A load that runs out of memory (a file under every limit that still expands past this machine) refuses the
+    file like any bad input, instead of a MemoryError leaving a worker thread and the app in a bad state."""
+
+    @functools.wraps(load)
+    def guarded(path: str | os.PathLike, repo_root: str | None = None, cwd: str | None = None, **kw: Any) -> EvalFile:
+        try:
+            return load(path, repo_root, cwd, **kw)
+        except MemoryError:
+            pass  # the partial load is freed once out of this handler
+        where = os.path.abspath(cwd or os.getcwd())
+        root = os.path.abspath(repo_root) if repo_root else find_repo_root(where)
+        result = EvalFile(str(path), os.path.join(where, str(path)), root, GuidelineConfig(None, []))
+        message = "out of memory while loading this file (lower --max-file-size to refuse it sooner)"
+        result.error = Diagnostic(str(path), None, message, "error")
+        return result
+
+    return guarded
+
+
+@_refuse_out_of_memory
 def load_eval_file(
     path: str | os.PathLike,
     repo_root: str | None = None,
@@ -646,6 +668,7 @@ def load_eval_file(
             _load_case(ctx, doc, first_case_index + position, raw_case, result.diagnostics, position, alias_outcome)
         )
     result.watched_paths |= ctx.watched
+    _pattern_warnings(result, config)
     if "" in config.patterns and _has_file_reference(result.cases):
         # AgentV's glob matcher throws on an empty pattern as soon as it checks a file: the whole run fails.
         result.cases = []
@@ -658,6 +681,24 @@ def load_eval_file(
             "error",
         )
     return result
+
+
+def _pattern_warnings(result: EvalFile, config: GuidelineConfig) -> None:
+    """Guideline patterns that are not used in full: too many, or too slow to match (see globs.py)."""
+    unused = unused_patterns(config.patterns)
+    if unused:
+        message = (
+            f"{len(config.patterns):,} guideline patterns: the {unused:,} with wildcards after the first "
+            f"{MAX_MAGIC_PATTERNS:,} are not used"
+        )
+        result.diagnostics.append(Diagnostic(config.path or result.path, None, message))
+    for pattern, where in slow_patterns().items():
+        if pattern in config.patterns:
+            message = (
+                f"guideline pattern {pattern!r} takes too long to match {where!r} (nested extglob alternatives "
+                "backtrack exponentially): it matches nothing here"
+            )
+            result.diagnostics.append(Diagnostic(config.path or result.path, None, message))
 
 
 NOT_UTF8 = "the file is not valid UTF-8: invalid bytes read as U+FFFD, as AgentV reads them"

@@ -68,6 +68,7 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from yaml.resolver import BaseResolver
 
 from turnlens.formatting import gcpause
+from turnlens.formatting.evals.files import MAX_FILE_SIZE_ENV, format_size, max_file_size
 
 __all__ = [
     "YamlError",
@@ -625,6 +626,11 @@ class _Builder:
         self.anchor_data: dict = {}
         self.defined_at: dict = {}
         self.open: set = set()  # collections being built: an alias to one of them is a recursive structure
+        # What the aliases add to the data, in characters: each alias stands for a whole copy of its anchor's text
+        # once formatted (10 MB aliased 99 times is 1 GB of prompt), so the total is bounded, not only the count.
+        self.expanded = 0
+        self.expand_limit = max_file_size()
+        self.sizes: dict = {}  # id(node) -> characters of text under it, aliases expanded
         # The reference wants the continuation lines of a flow collection or quoted value in block context indented
         # past the enclosing block collection (libyaml does not check): its column, and whether we are in a flow.
         self.indent = -1
@@ -922,9 +928,32 @@ class _Builder:
                 node.start_mark.line + 1,
                 node.start_mark.column + 1,
             )
+        self.expanded += self.node_size(node)
+        if self.expanded > self.expand_limit:
+            raise YamlError(
+                f"aliases expand the data past {format_size(self.expand_limit)} (the anchor at line "
+                f"{node.start_mark.line + 1} is repeated {count - 1} times; --max-file-size or {MAX_FILE_SIZE_ENV} "
+                "raise the limit)",
+                node.start_mark.line + 1,
+                node.start_mark.column + 1,
+            )
         if node.__class__ is ScalarNode:
             return self.scalar(node)
         return self.built[id(node)]
+
+    def node_size(self, node) -> int:
+        """Characters of scalar text in `node`, every alias inside counted as a full copy (memoised)."""
+        size = self.sizes.get(id(node))
+        if size is not None:
+            return size
+        if node.__class__ is ScalarNode:
+            size = len(node.value)
+        elif node.__class__ is SequenceNode:
+            size = sum(self.node_size(item) for item in node.value)
+        else:
+            size = sum(self.node_size(key) + self.node_size(value) for key, value in node.value)
+        self.sizes[id(node)] = size
+        return size
 
     def alias_weight(self, node, parent: Any, position: Any, visiting: builtins.set[int]) -> int:
         if parent is not None and self.defined_at.get(id(node)) != (parent, position):

@@ -24,6 +24,7 @@ from turnlens.formatting.evals.files import (
     wide_encoding,
 )
 from turnlens.formatting.evals.loader import load_eval_file, looks_like_eval_file
+from turnlens.formatting.export import output
 from turnlens.formatting.jsstr import _LONE_SURROGATE
 from turnlens.formatting.model import DIALECTS, PROFILES, Diagnostic, EvalFile
 from turnlens.formatting.prompts.engine import format_case
@@ -221,7 +222,7 @@ def _export_slices(path: str, args) -> list[tuple[str, Any]]:
     slices = split_slices(text, min(cores, 8), key)
     if slices is None:
         return [_export_one(path, args)]
-    out = sys.stdout.buffer
+    out = output.binary_stdout()
     run = DeferredSlices(
         text,
         slices,
@@ -269,26 +270,34 @@ class _SliceRows:
         self.run.close()
 
 
+# A chunk of rows is written with one write once it holds this many rows or bytes (Ctrl-C waits for it).
+CHUNK_ROWS = 256
+CHUNK_BYTES = 4 << 20
+
+
 def _write_rows(out, rows: list[tuple[bytes, list[str]]], quiet: bool) -> None:
     """Rows as JSONL lines; each row's warnings go to stderr just before the chunk of lines holding it."""
     chunk: list[bytes] = []
+    size = 0
     warnings: list[str] = []
     for row_bytes, row_warnings in rows:
         if row_warnings and not quiet:
             warnings.extend(row_warnings)
         chunk.append(row_bytes)
-        if len(chunk) >= 256:
+        size += len(row_bytes)
+        if len(chunk) >= CHUNK_ROWS or size >= CHUNK_BYTES:
             _flush_chunk(out, chunk, warnings)
+            size = 0
     if chunk:
         _flush_chunk(out, chunk, warnings)
 
 
 def _flush_chunk(out, chunk: list[bytes], warnings: list[str]) -> None:
-    if warnings:
-        sys.stderr.write("".join(f"turnlens export: warning: {line}\n" for line in warnings))
-        warnings.clear()
+    for line in warnings:
+        output.warn(f"turnlens export: warning: {line}")
+    warnings.clear()
     chunk.append(b"")
-    out.write(b"\n".join(chunk))
+    output.write_rows(out, b"\n".join(chunk))  # every byte, whole rows (a short write is continued)
     chunk.clear()
 
 
@@ -338,35 +347,72 @@ def _has_eval_files(folder: str) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
+    output.guard_std_fds()
     args = _parser().parse_args(argv)
+    output.install_sigint_handler()
+    return run_guarded(lambda: _main(args, argv))
+
+
+def run_guarded(export) -> int:
+    """`export()`'s exit status; Ctrl-C, a closed or full output and a closed pipe end it with one line (or none
+    for a pipe whose reader has all it wants, as `head` does) and the usual status, never a traceback."""
+    try:
+        try:
+            return export()
+        finally:
+            _close_runs()
+    except KeyboardInterrupt:
+        output.warn("turnlens export: interrupted; the output ends with the last whole row written")
+        output.silence_stdout()
+        return output.EXIT_INTERRUPTED
+    except BrokenPipeError:  # `turnlens export … | head`: the reader has all it wants
+        output.silence_stdout()
+        return 0
+    except output.OutputError as exc:
+        output.warn(f"turnlens export: cannot write the output: {exc}")
+        output.silence_stdout()
+        return 1
+    except MemoryError:
+        output.warn(
+            "turnlens export: out of memory (a file, or what its aliases and references expand to, is too big for "
+            "this machine: lower --max-file-size)"
+        )
+        return 1
+
+
+def _main(args, argv: list[str] | None) -> int:
     problem = apply_size_option(args.max_file_size)
     if problem is not None:
-        print(f"turnlens export: {problem}", file=sys.stderr)
+        output.warn(f"turnlens export: {problem}")
         return 2
     if args.repo_root is not None and not os.path.isdir(args.repo_root):
-        print(f"turnlens export: --repo-root {args.repo_root}: not a folder", file=sys.stderr)
+        output.warn(f"turnlens export: --repo-root {args.repo_root}: not a folder")
         return 2
     results = [_is_results(p) for p in args.paths]
     if any(results) and not all(results):
         eval_files = ", ".join(p for p, r in zip(args.paths, results) if not r)
-        print(f"turnlens export: cannot mix eval files ({eval_files}) and results files in one export", file=sys.stderr)
+        output.warn(f"turnlens export: cannot mix eval files ({eval_files}) and results files in one export")
         return 2
     if args.format in ("toon", "markdown") and not any(results):
-        print(
+        output.warn(
             f"turnlens export: {args.paths[0]} is not an AgentV results file; --format {args.format} exports "
-            "results files (an eval file exports as JSONL without --format)",
-            file=sys.stderr,
+            "results files (an eval file exports as JSONL without --format)"
         )
         return 1
     if any(results):
-        from turnlens.formatting.export.results import main as results_main
+        from turnlens.formatting.export.results import export_main
 
-        return results_main(list(argv if argv is not None else sys.argv[1:]))
-    try:
-        return _export_eval_files(args)
-    except BrokenPipeError:  # `turnlens export … | head`: the reader has all it wants
-        sys.stderr.close()
-        return 0
+        return export_main(list(argv if argv is not None else sys.argv[1:]))
+    return _export_eval_files(args)
+
+
+# Parallel runs still open (their workers are stopped when the export ends early).
+_open_runs: list = []
+
+
+def _close_runs() -> None:
+    while _open_runs:
+        _open_runs.pop().close()
 
 
 def _expand_folders(args) -> tuple[list[str], list[str]]:
@@ -397,15 +443,14 @@ def _export_eval_files(args) -> int:
 
 
 def _export_all(args) -> int:
-    out = sys.stdout.buffer
+    out = output.binary_stdout()
     status = 0
     paths, empty = _expand_folders(args)
     for folder in empty:
-        print(
+        output.warn(
             f"turnlens export: {folder}: is a folder with no eval files (AgentV 4 finds **/evals/**/*.eval.yaml and "
             "**/evals/**/eval.yaml, or the eval_patterns of .agentv/config.yaml; 0.15 files declare "
-            "$schema: agentv-eval-v2)",
-            file=sys.stderr,
+            "$schema: agentv-eval-v2)"
         )
         status = 1
     for path in paths:
@@ -413,31 +458,29 @@ def _export_all(args) -> int:
         try:
             for kind, value in slices:
                 if kind == "error":
-                    print(f"turnlens export: {value}", file=sys.stderr)
+                    output.warn(f"turnlens export: {value}")
                     status = 1
                     break
             else:
                 if not args.quiet:
                     for _, (diagnostics, _rows) in slices:
                         for line in diagnostics:
-                            print(f"turnlens export: warning: {line}", file=sys.stderr)
+                            output.warn(f"turnlens export: warning: {line}")
                 for _, (_diagnostics, rows) in slices:
                     if isinstance(rows, _SliceRows):
                         rows.write()
                     else:
                         _write_rows(out, rows, args.quiet)
         except _SliceLost as exc:
-            out.flush()
-            print(
-                f"turnlens export: {path}: a worker process stopped while writing ({exc}); the output is incomplete",
-                file=sys.stderr,
+            output.warn(
+                f"turnlens export: {path}: a worker process stopped while writing ({exc}); the output is incomplete"
             )
             status = 1
         finally:
             for _, value in slices:
                 if isinstance(value, tuple) and isinstance(value[1], _SliceRows):
                     value[1].close()
-    out.flush()
+    output.write_all(out, b"")  # flushed, or one line saying why not
     return status
 
 

@@ -180,10 +180,25 @@ class DeferredSlices:
         _reap_exited()
         import pickle  # here, not at the top: an export that is not cut never pays for it
 
+        try:
+            self._start(slices, work, summarise, complete, emit, pickle)
+        except BaseException:  # Ctrl-C while the workers load: none of them may be left behind
+            self.close()
+            raise
+
+    def _start(self, slices, work, summarise, complete, emit, pickle) -> None:
+        pieces = self._pieces
         for number in range(len(slices)):
             report_r, report_w = os.pipe()
             go_r, go_w = os.pipe()
-            pid = os.fork()
+            # SIGINT is blocked across the fork: the child sets how it takes Ctrl-C before it can get one.
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            pid = -1
+            try:
+                pid = os.fork()
+            finally:
+                if pid != 0:
+                    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
             if pid == 0:  # child
                 os.close(report_r)
                 os.close(go_w)
@@ -216,21 +231,49 @@ class DeferredSlices:
         for stream in (sys.stdout, sys.stderr):  # what this process wrote comes first
             if stream is not None:
                 stream.flush()
-        _pid, report_r, go_w = self._children[number]
+        pid, report_r, go_w = self._children[number]
         try:
-            os.write(go_w, b"g")
-        except BrokenPipeError:  # it is gone already
-            pass
-        status = os.read(report_r, 1)
+            try:
+                os.write(go_w, b"g")
+            except BrokenPipeError:  # it is gone already
+                pass
+            status = os.read(report_r, 1)
+        except KeyboardInterrupt:
+            self._stop_writer(number)
+            raise
+        message = _read_exactly(report_r, 1 << 16) if status == b"o" else b""
         # A child that reported is done with the output; its exit (the kernel taking back its memory, several ms)
         # is not waited for here, so the next slice is written at once.
         self._reap(number, wait=status == b"")
         if status == b"p":
             raise BrokenPipeError
+        if status == b"i":
+            raise KeyboardInterrupt
+        if status == b"o":
+            from turnlens.formatting.export.output import OutputError
+
+            raise OutputError(message.decode("utf-8", "replace"))
         if status == b"":  # it died before writing anything: do its slice here
             self._emit_result(self._complete(self._work(self._pieces[number](), number)))
         elif status != b"d":
             raise SliceLost(f"slice {number + 1} was lost")
+
+    def _stop_writer(self, number: int) -> None:
+        """Ctrl-C while child `number` may be writing: it stops after the chunk of whole rows it is writing (or
+        writes nothing when it was not told to start yet), and is waited for, so the output never ends with a cut
+        row."""
+        from turnlens.formatting.export import output
+
+        pid, report_r, go_w = self._children.pop(number)
+        with output.whole():
+            os.close(go_w)  # not told to start yet: now it never will
+            try:
+                os.kill(pid, signal.SIGINT)
+            except OSError:
+                pass
+            os.read(report_r, 1)
+            os.close(report_r)
+            os.waitpid(pid, 0)
 
     def close(self) -> None:
         """Stop every child that has not written (it writes nothing), and reap the children that have exited."""
@@ -277,8 +320,12 @@ retained: list = []
 def _child(piece: Callable[[], str], number: int, work, summarise, complete, emit, report_w: int, go_r: int) -> None:
     import pickle
 
+    from turnlens.formatting.export import output
+
     global in_worker
     in_worker = True
+    output.defer_sigint()  # Ctrl-C: the parent stops this worker between two chunks of whole rows
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     status = 1
     try:
         result = work(piece(), number)
@@ -289,8 +336,9 @@ def _child(piece: Callable[[], str], number: int, work, summarise, complete, emi
         if os.read(go_r, 1) == b"g":
             try:
                 emit(result)
-                sys.stdout.flush()
-                sys.stderr.flush()
+                for stream in (sys.stdout, sys.stderr):
+                    if stream is not None:  # None: started with it closed
+                        stream.flush()
                 for fd in (1, 2):  # a reader of a pipe sees the end as soon as the parent is done too
                     try:
                         os.close(fd)
@@ -299,6 +347,10 @@ def _child(piece: Callable[[], str], number: int, work, summarise, complete, emi
                 done = b"d"
             except BrokenPipeError:
                 done = b"p"
+            except KeyboardInterrupt:
+                done = b"i"
+            except output.OutputError as exc:  # a full disk, …: the parent says why, once
+                done = b"o" + str(exc).encode("utf-8", "replace")
             except BaseException:
                 done = b"x"
             _write_all(report_w, done)

@@ -9,19 +9,24 @@ header comes from the index, and each item is encoded on its own.
 from __future__ import annotations
 
 import argparse
+import io
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
 
-import orjson
-
+from turnlens.formatting.evals.files import FileReadError, read_head, wide_encoding
+from turnlens.formatting.export import output
+from turnlens.formatting.jsstr import _LONE_SURROGATE
 from turnlens.formatting.model import Diagnostic
 from turnlens.formatting.results.discover import expand_results_paths
-from turnlens.formatting.results.reader import ResultRecord, ResultsFile, passes, visible_text
+from turnlens.formatting.results.reader import ResultRecord, ResultsFile, passes
+from turnlens.formatting.sanitize import sanitize, sanitize_line
 
 FORMATS = ("toon", "jsonl", "markdown")
 DEFAULT_THRESHOLD = 0.5
+CHUNK_BYTES = 1 << 20  # rows are written in chunks of whole rows about this big
+MAX_REPORTED = 20  # problems listed per file; the rest are counted
 
 
 def conversation(record: ResultRecord) -> list[dict]:
@@ -164,76 +169,157 @@ def _records(results: ResultsFile) -> Iterable[ResultRecord]:
         yield results.record(index)
 
 
-def write_jsonl(rows: Iterable[dict], out: TextIO) -> None:
+def _no_lone_surrogates(value: Any) -> Any:
+    """The row with lone surrogates (a YAML "\\ud83d" escape) as U+FFFD: TOON and Markdown are UTF-8 text, and
+    TOON has no escape for them (the JSONL export keeps them, escaped as JSON does)."""
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub("\ufffd", value) if _LONE_SURROGATE.search(value) else value
+    if isinstance(value, dict):
+        return {k: _no_lone_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_no_lone_surrogates(v) for v in value]
+    return value
+
+
+def jsonl_rows(rows: Iterable[dict]) -> Iterator[str]:
+    from turnlens.formatting.export.evals import _dumps  # orjson, or escapes for lone surrogates
+
     for row in rows:
-        out.write(orjson.dumps(row).decode())
-        out.write("\n")
+        yield _dumps(row).decode() + "\n"
+
+
+def toon_rows(rows: Iterable[dict]) -> Iterator[str]:
+    """Each row as a TOON `results` item (without the `results[N]:` header, which the caller writes)."""
+    from toon_format import encode
+
+    for row in rows:
+        item = encode({"results": [_no_lone_surrogates(row)]})
+        yield item[item.index("\n") :]  # drop this item's own `results[1]:` header
+
+
+def toon_document(count: int, items: str) -> str:
+    return f"results[{count}]:" + (items + "\n" if count else "\n")  # `results[0]:` is TOON's empty array
+
+
+def write_jsonl(rows: Iterable[dict], out: TextIO) -> None:
+    for piece in jsonl_rows(rows):
+        out.write(piece)
 
 
 def write_toon(rows: Iterable[dict], count: int, out: TextIO) -> None:
-    from toon_format import encode
-
-    out.write(f"results[{count}]:")
-    if count == 0:
-        out.write("\n")  # `results[0]:` is TOON's empty array
-        return
-    for row in rows:
-        item = encode({"results": [row]})
-        out.write(item[item.index("\n") :])  # drop this item's own `results[1]:` header
-    out.write("\n")
+    items = list(toon_rows(rows))
+    out.write(toon_document(len(items), "".join(items)))
 
 
 def _md_block(text: str) -> str:
-    text = visible_text(text)  # the export may be printed to a terminal
+    text = sanitize(text)  # the export may be printed to a terminal
     fence = "```"
     while fence in text:
         fence += "`"
     return f"{fence}text\n{text}\n{fence}"
 
 
-def write_markdown(rows: Iterable[dict], out: TextIO, title: str) -> None:
-    out.write(f"# Results: {title}\n")
+def _md_inline(value: Any) -> str:
+    """A value inside a line (heading, list item): one line, nothing that acts on a terminal."""
+    return sanitize_line(str(value))
+
+
+def markdown_title(title: str) -> str:
+    return f"# Results: {_md_inline(title)}\n"
+
+
+def markdown_rows(rows: Iterable[dict]) -> Iterator[str]:
     for row in rows:
-        if "test_id" in row:
-            _markdown_v4(row, out)
-            continue
-        verdict = row["verdict"]
-        score = "no score" if verdict["score"] is None else f"score {verdict['score']:g}"
-        state = "error" if "error" in verdict else ("pass" if verdict["pass"] else "fail")
-        out.write(f"\n## {row['eval_id']} — {score} ({state})\n\n")
-        facts = [f"{name}: `{row[name]}`" for name in ("dataset", "target", "timestamp") if row.get(name)]
-        if facts:
-            out.write("- " + "\n- ".join(facts) + "\n\n")
-        if row.get("guidelines"):
-            out.write("### Guidelines\n\n" + _md_block(row["guidelines"]) + "\n\n")
-        for message in row["conversation"]:
-            out.write(f"### {message['role']}\n\n{_md_block(message['content'])}\n\n")
-        if "error" in verdict:
-            out.write(f"**Error:** {visible_text(verdict['error'])}\n\n")
-        for label, items in (("Hits", verdict["hits"]), ("Misses", verdict["misses"])):
-            if items:
-                out.write(f"**{label}:**\n\n" + "".join(f"- {visible_text(item)}\n" for item in items) + "\n")
-        if verdict["reasoning"]:
-            out.write(f"**Reasoning:** {visible_text(verdict['reasoning'])}\n")
-        for evaluator in verdict.get("evaluators", []):
-            out.write(f"- evaluator `{evaluator['name']}` ({evaluator['type']}): {evaluator['score']}\n")
+        yield _markdown_row(_no_lone_surrogates(row))
+
+
+def _markdown_row(row: dict) -> str:
+    if "test_id" in row:
+        out = io.StringIO()
+        _markdown_v4(row, out)
+        return out.getvalue()
+    parts = []
+    verdict = row["verdict"]
+    score = "no score" if verdict["score"] is None else f"score {verdict['score']:g}"
+    state = "error" if "error" in verdict else ("pass" if verdict["pass"] else "fail")
+    parts.append(f"\n## {_md_inline(row['eval_id'])} — {score} ({state})\n\n")
+    facts = [f"{name}: `{_md_inline(row[name])}`" for name in ("dataset", "target", "timestamp") if row.get(name)]
+    if facts:
+        parts.append("- " + "\n- ".join(facts) + "\n\n")
+    if row.get("guidelines"):
+        parts.append("### Guidelines\n\n" + _md_block(row["guidelines"]) + "\n\n")
+    for message in row["conversation"]:
+        parts.append(f"### {_md_inline(message['role'])}\n\n{_md_block(message['content'])}\n\n")
+    if "error" in verdict:
+        parts.append(f"**Error:** {sanitize(verdict['error'])}\n\n")
+    for label, items in (("Hits", verdict["hits"]), ("Misses", verdict["misses"])):
+        if items:
+            parts.append(f"**{label}:**\n\n" + "".join(f"- {sanitize(item)}\n" for item in items) + "\n")
+    if verdict["reasoning"]:
+        parts.append(f"**Reasoning:** {sanitize(verdict['reasoning'])}\n")
+    for evaluator in verdict.get("evaluators", []):
+        name, kind = _md_inline(evaluator["name"]), _md_inline(evaluator["type"])
+        parts.append(f"- evaluator `{name}` ({kind}): {evaluator['score']}\n")
+    return "".join(parts)
+
+
+def write_markdown(rows: Iterable[dict], out: TextIO, title: str) -> None:
+    out.write(markdown_title(title))
+    for piece in markdown_rows(rows):
+        out.write(piece)
+
+
+def _open_results(path: str, problems: list[Diagnostic]) -> ResultsFile | None:
+    """The file indexed; a file that changed while indexed is read once more (with a note)."""
+    for attempt in range(2):
+        results = ResultsFile(path)
+        for _ in results.scan():
+            pass
+        if results.changed is None or attempt:
+            break
+        problems.append(Diagnostic(path, None, f"the file changed while it was read ({results.changed}): read again"))
+        results.close()
+    if results.error is not None:
+        problems.append(results.error)
+        return None
+    problems.extend(results.diagnostics[:MAX_REPORTED])
+    if results.problem_count > MAX_REPORTED:
+        more = results.problem_count - MAX_REPORTED
+        problems.append(Diagnostic(path, None, f"… and {more:,} more lines that are not results", "warning"))
+    if results.count == 0:
+        problems.append(Diagnostic(path, None, _no_record_message(results), "error"))
+    return results
+
+
+def _no_record_message(results: ResultsFile) -> str:
+    if not results.size:
+        return "the file is empty: no usable record"
+    head = b""
+    try:
+        head = read_head(results.path, 64)
+    except FileReadError:
+        pass
+    encoding = wide_encoding(head)
+    if encoding is not None:
+        return f"the file is {encoding} encoded; AgentV writes results as UTF-8: no usable record"
+    return f"no usable record ({results.problem_count:,} lines or documents that are not results)"
 
 
 def _markdown_v4(row: dict, out: TextIO) -> None:
     verdict = row["verdict"]
     score = "no score" if verdict["score"] is None else f"score {verdict['score']:g}"
     state = (verdict.get("execution_status") or ("pass" if verdict["pass"] else "fail")).replace("_", " ")
-    out.write(f"\n## {visible_text(str(row['test_id']))} — {score} ({state})\n\n")
-    facts = [f"{name}: `{visible_text(str(row[name]))}`" for name in ("suite", "target", "timestamp") if row.get(name)]
+    out.write(f"\n## {_md_inline(row['test_id'])} — {score} ({state})\n\n")
+    facts = [f"{name}: `{_md_inline(row[name])}`" for name in ("suite", "target", "timestamp") if row.get(name)]
     for name in ("duration_ms", "tokens", "cost_usd"):
         if name in row:
             facts.append(f"{name}: {row[name]:g}")
     if facts:
         out.write("- " + "\n- ".join(facts) + "\n\n")
     for message in row["conversation"]:
-        out.write(f"### {visible_text(message['role'])}\n\n{_md_block(message['content'])}\n\n")
+        out.write(f"### {_md_inline(message['role'])}\n\n{_md_block(message['content'])}\n\n")
     if "error" in verdict:
-        out.write(f"**Error:** {visible_text(verdict['error'])}\n\n")
+        out.write(f"**Error:** {sanitize(verdict['error'])}\n\n")
     for grader in verdict.get("graders", []):
         _markdown_grader(grader, out, "")
     if verdict.get("assertions") and not verdict.get("graders"):
@@ -244,8 +330,8 @@ def _markdown_v4(row: dict, out: TextIO) -> None:
 def _markdown_grader(grader: dict, out: TextIO, indent: str) -> None:
     score = "—" if grader["score"] is None else f"{grader['score']:g}"
     verdict = grader["verdict"] or "?"
-    name = visible_text(grader["name"] or "(unnamed)")
-    out.write(f"{indent}- grader `{name}` ({visible_text(grader['type'])}): {score}, **{visible_text(verdict)}**\n")
+    name = _md_inline(grader["name"] or "(unnamed)")
+    out.write(f"{indent}- grader `{name}` ({_md_inline(grader['type'])}): {score}, **{_md_inline(verdict)}**\n")
     for assertion in grader["assertions"]:
         _markdown_assertion(assertion, out, indent + "  ")
     for child in grader.get("graders", []):
@@ -254,45 +340,153 @@ def _markdown_grader(grader: dict, out: TextIO, indent: str) -> None:
 
 def _markdown_assertion(assertion: dict, out: TextIO, indent: str) -> None:
     mark = {True: "✓", False: "✗"}.get(assertion["passed"], "?")
-    out.write(f"{indent}- {mark} {visible_text(assertion['text'])}")
+    out.write(f"{indent}- {mark} {sanitize(assertion['text'])}")
     if assertion.get("evidence"):
-        out.write(f" — {visible_text(assertion['evidence'])}")
+        out.write(f" — {sanitize(assertion['evidence'])}")
     out.write("\n")
+
+
+def _open_results(path: str, problems: list[Diagnostic]) -> ResultsFile | None:
+    """The file indexed; a file that changed while indexed is read once more (with a note)."""
+    for attempt in range(2):
+        results = ResultsFile(path)
+        for _ in results.scan():
+            pass
+        if results.changed is None or attempt:
+            break
+        problems.append(Diagnostic(path, None, f"the file changed while it was read ({results.changed}): read again"))
+        results.close()
+    if results.error is not None:
+        problems.append(results.error)
+        return None
+    problems.extend(results.diagnostics[:MAX_REPORTED])
+    if results.problem_count > MAX_REPORTED:
+        more = results.problem_count - MAX_REPORTED
+        problems.append(Diagnostic(path, None, f"… and {more:,} more lines that are not results", "warning"))
+    if results.count == 0:
+        problems.append(Diagnostic(path, None, _no_record_message(results), "error"))
+    return results
+
+
+def _no_record_message(results: ResultsFile) -> str:
+    if not results.size:
+        return "the file is empty: no usable record"
+    head = b""
+    try:
+        head = read_head(results.path, 64)
+    except FileReadError:
+        pass
+    encoding = wide_encoding(head)
+    if encoding is not None:
+        return f"the file is {encoding} encoded; AgentV writes results as UTF-8: no usable record"
+    return f"no usable record ({results.problem_count:,} lines or documents that are not results)"
 
 
 def export_results(paths: list[str], fmt: str, out: TextIO, threshold: float = DEFAULT_THRESHOLD) -> list[Diagnostic]:
     """Write the export of every results file in `paths`; returns the problems found (broken lines…)."""
-    sources, problems = expand_results_paths(paths)
-    opened: list[ResultsFile] = []
-    folders: dict[str, str | None] = {}
-    names: list[str] = []
-    for source in sources:
-        path = source.path
-        results = ResultsFile(path)
-        for _ in results.scan():
-            pass
-        if results.error is not None:
-            problems.append(results.error)
-            continue
-        problems.extend(results.diagnostics)
-        if results.problem_count > len(results.diagnostics):
-            more = results.problem_count - len(results.diagnostics)
-            problems.append(Diagnostic(path, None, f"… and {more:,} more broken lines", "warning"))
-        opened.append(results)
-        folders[path] = source.folder
-        names.append(source.name)
-    rows = (
-        export_row(record, threshold, folders.get(results.path)) for results in opened for record in _records(results)
-    )
+    opened, problems = _open_all(paths)
+    rows = _all_rows(opened, threshold)
     if fmt == "jsonl":
         write_jsonl(rows, out)
     elif fmt == "toon":
         write_toon(rows, sum(r.count for r in opened), out)
     else:
-        write_markdown(rows, out, ", ".join(names) or "(none)")
+        write_markdown(rows, out, ", ".join(opened.names) or "(none)")
     for results in opened:
         results.close()
     return problems
+
+
+class _Opened(list):
+    """The results files opened, with each one's run folder (AgentV 4) and the runs' names for the title."""
+
+    folders: dict[str, str | None]
+    names: list[str]
+
+
+def _open_all(paths: list[str]) -> tuple[_Opened, list[Diagnostic]]:
+    sources, problems = expand_results_paths(paths)
+    opened = _Opened()
+    opened.folders, opened.names = {}, []
+    for source in sources:
+        results = _open_results(source.path, problems)
+        if results is not None:
+            opened.append(results)
+            opened.folders[source.path] = source.folder
+            opened.names.append(source.name)
+    return opened, problems
+
+
+def _all_rows(opened: _Opened, threshold: float) -> Iterator[dict]:
+    return (
+        export_row(record, threshold, opened.folders.get(results.path))
+        for results in opened
+        for record in _records(results)
+    )
+
+
+def _stream(paths: list[str], fmt: str, out, threshold: float) -> list[Diagnostic]:
+    """The export written to the binary stream `out` in chunks of whole rows (see output.py). TOON's header
+    counts the rows that follow, so its rows are gathered first (in a temporary file past a few MB) and the
+    document written once they are all there; on Ctrl-C, the rows gathered so far, under their true count."""
+    opened, problems = _open_all(paths)
+    rows = _all_rows(opened, threshold)
+    try:
+        if fmt == "toon":
+            _stream_toon(toon_rows(rows), out)
+            return problems
+        pieces = jsonl_rows(rows) if fmt == "jsonl" else markdown_rows(rows)
+        if fmt == "markdown":
+            pieces = _prepend(markdown_title(", ".join(opened.names) or "(none)"), pieces)
+        chunk: list[str] = []
+        size = 0
+        for piece in pieces:
+            chunk.append(piece)
+            size += len(piece)
+            if size >= CHUNK_BYTES:
+                output.write_rows(out, _encode("".join(chunk)))
+                chunk, size = [], 0
+        output.write_rows(out, _encode("".join(chunk)))
+        return problems
+    finally:
+        for results in opened:
+            results.close()
+
+
+def _prepend(first: str, rest: Iterable[str]) -> Iterator[str]:
+    yield first
+    yield from rest
+
+
+def _encode(text: str) -> bytes:
+    return text.encode("utf-8", errors="backslashreplace")  # lone surrogates were made U+FFFD or JSON escapes
+
+
+def _stream_toon(items: Iterable[str], out) -> None:
+    import tempfile
+
+    count = 0
+    with tempfile.SpooledTemporaryFile(max_size=CHUNK_BYTES) as spool:
+        try:
+            for item in items:
+                spool.write(_encode(item))
+                count += 1
+        except KeyboardInterrupt:
+            _write_toon(out, count, spool)
+            raise
+        _write_toon(out, count, spool)
+
+
+def _write_toon(out, count: int, spool) -> None:
+    with output.whole():  # the header and its rows go out together
+        output.write_all(out, f"results[{count}]:".encode())
+        spool.seek(0)
+        while True:
+            block = spool.read(CHUNK_BYTES)
+            if not block:
+                break
+            output.write_all(out, block)
+        output.write_all(out, b"\n")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -311,23 +505,26 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def export_main(argv: list[str] | None = None) -> int:
+    """`turnlens export RESULTS…` once `turnlens export` found results files (it guards the output)."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["export"]:
         args = args[1:]
     options = _parser().parse_args(args)
-    out = sys.stdout
-    try:
-        problems = export_results(options.paths, options.format, out, options.threshold)
-        out.flush()
-    except BrokenPipeError:  # `turnlens export … | head`: the reader has all it wants
-        sys.stderr.close()
-        return 0
+    problems = _stream(options.paths, options.format, output.binary_stdout(), options.threshold)
     fatal = [p for p in problems if p.line is None and p.severity == "error"]
-    if not options.quiet:
-        for problem in problems:
-            print(f"turnlens export: {problem}", file=sys.stderr)
+    if not options.quiet or fatal:
+        for problem in problems if not options.quiet else fatal:
+            output.warn(f"turnlens export: {problem}")
     return 1 if fatal else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    from turnlens.formatting.export.evals import run_guarded
+
+    output.guard_std_fds()
+    output.install_sigint_handler()
+    return run_guarded(lambda: export_main(argv))
 
 
 if __name__ == "__main__":  # pragma: no cover

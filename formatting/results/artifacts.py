@@ -15,6 +15,7 @@ from typing import Any
 
 import orjson
 
+from turnlens.formatting.evals.files import FileReadError, read_head
 from turnlens.formatting.model import Diagnostic
 
 READ_LIMIT = 4 * 1024 * 1024  # bytes of one artifact read; the rest is said to be cut
@@ -92,8 +93,8 @@ def test_folder(record: Any, run_folder: str) -> str | None:
 
 
 def _read(path: str) -> tuple[str, bool]:
-    with open(path, "rb") as handle:
-        data = handle.read(READ_LIMIT + 1)
+    """Raises FileReadError (a FIFO swapped in after the isfile check is never read)."""
+    data = read_head(path, READ_LIMIT + 1)
     cut = len(data) > READ_LIMIT
     return data[:READ_LIMIT].decode("utf-8", errors="replace"), cut
 
@@ -158,8 +159,8 @@ def load_artifacts(record: Any, run_folder: str | None) -> Artifacts:
             continue
         try:
             text, cut = _read(path)
-        except OSError as error:
-            out.problems.append(Diagnostic(path, None, f"cannot read: {error.strerror or error}", "warning"))
+        except FileReadError as error:
+            out.problems.append(Diagnostic(path, None, f"cannot read: {error.reason}", "warning"))
             continue
         out.files[name] = path
         if cut:

@@ -183,7 +183,24 @@ def is_results_input(path: str) -> bool:
     """Does `path` open as results? The one decision shared by the app and `turnlens export`."""
     if os.path.isdir(path):
         return holds_results(path)
-    return os.path.isfile(path) and is_results_file(path)
+    return os.path.isfile(path) and (is_results_file(path) or _json_lines_of_no_kind(path))
+
+
+def _json_lines_of_no_kind(path: str) -> bool:
+    """A file named explicitly, JSON lines by its name, that is blank or starts with an empty object `{}` (no
+    result and no eval row): read as results, which then says there is no usable record (as an eval file it would
+    only get a YAML error)."""
+    if not path.lower().endswith((".jsonl", ".ndjson")):
+        return False
+    try:
+        head = read_head(path, SNIFF_BYTES)
+    except (OSError, FileReadError):
+        return False
+    first = head.removeprefix(b"\xef\xbb\xbf").lstrip().partition(b"\n")[0]
+    try:
+        return not first.strip() or orjson.loads(first) == {}
+    except orjson.JSONDecodeError:
+        return False
 
 
 def expand_results_paths(paths: list[str]) -> tuple[list[RunSource], list[Diagnostic]]:

@@ -1,8 +1,8 @@
-"""AgentV results files: a cheap sniff, a full-record reader, and an mmap offset index.
+"""AgentV results files: a cheap sniff, a full-record reader, and an offset index.
 
 A results file holds one EvaluationResult per case, as JSONL or as YAML documents separated by `---`. Files can
-be very large (hundreds of MB), so nothing here loads a whole file: `ResultsFile.scan()` walks an mmap once and
-keeps, per record, only its byte range and a small summary (eval id, score, error flag, target, dataset,
+be very large (hundreds of MB), so nothing here loads a whole file: `ResultsFile.scan()` reads it once (window by
+window) and keeps, per record, only its byte range and a small summary (eval id, score, error flag, target, dataset,
 timestamp) in compact arrays. A record is parsed in full only when asked for (`ResultsFile.record(i)`).
 
 Pure Python: never imports textual or rich.
@@ -11,7 +11,6 @@ Pure Python: never imports textual or rich.
 from __future__ import annotations
 
 import math
-import mmap
 import os
 import re
 import threading
@@ -24,12 +23,14 @@ from typing import Any
 
 import orjson
 
+from turnlens.formatting.evals.files import FileReadError
 from turnlens.formatting.model import ChatMessage, Diagnostic
 from turnlens.formatting.results import agentv4
+from turnlens.formatting.results.source import FileChanged, Source
+from turnlens.formatting.sanitize import sanitize
 
 YAML_SUFFIXES = (".yaml", ".yml")
-# Pages of the mapping already scanned are handed back to the OS this often, so that indexing an 800 MB file
-# does not leave the whole file resident in our process (RSS) — the page cache keeps it warm anyway.
+# The window full-text search reads at a time.
 RELEASE_EVERY = 16 * 1024 * 1024
 # A summary keeps at most this much of an id/target/dataset string: a hostile 10 MB eval_id must not be copied
 # into the index.
@@ -62,23 +63,8 @@ def looks_like_results_file(path: str) -> bool:
 # Untrusted text
 
 
-def _control_picture(ch: str) -> str:
-    code = ord(ch)
-    if code < 0x20:
-        return chr(0x2400 + code)  # ␛ for ESC, ␍ for CR, …
-    if code == 0x7F:
-        return "␡"
-    return f"<U+{code:04X}>"  # C1 controls
-
-
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def visible_text(text: str) -> str:
-    """Make terminal control sequences visible: C0 (except newline and tab), DEL and C1 become printable marks."""
-    if not _CONTROL.search(text):
-        return text
-    return _CONTROL.sub(lambda m: _control_picture(m.group()), text)
+# One neutraliser for the app, the exports and stderr (formatting/sanitize.py); this module's name for it.
+visible_text = sanitize
 
 
 def truncate_text(text: str, limit: int) -> tuple[str, int]:
@@ -339,7 +325,7 @@ class Summary:
 
 
 class ResultsFile:
-    """A results file opened for reading: mmap, offset index and per-record summaries.
+    """A results file opened for reading (by offset, see source.py): offset index and per-record summaries.
 
     `scan()` is meant to run in a worker thread. It only ever appends; `count` is published last for each record,
     so another thread may read summaries `0 .. count-1` at any time while the scan goes on.
@@ -355,8 +341,8 @@ class ResultsFile:
         self.error: Diagnostic | None = None  # the file could not be opened at all
         self.scanned = False
         self.scan_seconds = 0.0
-        self._file = None
-        self._mm: mmap.mmap | None = None
+        self._src: Source | None = None  # open and not empty
+        self.changed: str | None = None  # why the file no longer matches the index (it got shorter)
         self._lock = threading.Lock()
         # per-record columns
         self.starts = array("q")
@@ -376,33 +362,26 @@ class ResultsFile:
     # -- opening ---------------------------------------------------------------------------------------------
 
     def open(self) -> bool:
-        """Open and map the file. On failure `error` says why (no exception)."""
-        if self._mm is not None or self.size:
+        """Open the file (regular files only: a FIFO never blocks us). On failure `error` says why."""
+        if self._src is not None or self.size:
             return True
         try:
-            self._file = open(self.path, "rb", buffering=0)
-            self.size = os.fstat(self._file.fileno()).st_size
-            if self.size:
-                self._mm = mmap.mmap(self._file.fileno(), 0, access=mmap.ACCESS_READ)
-        except (OSError, ValueError) as error:
-            self.error = Diagnostic(
-                self.path, None, f"cannot read: {getattr(error, 'strerror', None) or error}", "error"
-            )
-            self.close()
+            source = Source(self.path)
+        except FileReadError as error:
+            self.error = Diagnostic(self.path, None, f"cannot read: {error.reason}", "error")
             return False
+        self.size = source.size
+        if self.size:
+            self._src = source
+        else:
+            source.close()
         return True
 
     def close(self) -> None:
         with self._lock:
-            if self._mm is not None:
-                try:
-                    self._mm.close()
-                except BufferError:  # a slice still exported; the GC will finish
-                    pass
-                self._mm = None
-            if self._file is not None:
-                self._file.close()
-                self._file = None
+            if self._src is not None:
+                self._src.close()
+                self._src = None
 
     def __enter__(self) -> ResultsFile:
         self.open()
@@ -618,10 +597,12 @@ class ResultsFile:
     def _grow_to(self, size: int) -> None:
         """Make records up to byte `size` readable (`raw`, `find_text`)."""
         with self._lock:
-            if self._file is None:
-                self._file = open(self.path, "rb", buffering=0)
-            # the old mapping is left to the garbage collector: a search may still be reading it
-            self._mm = mmap.mmap(self._file.fileno(), 0, access=mmap.ACCESS_READ)
+            if self._src is None:  # it was empty when opened
+                try:
+                    self._src = Source(self.path)
+                except FileReadError:
+                    return
+            self._src.size = size  # read by offset: nothing to map again
             self.size = size
 
     def _problem(self, diagnostic: Diagnostic) -> None:
@@ -630,16 +611,18 @@ class ResultsFile:
         if len(self.diagnostics) < MAX_DIAGNOSTICS:
             self.diagnostics.append(diagnostic)
 
-    def _release(self, upto: int) -> None:
-        """Drop already-scanned pages from our resident set (they stay in the page cache)."""
-        if self._mm is None or not hasattr(self._mm, "madvise") or not hasattr(mmap, "MADV_DONTNEED"):
-            return
-        length = upto - upto % mmap.PAGESIZE
-        if length > 0:
-            try:
-                self._mm.madvise(mmap.MADV_DONTNEED, 0, length)
-            except (OSError, ValueError):
-                pass
+    def _file_changed(self, error: FileChanged) -> None:
+        """The file got shorter while read: keep what was indexed, say so (`changed`), read no further."""
+        self.changed = str(error)
+        self._problem(
+            Diagnostic(
+                self.path,
+                None,
+                f"the file changed while it was read: {error}; the first {self.count:,} records are shown, open "
+                "it again to read it anew",
+                "warning",
+            )
+        )
 
     def scan(self, batch_seconds: float = 0.1, stop: threading.Event | None = None) -> Iterator[ScanProgress]:
         """Index the whole file. Yields progress after the first record and then every `batch_seconds`."""
@@ -647,87 +630,80 @@ class ResultsFile:
         if not self.open():
             yield ScanProgress(0, 0, 0, done=True)
             return
-        if self._mm is None:
+        if self._src is None:
             self.scanned = True
             yield ScanProgress(0, 0, 0, done=True)
             return
         steps = self._scan_yaml(stop) if self.is_yaml else self._scan_jsonl(stop)
         last = time.monotonic()
         first = True
-        for position in steps:
-            now = time.monotonic()
-            if first and self.count or now - last >= batch_seconds:
-                first = first and not self.count
-                last = now
-                yield ScanProgress(position, self.size, self.count, elapsed=now - started)
+        try:
+            for position in steps:
+                now = time.monotonic()
+                if first and self.count or now - last >= batch_seconds:
+                    first = first and not self.count
+                    last = now
+                    yield ScanProgress(position, self.size, self.count, elapsed=now - started)
+        except FileChanged as error:
+            self._file_changed(error)
         self.scanned = True
         self.scan_seconds = time.monotonic() - started
-        self._release(self.size)
         yield ScanProgress(self.size, self.size, self.count, done=True, elapsed=self.scan_seconds)
 
     def _scan_jsonl(self, stop: threading.Event | None) -> Iterator[int]:
-        mm = self._mm
-        assert mm is not None
-        size = self.size
-        find = mm.find
+        src = self._src
+        assert src is not None
         loads = orjson.loads
-        position = 3 if mm[:3] == b"\xef\xbb\xbf" else 0  # a UTF-8 byte order mark is not part of line 1
+        start = 3 if src.read(0, 3) == b"\xef\xbb\xbf" else 0  # a UTF-8 byte order mark is not part of line 1
         line = 0
-        released = 0
-        while position < size:
+        size = self.size
+        for position, end, chunk in src.lines(start):
             line += 1
-            newline = find(b"\n", position)
-            end = size if newline == -1 else newline
-            # cheap blank test without copying a possibly huge line
-            first_char = position
-            while first_char < end and mm[first_char] in b" \t\r":
-                first_char += 1
-            if first_char < end:
-                chunk = mm[position:end]
+            if chunk and (chunk[0] not in b" \t\r" or bytes(chunk).strip(b" \t\r")):
                 try:
                     data = loads(chunk)
                 except orjson.JSONDecodeError as error:
-                    truncated = newline == -1
-                    why = "truncated record (no final newline)" if truncated else "not valid JSON"
+                    why = "truncated record (no final newline)" if end == size else "not valid JSON"
                     self._problem(Diagnostic(self.path, line, f"{why}: {error}", "error"))
                 else:
-                    if isinstance(data, dict):
-                        self._add(data, position, end, line)
-                    else:
-                        self._problem(
-                            Diagnostic(self.path, line, f"not a JSON object but {type(data).__name__}", "error")
-                        )
-                del chunk
-            position = end + 1
-            if position - released >= RELEASE_EVERY:
-                released = position
-                self._release(position)
+                    self._add_parsed(data, position, end, line)
             if stop is not None and stop.is_set():
                 return
-            yield position
+            yield end + 1
+
+    def _add_parsed(self, data: Any, start: int, end: int, line: int) -> None:
+        """Index a parsed record, or count why it is not one (an empty `{}` carries nothing to show)."""
+        if isinstance(data, dict) and data:
+            self._add(data, start, end, line)
+            return
+        self.problem_count += 1
+        if len(self.diagnostics) < MAX_DIAGNOSTICS:  # millions of `{}` lines: no Diagnostic built past the cap
+            if isinstance(data, dict):
+                what = "an empty mapping, not a result" if self.is_yaml else "an empty object, not a result"
+            else:
+                what = f"not a {'mapping' if self.is_yaml else 'JSON object'} but {type(data).__name__}"
+            self.diagnostics.append(Diagnostic(self.path, line, what, "error"))
 
     def _scan_yaml(self, stop: threading.Event | None) -> Iterator[int]:
         from turnlens.formatting.evals.yaml12 import YamlError
 
-        mm = self._mm
-        assert mm is not None
+        src = self._src
+        assert src is not None
 
-        def documents() -> Iterator[tuple[int, int]]:
-            """(start of a document's text, start of the separator line after it, or EOF), found lazily."""
-            start = 0
-            for match in _YAML_DOC_SEPARATOR.finditer(mm):
-                yield start, match.start()
-                start = match.end() + 1
-            yield start, self.size
+        def documents() -> Iterator[tuple[int, int, int]]:
+            """(start of a document's text, its end (the separator line after it, or EOF), its first line)."""
+            start, first_line, number = 0, 1, 0
+            for line_start, line_end, text in src.lines(0):
+                number += 1
+                if text[:3] == b"---" and _YAML_DOC_SEPARATOR.match(text):
+                    yield start, line_start, first_line
+                    start, first_line = line_end + 1, number + 1
+            yield start, self.size, first_line
 
-        line = 1  # line number of `start`
-        counted_to = 0
-        for doc_start, doc_end in documents():
+        for doc_start, doc_end, line in documents():
             if doc_start > self.size:
                 break
-            line += mm[counted_to:doc_start].count(b"\n") if doc_start > counted_to else 0
-            counted_to = max(counted_to, doc_start)
-            chunk = mm[doc_start:doc_end]
+            chunk = src.read(doc_start, doc_end)
             if chunk.strip() and chunk.strip() != b"...":
                 try:
                     data = _load_yaml_document(chunk)
@@ -735,13 +711,8 @@ class ResultsFile:
                     where = line + error.line - 1 if error.line else line
                     self._problem(Diagnostic(self.path, where, f"not valid YAML: {error.message}", "error"))
                 else:
-                    first_line = line + _leading_blank_lines(chunk)
-                    if isinstance(data, dict):
-                        self._add(data, doc_start, doc_end, first_line)
-                    elif data is not None:
-                        self._problem(
-                            Diagnostic(self.path, first_line, f"not a mapping but {type(data).__name__}", "error")
-                        )
+                    if data is not None:
+                        self._add_parsed(data, doc_start, doc_end, line + _leading_blank_lines(chunk))
             if stop is not None and stop.is_set():
                 return
             yield doc_end
@@ -753,18 +724,26 @@ class ResultsFile:
     ) -> bytearray | None:
         """Records whose raw text contains `needle` (case-insensitive), as a 0/1 mask over record indexes.
 
-        Searches the mapping window by window (so the scanned pages can be released again) for the needle as it is
-        written in the file: JSON-escaped for JSONL; ASCII letters match either case. Returns None when stopped.
-        Only records indexed so far count.
+        Reads the file window by window for the needle as it is written in the file: JSON-escaped for JSONL; ASCII
+        letters match either case. Returns None when stopped. Only records indexed so far count; a file that got
+        shorter meanwhile gives the records found before the change (and sets `changed`).
         """
         mask = bytearray(self.count)
-        if not needle or self._mm is None:
+        if not needle or self._src is None:
             return mask
+        try:
+            return self._find_text(mask, needle, stop, window)
+        except FileChanged as error:
+            self._file_changed(error)
+            return mask
+
+    def _find_text(self, mask: bytearray, needle: str, stop: threading.Event | None, window: int) -> bytearray | None:
+        assert self._src is not None
         import bisect
 
         raw = orjson.dumps(needle)[1:-1] if not self.is_yaml else needle.encode("utf-8")
         wanted = raw.lower()  # ASCII case folding, done in C on each window: far faster than re.IGNORECASE
-        mm, starts, ends = self._mm, self.starts, self.ends
+        read, starts, ends = self._src.read, self.starts, self.ends
         count = len(mask)
         limit = ends[count - 1] if count else 0
         position = 0
@@ -773,7 +752,7 @@ class ResultsFile:
             if stop is not None and stop.is_set():
                 return None
             window_end = min(limit, position + window)
-            chunk = mm[position : min(limit, window_end + overlap)].lower()
+            chunk = read(position, min(limit, window_end + overlap)).lower()
             found = chunk.find(wanted)
             while found != -1 and position + found < window_end:
                 absolute = position + found
@@ -785,24 +764,29 @@ class ResultsFile:
                     found = chunk.find(wanted, found + 1)
             del chunk
             position = window_end
-            self._release(position)
         return mask
 
     # -- reading ---------------------------------------------------------------------------------------------
 
     def raw(self, index: int) -> bytes:
-        """The bytes of record `index` (a copy)."""
+        """The bytes of record `index` (a copy). Raises FileChanged when the file got shorter since it was indexed."""
         with self._lock:
-            if self._mm is None and not self.open():
+            if self._src is None and not self.open():
                 return b""
-            if self._mm is None:
+            if self._src is None:
                 return b""
-            return self._mm[self.starts[index] : self.ends[index]]
+            return self._src.read(self.starts[index], self.ends[index])
 
     def record(self, index: int) -> ResultRecord:
         """Parse record `index` in full. May take a while for a 10 MB record: call it from a worker."""
         line = self.lines[index]
-        data = self.raw(index)
+        try:
+            data = self.raw(index)
+        except FileChanged as error:
+            record = ResultRecord(file=self.path, line=line)
+            message = f"cannot read this record: the file changed since it was indexed ({error}); open it again"
+            record.diagnostics.append(Diagnostic(self.path, line, message, "error"))
+            return record
         try:
             if self.is_yaml:
                 parsed = _load_yaml_document(data)

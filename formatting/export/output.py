@@ -1,0 +1,169 @@
+"""Writing an export: every byte, whole rows only, and one line (not a traceback) when that cannot be done.
+
+- A write that the OS takes only in part (one `write()` passing 2 GiB, a signal) is continued until all of it is
+  written: BufferedWriter.write returns a short count for such a write and does not retry.
+- Ctrl-C while rows are being written is held until the chunk of whole rows being written is out; elsewhere it
+  interrupts at once. `interrupted()` then words the message and the caller exits with 130.
+- A closed stdout, a full disk or a closed pipe become an OutputError (or BrokenPipeError), worded once by the
+  caller; after it, stdout is pointed at /dev/null so interpreter shutdown has nothing left to fail on.
+- Messages for stderr go through `warn`, which sanitises them (they hold ids and paths from untrusted files)
+  and drops them when stderr is closed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import io
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from typing import BinaryIO, cast
+
+from turnlens.formatting.sanitize import sanitize
+
+EXIT_INTERRUPTED = 130
+
+
+class OutputError(Exception):
+    """The output could not be written (closed, full, …): `str()` is the one-line reason."""
+
+
+# Ctrl-C: in a critical section (a chunk being written) it is only noted, and raised when the section ends.
+_critical = 0
+_pending = False
+# In a forked export worker: Ctrl-C is only noted, and acted on between chunks (`check`), never mid-write.
+_defer_always = False
+
+
+def _on_sigint(signum, frame) -> None:
+    global _pending
+    if _critical or _defer_always:
+        _pending = True
+        return
+    raise KeyboardInterrupt
+
+
+def install_sigint_handler() -> None:
+    """Ctrl-C as described above (main thread only; elsewhere a no-op)."""
+    try:
+        signal.signal(signal.SIGINT, _on_sigint)
+    except ValueError:  # not the main thread
+        pass
+
+
+def defer_sigint() -> None:
+    """For a forked worker: Ctrl-C never interrupts a write; `check()` between chunks raises it."""
+    global _defer_always
+    _defer_always = True
+    install_sigint_handler()
+
+
+def check() -> None:
+    """Raise the KeyboardInterrupt noted while writing, if any."""
+    global _pending
+    if _pending:
+        _pending = False
+        raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def whole() -> Iterator[None]:
+    """A section Ctrl-C does not cut: raised at its end instead."""
+    global _critical
+    _critical += 1
+    try:
+        yield
+    finally:
+        _critical -= 1
+    if not _critical and not _defer_always:
+        check()
+
+
+def write_all(out: BinaryIO, data: bytes | memoryview) -> None:
+    """All of `data` to `out` (continuing short writes), then flushed. Raises BrokenPipeError or OutputError."""
+    view = memoryview(data)
+    try:
+        while view:
+            written = out.write(view)
+            if written is None:  # a non-blocking stream that is full: wait for it
+                import select
+
+                select.select([], [out], [])
+                continue
+            view = view[written:]
+        out.flush()
+    except BrokenPipeError:
+        raise
+    except (OSError, ValueError) as exc:
+        raise OutputError(_reason(exc)) from None
+
+
+def write_rows(out: BinaryIO, data: bytes) -> None:
+    """Whole rows: all written, or (Ctrl-C) all written before the interrupt is raised."""
+    with whole():
+        write_all(out, data)
+    if _defer_always:
+        check()
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, ValueError):
+        return "standard output is closed"
+    if isinstance(exc, OSError):
+        if exc.errno == errno.EBADF:
+            return "standard output is closed"
+        return exc.strerror or str(exc)
+    return str(exc)  # pragma: no cover
+
+
+def binary_stdout() -> BinaryIO:
+    """sys.stdout's byte stream; OutputError when there is no usable stdout (started with it closed)."""
+    stream = sys.stdout
+    if stream is None:
+        raise OutputError("standard output is closed")
+    try:
+        stream.flush()
+        os.fstat(stream.fileno())
+    except (io.UnsupportedOperation, AttributeError):  # replaced by something without a descriptor (a capture)
+        return cast(BinaryIO, getattr(stream, "buffer", None) or stream)
+    except (OSError, ValueError) as exc:
+        raise OutputError(_reason(exc)) from None
+    return stream.buffer
+
+
+def guard_std_fds() -> None:
+    """A descriptor 0-2 closed at start is opened on /dev/null, so no file we open later lands on it (and our
+    messages or a crash report never go into a file being inspected)."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:  # lower descriptors were open: put it where it belongs
+                os.dup2(null, fd)
+                os.close(null)
+
+
+def silence_stdout() -> None:
+    """After an output error: what is still buffered, and shutdown's flush, go to /dev/null instead of failing
+    again (a second message, or exit status 120)."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.close(null)
+    except OSError:
+        pass
+
+
+def warn(line: str) -> None:
+    """One message on stderr, control characters made visible; dropped when stderr is closed."""
+    stream = sys.stderr
+    if stream is None:
+        return
+    try:
+        stream.write(sanitize(line) + "\n")
+        stream.flush()
+    except (OSError, ValueError):
+        pass

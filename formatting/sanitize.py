@@ -1,0 +1,56 @@
+"""The one neutraliser for untrusted text shown in a terminal (the app, the Markdown export, messages on stderr).
+
+Text from eval and results files is shown as written, but nothing in it may act on the terminal or hide what it
+says: C0 controls (except tab and line feed) become Unicode control pictures (ESC shows as `␛`, so `\\e]0;…` can
+neither retitle the window nor write the clipboard), DEL becomes `␡`, C1 controls and lone surrogates their escape
+(`\\x9b`, `\\ud83d`), bidirectional overrides and isolates (which reorder what is shown: "Trojan Source") and
+zero-width characters and Unicode tag characters (which hide text, even from a reviewer) their `\\u` escape. A
+zero-width joiner inside an emoji sequence stays.
+
+`display=True` (the app) also leaves out the emoji joiners and presentation modifiers (ZWJ between emoji, variation
+selectors, skin tones): terminals disagree on the width of such sequences (🏕️👩‍👩‍👧 is 4 cells to Rich, 7 to tmux),
+so a pane border drawn after one lands elsewhere; each emoji is then drawn on its own.
+"""
+
+from __future__ import annotations
+
+import re
+
+_BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_ZERO_WIDTH = "\u200b\u200c\u2060-\u2064\ufeff\u180e\U000e0000-\U000e007f"
+_EMOJI = "\u00a9\u00ae\u203c-\u3299\U0001f000-\U0001faff\ufe0f"
+# A ZWJ between emoji (👨‍👩‍👧) joins them and stays; anywhere else it only hides things.
+_UNSAFE = re.compile(
+    rf"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff{_BIDI}{_ZERO_WIDTH}]|\u200d(?<![{_EMOJI}]\u200d)|\u200d(?![{_EMOJI}])"
+)
+_LINE_BREAKS = {ord("\n"): "\u2424", ord("\t"): "\u2409", 0x2028: "\\u2028", 0x2029: "\\u2029"}
+
+
+# Left after the pass above, a ZWJ is one between emoji.
+_UNMEASURABLE = re.compile("[\u200d\ufe0e\ufe0f\U0001f3fb-\U0001f3ff]")
+
+
+def _picture(ch: str) -> str:
+    code = ord(ch)
+    if code < 0x20:
+        return chr(0x2400 + code)  # ␛ for ESC, ␍ for CR, ␊ for a line feed in one-line text
+    if code == 0x7F:
+        return "\u2421"  # ␡
+    if code < 0xA0:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+def sanitize(text: str, *, display: bool = False) -> str:
+    """`text` with every character that could act on a terminal or hide text made visible; \\n and \\t stay.
+    `display`: emoji joiners and modifiers left out as well (see above)."""
+    if _UNSAFE.search(text) is not None:
+        text = _UNSAFE.sub(lambda m: _picture(m.group()), text)
+    if display and _UNMEASURABLE.search(text) is not None:
+        text = _UNMEASURABLE.sub("", text)
+    return text
+
+
+def sanitize_line(text: str) -> str:
+    """sanitize() for text that must stay on one line (a heading, a name): line breaks and tabs shown too."""
+    return sanitize(text).translate(_LINE_BREAKS)
