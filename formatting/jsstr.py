@@ -73,8 +73,11 @@ def js_json(value: Any) -> str:
 
 
 def js_json_indent(value: Any, indent: str = "  ", _depth: int = 0) -> str:
-    """JSON.stringify(value, null, 2): one member per line, `{}`/`[]` when empty."""
+    """JSON.stringify(value, null, 2): one member per line, `{}`/`[]` when empty. A `__proto__` key read from YAML
+    sets the object's prototype in JavaScript instead of a property, so JSON.stringify leaves it out."""
     if isinstance(value, dict):
+        if "__proto__" in value:
+            value = {k: v for k, v in value.items() if k != "__proto__"}
         if not value:
             return "{}"
         inner = indent * (_depth + 1)

@@ -601,6 +601,8 @@ def _case_folder(ctx: _Ctx, folder: str) -> list[tuple[Any, int | None, YamlDoc 
         except YamlError as exc:
             raise Refused(f"{exc.message} (in {case_file})", exc.line, case_file) from None
         data = ctx.env_interpolate(doc.data) if "${{" in text else doc.data
+        if not isinstance(data, dict):  # (the reference's wording: typeof [] and typeof null are both "object")
+            raise Refused(f"Case file must contain a YAML object, got object: {case_file}", 1, case_file)
         if isinstance(data, dict) and "id" not in data:
             data = {"id": sub, **data}
         out.append((data, 1, doc, os.path.relpath(case_file, ctx.eval_dir).replace(os.sep, "/")))
@@ -694,6 +696,7 @@ def _load_suite(ctx: _Ctx, result: EvalFile, doc: YamlDoc, text: str) -> EvalFil
     result.description = desc if isinstance(desc, str) else None
     _check_evaluator(data.get("evaluator"), "global", ctx, _line(doc, data, "evaluator"))
     _check_workspace(ctx, data.get("workspace"), _line(doc, data, "workspace"))
+    _check_preprocessors(ctx, data.get("preprocessors"), _line(doc, data, "preprocessors"))
     execution = data.get("execution")
     if isinstance(execution, dict) and "total_budget_usd" in execution:
         raise Refused(
@@ -755,6 +758,23 @@ def _env_in_place(data: Any, env: Mapping[str, str], notes: list[str]) -> None:
         if hits:
             for k in hits:
                 node[k] = interpolate_env(node[k], env, notes)
+
+
+def _check_preprocessors(ctx: _Ctx, preprocessors: Any, line: int | None) -> None:
+    """A suite preprocessor whose command names a script that does not exist refuses the file (relative to the
+    eval file, as AgentV resolves it)."""
+    if not isinstance(preprocessors, list):
+        return
+    for pre in preprocessors:
+        command = pre.get("command") if isinstance(pre, dict) else None
+        if not isinstance(command, list):
+            continue
+        for arg in command[1:]:
+            if isinstance(arg, str) and re.search(r"\.(m?[jt]s|c?js|py|sh)$", arg):
+                if not os.path.exists(os.path.join(ctx.eval_dir, arg)):
+                    raise Refused(
+                        f"Grader '<suite>' in '{ctx.abs_path}': preprocessor command file not found: {arg}", line
+                    )
 
 
 def _check_workspace(ctx: _Ctx, ws: Any, line: int | None) -> None:
