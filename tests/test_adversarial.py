@@ -382,3 +382,89 @@ def test_file_cut_while_read_is_reported_not_sigbus(tmp_path):
     out = proc.stdout.decode().splitlines()
     assert out[0].startswith("scan ") and out[0].endswith(" True")
     assert out[1].startswith("record cannot read this record: the file cha") and out[2] == "search 0"
+
+
+# --- the app: a terminal or nothing, FIFOs in folders and live reload, tracebacks without locals ------------------
+
+
+def test_app_without_a_terminal_says_so(tmp_path):
+    eval_file(tmp_path, ("a", []))
+    proc = run_cli("e.yaml", cwd=tmp_path)  # stdin /dev/null, stdout a pipe
+    assert proc.returncode == 2 and b"needs a terminal" in proc.stderr and proc.stdout == b""
+
+
+def test_fifo_named_yaml_in_a_folder_and_eval_file_swapped_for_a_fifo(tmp_path):
+    from turnlens.tui.session import Session
+
+    path = eval_file(tmp_path, ("a", []))
+    os.mkfifo(tmp_path / "trap.yaml")
+    session = Session([str(tmp_path)], repo_root=str(tmp_path))  # would block reading the FIFO
+    assert [os.path.basename(f.path) for f in session.files] == ["e.yaml"]
+    session.load_all() if hasattr(session, "load_all") else session.apply(0, session.load(0))
+    path.unlink()
+    os.mkfifo(path)  # replaced by a FIFO while watched: the reload is a refusal, the last good load stays
+    reloaded = session.load(0)
+    assert reloaded.error is not None and "FIFO" in reloaded.error.message
+    session.apply(0, reloaded)
+    assert session.files[0].good is not None and session.files[0].stale
+
+
+def test_crash_report_has_no_locals():
+    from rich.console import Console
+
+    from turnlens.tui.app import TurnlensApp
+
+    app = TurnlensApp(lambda: None)
+    app._close_messages_no_wait = lambda: None  # type: ignore[method-assign]
+
+    def boom():
+        secret_local = "-".join(["HIDDEN", "VALUE"])  # noqa: F841 - what a locals display would print
+        raise ValueError("x")
+
+    try:
+        boom()
+    except ValueError:
+        app._fatal_error()
+    console = Console(record=True, width=120, file=open(os.devnull, "w"))
+    for renderable in app._exit_renderables:
+        console.print(renderable)
+    text = console.export_text()
+    assert "ValueError" in text and "HIDDEN-VALUE" not in text
+
+
+# --- one sanitiser: markdown export, stderr, the app ------------------------------------------------------------
+
+
+def test_one_sanitiser_everywhere(tmp_path):
+    from turnlens.formatting.results.reader import visible_text
+    from turnlens.formatting.sanitize import sanitize, sanitize_line
+    from turnlens.tui import render
+
+    hostile = "a\x1b]0;title\x07b\x1b]52;c;eA==\x07 \u202eevil\u202c z\u200bw \U000e0041 \x9b \ud83d"
+    clean = sanitize(hostile)
+    assert not any(ch in clean for ch in "\x1b\x07\u202e\u202c\u200b\x9b\U000e0041")
+    assert visible_text is sanitize and render.sanitize(hostile) == clean
+    assert "\n" not in sanitize_line("a\nb")
+    run = tmp_path / "run.jsonl"
+    run.write_text(
+        '{"eval_id":"id\\u001b]0;pwn\\u0007\\nforged","dataset":"d\\u001b[2J","target":"t\\u202e",'
+        '"timestamp":"\\u001b]52;c;x\\u0007","score":1,"candidate_answer":"ok\\u001b[31m",'
+        '"evaluator_results":[{"name":"n\\u001b]0;x\\u0007","type":"t\\u0007","score":1}]}\n'
+    )
+    bad_name = tmp_path / "r\x1b[2J.jsonl"
+    bad_name.write_bytes(run.read_bytes())
+    proc = run_cli("export", run.name, bad_name.name, "--format", "markdown", cwd=tmp_path)
+    assert proc.returncode == 0
+    for ch in ("\x1b", "\x07", "\u202e"):
+        assert ch.encode() not in proc.stdout
+    assert b"## id" in proc.stdout and b"\n## forged" not in proc.stdout  # a line break cannot forge a heading
+
+
+def test_stderr_messages_are_escaped(tmp_path):
+    path = eval_file(tmp_path, ("evil\x1b]0;retitled\x07", ["missing\x1b[2J.txt"]))
+    text = path.read_text().replace("\x1b", "\\e").replace("\x07", "\\a")
+    text = text.replace("id: evil", 'id: "evil').replace("retitled\\a", 'retitled\\a"')
+    text = text.replace("value: missing\\e[2J.txt", 'value: "missing\\e[2J.txt"')
+    path.write_text(text)
+    proc = run_cli("export", "e.yaml", cwd=tmp_path)
+    assert b"missing" in proc.stderr and b"\x1b" not in proc.stderr and b"\x07" not in proc.stderr

@@ -44,6 +44,19 @@ class TurnlensApp(App):
     def on_mount(self) -> None:
         self.push_screen(self._first_screen_factory())
 
+    def _fatal_error(self) -> None:
+        """Textual's crash report, without the local variables of each frame: they hold the parsed eval and results
+        data (untrusted, possibly large or secret) and would be printed to the terminal. Textual 8.2.8 has no
+        option for it, so its `_fatal_error` is redone here with show_locals=False."""
+        import rich
+        from rich.segment import Segments
+        from rich.traceback import Traceback
+
+        self.bell()
+        traceback = Traceback(show_locals=False, width=None, suppress=[rich])
+        self._exit_renderables.append(Segments(self.console.render(traceback, self.console.options)))
+        self._close_messages_no_wait()
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         from .inspector import InspectorScreen
 

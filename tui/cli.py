@@ -79,6 +79,15 @@ def run(argv: Sequence[str] | None = None) -> int:
         print(f"turnlens: --repo-root {options.repo_root}: not a folder", file=sys.stderr)
         return 2
 
+    if not (sys.stdin is not None and sys.stdin.isatty() and sys.stdout is not None and sys.stdout.isatty()):
+        # Without a terminal the app would run forever writing escape codes into a file or a pipe.
+        print(
+            "turnlens: the app needs a terminal (standard input and output are not one); "
+            "`turnlens export FILE` writes what it shows as JSONL",
+            file=sys.stderr,
+        )
+        return 2
+
     from .app import make_app  # imports Textual: only now
 
     app = make_app(
