@@ -189,11 +189,11 @@ def _messages_with_context(case, messages: Text) -> Text:
 
 @contextmanager
 def long_lived_allocations():
-    """For building what stays cached (a case's view): no cyclic GC pass meanwhile (each would re-scan the heap
-    for nothing: these objects stay), and what was built is frozen out of later passes. Unfrozen on reload."""
+    """For building what stays cached (a case's view): no cyclic GC pass meanwhile (each would re-scan the heap for
+    nothing). Not frozen afterwards: gc.freeze after each view also froze whatever garbage cycles were pending, for
+    good (benchmarks/bench_firstframe.py's walk through every case grew by ~0.35 MiB a switch with it)."""
     with gcpause.paused():
         yield
-        gcpause.keep_long_lived()
 
 
 def nearest_first(keys: list[str], current: str | None, remaining: set[str]) -> str:
