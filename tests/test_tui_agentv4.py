@@ -89,6 +89,11 @@ class TestAgentV4Panes:
             await wait_for_idle(pilot)
             await select(pilot, "escalation-angry")
             assert "test from cases/escalations.yaml" in pane(app, "rule").body_text
+            # The header says where the test is written: the suite pulls it in from the case file, at its line.
+            title = str(app.screen.query_one("#case-title").visual)
+            assert "evals/support.eval.yaml ← evals/cases/escalations.yaml:2" in title
+            path, line = app.screen.session.case_location(app.screen.current)
+            assert (path.endswith("escalations.yaml"), line) == (True, 2)
 
     async def test_grading_screen(self):
         app = inspector()

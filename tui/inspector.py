@@ -32,6 +32,7 @@ from .editor import editor_command
 from .loading import LoadStep, case_row, load_steps, row_steps
 from .rows import CaseRow
 from .session import Session
+from .session import display_path as display_rel
 from .theme import generation as theme_generation
 from .theme import palette, use_theme
 from .widgets.case_list import CaseList, FileEntry
@@ -104,6 +105,10 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Case
     formatted = session.formatted(key, profile)
     label = render.sanitize(render.case_label(case))
     where = render.sanitize(loaded.rel) + (f":{case.line}" if case.line else "")
+    if case.source:  # a test from an external case file or a dataset: its line is in that file
+        source_path, source_line = session.case_location(key)
+        where = render.sanitize(loaded.rel) + " ← " + render.sanitize(display_rel(source_path, session.repo_root))
+        where += f":{source_line}" if source_line else ""
     title = render.case_title(label, where)
     messages = _messages_with_context(case, render.messages_text(case, formatted, session.repo_root))
     good = loaded.good
@@ -1089,8 +1094,8 @@ class InspectorScreen(Screen):
 
     def action_open_editor(self) -> None:
         found = self.session.case(self.current) if self.current is not None else None
-        if found is not None:
-            path, line = found[0].path, found[1].line
+        if found is not None and self.current is not None:
+            path, line = self.session.case_location(self.current)
         elif self.session.errors():
             loaded, error = self.session.errors()[0]  # a refused file: open it at the error
             path, line = loaded.path, error.line

@@ -252,6 +252,21 @@ class Session:
                 return f"{number}:{min(index, len(cases) - 1)}"
         return None
 
+    def case_location(self, key: str) -> tuple[str, int | None]:
+        """(file, line) where the case is written: the eval file, or for an agentv-4 test pulled in from an external
+        case file (`source` "cases/x.yaml") or a dataset (`source` "data.jsonl line 3") that file."""
+        found = self.case(key)
+        if found is None:
+            return "", None
+        loaded, case = found
+        if not case.source:
+            return loaded.path, case.line
+        name, _, line = case.source.partition(" line ")
+        path = os.path.join(os.path.dirname(loaded.path), name)
+        if not os.path.isfile(path):
+            return loaded.path, case.line
+        return path, int(line) if line.isdigit() else case.line
+
     def case_source(self, key: str) -> tuple[int, str]:
         """(first line, text) of the case as written in the file on disk, up to the next case."""
         found = self.case(key)
@@ -259,7 +274,7 @@ class Session:
             return 0, ""
         loaded, case = found
         good, first = loaded.good, case.line or 0
-        if good is None or not first:
+        if good is None or not first or case.source:  # a test written in another file: no excerpt of this one
             return 0, ""
         later = [c.line for c in good.cases if c.line and c.line > first]
         try:
