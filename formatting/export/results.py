@@ -269,42 +269,6 @@ def write_markdown(rows: Iterable[dict], out: TextIO, title: str) -> None:
         out.write(piece)
 
 
-def _open_results(path: str, problems: list[Diagnostic]) -> ResultsFile | None:
-    """The file indexed; a file that changed while indexed is read once more (with a note)."""
-    for attempt in range(2):
-        results = ResultsFile(path)
-        for _ in results.scan():
-            pass
-        if results.changed is None or attempt:
-            break
-        problems.append(Diagnostic(path, None, f"the file changed while it was read ({results.changed}): read again"))
-        results.close()
-    if results.error is not None:
-        problems.append(results.error)
-        return None
-    problems.extend(results.diagnostics[:MAX_REPORTED])
-    if results.problem_count > MAX_REPORTED:
-        more = results.problem_count - MAX_REPORTED
-        problems.append(Diagnostic(path, None, f"… and {more:,} more lines that are not results", "warning"))
-    if results.count == 0:
-        problems.append(Diagnostic(path, None, _no_record_message(results), "error"))
-    return results
-
-
-def _no_record_message(results: ResultsFile) -> str:
-    if not results.size:
-        return "the file is empty: no usable record"
-    head = b""
-    try:
-        head = read_head(results.path, 64)
-    except FileReadError:
-        pass
-    encoding = wide_encoding(head)
-    if encoding is not None:
-        return f"the file is {encoding} encoded; AgentV writes results as UTF-8: no usable record"
-    return f"no usable record ({results.problem_count:,} lines or documents that are not results)"
-
-
 def _markdown_v4(row: dict, out: TextIO) -> None:
     verdict = row["verdict"]
     score = "no score" if verdict["score"] is None else f"score {verdict['score']:g}"

@@ -16,6 +16,7 @@ import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import cast
 
 from turnlens.formatting.evals.globs import is_guideline, matching_pattern
 from turnlens.formatting.jsstr import js_blank, js_json, js_json_indent, js_trim
@@ -31,6 +32,7 @@ from turnlens.formatting.model import (
     Mode,
     Profile,
     Rendered,
+    RuleKind,
     SegmentFate,
 )
 
@@ -129,17 +131,18 @@ def _render_part(part: _Part, mode: Mode, design: bool = False) -> str:
         return f"<Attached: {part.value}>"
     if mode == "agent":
         return f'<file: path="{part.agent_path or part.value}">'
+    text = cast(str, part.text)  # a file part always holds the file's text
     if design:
-        return f"=== {part.value} ===\n{js_trim(part.text)}"
-    return f'<file path="{part.value}">\n{js_trim(part.text)}\n</file>'
+        return f"=== {part.value} ===\n{js_trim(text)}"
+    return f'<file path="{part.value}">\n{js_trim(text)}\n</file>'
 
 
 def _format_parts(message: Message, file_texts: dict[str, str], patterns: tuple[str, ...]) -> list[_Part]:
     parts: list[_Part] = []
     if message.content_is_string:
-        seg = message.segments[0]
-        if not js_blank(seg.value):
-            parts.append(_Part("text", seg.value, None, 0))
+        value = cast(str, message.segments[0].value)  # string content: one text segment
+        if not js_blank(value):
+            parts.append(_Part("text", value, None, 0))
         return parts
     for seg in message.segments:
         if seg.type == "file":
@@ -163,7 +166,7 @@ def _visible(parts: list[_Part]) -> bool:
         kind = p.kind
         if kind == "ref":
             continue
-        if not js_blank(p.value if kind == "text" else p.text):  # (0.15's parts hold no blank text)
+        if not js_blank(p.value if kind == "text" else cast(str, p.text)):  # (0.15's parts hold no blank text)
             return True
     return False
 
@@ -226,7 +229,7 @@ def _analyse(case: EvalCase, patterns: tuple[str, ...]) -> _Analysis:
                     guideline_segments.append(seg)
                 else:
                     flat_segments.append(seg)
-                    file_texts[seg.display_path] = seg.text
+                    file_texts[cast(str, seg.display_path)] = seg.text
     parts = [_format_parts(m, file_texts, patterns) for m in kept]
     non_user = [m.index for m in kept if m.role in ("assistant", "tool")]
     flags = [_visible(p) for p in parts]
@@ -332,7 +335,7 @@ def _design_chat(an: _Analysis, guidelines: str, mode: Mode) -> list[ChatMessage
         if message.role != "system":
             continue
         # a blank file contributes nothing; a system message left with nothing is dropped, not sent empty
-        texts = [p.value if p.kind == "text" else js_trim(p.text) for p in parts if p.kind != "ref"]
+        texts = [p.value if p.kind == "text" else js_trim(cast(str, p.text)) for p in parts if p.kind != "ref"]
         content = "\n".join(t for t in texts if t)
         if content:
             system_parts.append(content)
@@ -354,6 +357,7 @@ def _render(
         question = _marked_question(an, mode)
     else:
         question = _flat_question_v4(an, mode) if v4 else _flat_question(an, mode, patterns)
+    chat: list[ChatMessage] | None
     if profile == "design":
         chat = _design_chat(an, guidelines, mode)
     else:
@@ -373,7 +377,7 @@ def evaluator_question(question: str, kept: list[Message]) -> str:
     texts = []
     for message in kept:
         if message.content_is_string:
-            value = message.segments[0].value
+            value = cast(str, message.segments[0].value)
             if not js_blank(value):
                 texts.append(value)
             continue
@@ -429,7 +433,7 @@ def _evaluator_prompts(case: EvalCase, an: _Analysis, question: str, default_pro
                 "candidate_answer": "",
                 "input_messages": js_json_indent(_input_segments(an)),
             }
-        prompt = _TEMPLATE_VAR_015.sub(lambda m, t=values: t.get(m.group(1), m.group(0)), template)
+        prompt = _fill_015(template, values)
         out.append(EvaluatorPrompt(ev["name"], "llm_judge", prompt))
     return out
 
@@ -461,10 +465,16 @@ def _lines(text: str) -> str:
     return f"{n} line{'s' if n != 1 else ''}"
 
 
+def _fill_015(template: str, values: dict[str, str]) -> str:
+    """0.15.1's template substitution: `{{name}}` (no spaces) replaced by its value, unknown names left as written."""
+    return _TEMPLATE_VAR_015.sub(lambda m: values.get(m.group(1), m.group(0)), template)
+
+
 def explain(
     case: EvalCase, an: _Analysis, patterns: tuple[str, ...], repo_root: str = "/", v4: bool = False
 ) -> Explanation:
     by_index = {m.index: m for m in case.messages}
+    rule: RuleKind
     if an.non_user:
         first = by_index[an.non_user[0]]
         rule = "non-user turn"

@@ -165,7 +165,7 @@ def compare_runs(a: ResultsFile, b: ResultsFile, tolerance: float = DEFAULT_TOLE
                 )
             )
     rows.sort(key=_row_order)
-    counts = {status: 0 for status in STATUS_ORDER}
+    counts: dict[str, int] = {status: 0 for status in STATUS_ORDER}
     for row in rows:
         counts[row.status] += 1
     v4 = bool(a.v4_count or b.v4_count)

@@ -89,28 +89,12 @@ def project_root_of(results_path: str) -> str:
 def find_eval_files(root: str) -> list[str]:
     """Eval files under `root`: the AgentV 4 suites AgentV itself discovers (`**/evals/**/*.eval.yaml`, …) and the
     0.15-era files declaring `$schema: agentv-eval-v2`, skipping dot/vendor folders, sorted."""
-    from turnlens.formatting.evals.loader import looks_like_eval_file
+    from turnlens.formatting.evals.dialect import discover_eval_files
 
     if os.path.isfile(root):
         return [root]
-    try:
-        from turnlens.formatting.evals.dialect import discover_eval_files
-    except ImportError:  # pragma: no cover - an engine without the AgentV 4 dialect
-        discover_eval_files = None  # type: ignore[assignment]
-    if discover_eval_files is not None:
-        found = discover_eval_files(root)
-        return [p for p in found if not _hidden(os.path.relpath(p, root))][:MAX_EVAL_FILES]
-    found: list[str] = []
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
-        for name in sorted(files):
-            if name.endswith((".yaml", ".yml")):
-                path = os.path.join(folder, name)
-                if looks_like_eval_file(path):
-                    found.append(path)
-                    if len(found) >= MAX_EVAL_FILES:
-                        return found
-    return found
+    found = discover_eval_files(root)
+    return [p for p in found if not _hidden(os.path.relpath(p, root))][:MAX_EVAL_FILES]
 
 
 def _hidden(relative: str) -> bool:
@@ -311,7 +295,7 @@ def compare_with_case(record: ResultRecord, eval_file: EvalFile, case: EvalCase,
     for mode, recorded in (("lm", record.lm_request), ("agent", record.agent_request)):
         if recorded is None:
             continue
-        current = formatted.rendered(mode)  # type: ignore[arg-type]
+        current = formatted.rendered(mode)
         if recorded.chat_prompt is not None or "chat_prompt" in recorded.raw or "chatPrompt" in recorded.raw:
             fields.append(
                 _compare(

@@ -237,7 +237,7 @@ def record_from_mapping(data: Any, file: str, line: int) -> ResultRecord:
         raw=data,
     )
     if "score" in data and record.score is None and data.get("score") is not None:
-        record.diagnostics.append(Diagnostic(file, line, f"score is not a number: {_text(data['score'])[:60]}"))
+        record.diagnostics.append(Diagnostic(file, line, f"score is not a number: {(_text(data['score']) or '')[:60]}"))
     evaluators = data.get("evaluator_results")
     if isinstance(evaluators, list):
         for entry in evaluators:
@@ -446,13 +446,13 @@ class ResultsFile:
         self.statuses.append(_STATUS_CODES.get(status, _STATUS_UNKNOWN) if type(status) is str else _STATUS_UNKNOWN)
         recorded = self.recorded
         duration = data.get("duration_ms", data.get("durationMs"))
-        if type(duration) in (int, float):
+        if isinstance(duration, (int, float)) and not isinstance(duration, bool):
             self.durations.append(duration)
             recorded.add("duration")
         else:
             self.durations.append(math.nan)
         cost = data.get("cost_usd", data.get("costUsd"))
-        if type(cost) in (int, float):
+        if isinstance(cost, (int, float)) and not isinstance(cost, bool):
             self.costs.append(cost)
             recorded.add("cost")
         else:

@@ -10,8 +10,9 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 from rich.text import Text
 from textual import on, work
@@ -20,6 +21,7 @@ from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Input, Static
 
 from turnlens.formatting.results.discover import RunSource, expand_results_paths, run_source
@@ -74,7 +76,7 @@ RESELECT_EVERY = 0.3  # seconds between re-sorts while a big file is still being
 class ResultsCommands(Provider):
     """Every action of the results screens in the command palette."""
 
-    def _commands(self) -> list[tuple[str, str, object]]:
+    def _commands(self) -> list[tuple[str, str, Callable[[], Any]]]:
         screen = self.screen
         getter = getattr(screen, "palette_commands", None)
         return list(getter()) if getter else []
@@ -236,7 +238,7 @@ class ResultsScreen(Screen):
         self.paths = [os.fspath(p) for p in paths]
         self.evals = evals
         self.repo_root = repo_root
-        self.watch = watch
+        self.follow = watch  # follow a growing run (not `watch`: that name is Textual's watch() method)
         self.threshold = threshold
         self.closable = closable
         sources, problems = expand_results_paths(self.paths)
@@ -260,7 +262,7 @@ class ResultsScreen(Screen):
         self._selection_generation = 0
         self._last_reselect = 0.0
         self._stop = threading.Event()
-        self._text_timer = None  # ticks the elapsed time of a full-text search on a large file
+        self._text_timer: Timer | None = None  # ticks the elapsed time of a full-text search on a large file
         # compare mode
         self.comparison = None
         self.changed_only = False
@@ -300,7 +302,7 @@ class ResultsScreen(Screen):
         elif self.runs:
             self._start_run(self.runs[self.current])
             self.query_one(ResultList).focus()
-            if self.watch:
+            if self.follow:
                 self._following = False
                 self.set_interval(FOLLOW_EVERY, self._look_again)
 
@@ -479,7 +481,7 @@ class ResultsScreen(Screen):
             self._update_header()
             return
         self._selection_generation += 1
-        arguments = (
+        arguments: tuple[Any, ...] = (
             run,
             self._selection_generation,
             self.sort,
@@ -615,11 +617,14 @@ class ResultsScreen(Screen):
         if len(self.runs) < 2:
             return
         self.current = (self.current + step) % len(self.runs)
+        run = self.run
+        if run is None:
+            return
         list_ = self.query_one(ResultList)
-        list_.results = self.run.results
-        list_.drift_marks = self.run.drift
+        list_.results = run.results
+        list_.drift_marks = run.drift
         list_.reset()
-        self._start_run(self.run)
+        self._start_run(run)
         self._show_problems()
 
     def action_compare_previous(self) -> None:
@@ -701,6 +706,8 @@ class ResultsScreen(Screen):
         from .detail import ResultDetailScreen
 
         run = self.run
+        if run is None:
+            return
         list_ = self.query_one(ResultList)
         self.app.push_screen(
             ResultDetailScreen(
@@ -770,6 +777,8 @@ class ResultsScreen(Screen):
             return
         codes = {"equal": DRIFT_EQUAL, "drifted": DRIFT_DRIFTED, "eval not found": DRIFT_NOT_FOUND}
         counts = {"drifted": 0, "equal": 0, "eval not found": 0, "other": 0}
+        marks = run.drift
+        assert marks is not None  # made before this worker starts
         last = time.monotonic()
         for index in range(run.results.count):
             if self._stop.is_set():
@@ -780,7 +789,7 @@ class ResultsScreen(Screen):
             except Exception:  # an engine failure on one case must not stop the others
                 status = "other"
             code = codes.get(status, DRIFT_OTHER)
-            run.drift[index] = code
+            marks[index] = code
             counts[status if status in counts else "other"] += 1
             if time.monotonic() - last > 0.25:
                 last = time.monotonic()
@@ -930,9 +939,10 @@ class ResultsScreen(Screen):
             row = self.query_one(CompareList).current
             text = getattr(row, "key", None)
         else:
-            run, index = self.run, self.query_one(ResultList).current
-            if run is None or index is None:
+            run, current = self.run, self.query_one(ResultList).current
+            if run is None or current is None:
                 return
+            index = cast(int, current)
             results = run.results
             text = f"{results.eval_ids[index] or '(no id)'}\t{run.path}:{results.lines[index]}"
         if text:

@@ -11,6 +11,7 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import SupportsInt, cast
 
 from rich.style import Style
 from rich.text import Text
@@ -397,7 +398,7 @@ class ResultList(VirtualList):
         self.show_time = False  # a time column, when the list is sorted by time
 
     def render_row(self, row: object, width: int) -> Text:
-        index = int(row)  # type: ignore[arg-type]
+        index = int(cast(SupportsInt, row))
         results = self.results
         score = results.score_of(index)
         error = results.is_error(index)
