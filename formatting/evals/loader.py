@@ -11,13 +11,13 @@ import json
 import os
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from turnlens.formatting.evals.files import FileReadError, read_bytes, read_head, wide_encoding
 from turnlens.formatting.evals.globs import MAX_MAGIC_PATTERNS, is_guideline, slow_patterns, unused_patterns
 from turnlens.formatting.evals.yaml12 import YamlError, parse_yaml, parse_yaml_bytes
 from turnlens.formatting.jsstr import js_json, js_trim
-from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, GuidelineConfig, Message, Segment
+from turnlens.formatting.model import Diagnostic, Dialect, EvalCase, EvalFile, GuidelineConfig, Message, Segment
 
 EVAL_SCHEMA = "agentv-eval-v2"
 CONFIG_SCHEMA = "agentv-config-v2"
@@ -277,8 +277,9 @@ def _load_segments(
     if isinstance(content, str):
         return [Segment(0, "text", content, _line(doc, raw_msg, "content"))]
     segments: list[Segment] = []
-    lines = doc.child_lines(content) or ()
-    for i, entry in enumerate(content):
+    entries = cast(list, content)  # the caller kept only messages whose content is a string or a list
+    lines = doc.child_lines(entries) or ()
+    for i, entry in enumerate(entries):
         line = lines[i] if i < len(lines) else None
         seg_type = entry.get("type")
         value = entry.get("value")
@@ -301,8 +302,8 @@ def _load_segments(
         seg.resolved_path = resolved
         ctx.watched.add(resolved)
         text, error, valid_utf8 = ctx.read(resolved)
-        if error is not None:
-            diags.append(Diagnostic(ctx.eval_path, line, error))
+        if error is not None or text is None:
+            diags.append(Diagnostic(ctx.eval_path, line, error or f"cannot read {seg.display_path}"))
             continue
         seg.text = text
         if not valid_utf8:
@@ -355,7 +356,7 @@ def _reference_answer(segments: list[Segment], content: Any) -> str:
         parts = []
         for entry, seg, is_loaded in zip(content, segments, loaded):
             if is_loaded:
-                parts.append(f'<file path="{seg.display_path}">\n{js_trim(seg.text)}\n</file>')
+                parts.append(f'<file path="{seg.display_path}">\n{js_trim(cast(str, seg.text))}\n</file>')
             elif seg.type != "file":
                 parts.append(_entry_text(entry))
         return "\n\n".join(parts)
@@ -417,6 +418,7 @@ def _load_case(
     case.outcome = outcome
 
     diags = case.diagnostics
+    messages = cast(list, messages)  # a case without a message list was skipped above
     message_lines = doc.child_lines(messages) or ()
     for m_index, raw_msg in enumerate(messages):
         m_line = message_lines[m_index] if m_index < len(message_lines) else None
@@ -447,7 +449,7 @@ def _load_case(
         case.messages.append(Message(m_index, role_text, m_line, isinstance(raw_msg["content"], str), segs))
 
     if isinstance(evaluators, list) and evaluators:
-        parsed = _case_evaluators(ctx, doc, evaluators, case_id, diags)
+        parsed = _case_evaluators(ctx, doc, evaluators, cast(str, case_id), diags)
         if parsed:
             case.evaluators = parsed
 
@@ -612,7 +614,8 @@ def load_eval_file(
     if dialect == "auto":
         result.dialect, result.dialect_reason = dialects.detect(path, doc.data)
     else:
-        result.dialect, result.dialect_reason = dialect, dialects.forced_reason(dialect)  # type: ignore[assignment]
+        forced = cast(Dialect, dialect)  # checked against DIALECTS by the callers
+        result.dialect, result.dialect_reason = forced, dialects.forced_reason(forced)
     if result.dialect == "agentv-4":
         if not path.lower().endswith(dialects.YAML_EXTENSIONS):
             ext = os.path.splitext(path)[1]
