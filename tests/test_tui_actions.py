@@ -9,9 +9,10 @@ from conftest import wait_for_idle
 from tui_helpers import CASES, FIXTURE_REPO, WIDE, key_for, select
 
 import turnlens.tui.inspector
+from turnlens.tui.actions import palette_entries
 from turnlens.tui.app import make_app
 from turnlens.tui.grading import GradingScreen
-from turnlens.tui.inspector import InspectorScreen
+from turnlens.tui.inspector import INSPECTOR_ACTIONS, InspectorScreen
 from turnlens.tui.screens import HelpScreen, ProfileDiffScreen
 from turnlens.tui.widgets.pane import Pane
 
@@ -214,7 +215,7 @@ class TestScreens:
 
 
 class TestPaneActions:
-    async def test_copy_focused_pane_copies_the_raw_value(self, monkeypatch):
+    async def test_copy_focused_pane_copies_the_value(self, monkeypatch):
         app = inspector()
         copied = []
         monkeypatch.setattr(app, "copy_to_clipboard", copied.append)
@@ -226,6 +227,28 @@ class TestPaneActions:
             assert copied == [question]
             await pilot.press("3", "c")
             assert copied[-1].startswith('[\n  {\n    "role": "user"')
+
+    async def test_copy_is_sanitised_and_copy_raw_gives_the_bytes(self, tmp_path, monkeypatch):
+        hostile = "a\x1b]52;c;eA==\x07b \u202eevil\u202c"
+        path = tmp_path / "e.yaml"
+        path.write_text(
+            "$schema: agentv-eval-v2\nevalcases:\n  - id: x\n    outcome: ok\n    input_messages:\n"
+            f'      - role: user\n        content: "{hostile.encode("unicode_escape").decode()}"\n'
+        )
+        (tmp_path / ".git").mkdir()
+        monkeypatch.chdir(tmp_path)
+        app = make_app([path], repo_root=str(tmp_path), watch=False)
+        copied = []
+        monkeypatch.setattr(app, "copy_to_clipboard", copied.append)
+        async with app.run_test(size=WIDE) as pilot:
+            screen = await started(pilot)
+            await pilot.press("2", "c")
+            assert hostile not in copied[-1]
+            assert not any(ch in copied[-1] for ch in "\x1b\x07\u202e\u202c")
+            assert "\u241b]52;c;eA==\u2407b" in copied[-1] and "\\u202eevil" in copied[-1]
+            screen.action_copy_raw()
+            assert hostile in copied[-1]
+            assert "Copy raw text" in [title for title, _, _ in palette_entries(INSPECTOR_ACTIONS)]
 
     async def test_maximise_and_restore(self):
         app = inspector()

@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from turnlens.formatting.model import EvalCase, FormattedCase
+from turnlens.formatting.sanitize import sanitize
 
 from . import authoring, render
 from .theme import use_theme
@@ -95,5 +96,5 @@ class GradingScreen(Screen):
     def action_copy(self) -> None:
         focused = self.focused
         pane = focused if isinstance(focused, Pane) else self.query_one("#evaluator", Pane)
-        self.app.copy_to_clipboard(pane.copy_text)
+        self.app.copy_to_clipboard(sanitize(pane.copy_text))
         self.notify(f"Copied the {pane.title_name} ({len(pane.copy_text)} characters)", markup=False)

@@ -23,6 +23,7 @@ from textual.worker import get_current_worker
 from turnlens.formatting import gcpause
 from turnlens.formatting.evals.files import FileReadError, read_text_file
 from turnlens.formatting.model import Diagnostic, EvalFile
+from turnlens.formatting.sanitize import sanitize
 
 from . import authoring, render
 from .actions import Action, bindings
@@ -405,10 +406,20 @@ INSPECTOR_ACTIONS: tuple[Action, ...] = (
     Action(
         "c",
         "copy",
-        "Copy the text selected with the mouse, else the focused pane (the chatPrompt as JSON).",
+        "Copy the text selected with the mouse, else the focused pane (the chatPrompt as JSON), control characters "
+        "and bidi overrides as the visible escapes shown on screen.",
         footer="Copy",
         rank=4,
         title="Copy",
+        section="Panes",
+    ),
+    Action(
+        "",
+        "copy_raw",
+        "Copy the focused pane's text exactly as the eval file gives it: control characters, escape sequences and "
+        "bidi overrides included.",
+        title="Copy raw text",
+        display="ctrl+p",
         section="Panes",
     ),
     Action(
@@ -1116,9 +1127,16 @@ class InspectorScreen(Screen):
     def action_copy(self) -> None:
         selected = self.get_selected_text()
         if selected:
-            self.app.copy_to_clipboard(selected)
+            self.app.copy_to_clipboard(sanitize(selected))
             self.notify(f"Copied the selection ({len(selected)} characters)", markup=False)
             return
+        self._copy_pane(raw=False)
+
+    def action_copy_raw(self) -> None:
+        self._copy_pane(raw=True)
+
+    def _copy_pane(self, *, raw: bool) -> None:
+        # What lands on the clipboard is pasted into terminals too: escapes from the file stay visible unless asked.
         focused = self.focused
         pane = focused if isinstance(focused, Pane) else self.query_one("#question", Pane)
         if self.current is None and not pane.copy_text:
@@ -1126,8 +1144,10 @@ class InspectorScreen(Screen):
         if not pane.copy_text:
             self.notify("Nothing to copy: no case is shown.", markup=False, severity="warning")
             return
-        self.app.copy_to_clipboard(pane.copy_text)
-        self.notify(f"Copied {pane.title_name} ({len(pane.copy_text)} characters)", markup=False)
+        text = pane.copy_text if raw else sanitize(pane.copy_text)
+        self.app.copy_to_clipboard(text)
+        what = "the raw text of " if raw else ""
+        self.notify(f"Copied {what}{pane.title_name} ({len(text)} characters)", markup=False)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # `z` is one key with two footer labels: Max while nothing is maximised, Restore while a pane is.

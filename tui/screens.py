@@ -11,6 +11,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 
 from turnlens.formatting.model import EvalCase, FormattedCase
+from turnlens.formatting.sanitize import sanitize
 
 from . import render
 from .theme import palette, use_theme
@@ -158,5 +159,5 @@ class ProfileDiffScreen(Screen):
     def action_copy(self) -> None:
         focused = self.focused
         pane = focused if isinstance(focused, Pane) else self.query_one("#diff-agentv", Pane)
-        self.app.copy_to_clipboard(pane.copy_text)
+        self.app.copy_to_clipboard(sanitize(pane.copy_text))
         self.notify(f"Copied ({len(pane.copy_text)} characters)", markup=False)

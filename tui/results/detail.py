@@ -29,6 +29,7 @@ from turnlens.formatting.results.reader import (
     ResultsFile,
     truncate_text,
 )
+from turnlens.formatting.sanitize import sanitize as sanitize_copy
 
 from ..render import chat_text, highlighted, sanitize
 from .screen import ResultsCommands, _action
@@ -747,6 +748,7 @@ class ResultDetailScreen(Screen):
                 rendered = self.query_one(f"#{active}-text", Static).render()
                 text = rendered.plain if isinstance(rendered, Text) else str(rendered)
         if text:
+            text = sanitize_copy(text)  # the recorded answer is untrusted: its escapes stay visible when pasted
             self.app.copy_to_clipboard(text)
             self.notify(f"Copied {len(text):,} characters", timeout=2)
 

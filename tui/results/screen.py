@@ -35,6 +35,7 @@ from turnlens.formatting.results.reader import (
     select,
     visible_text,
 )
+from turnlens.formatting.sanitize import sanitize
 
 from .widgets import (
     DRIFT_DRIFTED,
@@ -946,6 +947,7 @@ class ResultsScreen(Screen):
             results = run.results
             text = f"{results.eval_ids[index] or '(no id)'}\t{run.path}:{results.lines[index]}"
         if text:
+            text = sanitize(text)  # ids come from the results file: its escapes stay visible when pasted
             self.app.copy_to_clipboard(text)
             self.notify(f"Copied {visible_text(text.split(chr(9))[0])[:80]}", timeout=2)
 
