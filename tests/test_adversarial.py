@@ -468,3 +468,27 @@ def test_stderr_messages_are_escaped(tmp_path):
     path.write_text(text)
     proc = run_cli("export", "e.yaml", cwd=tmp_path)
     assert b"missing" in proc.stderr and b"\x1b" not in proc.stderr and b"\x07" not in proc.stderr
+
+
+class TestExtglobBudget:
+    """Nested extglob alternatives backtrack exponentially: matching is bounded in time, a good pattern unaffected."""
+
+    def test_backtracking_pattern_is_dropped_within_its_budget(self, monkeypatch):
+        import time
+
+        from turnlens.formatting.evals import globs
+
+        monkeypatch.setattr(globs, "EXTGLOB_BUDGET", 0.01)
+        monkeypatch.setattr(globs, "EXTGLOB_RETRY_BUDGET", 0.05)
+        pattern = "**/+(a|aa)c.md"
+        path = "docs/" + "a" * 60 + "b.md"  # 2**60 ways to split the a's, none ending in c
+        started = time.monotonic()
+        assert globs._compile(pattern).match(path) is False
+        assert time.monotonic() - started < 2
+        assert pattern in globs.slow_patterns()
+
+    def test_a_good_extglob_still_matches(self):
+        from turnlens.formatting.evals import globs
+
+        assert globs._compile("**/+(a|b)c.md").match("docs/ababc.md") is True
+        assert globs._compile("**/+(a|b)c.md").match("docs/abxc.md") is False

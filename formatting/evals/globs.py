@@ -27,8 +27,11 @@ from wcmatch import glob as _glob
 _MAGIC = re.compile(r"[*?\[\]{}()!@+]")
 _EXTGLOB = re.compile(r"[?*+@!]\(")
 _FLAGS = _glob.GLOBSTAR | _glob.BRACE | _glob.EXTGLOB | _glob.NODOTDIR
-# Time one extglob pattern may take on one path (seconds); past it the pattern is too slow to use.
-EXTGLOB_BUDGET = 0.05
+# Time one extglob pattern may take on one path (seconds). A match that overruns the first budget is tried once more
+# with the second before the pattern is dropped: a busy machine can pause a process for a moment (dropping a good
+# pattern then would change the output), while a backtracking pattern takes minutes.
+EXTGLOB_BUDGET = 0.25
+EXTGLOB_RETRY_BUDGET = 2.0
 # Patterns with wildcards each need a compiled regex (about 0.5 ms each): past this many, the rest are not used.
 MAX_MAGIC_PATTERNS = 1000
 
@@ -54,12 +57,14 @@ class _Budgeted:
     def match(self, path: str) -> bool:
         if self.pattern in _slow:
             return False
-        try:
-            return any(r.match(path, timeout=EXTGLOB_BUDGET) for r in self.regexes)
-        except TimeoutError:
-            with _slow_lock:
-                _slow.setdefault(self.pattern, path)
-            return False
+        for budget in (EXTGLOB_BUDGET, EXTGLOB_RETRY_BUDGET):
+            try:
+                return any(r.match(path, timeout=budget) for r in self.regexes)
+            except TimeoutError:
+                continue
+        with _slow_lock:
+            _slow.setdefault(self.pattern, path)
+        return False
 
 
 _BRACE_STAR = "\ue000"  # a lone `*` written inside braces, through brace expansion
