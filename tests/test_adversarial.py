@@ -8,6 +8,7 @@ and a timeout on every process started.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -492,3 +493,43 @@ class TestExtglobBudget:
 
         assert globs._compile("**/+(a|b)c.md").match("docs/ababc.md") is True
         assert globs._compile("**/+(a|b)c.md").match("docs/abxc.md") is False
+
+
+# --- a file outside the repository root is embedded as AgentV sends it, but marked ------------------------------
+
+
+def test_file_outside_the_repo_root_is_embedded_and_marked_015(tmp_path):
+    from turnlens.formatting.prompts.engine import format_case
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (tmp_path / "secret.txt").write_text("s3cret\n")
+    path = eval_file(repo, ("c", ["../secret.txt"]))
+    ev = load_eval_file(path, repo_root=str(repo), cwd=str(repo))
+    case = ev.cases[0]
+    assert any("outside the repository root" in d.message and "../secret.txt" in d.message for d in case.diagnostics)
+    formatted = format_case(case, ev, "agentv")
+    assert "s3cret" in formatted.lm.question  # still sent exactly as AgentV would
+    details = [f.detail for f in formatted.explanation.segments if "outside the repository root" in f.detail]
+    assert details and str(tmp_path / "secret.txt") in details[0]
+    proc = run_cli("export", str(path), cwd=repo)
+    no_traceback(proc)
+    assert proc.returncode == 0
+    assert b"e.yaml:10: File outside the repository root: ../secret.txt" in proc.stderr
+
+
+def test_file_outside_the_repo_root_is_marked_agentv4(tmp_path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / ".git").mkdir()
+    (tmp_path / "secret.txt").write_text("s3cret\n")
+    path = repo / "x.eval.yaml"
+    path.write_text(
+        "tests:\n  - id: c\n    criteria: ok\n    input:\n      - role: user\n        content:\n"
+        "          - type: text\n            value: look\n          - type: file\n            value: ../secret.txt\n"
+    )
+    proc = run_cli("export", str(path), cwd=repo)
+    no_traceback(proc)
+    assert proc.returncode == 0, proc.stderr
+    assert b"s3cret" in proc.stdout
+    assert re.search(rb"x\.eval\.yaml:\d+: File outside the repository root: \.\./secret\.txt \(reads ", proc.stderr)

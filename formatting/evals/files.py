@@ -243,3 +243,14 @@ def read_text_file(path: str, limit: int | None = None, *, utf16_ok: bool = Fals
         if encoding is not None:
             raise WideEncoding(path, encoding)
     return raw.decode("utf-8", errors="replace")
+
+
+def outside_root(path: str, root: str) -> bool:
+    """Whether `path` (symbolic links followed) lies outside the folder `root`: AgentV reads such a file all the
+    same (`../../etc/passwd`, `/proc/self/environ`), so turnlens embeds it too but says so."""
+    real, real_root = os.path.realpath(path), os.path.realpath(root)
+    return real != real_root and not real.startswith(real_root.rstrip(os.sep) + os.sep)
+
+
+def outside_root_message(written: str, resolved: str) -> str:
+    return f"File outside the repository root: {written} (reads {resolved})"

@@ -13,7 +13,14 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-from turnlens.formatting.evals.files import FileReadError, read_bytes, read_head, wide_encoding
+from turnlens.formatting.evals.files import (
+    FileReadError,
+    outside_root,
+    outside_root_message,
+    read_bytes,
+    read_head,
+    wide_encoding,
+)
 from turnlens.formatting.evals.globs import MAX_MAGIC_PATTERNS, is_guideline, slow_patterns, unused_patterns
 from turnlens.formatting.evals.yaml12 import YamlError, parse_yaml, parse_yaml_bytes
 from turnlens.formatting.jsstr import js_json, js_trim
@@ -301,6 +308,8 @@ def _load_segments(
             continue
         seg.resolved_path = resolved
         ctx.watched.add(resolved)
+        if outside_root(resolved, ctx.repo_root):
+            diags.append(Diagnostic(ctx.eval_path, line, outside_root_message(value, resolved)))
         text, error, valid_utf8 = ctx.read(resolved)
         if error is not None or text is None:
             diags.append(Diagnostic(ctx.eval_path, line, error or f"cannot read {seg.display_path}"))
