@@ -241,12 +241,12 @@ class TestPaneActions:
         copied = []
         monkeypatch.setattr(app, "copy_to_clipboard", copied.append)
         async with app.run_test(size=WIDE) as pilot:
-            screen = await started(pilot)
+            await started(pilot)
             await pilot.press("2", "c")
             assert hostile not in copied[-1]
             assert not any(ch in copied[-1] for ch in "\x1b\x07\u202e\u202c")
             assert "\u241b]52;c;eA==\u2407b" in copied[-1] and "\\u202eevil" in copied[-1]
-            screen.action_copy_raw()
+            await pilot.press("C")
             assert hostile in copied[-1]
             assert "Copy raw text" in [title for title, _, _ in palette_entries(INSPECTOR_ACTIONS)]
 

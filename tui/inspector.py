@@ -414,12 +414,11 @@ INSPECTOR_ACTIONS: tuple[Action, ...] = (
         section="Panes",
     ),
     Action(
-        "",
+        "C",
         "copy_raw",
         "Copy the focused pane's text exactly as the eval file gives it: control characters, escape sequences and "
         "bidi overrides included.",
         title="Copy raw text",
-        display="ctrl+p",
         section="Panes",
     ),
     Action(
