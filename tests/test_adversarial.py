@@ -533,3 +533,26 @@ def test_file_outside_the_repo_root_is_marked_agentv4(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert b"s3cret" in proc.stdout
     assert re.search(rb"x\.eval\.yaml:\d+: File outside the repository root: \.\./secret\.txt \(reads ", proc.stderr)
+
+
+# --- folder mode names the candidate files it could not read or sniff ------------------------------------------
+
+
+def test_folder_export_names_unreadable_and_utf16_candidates(tmp_path):
+    from turnlens.formatting.evals.dialect import discover_eval_files
+
+    (tmp_path / ".git").mkdir()
+    good = eval_file(tmp_path, ("c", []), name="good.yaml")
+    (tmp_path / "wide.yaml").write_bytes("$schema: agentv-eval-v2\nevalcases: []\n".encode("utf-16"))
+    (tmp_path / "config.yaml").write_text("just: a config\n")  # not an eval file: stays silently out
+    os.mkfifo(tmp_path / "pipe.jsonl")
+    unread: list[tuple[str, str]] = []
+    assert discover_eval_files(str(tmp_path), str(tmp_path), unread=unread) == [str(good)]
+    named = {os.path.basename(p): reason for p, reason in unread}
+    assert set(named) == {"wide.yaml", "pipe.jsonl"}
+    assert "UTF-16" in named["wide.yaml"]
+    proc = run_cli("export", ".", cwd=tmp_path)
+    no_traceback(proc)
+    err = proc.stderr.decode()
+    assert "wide.yaml: not read" in err and "UTF-16" in err and "pipe.jsonl: not read" in err
+    assert "config.yaml" not in err

@@ -110,11 +110,18 @@ def eval_patterns(folder: str, repo_root: str | None = None) -> tuple[list[str],
     return list(DEFAULT_EVAL_PATTERNS), None
 
 
-def discover_eval_files(folder: str, repo_root: str | None = None, folders: set[str] | None = None) -> list[str]:
+def discover_eval_files(
+    folder: str,
+    repo_root: str | None = None,
+    folders: set[str] | None = None,
+    unread: list[tuple[str, str]] | None = None,
+) -> list[str]:
     """Absolute paths of the eval files in `folder`, each folder's files (by name) before its subfolders: those
     AgentV 4 finds (its default patterns or the `eval_patterns` of `.agentv/config.yaml`, matched from the repo
     root; and `*.eval.yaml`, `eval.yaml`… anywhere under a folder named to it; case-insensitive) plus every YAML
-    file declaring `$schema: agentv-eval-v2` (0.15). `folders`, when given, receives every folder searched."""
+    file declaring `$schema: agentv-eval-v2` (0.15). `folders`, when given, receives every folder searched;
+    `unread`, (path, reason) for every .yaml/.yml/.json/.jsonl file that could not be read or sniffed (unreadable,
+    UTF-16/32, not a regular file), so it is named rather than silently left out."""
     from turnlens.formatting.evals.loader import find_repo_root
 
     folder = os.path.abspath(folder)
@@ -144,4 +151,25 @@ def discover_eval_files(folder: str, repo_root: str | None = None, folders: set[
                 or declares_v2_schema(path)
             ):
                 found.append(path)
+            elif unread is not None and name.lower().endswith(_SNIFFED_EXTENSIONS):
+                reason = _unsniffable(path)
+                if reason is not None:
+                    unread.append((path, reason))
     return found
+
+
+_SNIFFED_EXTENSIONS = (".yaml", ".yml", ".json", ".jsonl")
+
+
+def _unsniffable(path: str) -> str | None:
+    """Why a file left out of discovery could not be told apart from an eval file, or None (it was read: not one)."""
+    from turnlens.formatting.evals.files import FileReadError, read_head, wide_encoding
+
+    try:
+        head = read_head(path, 8192)
+    except FileReadError as exc:
+        return exc.reason
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    encoding = wide_encoding(head)
+    return f"encoded as {encoding}; eval files are UTF-8" if encoding else None

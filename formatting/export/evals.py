@@ -417,14 +417,20 @@ def _close_runs() -> None:
 
 def _expand_folders(args) -> tuple[list[str], list[str]]:
     """Every path named; a folder gives the eval files discovered in it (evals/dialect.py), relative to the cwd.
-    Also the folders in which none was found."""
+    Also the folders in which none was found. A candidate file that could not be read or sniffed is named on
+    stderr (left out silently, a broken eval file would go unnoticed)."""
     from turnlens.formatting.evals.dialect import discover_eval_files
 
     out: list[str] = []
     empty: list[str] = []
     for path in args.paths:
         if os.path.isdir(path):
-            found = discover_eval_files(path, args.repo_root)
+            unread: list[tuple[str, str]] = []
+            found = discover_eval_files(path, args.repo_root, unread=unread)
+            for skipped, reason in [] if args.quiet else unread:
+                output.warn(
+                    f"turnlens export: warning: {os.path.relpath(skipped)}: not read, so not exported: {reason}"
+                )
             if not found:
                 empty.append(path)
             out.extend(os.path.relpath(p) for p in found)
