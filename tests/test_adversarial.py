@@ -556,3 +556,19 @@ def test_folder_export_names_unreadable_and_utf16_candidates(tmp_path):
     err = proc.stderr.decode()
     assert "wide.yaml: not read" in err and "UTF-16" in err and "pipe.jsonl: not read" in err
     assert "config.yaml" not in err
+
+
+def test_inspector_folder_lists_unreadable_candidates_as_warnings(tmp_path):
+    from turnlens.tui.session import Session
+
+    (tmp_path / ".git").mkdir()
+    eval_file(tmp_path, ("c", []), name="good.yaml")
+    (tmp_path / "wide.yml").write_bytes("$schema: agentv-eval-v2\n".encode("utf-32"))
+    (tmp_path / "config.yaml").write_text("just: a config\n")
+    session = Session([str(tmp_path)], repo_root=str(tmp_path), cwd=str(tmp_path))
+    assert [os.path.basename(f.path) for f in session.files] == ["good.yaml"]
+    warnings = [d for d in session.file_warnings() if "not read" in d.message]
+    assert [os.path.basename(d.file) for d in warnings] == ["wide.yml"] and "UTF-32" in warnings[0].message
+    (tmp_path / "wide.yml").write_text("just: fixed, not an eval file\n")
+    session.rescan()
+    assert not [d for d in session.file_warnings() if "not read" in d.message]

@@ -27,12 +27,16 @@ EVAL_SUFFIXES = (".yaml", ".yml")
 
 
 def find_eval_files(
-    paths: Iterable[str | os.PathLike], folders: set[str] | None = None, repo_root: str | None = None
+    paths: Iterable[str | os.PathLike],
+    folders: set[str] | None = None,
+    repo_root: str | None = None,
+    unread: list[tuple[str, str]] | None = None,
 ) -> list[str]:
     """Absolute paths of the eval files named or found in the folders named (as AgentV 4 discovers them, plus
     0.15 files by their `$schema`: formatting/evals/dialect.py), in order.
 
-    `folders`, when given, receives every folder searched (to watch them for new eval files).
+    `folders`, when given, receives every folder searched (to watch them for new eval files); `unread`, (path,
+    reason) for each candidate file in them that could not be read or sniffed.
     """
     from turnlens.formatting.evals.dialect import discover_eval_files
 
@@ -40,12 +44,18 @@ def find_eval_files(
     seen: set[str] = set()
     for raw in paths:
         path = os.path.abspath(os.fspath(raw))
-        candidates = discover_eval_files(path, repo_root, folders=folders) if os.path.isdir(path) else [path]
+        candidates = (
+            discover_eval_files(path, repo_root, folders=folders, unread=unread) if os.path.isdir(path) else [path]
+        )
         for p in candidates:  # a file named explicitly is loaded even if it does not look right, so the error shows
             if p not in seen:
                 seen.add(p)
                 found.append(p)
     return found
+
+
+def _unread_warnings(unread: list[tuple[str, str]]) -> list[Diagnostic]:
+    return [Diagnostic(path, None, f"not read, so not shown: {reason}") for path, reason in unread]
 
 
 def display_path(path: str, repo_root: str) -> str:
@@ -87,10 +97,12 @@ class Session:
         self.repo_root = os.path.abspath(repo_root) if repo_root else find_repo_root(cwd)
         self.roots = [os.fspath(p) for p in paths]
         self.scanned_folders: set[str] = set()  # folders searched for eval files (real paths)
+        unread: list[tuple[str, str]] = []
         self.files: list[LoadedFile] = [
             LoadedFile(path=p, rel=display_path(p, self.repo_root))
-            for p in find_eval_files(self.roots, self.scanned_folders, self.repo_root)
+            for p in find_eval_files(self.roots, self.scanned_folders, self.repo_root, unread)
         ]
+        self.unread = _unread_warnings(unread)
         self._formatted: BoundedCache[tuple[str, int, int, str], FormattedCase] = BoundedCache(FORMATTED_CACHE_SIZE)
         self.notes: list[str] = []  # said once above the panes (e.g. a results file named among eval files)
 
@@ -101,8 +113,10 @@ class Session:
         selected case by path and id.
         """
         folders: set[str] = set()
-        paths = find_eval_files(self.roots, folders, self.repo_root)
+        unread: list[tuple[str, str]] = []
+        paths = find_eval_files(self.roots, folders, self.repo_root, unread)
         self.scanned_folders = folders
+        self.unread = _unread_warnings(unread)
         known = {f.path: f for f in self.files}
         self.files = [known.get(p) or LoadedFile(path=p, rel=display_path(p, self.repo_root)) for p in paths]
         return [n for n, f in enumerate(self.files) if f.path not in known]
@@ -303,7 +317,7 @@ class Session:
         """File-level warnings of the files shown (a broken `.agentv/config.yaml`, an entry that is not a case),
         each once even when several eval files share the config."""
         seen: set[tuple[str, int | None, str]] = set()
-        out: list[Diagnostic] = []
+        out: list[Diagnostic] = list(self.unread)  # candidate files in the folders opened that could not be read
         for loaded in self.files:
             if loaded.good is None:
                 continue
