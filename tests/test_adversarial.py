@@ -572,3 +572,38 @@ def test_inspector_folder_lists_unreadable_candidates_as_warnings(tmp_path):
     (tmp_path / "wide.yml").write_text("just: fixed, not an eval file\n")
     session.rescan()
     assert not [d for d in session.file_warnings() if "not read" in d.message]
+
+
+def test_alias_amplification_is_bounded_by_the_expanded_size(tmp_path):
+    """One 1 MB string aliased 60 times: refused by the expanded size under a 4 MiB limit, quickly, named by line."""
+    big = "x" * 1_000_000
+    aliases = ", ".join(["*big"] * 60)
+    (tmp_path / "e.yaml").write_text(
+        f'$schema: agentv-eval-v2\nbig: &big "{big}"\nevalcases:\n  - id: a\n    outcome: o\n'
+        f"    input_messages:\n      - role: user\n        content: [{aliases}]\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "turnlens", "export", "e.yaml", "--repo-root", ".", "--max-file-size", "4M"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1 and done.stdout == ""
+    assert "e.yaml:2: aliases expand the data past 4.0 MiB" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_many_guideline_patterns_are_bounded():
+    """100,000 patterns: literal ones are a set lookup, wildcard ones past the cap are not used (and counted)."""
+    import time
+
+    from turnlens.formatting.evals import globs
+
+    patterns = tuple(f"docs/p{n}.md" for n in range(50_000)) + tuple(f"**/q{n}*.md" for n in range(50_000))
+    started = time.monotonic()
+    assert globs.is_guideline("docs/p49999.md", patterns)
+    assert not globs.is_guideline("docs/none.md", patterns)
+    assert globs.unused_patterns(patterns) == 50_000 - globs.MAX_MAGIC_PATTERNS
+    assert time.monotonic() - started < 30
