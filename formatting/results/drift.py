@@ -251,11 +251,9 @@ def input_md_text(messages: list[ChatMessage]) -> str:
     return "\n\n".join(f"@[{m.role.lower()}]:\n{m.content}" for m in messages) + "\n"
 
 
-def compare_v4(
-    record: ResultRecord, eval_file: EvalFile, case: EvalCase, formatted, input_md: str | None
-) -> DriftReport:
+def _request_fields(record: ResultRecord, formatted, *, guidelines: bool) -> list[FieldDrift]:
+    """The recorded lm/agent requests (chat prompt, question and, for 0.15 rows, guidelines) against the engine's."""
     fields: list[FieldDrift] = []
-    lm = formatted.rendered("lm")
     for mode, recorded in (("lm", record.lm_request), ("agent", record.agent_request)):
         if recorded is None:
             continue
@@ -268,6 +266,16 @@ def compare_v4(
             )
         if recorded.question is not None:
             fields.append(_compare(f"{mode} question", recorded.question, current.question))
+        if guidelines and recorded.guidelines is not None:
+            fields.append(_compare(f"{mode} guidelines", recorded.guidelines, current.guidelines))
+    return fields
+
+
+def compare_v4(
+    record: ResultRecord, eval_file: EvalFile, case: EvalCase, formatted, input_md: str | None
+) -> DriftReport:
+    fields = _request_fields(record, formatted, guidelines=False)
+    lm = formatted.rendered("lm")
     if record.v4.input_messages is not None:
         fields.append(
             _compare("input", chat_prompt_text(record.v4.input_messages), chat_prompt_text(sent_messages(lm)))
@@ -291,21 +299,7 @@ def compare_with_case(record: ResultRecord, eval_file: EvalFile, case: EvalCase,
 
     if formatted is None:
         formatted = format_case(case, eval_file, "agentv")
-    fields: list[FieldDrift] = []
-    for mode, recorded in (("lm", record.lm_request), ("agent", record.agent_request)):
-        if recorded is None:
-            continue
-        current = formatted.rendered(mode)
-        if recorded.chat_prompt is not None or "chat_prompt" in recorded.raw or "chatPrompt" in recorded.raw:
-            fields.append(
-                _compare(
-                    f"{mode} chat_prompt", chat_prompt_text(recorded.chat_prompt), chat_prompt_text(current.chat_prompt)
-                )
-            )
-        if recorded.question is not None:
-            fields.append(_compare(f"{mode} question", recorded.question, current.question))
-        if recorded.guidelines is not None:
-            fields.append(_compare(f"{mode} guidelines", recorded.guidelines, current.guidelines))
+    fields = _request_fields(record, formatted, guidelines=True)
     if record.evaluator_request is not None and record.evaluator_request.user_prompt is not None:
         recorded_prompt = record.evaluator_request.user_prompt
         variants = [
