@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 ORACLE4 = REPO / "tests" / "fixtures" / "oracle4"
 KNOWN = ORACLE4 / "known_mismatches.txt"
 sys.path.insert(0, str(ORACLE4))

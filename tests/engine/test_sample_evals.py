@@ -16,7 +16,7 @@ from turnlens.formatting.evals.loader import load_eval_file
 from turnlens.formatting.prompts.engine import format_case
 from turnlens.formatting.results.reader import read_all
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "sample_evals"
 RESULTS = SAMPLES / ".agentv" / "results"
 # The AgentV 0.15 samples. evals/ is the AgentV 4 tree (checked against the 4.42.4 recordings in

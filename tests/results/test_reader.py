@@ -18,7 +18,7 @@ from turnlens.formatting.results.reader import (
     visible_text,
 )
 
-FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "results")
+FIXTURES = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures", "results")
 
 
 def fixture(name: str) -> str:

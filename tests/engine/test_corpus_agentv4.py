@@ -10,7 +10,7 @@ import json
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "corpus4"
 ORACLE4 = ROOT / "tests" / "fixtures" / "oracle4"
 sys.path.insert(0, str(ORACLE4))

@@ -15,7 +15,7 @@ from turnlens.formatting.results.drift import (
 )
 from turnlens.formatting.results.reader import read_all
 
-PROJECT = os.path.join(os.path.dirname(__file__), "fixtures", "results", "project")
+PROJECT = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures", "results", "project")
 RUN = os.path.join(PROJECT, ".agentv", "results", "mini-run.jsonl")
 
 
@@ -68,7 +68,9 @@ def test_diff_helpers():
     assert unified_diff("a", "b", "q").endswith("+b\n\\ No newline at end of text\n")
 
 
-V4_RUNS = os.path.join(os.path.dirname(__file__), "fixtures", "results", "v4", ".agentv", "results", "runs", "default")
+V4_RUNS = os.path.join(
+    os.path.dirname(os.path.dirname(__file__)), "fixtures", "results", "v4", ".agentv", "results", "runs", "default"
+)
 
 
 def test_agentv4_runs_equal_drifted_and_not_found():

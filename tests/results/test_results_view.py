@@ -12,7 +12,7 @@ from conftest import wait_for_idle
 
 from turnlens.tui.app import make_app
 
-RESULTS = Path(__file__).parent / "fixtures" / "results"
+RESULTS = Path(__file__).parents[1] / "fixtures" / "results"
 WIDE = (140, 36)
 NARROW = (80, 24)
 

@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 from conftest import wait_for_idle
-from test_tui_live import start_watching, wait_for
+from test_live_rerender import start_watching, wait_for
 from tui_helpers import FIXTURE_REPO, WIDE, select
 
 from turnlens.tui.app import make_app

@@ -315,7 +315,7 @@ class TestStartup:
         app = make_app([], watch=False)
         async with app.run_test(size=WIDE) as pilot:
             screen = await started(pilot)
-            project = Path(__file__).resolve().parent.parent
+            project = Path(__file__).resolve().parents[2]
             assert screen.session.repo_root == str(project)
             assert all(f.path.startswith(str(project / "sample_evals")) for f in screen.session.files)
             assert screen.session.case_keys()

@@ -1,7 +1,7 @@
 """One test per behavioural difference between AgentV 0.15.1 and 4.42.4 (agentv-4.42.4-FORMAT.md §b.10), each
 checked on the same messages read in both dialects. The exact 4.42.4 bytes are pinned by the recordings in
-tests/fixtures/oracle4/ (tests/test_oracle4_golden.py); these tests name each difference so a regression says which
-one broke. Plus: dialect detection and bad input in the new formats."""
+tests/fixtures/oracle4/ (tests/engine/test_golden_agentv4.py); these tests name each difference so a regression
+says which one broke. Plus: dialect detection and bad input in the new formats."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import yaml
 from turnlens.formatting.evals.loader import load_eval_file
 from turnlens.formatting.export.evals import export_rows
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _write(root: Path, name: str, text: str) -> Path:

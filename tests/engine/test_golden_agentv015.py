@@ -16,10 +16,10 @@ shape docs/rules.md gives it; `turnlens export` itself is run on a sample of fil
 
 Progress for the engine author (no pytest needed):
 
-    .venv/bin/python tests/test_oracle_golden.py --summary            # "N/M cases match" + first mismatches
-    .venv/bin/python tests/test_oracle_golden.py --summary --only files.yaml --limit 20 --per-file
-    .venv/bin/python tests/test_oracle_golden.py --summary --warnings # also compare per-case warnings
-    .venv/bin/python tests/test_oracle_golden.py --known-lines        # mismatches as known_mismatches.txt lines
+    .venv/bin/python tests/engine/test_golden_agentv015.py --summary            # "N/M cases match" + first mismatches
+    .venv/bin/python tests/engine/test_golden_agentv015.py --summary --only files.yaml --limit 20 --per-file
+    .venv/bin/python tests/engine/test_golden_agentv015.py --summary --warnings # also compare per-case warnings
+    .venv/bin/python tests/engine/test_golden_agentv015.py --known-lines  # mismatches as known_mismatches.txt lines
 
 Fixtures come from tests/fixtures/record_oracle.py (needs node); these tests never run node.
 Known, accepted differences can be listed in tests/fixtures/oracle/known_mismatches.txt ("fixture :: case :: field"
@@ -39,7 +39,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 FIXTURE_DIR = REPO / "tests" / "fixtures" / "oracle"
 MANIFEST = FIXTURE_DIR / "manifest.json"
 KNOWN = FIXTURE_DIR / "known_mismatches.txt"
@@ -570,7 +570,9 @@ def warning_differences(oracle: OracleOutput, rows: list[dict]) -> tuple[Counter
 def summary(argv: list[str]) -> int:
     import argparse
 
-    ap = argparse.ArgumentParser(prog="test_oracle_golden.py", description="How much of the oracle the engine matches.")
+    ap = argparse.ArgumentParser(
+        prog="test_golden_agentv015.py", description="How much of the oracle the engine matches."
+    )
     ap.add_argument("--summary", action="store_true", help="(default) print N/M cases match and first mismatches")
     ap.add_argument("--only", action="append", default=[], help="fixtures whose name contains this (repeatable)")
     ap.add_argument("--limit", type=int, default=10, help="mismatches to show in full (default 10)")

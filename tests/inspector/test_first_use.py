@@ -16,7 +16,7 @@ from turnlens.tui.app import make_app
 from turnlens.tui.inspector import InspectorScreen
 from turnlens.tui.widgets.pane import Pane
 
-RESULTS = Path(__file__).parent / "fixtures" / "results"
+RESULTS = Path(__file__).parents[1] / "fixtures" / "results"
 EVAL_HEAD = "$schema: agentv-eval-v2\nevalcases:\n"
 
 

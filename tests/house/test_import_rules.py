@@ -7,7 +7,7 @@ from pathlib import Path
 
 import turnlens.formatting
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_formatting_imports_neither_textual_nor_rich():

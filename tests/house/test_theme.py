@@ -1,5 +1,5 @@
 """The theme: the content's colours come from the Textual theme and read on its background in every built-in
-theme (tui/theme.py). Snapshots in test_tui_snapshots.py show a light and another dark theme."""
+theme (tui/theme.py). Snapshots in tests/inspector/test_snapshots.py show a light and another dark theme."""
 
 from __future__ import annotations
 

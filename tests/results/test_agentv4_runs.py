@@ -25,11 +25,11 @@ from turnlens.formatting.results.discover import (
 )
 from turnlens.formatting.results.reader import ResultsFile, read_all, record_from_mapping, select
 
-V4 = Path(__file__).parent / "fixtures" / "results" / "v4"
+V4 = Path(__file__).parents[1] / "fixtures" / "results" / "v4"
 RESULTS = V4 / ".agentv" / "results"
 RUNS = RESULTS / "runs" / "default"
 RUN1, RUN2, RUN3 = (RUNS / stamp for stamp in sorted(os.listdir(RUNS)))
-OLD = Path(__file__).parent / "fixtures" / "results"
+OLD = Path(__file__).parents[1] / "fixtures" / "results"
 
 
 def scanned(path) -> ResultsFile:

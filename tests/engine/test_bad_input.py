@@ -15,7 +15,7 @@ from turnlens.formatting.evals.files import FileReadError
 from turnlens.formatting.evals.loader import load_eval_file
 from turnlens.formatting.prompts.engine import format_case
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 GOOD_CASE = """\
   - id: good

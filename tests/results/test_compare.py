@@ -9,7 +9,7 @@ import orjson
 from turnlens.formatting.results.compare import compare_runs, filter_rows
 from turnlens.formatting.results.reader import ResultsFile
 
-FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "results")
+FIXTURES = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures", "results")
 
 
 def scanned(path: str) -> ResultsFile:

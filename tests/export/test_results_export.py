@@ -11,7 +11,7 @@ import toon_format
 from turnlens.formatting.export.results import export_results, export_row, main
 from turnlens.formatting.results.reader import read_all
 
-FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "results")
+FIXTURES = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures", "results")
 RUN_A = os.path.join(FIXTURES, "run-a.jsonl")
 
 

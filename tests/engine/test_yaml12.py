@@ -93,7 +93,7 @@ def test_duplicate_key_is_refused_with_both_lines():
 
 # --- against the reference, through fixtures recorded by tests/fixtures/yaml12/record_fixtures.py --------------
 
-FIXTURES = Path(__file__).parent / "fixtures" / "yaml12"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "yaml12"
 _JS_WHITESPACE = (
     " \t\n\r\x0b\x0c\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
     "\u2028\u2029\u202f\u205f\u3000\ufeff"
@@ -324,7 +324,7 @@ def test_hostile_nesting_is_refused_without_crashing(text):
         capture_output=True,
         text=True,
         timeout=60,
-        cwd=Path(__file__).parent.parent,
+        cwd=Path(__file__).parents[2],
     )
     assert done.returncode == 0, done.stderr[-500:]
     assert "nested" in done.stdout or done.stdout == ""
