@@ -129,6 +129,6 @@ def _results_note(path: str, eval_paths: Sequence[str]) -> str:
 
 
 def _results_screen(paths, *, repo_root, evals, mode, profile, watch=True) -> Screen:
-    from .results.screen import ResultsScreen
+    from .results import results_screen
 
-    return ResultsScreen(paths, repo_root=repo_root, evals=evals, mode=mode, profile=profile, watch=watch)
+    return results_screen(paths, repo_root=repo_root, evals=evals, watch=watch)

@@ -341,12 +341,12 @@ class TestResultsPolish:
             assert box.border_title and "esc closes" in str(box.border_subtitle)
 
     async def test_a_pushed_compare_view_shows_esc_back_in_the_footer(self, tmp_path):
-        from turnlens.tui.results.screen import ResultsScreen
+        from turnlens.tui.results.compare import CompareScreen
 
         app = results_app("run-a.jsonl")
         async with app.run_test(size=WIDE) as pilot:
             await wait_for_idle(pilot)
-            app.push_screen(ResultsScreen(["run-a.jsonl", "run-b.jsonl"], closable=True))
+            app.push_screen(CompareScreen(["run-a.jsonl", "run-b.jsonl"], closable=True))
             await wait_for_idle(pilot)
             shown = {b.key: b.description for b in app.screen._bindings.shown_keys}
             assert shown.get("escape") == "Back"

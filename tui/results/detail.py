@@ -32,7 +32,7 @@ from turnlens.formatting.results.reader import (
 from turnlens.formatting.sanitize import sanitize as sanitize_copy
 
 from ..render import chat_text, highlighted, sanitize
-from .screen import ResultsCommands, _action
+from .commands import ResultsCommands
 from .widgets import (
     FAIL,
     PASS,
@@ -752,7 +752,7 @@ class ResultDetailScreen(Screen):
             self.app.copy_to_clipboard(text)
             self.notify(f"Copied {len(text):,} characters", timeout=2)
 
-    def palette_commands(self):
+    def palette_commands(self) -> list[tuple[str, str, str]]:
         commands = [
             ("Result: next", "The next result in the list (])", "step(1)"),
             ("Result: previous", "The previous result in the list ([)", "step(-1)"),
@@ -767,7 +767,7 @@ class ResultDetailScreen(Screen):
             ("Result: show raw record", "The whole record as recorded (7)", "tab('raw')"),
             ("Result: back to the list", "esc", "back"),
         ]
-        return [(title, help_text, _action(self, action)) for title, help_text, action in commands]
+        return commands
 
 
 def _side_title(name: str, record: ResultRecord | None, threshold: float) -> Text:
@@ -899,7 +899,7 @@ class CompareDetailScreen(Screen):
             position += step
         self.notify("No further changed pair in this direction.", timeout=2)
 
-    def palette_commands(self):
+    def palette_commands(self) -> list[tuple[str, str, str]]:
         commands = [
             ("Pair: next", "The next pair in the list (])", "step(1)"),
             ("Pair: previous", "The previous pair in the list ([)", "step(-1)"),
@@ -907,4 +907,4 @@ class CompareDetailScreen(Screen):
             ("Pair: previous changed", "The previous pair whose result changed (N)", "changed(-1)"),
             ("Pair: back", "Back to the compared list (esc)", "back"),
         ]
-        return [(title, help_text, _action(self, action)) for title, help_text, action in commands]
+        return commands

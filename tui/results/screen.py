@@ -1,8 +1,8 @@
-"""The results view: one run (list + header, detail on enter) or two runs compared.
+"""The results list: one run, or a folder of runs browsed with { }. Two runs compared are compare.py's screen.
 
-`ResultsScreen(paths, evals, repo_root)` is what `tui.app.make_app` pushes for results files. Data flow: thread
-workers index each file (`ResultsFile.scan`) and post `IndexProgressed`; the screen recomputes the visible row
-order from the summaries (another thread worker, newest request wins) and hands rows down to the list.
+`ResultsScreen(paths, evals, repo_root)` drives a `ResultsModel` (model.py): keys change the model, the screen asks
+it for the rows and hands them down to the list. Thread workers index the file, follow it as it grows, sort big
+runs, search their full text and check drift; each reports by message (messages.py), never by writing the model.
 """
 
 from __future__ import annotations
@@ -11,193 +11,42 @@ import os
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, cast
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.command import DiscoveryHit, Hit, Hits, Provider
-from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Footer, Static
 
-from turnlens.formatting.results.discover import RunSource, expand_results_paths, run_source
-from turnlens.formatting.results.reader import (
-    FILTERS,
-    GRADER_FILTER,
-    SORT_KEYS,
-    ResultsFile,
-    ScanProgress,
-    StatsCounter,
-    select,
-    visible_text,
-)
+from turnlens.formatting.results.reader import visible_text
 from turnlens.formatting.sanitize import sanitize
 
-from .widgets import (
-    DRIFT_DRIFTED,
-    DRIFT_EQUAL,
-    DRIFT_NOT_FOUND,
-    DRIFT_OTHER,
-    CompareList,
-    HeaderState,
-    ResultList,
-    ResultsHeader,
-    compare_header_text,
-)
+from .commands import ResultsCommands
+from .messages import DriftChecked, Followed, IndexProgressed, RowsSelected, TextFound
+from .model import DEFAULT_THRESHOLD, DRIFT_CODES, DRIFT_OTHER, ResultsModel, Run, Selection, open_runs, select_rows
+from .widgets import ListLook, ProblemsBar, ResultList, ResultsHeader, SearchBox, VirtualList
 
-DEFAULT_THRESHOLD = 0.5
-
-
-def _narrowing(screen) -> str:
-    """What hides results: the filter, the search, the full-text search."""
-    parts = []
-    if screen.filter != "all":
-        parts.append(f"show {screen.filter}")
-    if screen.search_text:
-        parts.append(f"search {screen.search_text!r}")
-    if screen.text_query:
-        parts.append(f"text {screen.text_query!r}")
-    return ", ".join(parts)
+TEXT_AS_YOU_TYPE_BYTES = 20 * 1024 * 1024  # smaller files are searched in full text at every key press
+SYNC_SELECT_LIMIT = 5_000  # below this many results sorting in the UI thread is quicker than a thread hop
+RESELECT_EVERY = 0.3  # seconds between re-sorts while a big file is still being indexed
+FOLLOW_EVERY = 0.2  # seconds between looks at the current run's file (one stat when nothing changed)
+DRIFT_REPORT_EVERY = 0.25  # seconds between drift progress messages
 
 
 def _megabytes(size: int) -> str:
     return f"{size / (1024 * 1024):.0f} MB"
 
 
-AUTO_DRIFT_LIMIT = 20_000  # bigger runs check drift on demand (d): it parses every record again
-TEXT_AS_YOU_TYPE_BYTES = 20 * 1024 * 1024  # smaller files are searched in full text at every key press
-SYNC_SELECT_LIMIT = 5_000  # below this many results sorting in the UI thread is quicker than a thread hop
-RESELECT_EVERY = 0.3  # seconds between re-sorts while a big file is still being indexed
-
-
-class ResultsCommands(Provider):
-    """Every action of the results screens in the command palette."""
-
-    def _commands(self) -> list[tuple[str, str, Callable[[], Any]]]:
-        screen = self.screen
-        getter = getattr(screen, "palette_commands", None)
-        return list(getter()) if getter else []
-
-    async def discover(self) -> Hits:
-        for title, help_text, callback in self._commands():
-            yield DiscoveryHit(title, callback, help=help_text)
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for title, help_text, callback in self._commands():
-            score = matcher.match(title)
-            if score > 0:
-                yield Hit(score, matcher.highlight(title), callback, help=help_text)
-
-
-def _action(screen: Screen, action: str):
-    async def run() -> None:
-        await screen.run_action(action)
-
-    return run
-
-
-@dataclass
-class Run:
-    """One results file and what the screen learnt about it."""
-
-    path: str
-    results: ResultsFile
-    source: RunSource | None = None
-    progress: ScanProgress | None = None
-    started: bool = False
-    drift: bytearray | None = None
-    drift_counts: dict[str, int] = field(default_factory=dict)
-    drift_checker: object = None
-    drift_note: str = ""
-    text_mask: bytearray | None = None  # full-text search hits, one byte per record
-    stats: StatsCounter = field(default_factory=StatsCounter)
-
-
-def _suite_of(source: RunSource) -> str:
-    """AgentV 0.15 names runs `<dataset>_<timestamp>.jsonl`: the part before the first `_`; an AgentV 4 run folder
-    `runs/<experiment>/<timestamp>/` belongs to its experiment."""
-    if source.folder is not None:
-        return "runs of " + source.name.rsplit("/", 1)[0] if "/" in source.name else source.name
-    return os.path.basename(source.path).split("_", 1)[0]
-
-
-def _previous_run_of_same_suite(sources: list[RunSource], current: int) -> int | None:
-    """The nearest earlier run of the same suite, else the nearest later one, else None (nothing to compare).
-    Runs are listed newest first, so an earlier run comes after the current one in the list."""
-    suite = _suite_of(sources[current])
-    same = [i for i in range(len(sources)) if i != current and _suite_of(sources[i]) == suite]
-    earlier = [i for i in same if i > current]
-    if earlier:
-        return earlier[0]
-    return same[-1] if same else None
-
-
-def _rows_for(run: Run, sort: str, reverse: bool, filter: str, query: str, threshold: float):
-    """The record indexes to list, in order; `drifted` keeps the results whose request no longer matches."""
-    base_filter = "all" if filter == "drifted" else filter
-    rows = select(run.results, sort=sort, reverse=reverse, filter=base_filter, query=query, threshold=threshold)
-    if filter == "drifted":
-        marks = run.drift or bytearray()
-        rows = type(rows)("I", (i for i in rows if i < len(marks) and marks[i] == DRIFT_DRIFTED))
-    if run.text_mask is not None:
-        mask = run.text_mask
-        rows = type(rows)("I", (i for i in rows if i < len(mask) and mask[i]))
-    return rows
-
-
-def _run_title(run: Run) -> str:
-    """The header's title: a run folder by its folder, a results file by its path (as given)."""
-    source = run.source
-    if source is not None and source.folder is not None:
-        return source.folder.rstrip("/") + "/"
-    return run.path
-
-
-def _run_name(run: Run) -> str:
-    """How a compare header names a run: `<experiment>/<timestamp>` for a run folder, else the file name."""
-    return run.source.name if run.source is not None else os.path.basename(run.path)
-
-
-def _run_argument(run: Run) -> str:
-    """What reopens this run: its folder for an AgentV 4 run, else its file."""
-    source = run.source
-    return source.folder if source is not None and source.folder is not None else run.path
-
-
-class IndexProgressed(Message):
-    def __init__(self, run: Run, progress: ScanProgress) -> None:
-        super().__init__()
-        self.run = run
-        self.progress = progress
-
-
-class Followed(Message):
-    """The current run's file was looked at again: it grew (`added` records) or was truncated / replaced."""
-
-    def __init__(self, run: Run, outcome: str, added: int) -> None:
-        super().__init__()
-        self.run = run
-        self.outcome = outcome
-        self.added = added
-
-
-FOLLOW_EVERY = 0.2  # seconds between looks at the current run's file (one stat when nothing changed)
-
-
-class DriftProgressed(Message):
-    def __init__(self, run: Run, done: bool) -> None:
-        super().__init__()
-        self.run = run
-        self.done = done
+def _text_as_you_type(run: Run) -> bool:
+    return run.results.size <= TEXT_AS_YOU_TYPE_BYTES
 
 
 class ResultsScreen(Screen):
-    """Results of one run (a file, or a folder of runs: [ and ] switch) or, given two files, the two compared."""
+    """Results of one run (a file, or a folder of runs: { and } switch)."""
 
     COMMANDS = {ResultsCommands}
     BINDINGS = [
@@ -225,140 +74,64 @@ class ResultsScreen(Screen):
         evals: str | None = None,
         repo_root: str | None = None,
         *,
-        mode: str | None = None,
-        profile: str | None = None,
         threshold: float = DEFAULT_THRESHOLD,
-        closable: bool = False,
         name: str | None = None,
         watch: bool = True,
+        opened: tuple[list[Run], list] | None = None,
     ) -> None:
         super().__init__(name=name)
-        if closable:  # pushed over another view (compare): the footer says how to get back
-            self._bindings.key_to_bindings["escape"] = [Binding("escape", "back", "Back")]
-            self._bindings.key_to_bindings["q"] = [Binding("q", "back", "Back", show=False)]
         self.paths = [os.fspath(p) for p in paths]
         self.evals = evals
         self.repo_root = repo_root
         self.follow = watch  # follow a growing run (not `watch`: that name is Textual's watch() method)
-        self.threshold = threshold
-        self.closable = closable
-        sources, problems = expand_results_paths(self.paths)
-        self.path_problems = problems
-        self.runs = [Run(source.path, ResultsFile(source.path), source) for source in sources]
-        # two runs named (files or run folders): compared; a folder of runs is browsed with [ ]
-        self.compare_mode = (
-            len(self.paths) == 2
-            and len(self.runs) == 2
-            and all(
-                not os.path.isdir(p) or r.source is not None and r.source.folder is not None
-                for p, r in zip(self.paths, self.runs)
-            )
-        )
-        self.current = 0
-        self.sort = "score"
-        self.reverse = False
-        self.filter = "all"
-        self.search_text = ""
-        self.text_query = ""  # full-text search: applied on enter (as you type for small files)
-        self._selection_generation = 0
+        runs, self.path_problems = opened or open_runs(self.paths)
+        self.model = ResultsModel(runs, threshold=threshold, evals_given=evals is not None)
         self._last_reselect = 0.0
+        self._following = False
         self._stop = threading.Event()
         self._text_timer: Timer | None = None  # ticks the elapsed time of a full-text search on a large file
-        # compare mode
-        self.comparison = None
-        self.changed_only = False
+        self._highlighted: int | None = None  # the record under the list's cursor
+
+    @property
+    def run(self) -> Run | None:
+        return self.model.run
+
+    @property
+    def filter(self) -> str:
+        return self.model.filter
 
     # -- layout ----------------------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        if self.compare_mode:
-            yield Static(Text("indexing both runs…", style="dim"), id="compare-header")
-            yield Input(placeholder="search eval ids", id="results-search")
-            yield Static(id="results-problems", markup=False)
-            yield Static(self._compare_columns(), id="results-columns")
-            yield CompareList(threshold=self.threshold, id="compare-list")
+        yield ResultsHeader(id="results-header")
+        yield SearchBox("search eval id, target, dataset", id="results-search")
+        yield SearchBox(
+            "search inside every result (question, answer, reasoning…), enter to run", id="results-text-search"
+        )
+        yield ProblemsBar(id="results-problems")
+        run = self.run
+        if run is not None:
+            yield ResultList(run.results, threshold=self.model.threshold, id="results-list")
         else:
-            yield ResultsHeader(id="results-header")
-            yield Input(placeholder="search eval id, target, dataset", id="results-search")
-            yield Input(
-                placeholder="search inside every result (question, answer, reasoning…), enter to run",
-                id="results-text-search",
-            )
-            yield Static(id="results-problems", markup=False)
-            if self.runs:
-                yield ResultList(self.runs[0].results, threshold=self.threshold, id="results-list")
-            else:
-                yield Static(Text("No results files to show.", style="bold"), id="results-empty")
+            yield Static(Text("No results files to show.", style="bold"), id="results-empty")
         yield Footer()
-
-    @staticmethod
-    def _compare_columns() -> Text:
-        return Text(f"{'status':<11}{'A':<16}{'B':<16}{'Δ':<7}id", end="")  # the Static pads one cell
 
     def on_mount(self) -> None:
         self._show_problems()
-        if self.compare_mode:
-            self._index_both(self.runs[0], self.runs[1])
-            self.query_one(CompareList).focus()
-        elif self.runs:
-            self._start_run(self.runs[self.current])
-            self.query_one(ResultList).focus()
-            if self.follow:
-                self._following = False
-                self.set_interval(FOLLOW_EVERY, self._look_again)
-
-    # -- following a run in progress ------------------------------------------------------------------------
-
-    def _look_again(self) -> None:
         run = self.run
-        if run is None or self._following or run.progress is None or not run.progress.done:
+        if run is None:
             return
-        self._following = True
-        self._follow(run)
-
-    @work(thread=True, group="follow")
-    def _follow(self, run: Run) -> None:
-        before = run.results.count
-        try:
-            outcome = run.results.follow()
-        except (OSError, ValueError):
-            outcome = "replaced"
-        self.post_message(Followed(run, outcome, run.results.count - before))
-
-    @on(Followed)
-    def _followed(self, message: Followed) -> None:
-        self._following = False
-        run = message.run
-        if message.outcome == "same" or self._stop.is_set():
-            return
-        if message.outcome == "grown":
-            if run is self.run and message.added:
-                self._reselect()  # the cursor stays on the row the user chose
-            return
-        # truncated, rewritten (AgentV rewrites index.jsonl with slim rows at the end of a run) or removed
-        run.results.close()
-        run.results = ResultsFile(run.path)
-        run.progress, run.started, run.drift, run.drift_counts, run.text_mask = None, False, None, {}, None
-        run.stats = StatsCounter()
-        if run is self.run:
-            list_ = self.query_one(ResultList)
-            list_.results = run.results
-            list_.drift_marks = None
-            self._start_run(run)
-            self._show_problems()
-        gone = not os.path.exists(run.path)
-        self.notify(
-            f"{visible_text(_run_title(run))} was {'removed' if gone else 'truncated or rewritten'}: read again.",
-            severity="warning",
-            timeout=4,
-        )
+        self._start_run(run)
+        self._list.focus()
+        if self.follow:
+            self.set_interval(FOLLOW_EVERY, self._look_again)
 
     def on_unmount(self) -> None:
         self._stop.set()
 
     @property
-    def run(self) -> Run | None:
-        return self.runs[self.current] if self.runs else None
+    def _list(self) -> ResultList:
+        return self.query_one(ResultList)
 
     # -- indexing --------------------------------------------------------------------------------------------
 
@@ -388,7 +161,7 @@ class ResultsScreen(Screen):
         run = message.run
         first = run.progress is None
         run.progress = message.progress
-        if run is not self.run or self.compare_mode:
+        if run is not self.run:
             return
         now = time.monotonic()
         # re-sorting 100 000 summaries costs the index worker GIL time: less often as the file grows
@@ -397,308 +170,281 @@ class ResultsScreen(Screen):
             self._last_reselect = now
             self._reselect()
             self._show_problems()
-        if message.progress.done:
-            self._maybe_check_drift(run, auto=True)
+        if message.progress.done and self.model.wants_drift(run, auto=True):
+            self._start_drift(run)
 
-    def _update_header(self, shown: int | None = None) -> None:
+    # -- following a run in progress ------------------------------------------------------------------------
+
+    def _look_again(self) -> None:
         run = self.run
-        if run is None or self.compare_mode:
+        if run is None or self._following or not run.indexed:
             return
-        results = run.results
-        stats = run.stats.update(results, self.threshold) if results.count else None
-        list_ = self.query_one(ResultList)
-        title = _run_title(run)
-        if results.error is not None:
-            title = f"{title}: {results.error.message}"
-        count = len(list_.rows) if shown is None else shown
-        narrowed = self.filter != "all" or self.search_text or self.text_query
-        list_.empty_note = (
-            Text(f"  No result to show ({_narrowing(self)}) — f changes the filter, esc clears it.", style="dim italic")
-            if narrowed and not count and results.count
-            else None
+        self._following = True
+        self._follow(run)
+
+    @work(thread=True, group="follow")
+    def _follow(self, run: Run) -> None:
+        before = run.results.count
+        try:
+            outcome = run.results.follow()
+        except (OSError, ValueError):
+            outcome = "replaced"
+        self.post_message(Followed(run, outcome, run.results.count - before))
+
+    @on(Followed)
+    def _followed(self, message: Followed) -> None:
+        self._following = False
+        run = message.run
+        if message.outcome == "same" or self._stop.is_set():
+            return
+        if message.outcome == "grown":
+            if run is self.run and message.added:
+                self._reselect()  # the cursor stays on the row the user chose
+            return
+        # truncated, rewritten (AgentV rewrites index.jsonl with slim rows at the end of a run) or removed
+        run.reopen()
+        if run is self.run:
+            self._highlighted = None
+            self._list.show_results(run.results)
+            self._start_run(run)
+            self._show_problems()
+        gone = not os.path.exists(run.path)
+        self.notify(
+            f"{visible_text(run.title)} was {'removed' if gone else 'truncated or rewritten'}: read again.",
+            severity="warning",
+            timeout=4,
         )
-        list_.refresh()
-        self.query_one(ResultsHeader).state = HeaderState(
-            title=title,
-            stats=stats,
-            threshold=self.threshold,
-            progress=run.progress,
-            sort=self.sort,
-            reverse=self.reverse,
-            filter=self.filter,
-            query=self.search_text,
-            text_query=self.text_query,
-            shown=len(list_.rows) if shown is None else shown,
-            problems=results.problem_count,
-            drift=run.drift_counts,
-            drift_note=run.drift_note,
-            run_position=f"run {self.current + 1} of {len(self.runs)}" if len(self.runs) > 1 else "",
-            evals_given=self.evals is not None,
+
+    # -- drawing ---------------------------------------------------------------------------------------------
+
+    def _look(self) -> ListLook:
+        run = self.run
+        return ListLook(
+            self.model.threshold, run.drift if run is not None else None, show_time=self.model.sort == "time"
         )
+
+    def _update_header(self) -> None:
+        state = self.model.header_state()
+        if state is None:
+            return
+        list_ = self._list
+        list_.set_empty_note(self.model.empty_note())
+        list_.set_look(self._look())
+        self.query_one(ResultsHeader).state = state
 
     def _show_problems(self) -> None:
-        problems = list(self.path_problems)
-        for run in self.runs if self.compare_mode else ([self.run] if self.run else []):
-            if run.results.error is not None:
-                problems.append(run.results.error)
-            problems.extend(run.results.diagnostics)
-        widget = self.query_one("#results-problems", Static)
-        if not problems:
-            widget.set_class(False, "-visible")
-            return
-        text = Text(end="")
-        for n, problem in enumerate(problems[:3]):
-            if n:
-                text.append("\n")
-            text.append("⚠ ", style="bold")
-            text.append(visible_text(str(problem))[:300])
-        total = len(self.path_problems) + sum(
-            (r.results.problem_count + (r.results.error is not None))
-            for r in (self.runs if self.compare_mode else ([self.run] if self.run else []))
-        )
-        if total > 3:
-            text.append(f"\n… and {total - 3:,} more problems; the other lines are shown", style="italic")
-        widget.update(text)
-        widget.set_class(True, "-visible")
+        run = self.run
+        problems = list(self.path_problems) + (run.problems() if run is not None else [])
+        total = len(self.path_problems) + (run.problem_total if run is not None else 0)
+        self.query_one(ProblemsBar).show_problems(problems, total)
 
     # -- selection (sort / filter / search) -----------------------------------------------------------------
 
     def _reselect(self) -> None:
-        run = self.run
+        model = self.model
+        run = model.run
         if run is None:
             return
-        list_ = self.query_one(ResultList)
-        list_.threshold = self.threshold
-        list_.show_time = self.sort == "time"
-        if (
-            self.sort == "file"
-            and not self.reverse
-            and self.filter == "all"
-            and not self.search_text
-            and run.text_mask is None
-        ):
-            # the identity order needs no work at all: a range over what is indexed so far
-            list_.set_rows(range(run.results.count))
-            self._update_header()
+        rows = model.identity_rows()
+        if rows is not None:
+            model.rows = rows
+            self._show_rows()
             return
-        self._selection_generation += 1
-        arguments: tuple[Any, ...] = (
-            run,
-            self._selection_generation,
-            self.sort,
-            self.reverse,
-            self.filter,
-            self.search_text,
-            self.threshold,
-        )
+        selection = model.request()
+        assert selection is not None
         if run.results.count <= SYNC_SELECT_LIMIT:
-            self._apply_rows(run, self._selection_generation, _rows_for(*arguments[:1], *arguments[2:]))
+            self._rows_selected(RowsSelected(selection, select_rows(selection)))
         else:
-            self._select(*arguments)
+            self._select(selection)
 
     @work(thread=True, exclusive=True, group="select")
-    def _select(
-        self, run: Run, generation: int, sort: str, reverse: bool, filter: str, query: str, threshold: float
-    ) -> None:
-        rows = _rows_for(run, sort, reverse, filter, query, threshold)
-        self.app.call_from_thread(self._apply_rows, run, generation, rows)
+    def _select(self, selection: Selection) -> None:
+        self.post_message(RowsSelected(selection, select_rows(selection)))
 
-    def _apply_rows(self, run: Run, generation: int, rows) -> None:
-        if generation != self._selection_generation or run is not self.run:
-            return
-        self.query_one(ResultList).set_rows(rows)
+    @on(RowsSelected)
+    def _rows_selected(self, message: RowsSelected) -> None:
+        if self.model.accept(message.selection, message.rows):
+            self._show_rows()
+
+    def _show_rows(self) -> None:
+        list_ = self._list
+        list_.set_look(self._look())
+        list_.set_rows(self.model.rows)
         self._update_header()
+
+    @on(VirtualList.Highlighted, "#results-list")
+    def _highlighted_row(self, event: VirtualList.Highlighted) -> None:
+        self._highlighted = cast(int, event.row)
 
     # -- actions ---------------------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        single_only = {"cycle_sort", "reverse", "threshold", "drift_all", "run", "compare_previous", "search_text"}
-        if self.compare_mode and action in single_only:
-            return False
-        if action in {"run", "compare_previous"} and len(self.runs) < 2:
+        if action in {"run", "compare_previous"} and len(self.model.runs) < 2:
             return False
         return True
 
     def action_cycle_sort(self) -> None:
-        self.sort = SORT_KEYS[(SORT_KEYS.index(self.sort) + 1) % len(SORT_KEYS)]
+        self.model.cycle_sort()
         self._reselect()
 
     def action_reverse(self) -> None:
-        self.reverse = not self.reverse
+        self.model.toggle_reverse()
         self._reselect()
 
     def action_cycle_filter(self) -> None:
-        if self.compare_mode:
-            self.changed_only = not self.changed_only
-            self._show_comparison()
-            return
-        graders = tuple(GRADER_FILTER + name for name in self.run.results.grader_names) if self.run else ()
-        choices = FILTERS + graders + (("drifted",) if self.run and self.run.drift is not None else ())
-        self.filter = choices[(choices.index(self.filter) + 1) % len(choices)] if self.filter in choices else "all"
+        self.model.cycle_filter()
         self._reselect()
 
+    def action_threshold(self, delta: float) -> None:
+        self.model.change_threshold(delta)
+        self._reselect()
+        self._update_header()
+
     def action_search(self) -> None:
-        search = self.query_one("#results-search", Input)
-        search.add_class("-visible")
-        search.focus()
+        self.query_one("#results-search", SearchBox).open()
+
+    @on(SearchBox.Changed, "#results-search")
+    def _search_changed(self, event: SearchBox.Changed) -> None:
+        self.model.search_text = event.value
+        self._reselect()
+
+    @on(SearchBox.Submitted, "#results-search")
+    def _search_submitted(self, event: SearchBox.Submitted) -> None:
+        self._list.focus()
 
     def action_search_text(self) -> None:
-        search = self.query_one("#results-text-search", Input)
-        search.add_class("-visible")
         run = self.run
-        if run is not None and run.results.size > TEXT_AS_YOU_TYPE_BYTES and not self.text_query:
+        note = ""
+        if run is not None and not _text_as_you_type(run) and not self.model.text_query:
             # Too big to search at every key press: say so, or the box seems to do nothing.
-            search.border_subtitle = f"large file ({_megabytes(run.results.size)}): type, then enter to search"
-        search.focus()
+            note = f"large file ({_megabytes(run.results.size)}): type, then enter to search"
+        self.query_one("#results-text-search", SearchBox).open(note)
 
-    @on(Input.Changed, "#results-text-search")
-    def _text_changed(self, event: Input.Changed) -> None:
+    @on(SearchBox.Changed, "#results-text-search")
+    def _text_changed(self, event: SearchBox.Changed) -> None:
         run = self.run
-        if run is not None and run.results.size <= TEXT_AS_YOU_TYPE_BYTES:
+        if run is not None and _text_as_you_type(run):
             self._run_text_search(event.value)
-        elif run is not None and event.value != self.text_query and self._text_timer is None:
-            event.input.border_subtitle = f"large file ({_megabytes(run.results.size)}): enter to search"
+        elif run is not None and event.value != self.model.text_query and self._text_timer is None:
+            self.query_one("#results-text-search", SearchBox).note(
+                f"large file ({_megabytes(run.results.size)}): enter to search"
+            )
 
-    @on(Input.Submitted, "#results-text-search")
-    def _text_submitted(self, event: Input.Submitted) -> None:
+    @on(SearchBox.Submitted, "#results-text-search")
+    def _text_submitted(self, event: SearchBox.Submitted) -> None:
         self._run_text_search(event.value)
-        self._focus_list()
+        self._list.focus()
+
+    def _stop_text_timer(self) -> None:
+        if self._text_timer is not None:
+            self._text_timer.stop()
+            self._text_timer = None
 
     def _run_text_search(self, needle: str) -> None:
         run = self.run
         if run is None:
             return
-        self.text_query = needle
+        self.model.set_text_query(needle)
         if not needle:
-            run.text_mask = None
             self._reselect()
             return
-        if run.results.size <= TEXT_AS_YOU_TYPE_BYTES:
+        if _text_as_you_type(run):
             run.text_mask = run.results.find_text(needle)
             self._reselect()
-        else:
-            search = self.query_one("#results-text-search", Input)
-            started = time.monotonic()
-            size = _megabytes(run.results.size)
+            return
+        box = self.query_one("#results-text-search", SearchBox)
+        started = time.monotonic()
+        size = _megabytes(run.results.size)
 
-            def tick() -> None:
-                search.border_subtitle = f"searching {size} for the text… {time.monotonic() - started:.0f} s"
+        def tick() -> None:
+            box.note(f"searching {size} for the text… {time.monotonic() - started:.0f} s")
 
-            tick()
-            if self._text_timer is not None:
-                self._text_timer.stop()
-            self._text_timer = self.set_interval(0.5, tick)
-            self._find_text(run, needle)
+        tick()
+        self._stop_text_timer()
+        self._text_timer = self.set_interval(0.5, tick)
+        self._find_text(run, needle)
 
     @work(thread=True, exclusive=True, group="text-search")
     def _find_text(self, run: Run, needle: str) -> None:
         mask = run.results.find_text(needle, stop=self._stop)
         if mask is not None:
-            self.app.call_from_thread(self._text_found, run, needle, mask)
+            self.post_message(TextFound(run, needle, mask))
 
-    def _text_found(self, run: Run, needle: str, mask: bytearray) -> None:
-        if needle != self.text_query or run is not self.run:
+    @on(TextFound)
+    def _text_found(self, message: TextFound) -> None:
+        run = message.run
+        if message.needle != self.model.text_query or run is not self.run:
             return
-        if self._text_timer is not None:
-            self._text_timer.stop()
-            self._text_timer = None
-        hits = sum(mask)
-        self.query_one(
-            "#results-text-search", Input
-        ).border_subtitle = f"{hits:,} result{' contains' if hits == 1 else 's contain'} the text · esc clears"
-        run.text_mask = mask
+        self._stop_text_timer()
+        hits = sum(message.mask)
+        self.query_one("#results-text-search", SearchBox).note(
+            f"{hits:,} result{' contains' if hits == 1 else 's contain'} the text · esc clears"
+        )
+        run.text_mask = message.mask
         self._reselect()
 
-    def action_threshold(self, delta: float) -> None:
-        self.threshold = round(min(1.0, max(0.0, self.threshold + delta)), 2)
-        self._reselect()
-        self._update_header()
+    def action_back(self) -> None:
+        """esc: close the full-text search, else the search, else show all again."""
+        model = self.model
+        text_box = self.query_one("#results-text-search", SearchBox)
+        if text_box.is_open or model.text_query:
+            self._stop_text_timer()
+            text_box.close()
+            self._run_text_search("")
+            self._list.focus()
+            return
+        search = self.query_one("#results-search", SearchBox)
+        if search.is_open or model.search_text:
+            search.close()
+            model.search_text = ""
+            self._reselect()
+            self._list.focus()
+            return
+        if model.filter != "all":
+            model.filter = "all"
+            self._reselect()
 
     def action_run(self, step: int) -> None:
-        if len(self.runs) < 2:
-            return
-        self.current = (self.current + step) % len(self.runs)
-        run = self.run
+        run = self.model.step_run(step)
         if run is None:
             return
-        list_ = self.query_one(ResultList)
-        list_.results = run.results
-        list_.drift_marks = run.drift
-        list_.reset()
+        self._highlighted = None
+        self._list.show_results(run.results)
         self._start_run(run)
         self._show_problems()
 
     def action_compare_previous(self) -> None:
         """Compare this run with another run of the same suite (same file-name prefix, the nearest earlier one
         first); the earlier of the two is A."""
-        if len(self.runs) < 2:
+        if len(self.model.runs) < 2:
             return
-        sources = [run.source or run_source(run.path) for run in self.runs]
-        other = _previous_run_of_same_suite(sources, self.current)
-        if other is None:
-            self.notify(
-                f"No other run of {_suite_of(sources[self.current])} here to compare with. To compare any two "
-                "files: turnlens A.jsonl B.jsonl",
-                severity="warning",
-            )
+        pair = self.model.comparison_with_previous()
+        if isinstance(pair, str):
+            self.notify(pair, severity="warning")
             return
-        # A is always the earlier run (runs are listed newest first), so "regressed" means what it says.
-        newer, older = sorted((other, self.current))
+        from .compare import CompareScreen
+
         self.app.push_screen(
-            ResultsScreen(
-                [_run_argument(self.runs[older]), _run_argument(self.runs[newer])],
-                self.evals,
-                self.repo_root,
-                threshold=self.threshold,
-                closable=True,
-            )
+            CompareScreen(list(pair), self.evals, self.repo_root, threshold=self.model.threshold, closable=True)
         )
 
-    def action_back(self) -> None:
-        text_search = self.query_one("#results-text-search", Input) if not self.compare_mode else None
-        if text_search is not None and (text_search.has_class("-visible") or self.text_query):
-            if self._text_timer is not None:
-                self._text_timer.stop()
-                self._text_timer = None
-            text_search.border_subtitle = ""
-            text_search.value = ""
-            text_search.remove_class("-visible")
-            self._run_text_search("")
-            self._focus_list()
+    def action_copy(self) -> None:
+        """Copy the highlighted result's id and where it is recorded (file:line)."""
+        if self._highlighted is None:
             return
-        search = self.query_one("#results-search", Input)
-        if search.has_class("-visible") or self.search_text:
-            search.value = ""
-            search.remove_class("-visible")
-            self.search_text = ""
-            self._refresh_view()
-            self._focus_list()
-            return
-        if not self.compare_mode and self.filter != "all":
-            self.filter = "all"
-            self._reselect()
-            return
-        if self.closable:
-            self.dismiss()
+        text = self.model.copy_text(self._highlighted)
+        if text:
+            text = sanitize(text)  # ids come from the results file: its escapes stay visible when pasted
+            self.app.copy_to_clipboard(text)
+            self.notify(f"Copied {visible_text(text.split(chr(9))[0])[:80]}", timeout=2)
 
-    def _focus_list(self) -> None:
-        for found in self.query(CompareList if self.compare_mode else ResultList):
-            found.focus()
+    def action_help(self) -> None:
+        self.app.push_screen(ResultsHelpScreen())
 
-    def _refresh_view(self) -> None:
-        if self.compare_mode:
-            self._show_comparison()
-        else:
-            self._reselect()
-
-    @on(Input.Changed, "#results-search")
-    def _search_changed(self, event: Input.Changed) -> None:
-        self.search_text = event.value
-        self._refresh_view()
-
-    @on(Input.Submitted, "#results-search")
-    def _search_submitted(self, event: Input.Submitted) -> None:
-        self._focus_list()
+    def action_open_current(self) -> None:
+        list_ = self._list
+        list_.focus()
+        list_.action_select()
 
     # -- detail ----------------------------------------------------------------------------------------------
 
@@ -709,36 +455,26 @@ class ResultsScreen(Screen):
         run = self.run
         if run is None:
             return
-        list_ = self.query_one(ResultList)
         self.app.push_screen(
             ResultDetailScreen(
                 run.results,
-                list_.rows,
-                list_.cursor,
-                threshold=self.threshold,
+                self.model.rows,
+                event.position,
+                threshold=self.model.threshold,
                 drift=self._drift_checker(run),
-                run_folder=run.source.folder if run.source is not None else None,
-                highlight=self.text_query,
+                run_folder=run.folder,
+                highlight=self.model.text_query,
             )
         )
 
-    @on(CompareList.Selected, "#compare-list")
-    def _open_pair(self, event: CompareList.Selected) -> None:
-        from .detail import CompareDetailScreen
-
-        list_ = self.query_one(CompareList)
-        a, b = self.runs
-        self.app.push_screen(
-            CompareDetailScreen(
-                a.results,
-                b.results,
-                list_.rows,
-                list_.cursor,
-                threshold=self.threshold,
-                names=(_run_name(a), _run_name(b)),
-                run_folders=tuple(r.source.folder if r.source is not None else None for r in (a, b)),  # type: ignore[arg-type]
-            )
-        )
+    def _open_at(self, index: int) -> None:
+        """Open result `index` of the current run from the command palette (the filter may hide it: cleared)."""
+        position = self.model.position_of(index)
+        if position is None:
+            self.model.show_everything()
+            self._reselect()
+            position = index
+        self._list.select_at(position)
 
     # -- drift -----------------------------------------------------------------------------------------------
 
@@ -749,226 +485,89 @@ class ResultsScreen(Screen):
             run.drift_checker = DriftChecker(run.path, evals=self.evals, repo_root=self.repo_root)
         return run.drift_checker
 
-    def _maybe_check_drift(self, run: Run, auto: bool) -> None:
-        if run.drift is not None or not run.results.count:
-            return
-        if auto and run.results.count > AUTO_DRIFT_LIMIT:
-            return
+    def _start_drift(self, run: Run) -> None:
         run.drift = bytearray(run.results.count)
-        self._check_drift(run)
+        self._check_drift(run, run.drift, self._drift_checker(run))
 
     def action_drift_all(self) -> None:
         run = self.run
-        if run is None or run.progress is None or not run.progress.done:
+        if run is None or not run.indexed:
             self.notify("Drift can be checked once the file is indexed.", severity="warning")
             return
         if run.drift is not None:
             self.notify("Drift: " + (", ".join(f"{v} {k}" for k, v in run.drift_counts.items() if v) or "checking…"))
             return
-        self._maybe_check_drift(run, auto=False)
+        if self.model.wants_drift(run, auto=False):
+            self._start_drift(run)
 
     @work(thread=True, group="drift")
-    def _check_drift(self, run: Run) -> None:
+    def _check_drift(self, run: Run, marks: bytearray, checker) -> None:
+        """Check the drift of every record `marks` has room for; report codes by message (the UI thread writes
+        them into `marks`)."""
         from turnlens.formatting.results.drift import display_path
 
-        checker = self._drift_checker(run)
         if not checker.eval_paths:
-            run.drift_note = f"no eval files found under {display_path(checker.root)}"
-            self.post_message(DriftProgressed(run, True))
+            note = f"no eval files found under {display_path(checker.root)}"
+            self.post_message(DriftChecked(run, marks, 0, b"", {}, True, note))
             return
-        codes = {"equal": DRIFT_EQUAL, "drifted": DRIFT_DRIFTED, "eval not found": DRIFT_NOT_FOUND}
         counts = {"drifted": 0, "equal": 0, "eval not found": 0, "other": 0}
-        marks = run.drift
-        assert marks is not None  # made before this worker starts
+        start, codes = 0, bytearray()
         last = time.monotonic()
-        for index in range(run.results.count):
+        for index in range(len(marks)):
             if self._stop.is_set():
                 return
             try:
-                report = checker.check(run.results.record(index))
-                status = report.status
+                status = checker.check(run.results.record(index)).status
             except Exception:  # an engine failure on one case must not stop the others
                 status = "other"
-            code = codes.get(status, DRIFT_OTHER)
-            marks[index] = code
+            codes.append(DRIFT_CODES.get(status, DRIFT_OTHER))
             counts[status if status in counts else "other"] += 1
-            if time.monotonic() - last > 0.25:
+            if time.monotonic() - last > DRIFT_REPORT_EVERY:
                 last = time.monotonic()
-                run.drift_counts = dict(counts)
-                self.post_message(DriftProgressed(run, False))
-        run.drift_counts = dict(counts)
-        self.post_message(DriftProgressed(run, True))
+                self.post_message(DriftChecked(run, marks, start, bytes(codes), dict(counts), False))
+                start, codes = index + 1, bytearray()
+        self.post_message(DriftChecked(run, marks, start, bytes(codes), dict(counts), True))
 
-    @on(DriftProgressed)
-    def _drift_progressed(self, message: DriftProgressed) -> None:
-        if message.run is not self.run or self.compare_mode:
+    @on(DriftChecked)
+    def _drift_checked(self, message: DriftChecked) -> None:
+        run = message.run
+        if run.drift is not message.marks:  # read again meanwhile: this check was for the old file
             return
-        list_ = self.query_one(ResultList)
-        list_.drift_marks = message.run.drift
-        list_.refresh()
-        self._update_header()
-
-    # -- compare mode ----------------------------------------------------------------------------------------
-
-    @work(thread=True, group="index")
-    def _index_both(self, a: Run, b: Run) -> None:
-        from turnlens.formatting.results.compare import compare_runs
-
-        for run in (a, b):
-            for progress in run.results.scan(batch_seconds=0.25, stop=self._stop):
-                run.progress = progress
-                self.app.call_from_thread(self._compare_progress)
-            if self._stop.is_set():
-                return
-        comparison = compare_runs(a.results, b.results)
-        self.app.call_from_thread(self._compared, comparison)
-
-    def _compare_progress(self) -> None:
-        if self.comparison is not None:
-            return
-        a, b = self.runs
-        done = sum(r.progress.position if r.progress else 0 for r in (a, b))
-        total = max(1, a.results.size + b.results.size)
-        header = self.query_one("#compare-header", Static)
-        header.update(
-            compare_header_text(
-                _run_name(a),
-                _run_name(b),
-                {},
-                None,
-                None,
-                0,
-                self.search_text,
-                self.changed_only,
-                progress=f"indexing {done / total:.0%}",
-            )
-        )
-
-    def _compared(self, comparison) -> None:
-        self.comparison = comparison
-        self._show_problems()
-        self._show_comparison()
-
-    def _show_comparison(self) -> None:
-        from turnlens.formatting.results.compare import filter_rows
-
-        if self.comparison is None:
-            return
-        rows = filter_rows(self.comparison.rows, self.search_text, self.changed_only)
-        self.query_one(CompareList).set_rows(rows)
-        a, b = self.runs
-        self.query_one("#compare-header", Static).update(
-            compare_header_text(
-                _run_name(a),
-                _run_name(b),
-                self.comparison.counts,
-                self.comparison.mean_a,
-                self.comparison.mean_b,
-                len(rows),
-                self.search_text,
-                self.changed_only,
-                paired_by=self.comparison.by,
-                warning=(
-                    "no ids pair: the two runs share no test (different suites?)"
-                    if self.comparison.nothing_pairs
-                    else ""
-                ),
-            )
-        )
+        if message.note:
+            run.drift_note = message.note
+        run.drift[message.start : message.start + len(message.codes)] = message.codes
+        if message.counts:
+            run.drift_counts = message.counts
+        if run is self.run:
+            self._update_header()
 
     # -- command palette -------------------------------------------------------------------------------------
 
-    def palette_commands(self):
+    def palette_commands(self) -> list[tuple[str, str, str]]:
         commands = [
             ("Results: search", "Filter by eval id, target or dataset as you type (/)", "search"),
+            ("Results: full-text search inside every result", "Question, answer, reasoning… (F)", "search_text"),
+            ("Results: cycle sort (score, id, time, file)", "s", "cycle_sort"),
+            ("Results: reverse order", "r", "reverse"),
+            ("Results: cycle filter (all, failures, errors, drifted)", "f", "cycle_filter"),
+            ("Results: raise pass threshold", "+0.05 (+)", "threshold(0.05)"),
+            ("Results: lower pass threshold", "-0.05 (-)", "threshold(-0.05)"),
+            ("Results: check drift against the eval files", "Recompute every request with the engine (d)", "drift_all"),
         ]
-        if self.compare_mode:
-            commands.append(("Results: show changed only / all", "Hide unchanged pairs (f)", "cycle_filter"))
-        else:
+        if len(self.model.runs) > 1:
             commands += [
-                ("Results: full-text search inside every result", "Question, answer, reasoning… (F)", "search_text"),
-                ("Results: cycle sort (score, id, time, file)", "s", "cycle_sort"),
-                ("Results: reverse order", "r", "reverse"),
-                ("Results: cycle filter (all, failures, errors, drifted)", "f", "cycle_filter"),
-                ("Results: raise pass threshold", "+0.05 (+)", "threshold(0.05)"),
-                ("Results: lower pass threshold", "-0.05 (-)", "threshold(-0.05)"),
-                (
-                    "Results: check drift against the eval files",
-                    "Recompute every request with the engine (d)",
-                    "drift_all",
-                ),
+                ("Results: next run", "}", "run(1)"),
+                ("Results: previous run", "{", "run(-1)"),
+                ("Results: compare with the previous run", "v (versus)", "compare_previous"),
             ]
-            if len(self.runs) > 1:
-                commands += [
-                    ("Results: next run", "}", "run(1)"),
-                    ("Results: previous run", "{", "run(-1)"),
-                    ("Results: compare with the previous run", "v (versus)", "compare_previous"),
-                ]
         commands.append(("Results: open the highlighted result", "enter", "open_current"))
         commands.append(("Results: copy the highlighted result's id", "c", "copy"))
         commands.append(("Results: help (keys and marks)", "?", "help"))
-        found = [(title, help_text, _action(self, action)) for title, help_text, action in commands]
-        return found + self._result_commands()
+        return commands
 
-    PALETTE_RESULTS = 5000  # results listed by id in the palette: enough for any run one reads by eye
-
-    def _result_commands(self):
+    def palette_extras(self) -> list[tuple[str, str, Callable[[], Any]]]:
         """One entry per result of the current run, after the actions: `Result <id>`, opening it."""
-        run = self.run
-        if run is None or self.compare_mode:
-            return []
-        results = run.results
-        entries = []
-        for index in range(min(results.count, self.PALETTE_RESULTS)):
-            label = results.eval_ids[index] or f"(no id, line {results.lines[index]})"
-            score = results.score_of(index)
-            what = "error" if results.is_error(index) else ("no score" if score is None else f"score {score:.2f}")
-            where = " · ".join(x for x in (results.target_of(index), results.dataset_of(index), what) if x)
-
-            def open_result(index: int = index) -> None:
-                self._open_at(index)
-
-            entries.append((f"Result {visible_text(label)}", visible_text(where), open_result))
-        return entries
-
-    def action_help(self) -> None:
-        self.app.push_screen(ResultsHelpScreen())
-
-    def action_copy(self) -> None:
-        """Copy the highlighted result's id and where it is recorded (file:line)."""
-        if self.compare_mode:
-            row = self.query_one(CompareList).current
-            text = getattr(row, "key", None)
-        else:
-            run, current = self.run, self.query_one(ResultList).current
-            if run is None or current is None:
-                return
-            index = cast(int, current)
-            results = run.results
-            text = f"{results.eval_ids[index] or '(no id)'}\t{run.path}:{results.lines[index]}"
-        if text:
-            text = sanitize(text)  # ids come from the results file: its escapes stay visible when pasted
-            self.app.copy_to_clipboard(text)
-            self.notify(f"Copied {visible_text(text.split(chr(9))[0])[:80]}", timeout=2)
-
-    def _open_at(self, index: int) -> None:
-        """Open result `index` of the current run from the command palette (the filter may hide it: cleared)."""
-        run = self.run
-        if run is None:
-            return
-        list_ = self.query_one(ResultList)
-        position = list_._position_of(index)
-        if position is None:
-            self.filter, self.search_text, self.text_query, run.text_mask = "all", "", "", None
-            self.sort, self.reverse = "file", False
-            self._reselect()
-            position = index
-        list_.move_to(position)
-        list_.action_select()
-
-    def action_open_current(self) -> None:
-        self._focus_list()
-        (self.query_one(CompareList) if self.compare_mode else self.query_one(ResultList)).action_select()
+        return [(label, where, partial(self._open_at, index)) for label, where, index in self.model.result_entries()]
 
 
 HELP = """\

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import SupportsInt, cast
 
 from rich.style import Style
@@ -23,10 +23,21 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
+from textual.widgets import Input, Static
 
 from turnlens.formatting.results.agentv4 import STATUS_QUALITY_FAILURE
 from turnlens.formatting.results.compare import CompareRow
-from turnlens.formatting.results.reader import ResultsFile, ScanProgress, Stats, visible_text
+from turnlens.formatting.results.reader import ResultsFile, visible_text
+
+from .model import (
+    DRIFT_DRIFTED,
+    DRIFT_EQUAL,
+    DRIFT_NOT_FOUND,
+    DRIFT_OTHER,
+    DRIFT_UNKNOWN,
+    CompareHeaderState,
+    HeaderState,
+)
 
 PASS = "#98c379"
 FAIL = "#e06c75"
@@ -35,8 +46,6 @@ DIM = Style(dim=True)
 BAR_WIDTH = 10
 HISTOGRAM_BLOCKS = " ▁▂▃▄▅▆▇█"
 
-# drift status per record, as the lists show it
-DRIFT_UNKNOWN, DRIFT_EQUAL, DRIFT_DRIFTED, DRIFT_NOT_FOUND, DRIFT_OTHER = range(5)
 DRIFT_MARKS = {
     DRIFT_UNKNOWN: ("  ", ""),
     DRIFT_EQUAL: ("= ", "dim"),
@@ -122,27 +131,6 @@ def _fit(text: str, width: int) -> str:
     if len(text) > width:
         return text[: max(0, width - 1)] + "…"
     return text.ljust(width)
-
-
-@dataclass
-class HeaderState:
-    """Everything the header shows; the screen builds a new one whenever something changes."""
-
-    title: str
-    stats: Stats | None
-    threshold: float
-    progress: ScanProgress | None
-    sort: str = "score"
-    reverse: bool = False
-    filter: str = "all"
-    query: str = ""
-    text_query: str = ""
-    shown: int = 0
-    problems: int = 0
-    drift: dict[str, int] = field(default_factory=dict)
-    drift_note: str = ""
-    run_position: str = ""  # "run 2 of 5" when a folder holds several runs
-    evals_given: bool = False  # --evals named the eval files: no hint to name them
 
 
 def _shorten_path(path: str, limit: int = 80) -> str:
@@ -269,13 +257,17 @@ class VirtualList(ScrollView, can_focus=True):
             return self.list
 
     class Selected(Highlighted):
-        pass
+        """Enter or a click on a row: `position` is where it is listed."""
+
+        def __init__(self, list_: VirtualList, row: object, position: int) -> None:
+            super().__init__(list_, row)
+            self.position = position
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.rows: Sequence = ()
         self._user_moved = False
-        self.empty_note: Text | None = None  # said when there are no rows (e.g. a filter that matches none)
+        self._empty_note: Text | None = None  # said when there are no rows (e.g. a filter that matches none)
 
     # -- data down -------------------------------------------------------------------------------------------
 
@@ -291,6 +283,17 @@ class VirtualList(ScrollView, can_focus=True):
             cursor = found if found is not None else 0  # the row went away (search, filter): start at the top
         self.cursor = cursor
         self.refresh()
+
+    def set_empty_note(self, note: str) -> None:
+        """What an empty list says ('' for nothing)."""
+        new = Text(note, style="dim italic") if note else None
+        if new != self._empty_note:
+            self._empty_note = new
+            self.refresh()
+
+    @property
+    def empty_note(self) -> Text | None:
+        return self._empty_note
 
     def reset(self) -> None:
         """Empty, cursor at the top, following nothing (another run is about to be shown)."""
@@ -323,8 +326,8 @@ class VirtualList(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         base = self.rich_style
         if position >= len(self.rows):
-            if not self.rows and self.empty_note is not None and position == 1:
-                note = self.empty_note.copy()
+            if not self.rows and self._empty_note is not None and position == 1:
+                note = self._empty_note.copy()
                 note.truncate(width, overflow="ellipsis", pad=True)
                 return Strip(list(note.render(self.app.console))).adjust_cell_length(width, base).apply_style(base)
             return Strip.blank(width, base)
@@ -374,9 +377,14 @@ class VirtualList(ScrollView, can_focus=True):
     def action_jump(self, where: int) -> None:
         self.move_to(len(self.rows) - 1 if where < 0 else 0)
 
+    def select_at(self, position: int) -> None:
+        """Move to `position` and open it, as enter there would."""
+        self.move_to(position)
+        self.action_select()
+
     def action_select(self) -> None:
         if self.current is not None:
-            self.post_message(self.Selected(self, self.current))
+            self.post_message(self.Selected(self, self.current, self.cursor))
 
     def on_click(self, event: events.Click) -> None:
         position = self.scroll_offset.y + event.y
@@ -387,22 +395,41 @@ class VirtualList(ScrollView, can_focus=True):
                 self.action_select()
 
 
+@dataclass(frozen=True)
+class ListLook:
+    """How the result list draws its rows, besides the rows themselves."""
+
+    threshold: float = 0.5
+    drift_marks: bytearray | None = None  # one drift code per record, once drift is being checked
+    show_time: bool = False  # a time column, when the list is sorted by time
+
+
 class ResultList(VirtualList):
     """Results of one run: error mark, score bar, score, eval id, target, dataset, drift mark."""
 
     def __init__(self, results: ResultsFile, *, threshold: float = 0.5, id: str | None = None) -> None:
         super().__init__(id=id)
         self.results = results
-        self.threshold = threshold
-        self.drift_marks: bytearray | None = None
-        self.show_time = False  # a time column, when the list is sorted by time
+        self.look = ListLook(threshold)
+
+    def set_look(self, look: ListLook) -> None:
+        if look != self.look:
+            self.look = look
+        self.refresh()  # drift marks are filled in place: drawn again even when the look is the same
+
+    def show_results(self, results: ResultsFile) -> None:
+        """Another run (or the same file read again): empty, at the top, until its rows are set."""
+        self.results = results
+        self.reset()
 
     def render_row(self, row: object, width: int) -> Text:
         index = int(cast(SupportsInt, row))
         results = self.results
+        look = self.look
+        threshold = look.threshold
         score = results.score_of(index)
         error = results.is_error(index)
-        passed = not error and score is not None and score >= self.threshold
+        passed = not error and score is not None and score >= threshold
         if results.statuses[index] == STATUS_QUALITY_FAILURE:  # AgentV 4 judged it failed, whatever the threshold
             passed = False
         text = Text(end="")
@@ -412,17 +439,18 @@ class ResultList(VirtualList):
             text.append(" ✓ ", style=PASS)
         else:
             text.append(" · ", style=FAIL if score is not None else "dim")
-        text.append_text(score_bar(score, self.threshold))
+        text.append_text(score_bar(score, threshold))
         text.append(" ")
         if error:
             text.append(" err", style=f"bold {FAIL}")
         else:
-            text.append("   —" if score is None else f"{score:4.2f}", style=score_colour(score, self.threshold))
+            text.append("   —" if score is None else f"{score:4.2f}", style=score_colour(score, threshold))
         text.append(" ")
-        if self.drift_marks is not None:  # rows that arrived after the check get the blank mark: columns stay put
-            mark, style = DRIFT_MARKS[self.drift_marks[index] if index < len(self.drift_marks) else DRIFT_UNKNOWN]
+        marks = look.drift_marks
+        if marks is not None:  # rows that arrived after the check get the blank mark: columns stay put
+            mark, style = DRIFT_MARKS[marks[index] if index < len(marks) else DRIFT_UNKNOWN]
             text.append(mark, style=style)
-        if self.show_time:
+        if look.show_time:
             text.append(_time_label(results.timestamps[index]) + " ", style="#56b6c2")
         _measures_into(text, results, index)
         rest = max(0, width - text.cell_len - 1)
@@ -520,19 +548,10 @@ class CompareList(VirtualList):
         return text
 
 
-def compare_header_text(
-    name_a: str,
-    name_b: str,
-    counts: dict[str, int],
-    mean_a,
-    mean_b,
-    shown: int,
-    query: str,
-    changed_only: bool,
-    progress: str = "",
-    paired_by: str = "",
-    warning: str = "",
-) -> Text:
+def compare_header_text(state: CompareHeaderState) -> Text:
+    name_a, name_b, counts, mean_a, mean_b = state.name_a, state.name_b, state.counts, state.mean_a, state.mean_b
+    shown, query, changed_only, progress = state.shown, state.query, state.changed_only, state.progress
+    paired_by, warning = state.paired_by, state.warning
     text = Text(end="")
     text.append("A ", style="dim")
     text.append(visible_text(name_a), style="bold")
@@ -563,3 +582,82 @@ def compare_header_text(
     if warning:
         text.append("  " + visible_text(warning), style=f"bold {WARN}")
     return text
+
+
+class CompareHeader(Widget):
+    """The two runs' names, mean scores and counts by status, and what is shown."""
+
+    DEFAULT_CSS = """
+    CompareHeader { height: 3; padding: 0 1; background: $panel; text-wrap: nowrap; text-overflow: ellipsis; }
+    """
+
+    state: reactive[CompareHeaderState | None] = reactive(None, layout=False)
+
+    def render(self) -> Text:
+        if self.state is None:
+            return Text("indexing both runs…", style="dim")
+        text = compare_header_text(self.state)
+        text.no_wrap = True
+        text.overflow = "ellipsis"
+        return text
+
+
+class ProblemsBar(Static):
+    """The first problems met reading the runs (a missing file, broken lines), hidden when there are none."""
+
+    DEFAULT_CSS = """
+    ProblemsBar { display: none; height: auto; max-height: 4; padding: 0 1; background: $error 30%; }
+    ProblemsBar.-visible { display: block; }
+    """
+
+    SHOWN = 3
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, markup=False)
+
+    def show_problems(self, problems: Sequence[object], total: int) -> None:
+        """The first few of `problems` (their text made visible), and how many more of `total` there are."""
+        if not problems:
+            self.set_class(False, "-visible")
+            return
+        text = Text(end="")
+        for n, problem in enumerate(problems[: self.SHOWN]):
+            if n:
+                text.append("\n")
+            text.append("⚠ ", style="bold")
+            text.append(visible_text(str(problem))[:300])
+        if total > self.SHOWN:
+            text.append(f"\n… and {total - self.SHOWN:,} more problems; the other lines are shown", style="italic")
+        self.update(text)
+        self.set_class(True, "-visible")
+
+
+class SearchBox(Input):
+    """A search field shown on demand: `open` shows and focuses it, `close` empties and hides it. Its border
+    subtitle says what a search of a large file is doing."""
+
+    DEFAULT_CSS = """
+    SearchBox { display: none; height: 3; border: tall $accent; }
+    SearchBox.-visible { display: block; }
+    """
+
+    def __init__(self, placeholder: str, *, id: str | None = None) -> None:
+        super().__init__(placeholder=placeholder, id=id)
+
+    @property
+    def is_open(self) -> bool:
+        return self.has_class("-visible")
+
+    def open(self, note: str = "") -> None:
+        self.add_class("-visible")
+        if note:
+            self.border_subtitle = note
+        self.focus()
+
+    def close(self) -> None:
+        self.border_subtitle = ""
+        self.value = ""
+        self.remove_class("-visible")
+
+    def note(self, text: str) -> None:
+        self.border_subtitle = text

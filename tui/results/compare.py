@@ -1,0 +1,208 @@
+"""Two runs compared: each result of A beside the result of B with the same id, changes first.
+
+`CompareScreen(paths, evals, repo_root)` is what `turnlens A B` opens, and what `v` pushes over a run list
+(`closable`: esc goes back). It drives a `CompareModel` (model.py); one thread worker indexes both runs and pairs
+them, reporting by message.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from turnlens.formatting.results.compare import CompareRow
+from turnlens.formatting.results.reader import visible_text
+from turnlens.formatting.sanitize import sanitize
+
+from .commands import ResultsCommands
+from .messages import Compared, IndexProgressed
+from .model import DEFAULT_THRESHOLD, CompareModel, Run, open_runs
+from .widgets import CompareHeader, CompareList, ProblemsBar, SearchBox, VirtualList
+
+
+class CompareScreen(Screen):
+    """Results of two runs paired by id (AgentV 4: test id and target)."""
+
+    COMMANDS = {ResultsCommands}
+    BINDINGS = [
+        Binding("f", "cycle_filter", "Filter"),
+        Binding("slash", "search", "Search"),
+        Binding("c", "copy", "Copy", show=False),
+        Binding("colon", "app.command_palette", "Jump", show=False, key_display=":"),
+        Binding("escape", "back", "Clear/back", show=False),
+        Binding("q", "app.quit", "Quit", show=False),
+        Binding("question_mark", "help", "Help"),
+    ]
+
+    def __init__(
+        self,
+        paths: Sequence[str],
+        evals: str | None = None,
+        repo_root: str | None = None,
+        *,
+        threshold: float = DEFAULT_THRESHOLD,
+        closable: bool = False,
+        name: str | None = None,
+        opened: tuple[list[Run], list] | None = None,
+    ) -> None:
+        super().__init__(name=name)
+        if closable:  # pushed over a run list: the footer says how to get back
+            self._bindings.key_to_bindings["escape"] = [Binding("escape", "back", "Back")]
+            self._bindings.key_to_bindings["q"] = [Binding("q", "back", "Back", show=False)]
+        self.paths = [os.fspath(p) for p in paths]
+        self.evals = evals
+        self.repo_root = repo_root
+        self.closable = closable
+        runs, self.path_problems = opened or open_runs(self.paths)
+        if len(runs) != 2:
+            raise ValueError(f"two runs are compared, {len(runs)} given")
+        self.model = CompareModel(runs[0], runs[1], threshold=threshold)
+        self._stop = threading.Event()
+        self._highlighted: CompareRow | None = None
+
+    # -- layout ----------------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield CompareHeader(id="compare-header")
+        yield SearchBox("search eval ids", id="results-search")
+        yield ProblemsBar(id="results-problems")
+        yield Static(self._columns(), id="results-columns")
+        yield CompareList(threshold=self.model.threshold, id="compare-list")
+        yield Footer()
+
+    @staticmethod
+    def _columns() -> Text:
+        return Text(f"{'status':<11}{'A':<16}{'B':<16}{'Δ':<7}id", end="")  # the Static pads one cell
+
+    def on_mount(self) -> None:
+        self._show_problems()
+        self._index_both(self.model.a, self.model.b)
+        self.query_one(CompareList).focus()
+
+    def on_unmount(self) -> None:
+        self._stop.set()
+
+    # -- indexing and pairing --------------------------------------------------------------------------------
+
+    @work(thread=True, group="index")
+    def _index_both(self, a: Run, b: Run) -> None:
+        from turnlens.formatting.results.compare import compare_runs
+
+        for run in (a, b):
+            for progress in run.results.scan(batch_seconds=0.25, stop=self._stop):
+                self.post_message(IndexProgressed(run, progress))
+            if self._stop.is_set():
+                return
+        self.post_message(Compared(compare_runs(a.results, b.results)))
+
+    @on(IndexProgressed)
+    def _indexed(self, message: IndexProgressed) -> None:
+        message.run.progress = message.progress
+        if self.model.comparison is None:
+            self.query_one(CompareHeader).state = self.model.header_state()
+
+    @on(Compared)
+    def _compared(self, message: Compared) -> None:
+        self.model.comparison = message.comparison
+        self._show_problems()
+        self._show_comparison()
+
+    def _show_comparison(self) -> None:
+        if self.model.comparison is None:
+            return
+        self.query_one(CompareList).set_rows(self.model.refilter())
+        self.query_one(CompareHeader).state = self.model.header_state()
+
+    def _show_problems(self) -> None:
+        problems = list(self.path_problems) + self.model.problems()
+        total = len(self.path_problems) + self.model.problem_total()
+        self.query_one(ProblemsBar).show_problems(problems, total)
+
+    @on(VirtualList.Highlighted, "#compare-list")
+    def _highlighted_row(self, event: VirtualList.Highlighted) -> None:
+        self._highlighted = event.row if isinstance(event.row, CompareRow) else None
+
+    # -- actions ---------------------------------------------------------------------------------------------
+
+    def action_cycle_filter(self) -> None:
+        self.model.toggle_changed()
+        self._show_comparison()
+
+    def action_search(self) -> None:
+        self.query_one("#results-search", SearchBox).open()
+
+    @on(SearchBox.Changed, "#results-search")
+    def _search_changed(self, event: SearchBox.Changed) -> None:
+        self.model.search_text = event.value
+        self._show_comparison()
+
+    @on(SearchBox.Submitted, "#results-search")
+    def _search_submitted(self, event: SearchBox.Submitted) -> None:
+        self.query_one(CompareList).focus()
+
+    def action_back(self) -> None:
+        """esc: close the search, else go back (when pushed over a run list)."""
+        search = self.query_one("#results-search", SearchBox)
+        if search.is_open or self.model.search_text:
+            search.close()
+            self.model.search_text = ""
+            self._show_comparison()
+            self.query_one(CompareList).focus()
+            return
+        if self.closable:
+            self.dismiss()
+
+    def action_copy(self) -> None:
+        """Copy the highlighted pair's id."""
+        row = self._highlighted
+        if row is None or not row.key:
+            return
+        text = sanitize(row.key)  # ids come from the results file: its escapes stay visible when pasted
+        self.app.copy_to_clipboard(text)
+        self.notify(f"Copied {visible_text(text)[:80]}", timeout=2)
+
+    def action_help(self) -> None:
+        from .screen import ResultsHelpScreen
+
+        self.app.push_screen(ResultsHelpScreen())
+
+    def action_open_current(self) -> None:
+        list_ = self.query_one(CompareList)
+        list_.focus()
+        list_.action_select()
+
+    @on(CompareList.Selected, "#compare-list")
+    def _open_pair(self, event: CompareList.Selected) -> None:
+        from .detail import CompareDetailScreen
+
+        a, b = self.model.runs
+        self.app.push_screen(
+            CompareDetailScreen(
+                a.results,
+                b.results,
+                self.model.rows,
+                event.position,
+                threshold=self.model.threshold,
+                names=(a.name, b.name),
+                run_folders=(a.folder, b.folder),
+            )
+        )
+
+    # -- command palette -------------------------------------------------------------------------------------
+
+    def palette_commands(self) -> list[tuple[str, str, str]]:
+        return [
+            ("Results: search", "Filter by eval id, target or dataset as you type (/)", "search"),
+            ("Results: show changed only / all", "Hide unchanged pairs (f)", "cycle_filter"),
+            ("Results: open the highlighted result", "enter", "open_current"),
+            ("Results: copy the highlighted result's id", "c", "copy"),
+            ("Results: help (keys and marks)", "?", "help"),
+        ]

@@ -1,0 +1,460 @@
+"""The results views' state in plain Python: what the screens show and why, with no widget in sight.
+
+`ResultsModel` is the list of one run (or of a folder of runs): which run, the sort, the filter, the two searches,
+the pass threshold, and the rows they select. `CompareModel` is two runs compared. The screens (screen.py,
+compare.py) drive them from keys and worker messages and hand what they compute down to the widgets; everything
+here can be tested without an app.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from turnlens.formatting.results.discover import RunSource, run_source
+from turnlens.formatting.results.reader import (
+    FILTERS,
+    GRADER_FILTER,
+    SORT_KEYS,
+    ResultsFile,
+    ScanProgress,
+    Stats,
+    StatsCounter,
+    select,
+    visible_text,
+)
+
+DEFAULT_THRESHOLD = 0.5
+AUTO_DRIFT_LIMIT = 20_000  # bigger runs check drift on demand (d): it parses every record again
+PALETTE_RESULTS = 5000  # results listed by id in the palette: enough for any run one reads by eye
+
+# drift status per record, as the lists show it
+DRIFT_UNKNOWN, DRIFT_EQUAL, DRIFT_DRIFTED, DRIFT_NOT_FOUND, DRIFT_OTHER = range(5)
+DRIFT_CODES = {"equal": DRIFT_EQUAL, "drifted": DRIFT_DRIFTED, "eval not found": DRIFT_NOT_FOUND}
+
+
+@dataclass
+class Run:
+    """One results file and what the view learnt about it. Written in the UI thread only: workers report by
+    message (screen.py)."""
+
+    path: str
+    results: ResultsFile
+    source: RunSource | None = None
+    progress: ScanProgress | None = None
+    started: bool = False
+    drift: bytearray | None = None
+    drift_counts: dict[str, int] = field(default_factory=dict)
+    drift_checker: Any = None
+    drift_note: str = ""
+    text_mask: bytearray | None = None  # full-text search hits, one byte per record
+    stats: StatsCounter = field(default_factory=StatsCounter)
+
+    @property
+    def indexed(self) -> bool:
+        return self.progress is not None and self.progress.done
+
+    @property
+    def title(self) -> str:
+        """The header's title: a run folder by its folder, a results file by its path (as given)."""
+        source = self.source
+        if source is not None and source.folder is not None:
+            return source.folder.rstrip("/") + "/"
+        return self.path
+
+    @property
+    def name(self) -> str:
+        """How a compare header names a run: `<experiment>/<timestamp>` for a run folder, else the file name."""
+        return self.source.name if self.source is not None else os.path.basename(self.path)
+
+    @property
+    def argument(self) -> str:
+        """What reopens this run: its folder for an AgentV 4 run, else its file."""
+        source = self.source
+        return source.folder if source is not None and source.folder is not None else self.path
+
+    @property
+    def folder(self) -> str | None:
+        """The AgentV 4 run folder holding the per-test artifacts, if any."""
+        return self.source.folder if self.source is not None else None
+
+    def reopen(self) -> None:
+        """Forget what was learnt: the file was truncated, rewritten or removed and is read again."""
+        self.results.close()
+        self.results = ResultsFile(self.path)
+        self.progress, self.started, self.drift, self.drift_counts, self.text_mask = None, False, None, {}, None
+        self.stats = StatsCounter()
+
+    def problems(self) -> list:
+        """What went wrong reading the file: its error first, then the diagnostics of broken lines."""
+        found = [self.results.error] if self.results.error is not None else []
+        return found + list(self.results.diagnostics)
+
+    @property
+    def problem_total(self) -> int:
+        return self.results.problem_count + (self.results.error is not None)
+
+
+def open_runs(paths: Sequence[str]) -> tuple[list[Run], list]:
+    """The runs named by `paths` (files, run folders, folders of runs), and the problems naming them."""
+    from turnlens.formatting.results.discover import expand_results_paths
+
+    sources, problems = expand_results_paths(list(paths))
+    return [Run(source.path, ResultsFile(source.path), source) for source in sources], problems
+
+
+def is_comparison(paths: Sequence[str], runs: Sequence[Run]) -> bool:
+    """Two runs named (files or run folders) are compared; a folder of runs is browsed instead."""
+    return (
+        len(paths) == 2
+        and len(runs) == 2
+        and all(
+            not os.path.isdir(p) or r.source is not None and r.source.folder is not None for p, r in zip(paths, runs)
+        )
+    )
+
+
+def suite_of(source: RunSource) -> str:
+    """AgentV 0.15 names runs `<dataset>_<timestamp>.jsonl`: the part before the first `_`; an AgentV 4 run folder
+    `runs/<experiment>/<timestamp>/` belongs to its experiment."""
+    if source.folder is not None:
+        return "runs of " + source.name.rsplit("/", 1)[0] if "/" in source.name else source.name
+    return os.path.basename(source.path).split("_", 1)[0]
+
+
+def previous_run_of_same_suite(sources: list[RunSource], current: int) -> int | None:
+    """The nearest earlier run of the same suite, else the nearest later one, else None (nothing to compare).
+    Runs are listed newest first, so an earlier run comes after the current one in the list."""
+    suite = suite_of(sources[current])
+    same = [i for i in range(len(sources)) if i != current and suite_of(sources[i]) == suite]
+    earlier = [i for i in same if i > current]
+    if earlier:
+        return earlier[0]
+    return same[-1] if same else None
+
+
+@dataclass(frozen=True)
+class Selection:
+    """One request for the rows to list: everything the choice depends on, so a worker can compute it."""
+
+    run: Run
+    generation: int
+    sort: str
+    reverse: bool
+    filter: str
+    query: str
+    threshold: float
+
+
+def select_rows(selection: Selection) -> Sequence[int]:
+    """The record indexes to list, in order; `drifted` keeps the results whose request no longer matches."""
+    run, filter = selection.run, selection.filter
+    base_filter = "all" if filter == "drifted" else filter
+    rows = select(
+        run.results,
+        sort=selection.sort,
+        reverse=selection.reverse,
+        filter=base_filter,
+        query=selection.query,
+        threshold=selection.threshold,
+    )
+    if filter == "drifted":
+        marks = run.drift or bytearray()
+        rows = type(rows)("I", (i for i in rows if i < len(marks) and marks[i] == DRIFT_DRIFTED))
+    if run.text_mask is not None:
+        mask = run.text_mask
+        rows = type(rows)("I", (i for i in rows if i < len(mask) and mask[i]))
+    return rows
+
+
+@dataclass
+class HeaderState:
+    """Everything the results header shows; the model builds a new one whenever something changes."""
+
+    title: str
+    stats: Stats | None
+    threshold: float
+    progress: ScanProgress | None
+    sort: str = "score"
+    reverse: bool = False
+    filter: str = "all"
+    query: str = ""
+    text_query: str = ""
+    shown: int = 0
+    problems: int = 0
+    drift: dict[str, int] = field(default_factory=dict)
+    drift_note: str = ""
+    run_position: str = ""  # "run 2 of 5" when a folder holds several runs
+    evals_given: bool = False  # --evals named the eval files: no hint to name them
+
+
+class ResultsModel:
+    """The list of one run at a time: its sort, filter, searches, threshold, and the rows they select."""
+
+    def __init__(self, runs: list[Run], *, threshold: float = DEFAULT_THRESHOLD, evals_given: bool = False) -> None:
+        self.runs = runs
+        self.current = 0
+        self.sort = "score"
+        self.reverse = False
+        self.filter = "all"
+        self.search_text = ""
+        self.text_query = ""  # full-text search: applied on enter (as you type for small files)
+        self.threshold = threshold
+        self.evals_given = evals_given
+        self.rows: Sequence[int] = range(0)  # what the list shows now
+        self._generation = 0
+
+    @property
+    def run(self) -> Run | None:
+        return self.runs[self.current] if self.runs else None
+
+    # -- what the keys change -------------------------------------------------------------------------------
+
+    def cycle_sort(self) -> None:
+        self.sort = SORT_KEYS[(SORT_KEYS.index(self.sort) + 1) % len(SORT_KEYS)]
+
+    def toggle_reverse(self) -> None:
+        self.reverse = not self.reverse
+
+    def filter_choices(self) -> tuple[str, ...]:
+        """all, failures, errors, …, one per failing grader of the run, and drifted once drift is checked."""
+        run = self.run
+        graders = tuple(GRADER_FILTER + name for name in run.results.grader_names) if run else ()
+        return FILTERS + graders + (("drifted",) if run and run.drift is not None else ())
+
+    def cycle_filter(self) -> None:
+        choices = self.filter_choices()
+        self.filter = choices[(choices.index(self.filter) + 1) % len(choices)] if self.filter in choices else "all"
+
+    def change_threshold(self, delta: float) -> None:
+        self.threshold = round(min(1.0, max(0.0, self.threshold + delta)), 2)
+
+    def step_run(self, step: int) -> Run | None:
+        """The next (or previous) run of the folder, wrapping; None when there is only one."""
+        if len(self.runs) < 2:
+            return None
+        self.current = (self.current + step) % len(self.runs)
+        self.rows = range(0)
+        return self.run
+
+    def set_text_query(self, needle: str) -> None:
+        self.text_query = needle
+        run = self.run
+        if run is not None and not needle:
+            run.text_mask = None
+
+    def show_everything(self) -> None:
+        """No narrowing, in file order: every result at the position of its record."""
+        self.filter, self.search_text, self.text_query = "all", "", ""
+        if self.run is not None:
+            self.run.text_mask = None
+        self.sort, self.reverse = "file", False
+
+    # -- the rows -------------------------------------------------------------------------------------------
+
+    @property
+    def narrowed(self) -> bool:
+        return bool(self.filter != "all" or self.search_text or self.text_query)
+
+    def narrowing(self) -> str:
+        """What hides results: the filter, the search, the full-text search."""
+        parts = []
+        if self.filter != "all":
+            parts.append(f"show {self.filter}")
+        if self.search_text:
+            parts.append(f"search {self.search_text!r}")
+        if self.text_query:
+            parts.append(f"text {self.text_query!r}")
+        return ", ".join(parts)
+
+    def identity_rows(self) -> Sequence[int] | None:
+        """The rows when no work is needed (file order, nothing hidden): a range over what is indexed so far."""
+        run = self.run
+        if run is None:
+            return None
+        if self.sort == "file" and not self.reverse and not self.narrowed and run.text_mask is None:
+            return range(run.results.count)
+        return None
+
+    def request(self) -> Selection | None:
+        """A new selection to compute; an older one still being computed is then stale (`accept` drops it)."""
+        run = self.run
+        if run is None:
+            return None
+        self._generation += 1
+        return Selection(run, self._generation, self.sort, self.reverse, self.filter, self.search_text, self.threshold)
+
+    def accept(self, selection: Selection, rows: Sequence[int]) -> bool:
+        """Take the rows computed for `selection` unless something newer was asked for or the run changed."""
+        if selection.generation != self._generation or selection.run is not self.run:
+            return False
+        self.rows = rows
+        return True
+
+    def position_of(self, index: int) -> int | None:
+        """Where record `index` is listed, or None when hidden."""
+        rows = self.rows
+        if isinstance(rows, range):
+            return index - rows.start if index in rows else None
+        try:
+            return list(rows).index(index) if len(rows) < 2_000_000 else None
+        except ValueError:
+            return None
+
+    def empty_note(self) -> str:
+        """Said in an empty list that only the narrowing made empty."""
+        run = self.run
+        if run is not None and self.narrowed and not self.rows and run.results.count:
+            return f"  No result to show ({self.narrowing()}) — f changes the filter, esc clears it."
+        return ""
+
+    def header_state(self) -> HeaderState | None:
+        run = self.run
+        if run is None:
+            return None
+        results = run.results
+        title = run.title
+        if results.error is not None:
+            title = f"{title}: {results.error.message}"
+        return HeaderState(
+            title=title,
+            stats=run.stats.update(results, self.threshold) if results.count else None,
+            threshold=self.threshold,
+            progress=run.progress,
+            sort=self.sort,
+            reverse=self.reverse,
+            filter=self.filter,
+            query=self.search_text,
+            text_query=self.text_query,
+            shown=len(self.rows),
+            problems=results.problem_count,
+            drift=run.drift_counts,
+            drift_note=run.drift_note,
+            run_position=f"run {self.current + 1} of {len(self.runs)}" if len(self.runs) > 1 else "",
+            evals_given=self.evals_given,
+        )
+
+    # -- drift ----------------------------------------------------------------------------------------------
+
+    def wants_drift(self, run: Run, auto: bool) -> bool:
+        """Start checking drift? Once per run, and automatically only for runs small enough."""
+        if run.drift is not None or not run.results.count:
+            return False
+        return not (auto and run.results.count > AUTO_DRIFT_LIMIT)
+
+    # -- other runs and the palette -------------------------------------------------------------------------
+
+    def comparison_with_previous(self) -> tuple[str, str] | str:
+        """(A, B) to compare this run with: another run of the same suite, the earlier one A. Else why not."""
+        sources = [run.source or run_source(run.path) for run in self.runs]
+        other = previous_run_of_same_suite(sources, self.current)
+        if other is None:
+            return (
+                f"No other run of {suite_of(sources[self.current])} here to compare with. To compare any two "
+                "files: turnlens A.jsonl B.jsonl"
+            )
+        # A is always the earlier run (runs are listed newest first), so "regressed" means what it says.
+        newer, older = sorted((other, self.current))
+        return self.runs[older].argument, self.runs[newer].argument
+
+    def result_entries(self) -> list[tuple[str, str, int]]:
+        """(label, where, record index) for each result of the current run, for the palette."""
+        run = self.run
+        if run is None:
+            return []
+        results = run.results
+        entries = []
+        for index in range(min(results.count, PALETTE_RESULTS)):
+            label = results.eval_ids[index] or f"(no id, line {results.lines[index]})"
+            score = results.score_of(index)
+            what = "error" if results.is_error(index) else ("no score" if score is None else f"score {score:.2f}")
+            where = " · ".join(x for x in (results.target_of(index), results.dataset_of(index), what) if x)
+            entries.append((f"Result {visible_text(label)}", visible_text(where), index))
+        return entries
+
+    def copy_text(self, index: int) -> str:
+        """What `c` copies for record `index`: its id and where it is recorded (file:line)."""
+        run = self.run
+        if run is None:
+            return ""
+        results = run.results
+        return f"{results.eval_ids[index] or '(no id)'}\t{run.path}:{results.lines[index]}"
+
+
+@dataclass
+class CompareHeaderState:
+    """Everything the compare header shows."""
+
+    name_a: str
+    name_b: str
+    counts: dict[str, int]
+    mean_a: float | None
+    mean_b: float | None
+    shown: int
+    query: str
+    changed_only: bool
+    progress: str = ""
+    paired_by: str = ""
+    warning: str = ""
+
+
+class CompareModel:
+    """Two runs compared: the search, changed-only, and the pairs they keep."""
+
+    def __init__(self, a: Run, b: Run, *, threshold: float = DEFAULT_THRESHOLD) -> None:
+        self.a, self.b = a, b
+        self.threshold = threshold
+        self.search_text = ""
+        self.changed_only = False
+        self.comparison: Any = None  # formatting.results.compare.Comparison, once both runs are indexed
+        self.rows: list = []
+
+    @property
+    def runs(self) -> tuple[Run, Run]:
+        return self.a, self.b
+
+    def toggle_changed(self) -> None:
+        self.changed_only = not self.changed_only
+
+    def refilter(self) -> list:
+        from turnlens.formatting.results.compare import filter_rows
+
+        self.rows = filter_rows(self.comparison.rows, self.search_text, self.changed_only) if self.comparison else []
+        return self.rows
+
+    def header_state(self) -> CompareHeaderState:
+        comparison = self.comparison
+        if comparison is None:
+            done = sum(r.progress.position if r.progress else 0 for r in self.runs)
+            total = max(1, self.a.results.size + self.b.results.size)
+            return CompareHeaderState(
+                self.a.name,
+                self.b.name,
+                {},
+                None,
+                None,
+                0,
+                self.search_text,
+                self.changed_only,
+                progress=f"indexing {done / total:.0%}",
+            )
+        return CompareHeaderState(
+            self.a.name,
+            self.b.name,
+            comparison.counts,
+            comparison.mean_a,
+            comparison.mean_b,
+            len(self.rows),
+            self.search_text,
+            self.changed_only,
+            paired_by=comparison.by,
+            warning="no ids pair: the two runs share no test (different suites?)" if comparison.nothing_pairs else "",
+        )
+
+    def problems(self) -> list:
+        return [problem for run in self.runs for problem in run.problems()]
+
+    def problem_total(self) -> int:
+        return sum(run.problem_total for run in self.runs)
