@@ -1,0 +1,140 @@
+"""The results view model (tui/results/model.py) without an app: sort, filter, threshold, searches and selection."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from turnlens.formatting.results.reader import FILTERS
+from turnlens.tui.results.model import (
+    DRIFT_DRIFTED,
+    CompareModel,
+    ResultsModel,
+    Run,
+    is_comparison,
+    open_runs,
+    select_rows,
+)
+
+RESULTS = Path(__file__).parents[1] / "fixtures" / "results"
+RUN2 = "v4/.agentv/results/runs/default/2026-06-21T09-00-00-000Z"
+
+
+@pytest.fixture(autouse=True)
+def _in_results_fixtures(monkeypatch):
+    monkeypatch.chdir(RESULTS)
+
+
+def indexed(*paths: str) -> ResultsModel:
+    runs, problems = open_runs(list(paths))
+    assert not problems
+    for run in runs:
+        index(run)
+    return ResultsModel(runs)
+
+
+def index(run: Run) -> None:
+    for progress in run.results.scan():
+        run.progress = progress
+
+
+def listed(model: ResultsModel) -> list[str]:
+    selection = model.request()
+    assert selection is not None
+    assert model.accept(selection, select_rows(selection))
+    results = model.run.results
+    return [results.eval_ids[i] for i in model.rows]
+
+
+def test_failures_first_then_every_sort_key_and_reverse():
+    model = indexed("run-a.jsonl")
+    assert listed(model)[:2] == ["timeout-case", "sum-markers"]
+    model.cycle_sort()
+    assert model.sort == "id" and listed(model) == sorted(listed(model))
+    model.toggle_reverse()
+    assert listed(model) == sorted(listed(model), reverse=True)
+
+
+def test_file_order_with_nothing_hidden_needs_no_work():
+    model = indexed("run-a.jsonl")
+    model.sort = "file"
+    assert model.identity_rows() == range(6)
+    model.search_text = "x"
+    assert model.identity_rows() is None
+
+
+def test_the_filter_cycles_through_failing_graders_and_drifted_once_checked():
+    model = indexed(RUN2)
+    choices = model.filter_choices()
+    assert choices[: len(FILTERS)] == FILTERS and "grader:format" in choices and "drifted" not in choices
+    model.run.drift = bytearray([DRIFT_DRIFTED, 0, 0, 0])
+    assert model.filter_choices()[-1] == "drifted"
+    for _ in model.filter_choices():
+        model.cycle_filter()
+    assert model.filter == "all"
+
+
+def test_threshold_stays_between_zero_and_one():
+    model = indexed("run-a.jsonl")
+    for _ in range(30):
+        model.change_threshold(0.05)
+    assert model.threshold == 1.0
+    model.change_threshold(-2)
+    assert model.threshold == 0.0
+
+
+def test_a_stale_selection_is_dropped():
+    model = indexed("run-a.jsonl")
+    old = model.request()
+    new = model.request()
+    assert old is not None and new is not None
+    assert not model.accept(old, select_rows(old))
+    assert model.accept(new, select_rows(new))
+
+
+def test_an_empty_list_says_what_hides_the_results_and_showing_everything_clears_it():
+    model = indexed("run-a.jsonl")
+    model.search_text = "no-such-id"
+    assert listed(model) == []
+    assert "search 'no-such-id'" in model.empty_note()
+    assert model.position_of(0) is None
+    model.show_everything()
+    assert model.identity_rows() == range(6) and not model.empty_note()
+
+
+def test_header_state_counts_what_is_shown():
+    model = indexed("run-a.jsonl")
+    model.filter = "failures"
+    listed(model)
+    state = model.header_state()
+    assert state is not None and state.shown == 2 and state.filter == "failures" and state.stats.count == 6
+
+
+def test_two_runs_named_are_compared_and_a_folder_of_runs_is_browsed():
+    runs, _ = open_runs(["run-a.jsonl", "run-b.jsonl"])
+    assert is_comparison(["run-a.jsonl", "run-b.jsonl"], runs)
+    folder = "v4/.agentv/results"
+    runs, _ = open_runs([folder])
+    assert len(runs) > 2 and not is_comparison([folder], runs)
+    model = ResultsModel(runs)
+    pair = model.comparison_with_previous()
+    assert isinstance(pair, tuple) and pair[1] == runs[0].argument  # the newest run is B
+
+
+def test_compare_model_filters_changed_pairs_and_searches():
+    from turnlens.formatting.results.compare import compare_runs
+
+    runs, _ = open_runs(["run-a.jsonl", "run-b.jsonl"])
+    for run in runs:
+        index(run)
+    model = CompareModel(*runs)
+    assert model.header_state().progress.startswith("indexing")
+    model.comparison = compare_runs(runs[0].results, runs[1].results)
+    every = len(model.refilter())
+    model.toggle_changed()
+    changed = model.refilter()
+    assert 0 < len(changed) < every and all(row.status != "unchanged" for row in changed)
+    model.search_text = changed[0].key
+    assert [row.key for row in model.refilter()] == [changed[0].key]
+    assert model.header_state().shown == 1
