@@ -157,7 +157,7 @@ async def bench_live(path: Path, rounds: int) -> list[float]:
     delays: list[float] = []
     original = path.read_text()
     async with app.run_test(size=SIZE) as pilot:
-        while not getattr(app.screen, "loaded", False) or app.screen._watch_restart is None:
+        while not getattr(app.screen, "loaded", False) or not app.screen.watcher.running:
             await pilot.pause(0.01)
         await pilot.pause(0.5)
         question = app.screen.query_one("#question", Pane)

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import subprocess
-import time
-from collections.abc import Iterable
+from collections.abc import Awaitable
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -14,7 +12,6 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Static
@@ -22,15 +19,16 @@ from textual.worker import get_current_worker
 
 from turnlens.formatting import gcpause
 from turnlens.formatting.evals.files import FileReadError, read_text_file
-from turnlens.formatting.model import Diagnostic, EvalFile
+from turnlens.formatting.model import Diagnostic
 from turnlens.formatting.sanitize import sanitize
 
 from . import authoring, render
 from .actions import Action, bindings
 from .cache import BoundedCache
+from .case_loader import CaseLoader
 from .commands import InspectorCommands
 from .editor import editor_command
-from .loading import LoadStep, case_row, load_steps, row_steps
+from .file_watcher import FileWatcher
 from .rows import CaseRow
 from .session import Session
 from .session import display_path as display_rel
@@ -53,14 +51,10 @@ def is_narrow(width: int, list_width: int = CASE_LIST_WIDTH) -> bool:
     return (width - list_width) // GRID_COLUMNS - PANE_CHROME < MIN_PANE_TEXT
 
 
-WATCH_DEBOUNCE_MS = 150
-WATCH_STEP_MS = 40
 PRERENDER_DELAY = 0.3  # seconds after the first load
 VIEW_CACHE_SIZE = 64  # case views kept (each holds its panes' wrapped lines): bounded by what was looked at lately
-POST_EVERY = 0.1  # seconds between the loading worker's messages (after the first, which is sent at once)
 PRERENDER_AROUND = 12  # cases each side of the one on screen whose views are built ahead of a switch
 PRERENDER_AFTER_SWITCH = 0.15  # seconds of rest after a switch before prerendering around the new case
-WATCH_CATCH_UP = 0.3  # seconds after the watcher (re)starts: look for changes it could not see
 
 
 @dataclass
@@ -473,10 +467,9 @@ class InspectorScreen(Screen):
         self._rows: dict[int, tuple[CaseRow, ...]] = {}  # file number -> the case list's rows made so far
         self._applied: dict[int, object] = {}  # file number -> the EvalFile of the loading step last applied
         self._progress = (0, len(session.files), False)  # (files done, files, last file's rows all made)
-        self._load_generation = 0  # bumped when rows are remade: steps of an older pass are dropped
         self._prerender_timer: Timer | None = None
-        self._watch_restart: asyncio.Event | None = None
-        self._reload_lock = asyncio.Lock()
+        self.loader = CaseLoader(self, session)
+        self.watcher = FileWatcher(self, session)
         self._longest_label = 0  # the longest case id listed, in cells (the list widens for it)
         self._title_need = 0  # cells the header title needs whole (id and file:line): the chips shorten first
         self._title_parts: tuple[str, str] | None = None  # (id, file:line) of the case title shown
@@ -515,7 +508,7 @@ class InspectorScreen(Screen):
         self.query_one("#case-title", Static).update(Text("loading…", style="dim italic"))
         self._update_chips()
         if self.session.files:
-            self._load_all()
+            self.loader.load_all(self.profile)
         else:
             self._first_load_done()
 
@@ -534,62 +527,12 @@ class InspectorScreen(Screen):
 
     # ------------------------------------------------------------------ loading
 
-    class Loaded(Message):
-        """Steps of the load made in the loading worker (see tui/loading.py), applied on the event loop."""
-
-        def __init__(self, steps: list[LoadStep], generation: int) -> None:
-            super().__init__()
-            self.steps = steps
-            self.generation = generation  # the load (or rows pass) it belongs to: an older one is dropped
-
     def _forget_views(self, path: str) -> None:
         self._views.discard_where(lambda key: key[0] == path)
 
-    def _post_steps(self, steps: Iterable[LoadStep]) -> None:
-        """Post the steps, the first at once, then together every POST_EVERY seconds: the list is updated once per
-        message (a message per small file would redraw it hundreds of times)."""
-        generation = self._load_generation
-        pending: list[LoadStep] = []
-        posted = 0.0
-        for step in steps:
-            pending.append(step)
-            if time.perf_counter() - posted >= POST_EVERY:
-                self.post_message(self.Loaded(pending, generation))
-                pending, posted = [], time.perf_counter()
-        if pending:
-            self.post_message(self.Loaded(pending, generation))
-
-    @work(thread=True, group="load", exclusive=True)
-    def _load_all(self) -> None:
-        """Load the files step by step (the first case first), posting the steps; nothing here touches the screen
-        or the session."""
-        worker = get_current_worker()
-        self._post_steps(
-            load_steps(
-                [f.path for f in self.session.files],
-                repo_root=self.session.repo_root,
-                cwd=self.session.cwd,
-                profile=self.profile,
-                dialect=self.session.dialect,
-                cancelled=lambda: worker.is_cancelled,
-            )
-        )
-
-    @work(thread=True, group="load", exclusive=True)
-    def _remake_rows(self, profile: str) -> None:
-        """The rows of every loaded file again, for another profile (their rule may differ)."""
-        worker = get_current_worker()
-        files = list(self.session.files)
-        self._post_steps(
-            step
-            for number, loaded in enumerate(files)
-            if loaded.good is not None
-            for step in row_steps(number, loaded.path, loaded.good, profile, lambda: worker.is_cancelled)
-        )
-
-    @on(Loaded)
-    def _loaded(self, message: Loaded) -> None:
-        if message.generation != self._load_generation:
+    @on(CaseLoader.Loaded)
+    def _loaded(self, message: CaseLoader.Loaded) -> None:
+        if not self.loader.is_current(message):
             return
         complete = False
         for step in message.steps:
@@ -629,7 +572,7 @@ class InspectorScreen(Screen):
         # Prerendering competes for the GIL: start it once the first case is on screen.
         self.set_timer(PRERENDER_DELAY, self._prerender)
         if self.watch_enabled:
-            self._watch_files()
+            self.watcher.start()
 
     def _update_subtitle(self) -> None:
         files = self.session.files
@@ -863,100 +806,30 @@ class InspectorScreen(Screen):
         rule depends on the profile)."""
         self._update_chips()
         if rows:
-            self._load_generation += 1
-            if self.loaded:
-                self._remake_rows(self.profile)
-            else:
-                self._load_all()  # restarted: its rows were being made for the other profile
+            self.loader.restart(self.profile, loaded=self.loaded)
         if self.current is not None:
             self.show_case(self.current, keep_scroll=True)
 
     # ------------------------------------------------------------------ live re-render
 
-    @work(group="watch", exclusive=True)
-    async def _watch_files(self) -> None:
-        from watchfiles import awatch
+    @on(FileWatcher.Changed)
+    def _files_changed(self, message: FileWatcher.Changed) -> None:
+        self.reload_files(message.numbers, rescan=message.rescan)
 
-        while True:
-            watched = self.session.watched_paths()
-            folders = sorted(self.session.watched_folders())
-            if not folders:
-                return
-            self._watch_restart = asyncio.Event()
-            # Changes saved while the watcher (re)registers its folders raise no event: compare mtimes shortly after.
-            self.set_timer(WATCH_CATCH_UP, self._catch_up)
+    def reload_files(self, numbers: list[int], *, rescan: bool = False) -> Awaitable[None]:
+        """Reload files (in a thread), then redraw keeping the selected case and the scroll positions; awaitable
+        until that is done. With `rescan`, first look for eval files added to or removed from the opened folders."""
+        return self.loader.reload(numbers, profile=self.profile, rescan=rescan)
 
-            def relevant(_change, path: str, _watched=watched) -> bool:
-                return self.session.is_relevant(path, _watched)
-
-            async for changes in awatch(
-                *folders,
-                stop_event=self._watch_restart,
-                debounce=WATCH_DEBOUNCE_MS * 4,
-                step=WATCH_STEP_MS,
-                recursive=False,
-                watch_filter=relevant,
-            ):
-                paths = [path for _change, path in changes]
-                rescan = any(self.session.is_new_candidate(p) for p in paths) or any(
-                    not os.path.exists(p)
-                    and os.path.realpath(p) in {os.path.realpath(f.path) for f in self.session.files}
-                    for p in paths
-                )
-                numbers = self.session.files_depending_on(paths)
-                if numbers or rescan:
-                    await self.reload_files(numbers, rescan=rescan)
-                if (
-                    rescan
-                    or self.session.watched_paths() != watched
-                    or sorted(self.session.watched_folders()) != folders
-                ):
-                    break  # the set of files or folders to watch changed: watch the new set
-
-    async def _catch_up(self) -> None:
-        numbers = self.session.changed_since_load()
-        if numbers:
-            await self.reload_files(numbers)
-
-    async def reload_files(self, numbers: list[int], *, rescan: bool = False) -> None:
-        """Reload files (in a thread), then redraw keeping the selected case and the scroll positions.
-
-        With `rescan`, first look for eval files added to or removed from the opened folders.
-        """
-        async with self._reload_lock:
-            await self._reload_files(numbers, rescan=rescan)
-
-    async def _reload_files(self, numbers: list[int], *, rescan: bool) -> None:
-        gcpause.release_long_lived()
+    @on(CaseLoader.Reloaded)
+    def _reloaded(self, message: CaseLoader.Reloaded) -> None:
+        reload = message.reload
         current = self.session.case(self.current) if self.current else None
         anchor = (current[0].path, current[1].id, current[1].index) if current else None
-        paths = [self.session.files[n].path for n in numbers if n < len(self.session.files)]
-        if rescan:
-            await asyncio.to_thread(self.session.rescan)
-        targets = [n for n, f in enumerate(self.session.files) if f.path in paths or f.generation == 0]
-        profile = self.profile
-
-        def rows_of(number: int, eval_file: EvalFile | None) -> tuple[CaseRow, ...]:
-            if eval_file is None or eval_file.error is not None:
-                return ()
-            return tuple(case_row(f"{number}:{c.index}", eval_file, c.index, profile)[0] for c in eval_file.cases)
-
-        def load() -> list[tuple[int, EvalFile | None, tuple[CaseRow, ...]]]:
-            out: list[tuple[int, EvalFile | None, tuple[CaseRow, ...]]] = []
-            for number, loaded in enumerate(self.session.files):
-                if number in targets:
-                    eval_file = self.session.load(number)
-                    # A refused file keeps showing its last good version (and its rows).
-                    shown = loaded.good if eval_file.error is not None else eval_file
-                    out.append((number, eval_file, rows_of(number, shown)))
-                elif rescan:  # numbers may have moved: the rows' keys are made again
-                    out.append((number, None, rows_of(number, loaded.good)))
-            return out
-
-        results = await asyncio.to_thread(load)
-        if rescan:
+        if reload.scan is not None:
+            self.session.apply_scan(reload.scan)
             self._rows = {}
-        for number, eval_file, rows in results:
+        for number, eval_file, rows in reload.files:
             if eval_file is not None:
                 self.session.apply(number, eval_file)
             self._rows[number] = rows
@@ -974,6 +847,8 @@ class InspectorScreen(Screen):
         else:
             self._show_nothing()
         self._prerender_soon()
+        self.loader.reload_applied(reload)
+        self.watcher.follow(rescanned=reload.scan is not None)
 
     # ------------------------------------------------------------------ actions
 

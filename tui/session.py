@@ -83,6 +83,15 @@ class LoadedFile:
         return self.error is not None and self.good is not None
 
 
+@dataclass
+class Scan:
+    """The eval files found in the folders opened (see Session.scan)."""
+
+    files: list[LoadedFile]
+    folders: set[str]  # the folders searched (real paths)
+    unread: list[Diagnostic]  # candidate files that could not be read
+
+
 class Session:
     """The eval files being inspected, reloadable one by one."""
 
@@ -112,13 +121,24 @@ class Session:
         Files still present keep their state (last good load, generation), so the caller can re-find the
         selected case by path and id.
         """
+        return self.apply_scan(self.scan())
+
+    def scan(self) -> Scan:
+        """The folders opened searched again, the session unchanged (safe in a worker thread): the files still
+        present are the same objects, new ones are not loaded yet."""
         folders: set[str] = set()
         unread: list[tuple[str, str]] = []
         paths = find_eval_files(self.roots, folders, self.repo_root, unread)
-        self.scanned_folders = folders
-        self.unread = _unread_warnings(unread)
         known = {f.path: f for f in self.files}
-        self.files = [known.get(p) or LoadedFile(path=p, rel=display_path(p, self.repo_root)) for p in paths]
+        files = [known.get(p) or LoadedFile(path=p, rel=display_path(p, self.repo_root)) for p in paths]
+        return Scan(files, folders, _unread_warnings(unread))
+
+    def apply_scan(self, scan: Scan) -> list[int]:
+        """Take the files of `scan`; returns the numbers of the new ones."""
+        known = {f.path for f in self.files}
+        self.scanned_folders = scan.folders
+        self.unread = scan.unread
+        self.files = list(scan.files)
         return [n for n, f in enumerate(self.files) if f.path not in known]
 
     def is_new_candidate(self, path: str) -> bool:
@@ -138,7 +158,11 @@ class Session:
 
     def load(self, number: int) -> EvalFile:
         """Load one file with the engine (safe to call from a worker thread)."""
-        return load_eval_file(self.files[number].path, repo_root=self.repo_root, cwd=self.cwd, dialect=self.dialect)
+        return self.load_path(self.files[number].path)
+
+    def load_path(self, path: str) -> EvalFile:
+        """Load the eval file at `path` with the session's settings (safe to call from a worker thread)."""
+        return load_eval_file(path, repo_root=self.repo_root, cwd=self.cwd, dialect=self.dialect)
 
     def apply(self, number: int, eval_file: EvalFile) -> None:
         """Take a fresh load of file `number`; a refused load keeps the last good one for display."""

@@ -43,7 +43,7 @@ def repo(tmp_path, monkeypatch):
 async def start_watching(pilot):
     await wait_for_idle(pilot)
     screen = pilot.app.screen
-    await wait_for(pilot, lambda: screen._watch_restart is not None, "the watcher to start")
+    await wait_for(pilot, lambda: screen.watcher.running, "the watcher to start")
     # No pause needed: changes saved before the watcher is ready are caught up by mtime.
     return screen
 

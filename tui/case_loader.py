@@ -1,0 +1,192 @@
+"""The inspector's loads, off the event loop: the first load of a session's files, its rows again for another
+profile, and reloads after an edit. Each runs in a worker thread of the host (the screen) and reports what it made
+by message (`CaseLoader.Loaded`, `CaseLoader.Reloaded`); nothing here writes to the session: the host applies what
+arrives, on the event loop, and tells the loader when a reload is applied (`reload_applied`), so that reloads are
+made one after another, each from the state the previous one left."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Iterable
+from dataclasses import dataclass, field
+
+from textual.dom import DOMNode
+from textual.message import Message
+from textual.worker import get_current_worker
+
+from turnlens.formatting import gcpause
+from turnlens.formatting.model import EvalFile
+
+from .loading import LoadStep, case_row, load_steps, row_steps
+from .rows import CaseRow
+from .session import Scan, Session
+
+POST_EVERY = 0.1  # seconds between the loading worker's messages (after the first, which is sent at once)
+
+
+@dataclass
+class Reload:
+    """What a reload made: the files found again (when it rescanned the folders opened) and, per file number in
+    that list, the fresh load (None: not reloaded, only its rows remade because numbers moved) and the rows."""
+
+    scan: Scan | None
+    files: list[tuple[int, EvalFile | None, tuple[CaseRow, ...]]]
+    waiting: list[asyncio.Future[None]] = field(default_factory=list)
+
+
+class CaseLoader:
+    """Loads the session's files in the host's worker threads and posts what it made to the host."""
+
+    class Loaded(Message):
+        """Steps of the load (see tui/loading.py), to apply in order."""
+
+        def __init__(self, steps: list[LoadStep], generation: int) -> None:
+            super().__init__()
+            self.steps = steps
+            self.generation = generation  # the load (or rows pass) it belongs to: an older one is dropped
+
+    class Reloaded(Message):
+        """Files loaded again after an edit (and the folders rescanned, when asked)."""
+
+        def __init__(self, reload: Reload) -> None:
+            super().__init__()
+            self.reload = reload
+
+    def __init__(self, host: DOMNode, session: Session) -> None:
+        self._host = host
+        self._session = session
+        self.generation = 0  # bumped when rows are remade: steps of an older pass are dropped
+        self._pending: set[int] = set()
+        self._pending_rescan = False
+        self._pending_profile = "agentv"
+        self._waiting: list[asyncio.Future[None]] = []
+        self._reloading = False
+
+    def is_current(self, message: CaseLoader.Loaded) -> bool:
+        return message.generation == self.generation
+
+    # -- the first load, and the rows again
+
+    def load_all(self, profile: str) -> None:
+        """Load every file step by step (the first case first); restarts a load in progress."""
+        paths = [f.path for f in self._session.files]
+        session, generation = self._session, self.generation
+
+        def load() -> None:
+            worker = get_current_worker()
+            steps = load_steps(
+                paths,
+                repo_root=session.repo_root,
+                cwd=session.cwd,
+                profile=profile,
+                dialect=session.dialect,
+                cancelled=lambda: worker.is_cancelled,
+            )
+            self._post_steps(steps, generation)
+
+        self._host.run_worker(load, thread=True, group="load", exclusive=True)
+
+    def remake_rows(self, profile: str) -> None:
+        """The rows of every loaded file again, for another profile (their rule may differ)."""
+        files = [(number, f.path, f.good) for number, f in enumerate(self._session.files)]
+        generation = self.generation
+
+        def remake() -> None:
+            worker = get_current_worker()
+            self._post_steps(
+                (
+                    step
+                    for number, path, good in files
+                    if good is not None
+                    for step in row_steps(number, path, good, profile, lambda: worker.is_cancelled)
+                ),
+                generation,
+            )
+
+        self._host.run_worker(remake, thread=True, group="load", exclusive=True)
+
+    def restart(self, profile: str, *, loaded: bool) -> None:
+        """Rows for another profile: remade for what is loaded, or the load restarted (its rows were being made for
+        the other profile)."""
+        self.generation += 1
+        if loaded:
+            self.remake_rows(profile)
+        else:
+            self.load_all(profile)
+
+    def _post_steps(self, steps: Iterable[LoadStep], generation: int) -> None:
+        """Post the steps, the first at once, then together every POST_EVERY seconds: the list is updated once per
+        message (a message per small file would redraw it hundreds of times)."""
+        pending: list[LoadStep] = []
+        posted = 0.0
+        for step in steps:
+            pending.append(step)
+            if time.perf_counter() - posted >= POST_EVERY:
+                self._host.post_message(self.Loaded(pending, generation))
+                pending, posted = [], time.perf_counter()
+        if pending:
+            self._host.post_message(self.Loaded(pending, generation))
+
+    # -- reloads
+
+    def reload(self, numbers: Iterable[int], *, profile: str, rescan: bool = False) -> Awaitable[None]:
+        """Reload files `numbers` (with `rescan`, first look for eval files added to or removed from the folders
+        opened). Done when the host has applied it; asked while another reload runs, it follows that one."""
+        self._pending.update(numbers)
+        self._pending_rescan |= rescan
+        self._pending_profile = profile
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.append(done)
+        if not self._reloading:
+            self._start_reload()
+        return done
+
+    def reload_applied(self, reload: Reload) -> None:
+        """The host applied `reload`: the next one (asked meanwhile) starts from there."""
+        for done in reload.waiting:
+            if not done.done():
+                done.set_result(None)
+        self._reloading = False
+        if self._waiting:
+            self._start_reload()
+
+    def _start_reload(self) -> None:
+        numbers, rescan, profile = sorted(self._pending), self._pending_rescan, self._pending_profile
+        waiting, self._waiting = self._waiting, []
+        self._pending, self._pending_rescan = set(), False
+        self._reloading = True
+        gcpause.release_long_lived()
+        session = self._session
+
+        def reload() -> None:
+            made = reload_files(session, numbers, profile=profile, rescan=rescan)
+            made.waiting = waiting
+            self._host.post_message(self.Reloaded(made))
+
+        self._host.run_worker(reload, thread=True, group="reload")
+
+
+def reload_files(session: Session, numbers: list[int], *, profile: str, rescan: bool) -> Reload:
+    """Load files `numbers` again and make their rows, without changing the session (safe in a worker thread).
+    With `rescan`, the folders opened are searched again first: new files are loaded too, and the rows of the
+    others are made again (numbers may have moved, and the rows' keys with them)."""
+    paths = {session.files[n].path for n in numbers if n < len(session.files)}
+    scan = session.scan() if rescan else None
+    files = scan.files if scan is not None else session.files
+
+    def rows_of(number: int, eval_file: EvalFile | None) -> tuple[CaseRow, ...]:
+        if eval_file is None or eval_file.error is not None:
+            return ()
+        return tuple(case_row(f"{number}:{c.index}", eval_file, c.index, profile)[0] for c in eval_file.cases)
+
+    out: list[tuple[int, EvalFile | None, tuple[CaseRow, ...]]] = []
+    for number, loaded in enumerate(files):
+        if loaded.path in paths or loaded.generation == 0:
+            eval_file = session.load_path(loaded.path)
+            # A refused file keeps showing its last good version (and its rows).
+            shown = loaded.good if eval_file.error is not None else eval_file
+            out.append((number, eval_file, rows_of(number, shown)))
+        elif scan is not None:
+            out.append((number, None, rows_of(number, loaded.good)))
+    return Reload(scan, out)
