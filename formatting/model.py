@@ -68,6 +68,7 @@ class Segment:
     text: str | None = None  # file contents, CRLF -> LF
     is_guideline: bool = False  # matched guideline_patterns at load time (relative to repo root)
     tried: list[str] = field(default_factory=list)  # absolute paths tried, when missing
+    outside_root: bool = False  # resolved (symbolic links followed) outside the repository root: read all the same
     raw: object = None  # the entry's `value` when it is not a string (for the explanation)
     # agentv-4 only: where the segment came from when it was not written in the message itself:
     # "input_files" (the test's own list), "suite input_files" (the suite default), "string item" (a bare string in

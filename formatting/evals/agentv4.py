@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 from wcmatch import glob as wglob
 
-from turnlens.formatting.evals.files import FileReadError, outside_root, outside_root_message, read_bytes
+from turnlens.formatting.evals.files import FileReadError, outside_root_message, read_bytes
 from turnlens.formatting.evals.interpolate import dotenv_values_for, interpolate_env, interpolate_vars
 from turnlens.formatting.evals.loader import _read_error_text, _read_text, _Resolver, decode_eval_bytes
 from turnlens.formatting.evals.yaml12 import YamlDoc, YamlError, parse_yaml
@@ -245,7 +245,8 @@ def _resolve_file(ctx: _Ctx, seg: Segment, value: str, line: int | None, expecte
         return False
     seg.resolved_path = resolved
     ctx.result.watched_paths.add(resolved)
-    if outside_root(resolved, ctx.repo_root):
+    if ctx.resolver.outside_root(resolved):
+        seg.outside_root = True
         ctx.warn(outside_root_message(value, resolved), line)
     if image:
         ext = resolved.rsplit(".", 1)[-1].lower() if "." in os.path.basename(resolved) else ""

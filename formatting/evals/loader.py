@@ -172,7 +172,9 @@ class _Resolver:
             if extra not in roots:
                 roots.append(extra)
         self.roots = roots
+        self.repo_root = repo_root
         self._cache: dict[str, tuple[str | None, list[str]]] = {}
+        self._outside: dict[str, bool] = {}
 
     @staticmethod
     def display_path(raw: str) -> str:
@@ -194,6 +196,13 @@ class _Resolver:
         result = (found, tried)
         self._cache[raw] = result
         return result
+
+    def outside_root(self, resolved: str) -> bool:
+        """files.outside_root against the repo root, once per file per load (realpath costs a syscall per folder)."""
+        hit = self._outside.get(resolved)
+        if hit is None:
+            hit = self._outside[resolved] = outside_root(resolved, self.repo_root)
+        return hit
 
 
 # --- eval file ----------------------------------------------------------------------------------------------
@@ -308,7 +317,8 @@ def _load_segments(
             continue
         seg.resolved_path = resolved
         ctx.watched.add(resolved)
-        if outside_root(resolved, ctx.repo_root):
+        if ctx.resolver.outside_root(resolved):
+            seg.outside_root = True
             diags.append(Diagnostic(ctx.eval_path, line, outside_root_message(value, resolved)))
         text, error, valid_utf8 = ctx.read(resolved)
         if error is not None or text is None:

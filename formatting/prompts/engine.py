@@ -18,7 +18,6 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import cast
 
-from turnlens.formatting.evals.files import outside_root
 from turnlens.formatting.evals.globs import is_guideline, matching_pattern
 from turnlens.formatting.jsstr import js_blank, js_json, js_json_indent, js_trim
 from turnlens.formatting.model import (
@@ -620,7 +619,7 @@ def explain(
                 fate = _segment_fate_v4(message, seg, visible or pos < lead)
             else:
                 fate = _segment_fate(message, seg, part_by_seg.get(seg.index), an.uses_markers, patterns, repo_root)
-            if seg.type in ("file", "image") and seg.resolved_path and outside_root(seg.resolved_path, repo_root):
+            if seg.outside_root:
                 fate = replace(fate, detail=f"{fate.detail}; outside the repository root ({seg.resolved_path})")
             fates.append(fate)
     return Explanation(rule, an.uses_markers, summary, evidence, trigger, list(an.visible), msg_fates, fates)
