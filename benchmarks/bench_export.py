@@ -28,6 +28,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 TURNLENS = REPO / ".venv" / "bin" / "turnlens"
 ORACLE = Path(os.environ.get("TURNLENS_ORACLE", "/work/shared/oracle/agentv-0.15.1-oracle.cjs"))
+# An installed turnlens runs from its bytecode cache (pip compiles it at install). With PYTHONDONTWRITEBYTECODE set,
+# the warm-up run could not write that cache and every timed run would compile turnlens' sources first.
+BASE_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
 def make_repo(root: Path, cases: int) -> Path:
@@ -103,7 +106,7 @@ def timed(cmd: list[str], cwd: Path) -> tuple[float, int, bytes]:
     """Wall time (s), peak RSS (KiB) and stdout of one run of cmd."""
     with tempfile.TemporaryFile() as out:
         start = time.perf_counter()
-        proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=subprocess.DEVNULL, env=BASE_ENV)
         _, status, usage = os.wait4(proc.pid, 0)
         elapsed = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)

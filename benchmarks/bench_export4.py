@@ -30,6 +30,9 @@ REPO = Path(__file__).resolve().parents[1]
 TURNLENS = REPO / ".venv" / "bin" / "turnlens"
 ORACLE = Path(os.environ.get("TURNLENS_ORACLE4", "/work/shared/oracle/agentv-4.42.4-oracle.cjs"))
 ENV = {"BENCH_TEAM": "payments"}
+# An installed turnlens runs from its bytecode cache (pip compiles it at install). With PYTHONDONTWRITEBYTECODE set,
+# the warm-up run could not write that cache and every timed run would compile turnlens' sources first.
+BASE_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
 def make_repo(root: Path, tests: int) -> Path:
@@ -106,7 +109,7 @@ def make_repo(root: Path, tests: int) -> Path:
 
 
 def timed(cmd: list[str], cwd: Path) -> tuple[float, bytes]:
-    env = {**os.environ, **ENV}
+    env = {**BASE_ENV, **ENV}
     start = time.perf_counter()
     proc = subprocess.run(cmd, cwd=cwd, capture_output=True, env=env)
     elapsed = time.perf_counter() - start
