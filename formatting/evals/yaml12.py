@@ -1373,7 +1373,7 @@ def _block_indent(stack: list) -> int:
 
 def _flow_indent_error(is_mapping: bool, start, first: int, last: int, indent: int, lines: list) -> YamlError | None:
     """The first of lines first..last (0-based) of a flow collection that is not indented past its parent."""
-    for number in range(max(first, start.line + 1), last + 1):
+    for number in range(max(first, start.line + 1), min(last, len(lines) - 1) + 1):  # a mark may sit past the end
         line = lines[number].rstrip("\r")
         body = line.lstrip(" ")
         if not body.strip() or body[0] == "#":
@@ -1392,7 +1392,7 @@ def _flow_indent_error(is_mapping: bool, start, first: int, last: int, indent: i
 
 
 def _quoted_indent_error(event, indent: int, lines: list) -> YamlError | None:
-    for number in range(event.start_mark.line + 1, event.end_mark.line + 1):
+    for number in range(event.start_mark.line + 1, min(event.end_mark.line, len(lines) - 1) + 1):
         line = lines[number].rstrip("\r")
         body = line.lstrip(" ")
         if not body.strip(" \t") or len(line) - len(body) > indent:

@@ -216,3 +216,97 @@ def expand_results_paths(paths: list[str]) -> tuple[list[RunSource], list[Diagno
         else:
             runs.append(run_source(path))
     return runs, problems
+
+
+class RunWatcher:
+    """The runs that appear in a folder of runs after it was opened (a new `runs/<experiment>/<time>/` while the
+    app is open). `poll()` returns the runs not seen before, newest first.
+
+    Cheap to call often: a folder is listed again only when its modification time changed (creating a run folder,
+    or its `index.jsonl`, changes its parent's), and a file already sniffed as not results is sniffed again only
+    when its size or modification time changed (an `index.jsonl` created empty, then written).
+    """
+
+    def __init__(self, folder: str, known: list[str] | None = None, depth: int = MAX_DEPTH) -> None:
+        self.folder = folder
+        self.depth = depth
+        self.known: set[str] = set(known or ())  # RunSource.path of the runs already listed
+        self._listed: dict[str, tuple[int, list[str], list[str]]] = {}  # folder -> (mtime_ns, subfolders, files)
+        self._not_results: dict[str, tuple[int, int]] = {}  # file -> (size, mtime_ns) when sniffed as not results
+
+    def poll(self) -> list[RunSource]:
+        found: list[RunSource] = []
+        if is_run_folder(self.folder):
+            self._add(run_source(self.folder), found)
+        else:
+            self._walk(self.folder, self.depth, found)
+        return sorted(
+            found, key=lambda r: (not r.named, math.isnan(r.time), -r.time if not math.isnan(r.time) else 0.0, r.path)
+        )
+
+    def _add(self, source: RunSource, found: list[RunSource]) -> None:
+        if source.path not in self.known and len(self.known) < MAX_RUNS:
+            self.known.add(source.path)
+            found.append(source)
+
+    def _is_results(self, path: str) -> bool:
+        """`is_results_file`, remembering the files that were not (sniffed again once they change)."""
+        try:
+            stat = os.stat(path)
+        except OSError:
+            self._not_results.pop(path, None)
+            return False
+        signature = (stat.st_size, stat.st_mtime_ns)
+        if self._not_results.get(path) == signature:
+            return False
+        if is_results_file(path):
+            self._not_results.pop(path, None)
+            return True
+        self._not_results[path] = signature
+        return False
+
+    def _entries(self, folder: str) -> tuple[list[str], list[str]] | None:
+        try:
+            mtime = os.stat(folder).st_mtime_ns
+        except OSError:
+            self._listed.pop(folder, None)
+            return None
+        listed = self._listed.get(folder)
+        if listed is not None and listed[0] == mtime:
+            return listed[1], listed[2]
+        subfolders, files = [], []
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError:
+            return None
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                continue
+            if is_dir:
+                if entry.name not in (".git", "node_modules", "__pycache__"):
+                    subfolders.append(entry.path)
+            elif entry.name != INDEX_NAME and entry.name.lower().endswith(RESULTS_SUFFIXES):
+                files.append(entry.path)
+        self._listed[folder] = (mtime, subfolders, files)
+        return subfolders, files
+
+    def _walk(self, folder: str, depth: int, found: list[RunSource]) -> None:
+        listed = self._entries(folder)
+        if listed is None:
+            return
+        subfolders, files = listed
+        for path in subfolders:
+            if depth <= 0:
+                break
+            index = os.path.join(path, INDEX_NAME)
+            if index in self.known:
+                continue  # a run folder already listed: its per-test artifacts are never searched
+            if os.path.isfile(index) and self._is_results(index):
+                self._add(run_source(path), found)
+            else:
+                self._walk(path, depth - 1, found)
+        for path in files:
+            if path not in self.known and self._is_results(path):
+                self._add(run_source(path), found)

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import threading
 from dataclasses import dataclass, field
 from typing import Literal
 
+from turnlens.formatting.jsstr import js_trim
 from turnlens.formatting.model import ChatMessage, EvalCase, EvalFile
 from turnlens.formatting.results.reader import ResultRecord
 
@@ -41,6 +43,7 @@ class DriftReport:
     eval_file: str | None = None
     case_line: int | None = None
     fields: list[FieldDrift] = field(default_factory=list)  # every compared field, equal ones included
+    notes: list[str] = field(default_factory=list)  # what was recorded but not compared, and why
 
     @property
     def drifted_fields(self) -> list[FieldDrift]:
@@ -218,8 +221,17 @@ class DriftChecker:
 
             input_md = load_artifacts(record, folder).input_md
         has_input = record.v4.input_messages is not None or record.v4.input_text is not None
-        if record.lm_request is None and record.agent_request is None and not has_input and input_md is None:
-            return DriftReport("nothing recorded", "the result recorded no input (no input.md in the run folder)")
+        has_grader_prompt = bool(recorded_grader_prompts(record))
+        if (
+            record.lm_request is None
+            and record.agent_request is None
+            and not has_input
+            and input_md is None
+            and not has_grader_prompt
+        ):
+            return DriftReport(
+                "nothing recorded", "the result recorded no input and no grader prompt (no input.md in the run folder)"
+            )
         if not self.eval_paths:
             return DriftReport("eval not found", f"no eval files under {display_path(self.root)}")
         found = self.find_case(record.eval_id, record.dataset)
@@ -283,14 +295,195 @@ def compare_v4(
     elif record.v4.input_text is not None:
         fields.append(_compare("input", record.v4.input_text, lm.question))
     if input_md is not None:
-        fields.append(_compare("input.md", input_md, input_md_text(sent_messages(lm))))
+        fields.append(_compare_input_md(input_md, formatted))
+    notes: list[str] = []
+    fields.extend(grader_prompt_fields(record, case, formatted, notes))
     where = f"{display_path(eval_file.path)}:{case.line}" if case.line else display_path(eval_file.path)
     changed = [f.field for f in fields if not f.equal]
+    if not fields:
+        return DriftReport(
+            "nothing recorded", "the recorded grader prompts hold nothing to compare", eval_file.path, case.line, [],
+            notes,
+        )  # fmt: skip
     if changed:
         return DriftReport(
-            "drifted", f"{', '.join(changed)} changed since the run ({where})", eval_file.path, case.line, fields
+            "drifted", f"{', '.join(changed)} changed since the run ({where})", eval_file.path, case.line, fields, notes
         )
-    return DriftReport("equal", f"still equal to {where}", eval_file.path, case.line, fields)
+    return DriftReport("equal", f"still equal to {where}", eval_file.path, case.line, fields, notes)
+
+
+# --- input.md ------------------------------------------------------------------------------------------------------
+# AgentV 4 writes the messages it sent as `@[role]:` (lower-case role) followed by the content. What separates two
+# blocks, and whether the file ends with a line break, is not pinned down (the reference's loader does not write the
+# file), so input.md is read back into messages and compared message by message, each without its trailing line
+# breaks; the diff shows both sides in one layout.
+
+_INPUT_MD_HEADER = re.compile(r"^@\[([a-z][a-z0-9_-]*)\]:[ \t]*$", re.M)
+# LLM providers get this system message when the test has none (AgentV 4.42.4)
+DEFAULT_SYSTEM_PROMPT = "You are a careful assistant. Follow all provided instructions and do not fabricate results."
+
+
+def parse_input_md(text: str) -> list[ChatMessage] | None:
+    """The messages of an input.md (`@[role]:` lines, lower-case roles, each followed by its content), each
+    content without the line breaks that end it; None when the text has no such line first."""
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n")
+    headers = list(_INPUT_MD_HEADER.finditer(text))
+    if not headers or text[: headers[0].start()].strip():
+        return None
+    messages = []
+    for n, header in enumerate(headers):
+        end = headers[n + 1].start() if n + 1 < len(headers) else len(text)
+        content = text[header.end() + 1 if header.end() < len(text) else header.end() : end]
+        messages.append(ChatMessage(header.group(1), content.rstrip("\n")))
+    return messages
+
+
+def _input_md_candidates(formatted) -> list[list[ChatMessage]]:
+    """What the run may have sent, today: the chatPrompt (else the question as one user message), and what an LLM
+    provider receives (a system message first: the test's, else AgentV's default), and the agent-mode question."""
+    lm, agent = formatted.rendered("lm"), formatted.rendered("agent")
+    system = getattr(lm, "system_message", None)
+    candidates = [sent_messages(lm)]
+    if lm.chat_prompt is not None:
+        if not any(m.role == "system" for m in lm.chat_prompt):
+            candidates.append([ChatMessage("system", system or DEFAULT_SYSTEM_PROMPT), *lm.chat_prompt])
+    else:
+        candidates.append(
+            [
+                ChatMessage("system", js_trim(system or "") or DEFAULT_SYSTEM_PROMPT),
+                ChatMessage("user", js_trim(lm.question)),
+            ]
+        )
+    candidates.append(sent_messages(agent))
+    return candidates
+
+
+def _normalised(messages: list[ChatMessage]) -> list[tuple[str, str]]:
+    return [(m.role.lower(), m.content.rstrip("\n")) for m in messages]
+
+
+def _compare_input_md(input_md: str, formatted) -> FieldDrift:
+    recorded = parse_input_md(input_md)
+    candidates = _input_md_candidates(formatted)
+    if recorded is None:  # not the layout AgentV writes: compared as text with the first candidate
+        return _compare("input.md", input_md, input_md_text(candidates[0]))
+    wanted = _normalised(recorded)
+    roles = [role for role, _ in wanted]
+    chosen = next((c for c in candidates if _normalised(c) == wanted), None)
+    if chosen is None:  # drifted: diff against the candidate with the same roles, else the first
+        chosen = next((c for c in candidates if [r for r, _ in _normalised(c)] == roles), candidates[0])
+    shown = [ChatMessage(role, content) for role, content in wanted]
+    current = [ChatMessage(role, content) for role, content in _normalised(chosen)]
+    return _compare("input.md", input_md_text(shown), input_md_text(current))
+
+
+# --- grader prompts ------------------------------------------------------------------------------------------------
+# A 4.x full row records the default grader's prompt in `requests.evaluator`; a grader listed under `assertions`
+# records its own in `scores[].input` (index rows too). Only the part that comes from the eval file is recomputed:
+# everything up to `[[ ## answer ## ]]`; the answer and what the run appended after it (file changes, tool calls)
+# are the run's and are kept as recorded.
+
+_ANSWER_HEADER = "\n\n[[ ## answer ## ]]\n"
+
+
+def recorded_grader_prompts(record: ResultRecord) -> list[tuple[str, str, object]]:
+    """(field name, recorded user prompt, the scores[] entry or None for the default grader) of every grader
+    prompt the row recorded."""
+    out: list[tuple[str, str, object]] = []
+    if record.evaluator_request is not None and record.evaluator_request.user_prompt is not None:
+        out.append(("grader prompt", record.evaluator_request.user_prompt, None))
+    v4 = record.v4
+    if v4 is None:
+        return out
+    seen: set[str] = set()
+
+    def walk(graders, depth: int) -> None:
+        for grader in graders:
+            if grader.user_prompt is not None:
+                name = grader.name or grader.type or "grader"
+                label = f"grader prompt ({name})"
+                while label in seen:
+                    label += "'"
+                seen.add(label)
+                out.append((label, grader.user_prompt, grader))
+            if depth < 8:
+                walk(grader.children, depth + 1)
+
+    walk(v4.graders, 0)
+    return out
+
+
+def _default_template_parts(formatted, criteria: str | None) -> tuple[str, str, str]:
+    """(the prompt up to the question, the lm question, the rest up to the answer) of the test's default grader
+    prompt, with `criteria` in place of the test's when given."""
+    from turnlens.formatting.prompts.engine import GRADER_TEMPLATE_HEAD_V4
+
+    case = formatted.case
+    head = f"{GRADER_TEMPLATE_HEAD_V4}[[ ## criteria ## ]]\n"
+    tail = f"\n\n[[ ## reference_answer ## ]]\n{js_trim(case.reference_answer)}{_ANSWER_HEADER}"
+    before = f"{head}{js_trim(case.criteria or '')}\n\n[[ ## question ## ]]\n"
+    prompt = formatted.evaluator_prompt  # lm question, empty answer: ends with the answer header
+    question = prompt[len(before) : len(prompt) - len(tail)]
+    chosen = js_trim(criteria) if criteria is not None else js_trim(case.criteria or "")
+    return f"{head}{chosen}\n\n[[ ## question ## ]]\n", question, tail
+
+
+def _criteria_of(grader, case: EvalCase) -> tuple[str | None, str | None]:
+    """The criteria a listed llm-grader fills the default template with: a bare `prompt:` string without
+    `{{ }}` (AgentV reads it as the criteria), else the test's. Second value: why it cannot be recomputed."""
+    definition = next((g for g in case.assertions if g.name == grader.name), None)
+    if definition is None:
+        return None, f"the test has no grader named {grader.name!r} now"
+    raw = definition.raw if isinstance(definition.raw, dict) else {}
+    prompt = raw.get("prompt")
+    if isinstance(prompt, str) and prompt.strip():
+        if "{{" in prompt or prompt.startswith("file://"):
+            return None, "its prompt is a template of the eval file's own"
+        return prompt, None
+    if prompt is not None:
+        return None, "its prompt is a script or a template of the eval file's own"
+    return None, None
+
+
+def grader_prompt_fields(record: ResultRecord, case: EvalCase, formatted, notes: list[str]) -> list[FieldDrift]:
+    """Each recorded grader prompt that uses AgentV 4's default template against that template filled from the
+    test as it is today (criteria, question in lm and agent mode, reference answer). Prompts of other shapes
+    (rubric checklists, score ranges, custom templates) are named in `notes`, not compared."""
+    from turnlens.formatting.prompts.engine import GRADER_TEMPLATE_HEAD_V4
+
+    fields: list[FieldDrift] = []
+    agent_question = formatted.rendered("agent").question
+    for name, recorded, grader in recorded_grader_prompts(record):
+        if not recorded.startswith(GRADER_TEMPLATE_HEAD_V4):
+            what = "the default grader" if grader is None else f"grader {getattr(grader, 'name', '')!r}"
+            notes.append(f"{name}: not AgentV 4's default grader template (a checklist, score ranges or a custom "
+                         f"prompt of {what}): recorded, not recomputed")  # fmt: skip
+            continue
+        criteria = None
+        if grader is not None:
+            criteria, problem = _criteria_of(grader, case)
+            if problem is not None and "no grader named" in problem:
+                fields.append(_compare(name, recorded, f"({problem})"))
+                continue
+            if problem is not None:
+                notes.append(f"{name}: {problem}: recorded, not recomputed")
+                continue
+        elif case.assertions:
+            notes.append(
+                f"{name}: the test now lists {len(case.assertions)} grader(s) of its own, so AgentV no longer runs "
+                "the default grader for it"
+            )
+        head, lm_question, tail = _default_template_parts(formatted, criteria)
+        questions = [lm_question]
+        if agent_question and js_trim(agent_question) != lm_question:
+            questions.append(js_trim(agent_question))
+        variants = [f"{head}{question}{tail}" for question in questions]
+        run_part = (
+            recorded[recorded.rfind(_ANSWER_HEADER) + len(_ANSWER_HEADER) :] if _ANSWER_HEADER in recorded else ""
+        )
+        current = next((v for v in variants if recorded.startswith(v)), variants[0])
+        fields.append(_compare(name, recorded, current + run_part))
+    return fields
 
 
 def compare_with_case(record: ResultRecord, eval_file: EvalFile, case: EvalCase, formatted=None) -> DriftReport:

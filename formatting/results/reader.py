@@ -358,6 +358,8 @@ class ResultsFile:
         self._string_ids: dict[str, int] = {"": 0}
         self._init_v4_columns()
         self.count = 0
+        self.revision = 0  # bumped when an indexed record is read again in place (a YAML document still growing)
+        self._yaml_tail: _YamlTail | None = None  # the last document of a YAML file, as following needs it
 
     # -- opening ---------------------------------------------------------------------------------------------
 
@@ -545,7 +547,7 @@ class ResultsFile:
         except OSError:
             return "replaced"
         if self.is_yaml:
-            return "same" if stat.st_size == self.size else "replaced"
+            return self._follow_yaml(stat, limit)
         end, lines = self._follow_state()
         if _identity(stat)[0] != self._identity[0] or stat.st_size < self.size:
             return "replaced"
@@ -594,6 +596,115 @@ class ResultsFile:
         self._following = (end + complete, lines)
         return "grown"
 
+    def _follow_yaml(self, stat: os.stat_result, limit: int) -> str:
+        """`follow` for YAML documents separated by `---`: read from the start of the last document on. Documents
+        ended by a separator are indexed as complete; the last one is indexed as soon as it reads as a mapping and
+        read again in place while it grows (`revision`); one that does not parse yet waits for more text."""
+        from turnlens.formatting.evals.yaml12 import YamlError
+
+        tail = self._yaml_tail
+        if tail is None:  # the scan stopped early, or the file was empty when opened
+            return "same" if stat.st_size == self.size else "replaced"
+        if getattr(self, "_identity", None) is None:
+            with open(self.path, "rb") as handle:
+                self._head = handle.read(min(self.size, self.FOLLOW_HEAD))
+            self._identity = (stat.st_ino, self.size, -1)
+        if stat.st_ino != self._identity[0] or stat.st_size < self.size:
+            return "replaced"
+        if stat.st_size == self.size and _identity(stat) == self._identity:
+            return "same"
+        with open(self.path, "rb") as handle:
+            if handle.read(len(self._head)) != self._head:
+                return "replaced"
+            handle.seek(tail.start)
+            data = handle.read(max(0, min(stat.st_size, tail.start + limit) - tail.start))
+            self._identity = _identity(os.fstat(handle.fileno()))
+        if tail.start + len(data) < self.size:
+            return "replaced"
+        if tail.start + len(data) == self.size:
+            return "same"
+        # documents in the new text: (start, end, first line, ended by a separator)
+        documents: list[tuple[int, int, int, bool]] = []
+        start, first, number, offset = 0, tail.line, tail.line, 0
+        pieces = data.split(b"\n")
+        for n, piece in enumerate(pieces):
+            # a separator counts once its line is whole: "--" at the end may become "--- # x" or "----"
+            if n < len(pieces) - 1 and piece[:3] == b"---" and _YAML_DOC_SEPARATOR.match(piece):
+                documents.append((start, offset, first, True))
+                start, first = offset + len(piece) + 1, number + 1
+            offset += len(piece) + 1
+            number += 1
+        documents.append((start, len(data), first, False))
+        if tail.problem:  # the last document was cut when read before: it is read again now
+            tail.problem = False
+            self.problem_count -= 1
+            if self.diagnostics and (self.diagnostics[-1].line or 0) >= tail.line:
+                self.diagnostics.pop()
+        self._grow_to(tail.start + len(data))
+        before = (self.count, self.revision, self.problem_count)
+        new_tail = tail
+        for start, end, first, complete in documents:
+            chunk = data[start:end]
+            record = tail.record if start == 0 else -1
+            counts = (self.count, self.v4_count, self.problem_count)
+            stripped = chunk.strip()
+            parsed: Any = None
+            if stripped and stripped != b"...":
+                if record >= 0 and self.ends[record] == tail.start + end:
+                    parsed = _UNCHANGED
+                else:
+                    try:
+                        parsed = _load_yaml_document(chunk)
+                    except YamlError as error:
+                        if not complete:
+                            parsed = _PENDING  # being written: read again when it grows
+                        elif record >= 0:
+                            return "replaced"  # a document shown as read turned out broken: read the file anew
+                        else:
+                            where = first + error.line - 1 if error.line else first
+                            self._problem(Diagnostic(self.path, where, f"not valid YAML: {error.message}", "error"))
+            line = first + _leading_blank_lines(chunk)
+            absolute = tail.start + start
+            if parsed is _UNCHANGED or parsed is _PENDING:
+                pass
+            elif record >= 0:
+                if not (isinstance(parsed, dict) and parsed):
+                    if complete:
+                        return "replaced"
+                else:
+                    tail.v4 = self._replace(record, parsed, absolute, tail.start + end, line, tail.v4)
+            elif parsed is not None and (complete or isinstance(parsed, dict) and parsed):
+                self._add_parsed(parsed, absolute, tail.start + end, line)
+            if not complete:
+                kept = record if record >= 0 else (counts[0] if self.count > counts[0] else -1)
+                v4 = tail.v4 if record >= 0 else self.v4_count > counts[1]
+                new_tail = _YamlTail(absolute, first, kept, v4, False)
+        self._yaml_tail = new_tail
+        return "grown" if (self.count, self.revision, self.problem_count) != before else "same"
+
+    def _replace(self, index: int, data: dict, start: int, end: int, line: int, was_v4: bool) -> bool:
+        """Index `data` again as record `index` (its document grew), in place: another thread may be reading the
+        columns, so nothing is removed. Returns whether it is an AgentV 4 row."""
+        fresh = ResultsFile(self.path)  # not opened: only its columns are used
+        fresh._add(data, start, end, line)
+        self.starts[index], self.ends[index], self.lines[index] = start, end, line
+        self.scores[index], self.flags[index] = fresh.scores[0], fresh.flags[0]
+        self.timestamps[index] = fresh.timestamps[0]
+        self.targets[index] = self._intern(fresh.strings[fresh.targets[0]])
+        self.datasets[index] = self._intern(fresh.strings[fresh.datasets[0]])
+        self.eval_ids[index] = fresh.eval_ids[0]
+        self.statuses[index], self.durations[index] = fresh.statuses[0], fresh.durations[0]
+        self.costs[index], self.tokens[index] = fresh.costs[0], fresh.tokens[0]
+        self.recorded |= fresh.recorded
+        for indexes in self.failing.values():
+            if index in indexes:
+                indexes.remove(index)
+        for number in fresh.failing:
+            self.failing.setdefault(self._intern(fresh.strings[number]), array("I")).append(index)
+        self.v4_count += fresh.v4_count - was_v4
+        self.revision += 1
+        return bool(fresh.v4_count)
+
     def _grow_to(self, size: int) -> None:
         """Make records up to byte `size` readable (`raw`, `find_text`)."""
         with self._lock:
@@ -632,6 +743,8 @@ class ResultsFile:
             return
         if self._src is None:
             self.scanned = True
+            if self.is_yaml:
+                self._yaml_tail = _YamlTail(0, 1)
             yield ScanProgress(0, 0, 0, done=True)
             return
         steps = self._scan_yaml(stop) if self.is_yaml else self._scan_jsonl(stop)
@@ -703,6 +816,7 @@ class ResultsFile:
         for doc_start, doc_end, line in documents():
             if doc_start > self.size:
                 break
+            before = (self.count, self.v4_count, self.problem_count)
             chunk = src.read(doc_start, doc_end)
             if chunk.strip() and chunk.strip() != b"...":
                 try:
@@ -713,6 +827,13 @@ class ResultsFile:
                 else:
                     if data is not None:
                         self._add_parsed(data, doc_start, doc_end, line + _leading_blank_lines(chunk))
+            self._yaml_tail = _YamlTail(
+                doc_start,
+                line,
+                before[0] if self.count > before[0] else -1,
+                self.v4_count > before[1],
+                self.problem_count > before[2],
+            )
             if stop is not None and stop.is_set():
                 return
             yield doc_end
@@ -825,6 +946,21 @@ class ResultsFile:
         return self.strings[self.datasets[index]]
 
 
+@dataclass
+class _YamlTail:
+    """The last document of a YAML results file: where it starts, its first line, the record it was indexed as
+    (-1: none yet), whether that record is an AgentV 4 row, and whether reading it gave a problem."""
+
+    start: int
+    line: int
+    record: int = -1
+    v4: bool = False
+    problem: bool = False
+
+
+_UNCHANGED = object()  # the document is as it was indexed
+_PENDING = object()  # the last document does not parse yet: it is being written
+
 _V4_KEYS = agentv4.V4_KEYS
 _STATUS_UNKNOWN = agentv4.STATUS_UNKNOWN
 _STATUS_CODES = {"ok": agentv4.STATUS_OK, "quality_failure": agentv4.STATUS_QUALITY_FAILURE,
@@ -933,12 +1069,14 @@ class StatsCounter:
 
     def __init__(self) -> None:
         self.threshold: float | None = None
+        self.revision = 0
         self.stats = Stats(0, 0, None, 0, 0, 0, [0] * 10)
         self._total = 0.0
 
     def update(self, results: ResultsFile, threshold: float) -> Stats:
-        if threshold != self.threshold or results.count < self.stats.count:
+        if threshold != self.threshold or results.count < self.stats.count or results.revision != self.revision:
             self.threshold = threshold
+            self.revision = results.revision
             self.stats = Stats(0, 0, None, 0, 0, 0, [0] * 10)
             self._total = 0.0
         self.stats, self._total = _count_stats(results, threshold, self.stats, self._total)
