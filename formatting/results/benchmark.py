@@ -86,9 +86,10 @@ class Benchmark:
                 (("cost_usd", "costUsd", "cost"), ""),
             ):
                 figure = group.figure(*names)
-                if figure is not None and figure.value is not None:
-                    shown = _number_text(figure.name, figure.value)
-                    figures.append(f"{label} {shown}" if label == "pass" else f"{shown} {label}".rstrip())
+                if figure is None or figure.value is None and not figure.text:
+                    continue
+                shown = _number_text(figure.name, figure.value) if figure.value is not None else figure.text or ""
+                figures.append(f"{label} {shown}" if label == "pass" else f"{shown} {label}".rstrip())
             parts.append(f"{group.name}: {', '.join(figures)}" if figures else group.name)
         if len(self.targets) > 4:
             parts.append(f"+{len(self.targets) - 4} more")

@@ -635,13 +635,13 @@ class ResultsFile:
             offset += len(piece) + 1
             number += 1
         documents.append((start, len(data), first, False))
+        before = (self.count, self.revision, self.problem_count)
         if tail.problem:  # the last document was cut when read before: it is read again now
             tail.problem = False
             self.problem_count -= 1
             if self.diagnostics and (self.diagnostics[-1].line or 0) >= tail.line:
                 self.diagnostics.pop()
         self._grow_to(tail.start + len(data))
-        before = (self.count, self.revision, self.problem_count)
         new_tail = tail
         for start, end, first, complete in documents:
             chunk = data[start:end]

@@ -339,3 +339,10 @@ def test_mapping_switching_to_javascript_keys_midway_keeps_values_and_lines():
     assert doc.line(m["a"]) == 2 and doc.line(m["b"], "c") == 3
     with pytest.raises(YamlError, match=r"duplicate key 'a' \(first at line 1\)"):
         parse_yaml("a: 1\nb: 2\n1: 3\na: 4\n")
+
+
+@pytest.mark.parametrize("text", ["a: 1\nhits: [", "a: 1\nhits: [x,\n", "a: {b: 1,", "a: [\n  x", 'a: "abc\n  d'])
+def test_text_cut_inside_a_flow_collection_or_quote_is_an_error_not_a_crash(text):
+    # a results file read while AgentV writes it ends anywhere; the error's line was looked up past the end
+    with pytest.raises(YamlError):
+        parse_yaml(text)
