@@ -75,7 +75,7 @@ def bindings(table: Iterable[Action]) -> list[BindingType]:
 def palette_entries(table: Iterable[Action]) -> list[tuple[str, str, str]]:
     """(title, description with its key, action) for every row with a palette title, in table order."""
     return [
-        (row.title, f"{row.description} ({row.shown_keys})" if row.keys else row.description, row.action)
+        (row.title, f"{row.description} ({row.shown_keys})" if row.keys or row.display else row.description, row.action)
         for row in table
         if row.title and row.action
     ]

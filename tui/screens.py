@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -27,8 +29,11 @@ LEGEND = [
 ]
 
 
-def help_text(sections: list[tuple[str, list[tuple[str, str]]]]) -> Table:
-    """The help: the screen's action table by section, then the legend of badges and colours."""
+def help_text(
+    sections: list[tuple[str, list[tuple[str, str]]]], legend: Sequence[tuple[Text, str]] | None = None
+) -> Table:
+    """The help: the screen's action table by section, then the legend of badges and colours (the inspector's,
+    unless the screen gives its own `legend`; an empty one: none)."""
     p = palette()
     table = Table.grid(padding=(0, 2))
     table.add_column(style=p.text("key", bold=True), no_wrap=True)
@@ -40,6 +45,13 @@ def help_text(sections: list[tuple[str, list[tuple[str, str]]]]) -> Table:
             table.add_row(Text(section, style="bold underline"), "")
         for keys, what in rows:
             table.add_row(keys, what)
+    if legend is not None:
+        if legend:
+            table.add_row("", "")
+            table.add_row(Text("Legend", style="bold underline"), "")
+        for mark, what in legend:
+            table.add_row(mark, what)
+        return table
     table.add_row("", "")
     table.add_row(Text("Legend", style="bold underline"), "")
     for badge, name, what in LEGEND:
@@ -63,15 +75,18 @@ class HelpScreen(ModalScreen):
         Binding("escape,question_mark,f1,q", "dismiss", "Close"),
     ]
 
-    def __init__(self, sections: list[tuple[str, list[tuple[str, str]]]]) -> None:
+    def __init__(
+        self, sections: list[tuple[str, list[tuple[str, str]]]], legend: Sequence[tuple[Text, str]] | None = None
+    ) -> None:
         super().__init__()
         self.sections = sections
+        self.legend = legend
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box") as box:
             box.border_title = "turnlens — keys"
             box.border_subtitle = "esc closes"
-            yield Static(help_text(self.sections), id="help-text")
+            yield Static(help_text(self.sections, self.legend), id="help-text")
 
 
 class ProfileDiffScreen(Screen):

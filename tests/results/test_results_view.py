@@ -5,6 +5,7 @@ Regenerate snapshots with --snapshot-update only after looking at the new SVGs (
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
@@ -203,6 +204,14 @@ class TestPilot:
             assert app.screen.record.eval_id == listed_on(result_list)[2]
 
 
+def help_shown(app) -> str:
+    from rich.console import Console
+
+    console = Console(width=200, record=True, file=io.StringIO())
+    console.print(app.screen.query_one("#help-text").content)
+    return console.export_text()
+
+
 def listed_on(result_list) -> list[str]:
     return [result_list.results.eval_ids[i] for i in result_list.rows]
 
@@ -337,8 +346,41 @@ class TestResultsPolish:
             await wait_for_idle(pilot)
             await pilot.press("question_mark")
             await wait_for_idle(pilot)
-            box = app.screen.query_one("Static")
+            box = app.screen.query_one("#help-box")
             assert box.border_title and "esc closes" in str(box.border_subtitle)
+            shown = help_shown(app)
+            # made from the action tables: the list's keys, the detail's and the compare view's, and the marks
+            for said in ("Sort by score", "The next result that failed", "Show changed pairs only", "execution error"):
+                assert said in shown, said
+
+    def test_the_key_maps_are_the_action_tables(self):
+        from turnlens.tui.actions import bindings, palette_entries
+        from turnlens.tui.results.compare import CompareScreen
+        from turnlens.tui.results.detail import CompareDetailScreen, ResultDetailScreen
+        from turnlens.tui.results.keys import COMPARE_ACTIONS, DETAIL_ACTIONS, PAIR_ACTIONS, RESULTS_ACTIONS
+        from turnlens.tui.results.screen import ResultsScreen
+
+        for screen, table in (
+            (ResultsScreen, RESULTS_ACTIONS),
+            (CompareScreen, COMPARE_ACTIONS),
+            (ResultDetailScreen, DETAIL_ACTIONS),
+            (CompareDetailScreen, PAIR_ACTIONS),
+        ):
+            assert [(b.key, b.action) for b in screen.BINDINGS] == [(b.key, b.action) for b in bindings(table)]
+            # every palette entry says its key
+            assert all(description.endswith(")") for _t, description, _a in palette_entries(table)), screen
+
+    async def test_help_of_the_detail_and_of_a_pair(self):
+        for paths in (("run-a.jsonl",), ("run-a.jsonl", "run-b.jsonl")):
+            app = results_app(*paths)
+            async with app.run_test(size=WIDE) as pilot:
+                await wait_for_idle(pilot)
+                await pilot.press("enter")
+                await wait_for_idle(pilot)
+                await pilot.press("question_mark")
+                await wait_for_idle(pilot)
+                shown = help_shown(app)
+                assert ("failed or errored" if len(paths) == 1 else "next pair whose result changed") in shown
 
     async def test_a_pushed_compare_view_shows_esc_back_in_the_footer(self, tmp_path):
         from turnlens.tui.results.compare import CompareScreen

@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from rich.text import Text
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.screen import Screen
+
+from ..actions import Action, help_sections, palette_entries
+
+
+def table_commands(screen: Screen, table: Iterable[Action]) -> list[tuple[str, str, str]]:
+    """(title, description, action) of `table`'s palette rows the screen offers now (its check_action)."""
+    return [entry for entry in palette_entries(table) if screen.check_action(entry[2].split("(")[0], ()) is not False]
+
+
+def show_help(screen: Screen, tables: Iterable[Iterable[Action]], legend: Sequence[tuple[Text, str]] = ()) -> None:
+    """The help screen made from `tables`, then `legend`."""
+    from ..screens import HelpScreen
+
+    sections = [section for table in tables for section in help_sections(table)]
+    screen.app.push_screen(HelpScreen(sections, list(legend)))
 
 
 def run_action(screen: Screen, action: str) -> Callable[[], Any]:

@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -22,7 +21,9 @@ from turnlens.formatting.results.compare import CompareRow
 from turnlens.formatting.results.reader import visible_text
 from turnlens.formatting.sanitize import sanitize
 
-from .commands import ResultsCommands
+from ..actions import bindings
+from .commands import ResultsCommands, show_help, table_commands
+from .keys import COMPARE_ACTIONS, PAIR_ACTIONS, marks_legend
 from .messages import Compared, IndexProgressed
 from .model import DEFAULT_THRESHOLD, CompareModel, Run, open_runs
 from .widgets import CompareHeader, CompareList, ProblemsBar, SearchBox, VirtualList
@@ -32,15 +33,7 @@ class CompareScreen(Screen):
     """Results of two runs paired by id (AgentV 4: test id and target)."""
 
     COMMANDS = {ResultsCommands}
-    BINDINGS = [
-        Binding("f", "cycle_filter", "Filter"),
-        Binding("slash", "search", "Search"),
-        Binding("c", "copy", "Copy", show=False),
-        Binding("colon", "app.command_palette", "Jump", show=False, key_display=":"),
-        Binding("escape", "back", "Clear/back", show=False),
-        Binding("q", "app.quit", "Quit", show=False),
-        Binding("question_mark", "help", "Help"),
-    ]
+    BINDINGS = bindings(COMPARE_ACTIONS)
 
     def __init__(
         self,
@@ -54,9 +47,6 @@ class CompareScreen(Screen):
         opened: tuple[list[Run], list] | None = None,
     ) -> None:
         super().__init__(name=name)
-        if closable:  # pushed over a run list: the footer says how to get back
-            self._bindings.key_to_bindings["escape"] = [Binding("escape", "back", "Back")]
-            self._bindings.key_to_bindings["q"] = [Binding("q", "back", "Back", show=False)]
         self.paths = [os.fspath(p) for p in paths]
         self.evals = evals
         self.repo_root = repo_root
@@ -148,6 +138,24 @@ class CompareScreen(Screen):
     def _search_submitted(self, event: SearchBox.Submitted) -> None:
         self.query_one(CompareList).focus()
 
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        # esc is `back` (shown in the footer) when this screen was pushed over a run list, else `clear`
+        if action == "back":
+            return self.closable
+        if action == "clear":
+            return not self.closable
+        return True
+
+    def action_clear(self) -> None:
+        self.action_back()
+
+    def action_quit(self) -> None:
+        """q: back to the run list when opened from one (clearing the search first, as esc), else quit."""
+        if self.closable:
+            self.action_back()
+        else:
+            self.app.exit()
+
     def action_back(self) -> None:
         """esc: close the search, else go back (when pushed over a run list)."""
         search = self.query_one("#results-search", SearchBox)
@@ -170,9 +178,7 @@ class CompareScreen(Screen):
         self.notify(f"Copied {visible_text(text)[:80]}", timeout=2)
 
     def action_help(self) -> None:
-        from .screen import ResultsHelpScreen
-
-        self.app.push_screen(ResultsHelpScreen())
+        show_help(self, (COMPARE_ACTIONS, PAIR_ACTIONS), marks_legend())
 
     def action_open_current(self) -> None:
         list_ = self.query_one(CompareList)
@@ -199,10 +205,4 @@ class CompareScreen(Screen):
     # -- command palette -------------------------------------------------------------------------------------
 
     def palette_commands(self) -> list[tuple[str, str, str]]:
-        return [
-            ("Results: search", "Filter by eval id, target or dataset as you type (/)", "search"),
-            ("Results: show changed only / all", "Hide unchanged pairs (f)", "cycle_filter"),
-            ("Results: open the highlighted result", "enter", "open_current"),
-            ("Results: copy the highlighted result's id", "c", "copy"),
-            ("Results: help (keys and marks)", "?", "help"),
-        ]
+        return table_commands(self, COMPARE_ACTIONS)

@@ -13,7 +13,6 @@ from rich.style import Style
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Markdown, Static, TabbedContent, TabPane
@@ -31,8 +30,10 @@ from turnlens.formatting.results.reader import (
 )
 from turnlens.formatting.sanitize import sanitize as sanitize_copy
 
+from ..actions import bindings
 from ..render import chat_text, highlighted, sanitize
-from .commands import ResultsCommands
+from .commands import ResultsCommands, show_help, table_commands
+from .keys import DETAIL_ACTIONS, PAIR_ACTIONS
 from .widgets import (
     FAIL,
     PASS,
@@ -559,23 +560,7 @@ class ResultDetailScreen(Screen):
     result (as n / N go to the next case with warnings in the eval view); 1–7 pick a tab; esc goes back."""
 
     COMMANDS = {ResultsCommands}
-    BINDINGS = [
-        Binding("escape,q", "back", "Back"),
-        Binding("right_square_bracket", "step(1)", "Next", key_display="]"),
-        Binding("left_square_bracket", "step(-1)", "Previous", key_display="["),
-        Binding("n", "failing(1)", "Next failing"),
-        Binding("N", "failing(-1)", "Prev failing", show=False),
-        Binding("1", "tab('request')", "Input", show=False),
-        Binding("2", "tab('answer')", "Answer", show=False),
-        Binding("3", "tab('verdict')", "Verdict", show=False),
-        Binding("4", "tab('evaluator')", "Grader prompt", show=False),
-        Binding("5", "tab('drift')", "Drift", show=False),
-        Binding("6", "tab('timing')", "Timing", show=False),
-        Binding("7", "tab('raw')", "Raw", show=False),
-        Binding("e", "tab('evaluator')", "Grader prompt", show=False),
-        Binding("d", "tab('drift')", "Drift", show=False),
-        Binding("c", "copy", "Copy", show=False),
-    ]
+    BINDINGS = bindings(DETAIL_ACTIONS)
 
     def __init__(
         self,
@@ -753,21 +738,10 @@ class ResultDetailScreen(Screen):
             self.notify(f"Copied {len(text):,} characters", timeout=2)
 
     def palette_commands(self) -> list[tuple[str, str, str]]:
-        commands = [
-            ("Result: next", "The next result in the list (])", "step(1)"),
-            ("Result: previous", "The previous result in the list ([)", "step(-1)"),
-            ("Result: next failing", "The next result that failed or errored (n)", "failing(1)"),
-            ("Result: previous failing", "The previous result that failed or errored (N)", "failing(-1)"),
-            ("Result: show input", "The recorded input and requests (1)", "tab('request')"),
-            ("Result: show candidate answer", "The answer (2)", "tab('answer')"),
-            ("Result: show verdict (graders, assertions)", "Scores and evidence (3)", "tab('verdict')"),
-            ("Result: show grader prompt", "The recorded grader / evaluator prompt (4)", "tab('evaluator')"),
-            ("Result: show drift against the eval file", "Recorded vs recomputed input (5)", "tab('drift')"),
-            ("Result: show timing and trace", "Duration, tokens, cost, per-test artifacts (6)", "tab('timing')"),
-            ("Result: show raw record", "The whole record as recorded (7)", "tab('raw')"),
-            ("Result: back to the list", "esc", "back"),
-        ]
-        return commands
+        return table_commands(self, DETAIL_ACTIONS)
+
+    def action_help(self) -> None:
+        show_help(self, (DETAIL_ACTIONS,))
 
 
 def _side_title(name: str, record: ResultRecord | None, threshold: float) -> Text:
@@ -807,13 +781,7 @@ class CompareDetailScreen(Screen):
     next / previous pair that changed."""
 
     COMMANDS = {ResultsCommands}
-    BINDINGS = [
-        Binding("escape,q", "back", "Back"),
-        Binding("right_square_bracket", "step(1)", "Next", key_display="]"),
-        Binding("left_square_bracket", "step(-1)", "Previous", key_display="["),
-        Binding("n", "changed(1)", "Next changed"),
-        Binding("N", "changed(-1)", "Prev changed", show=False),
-    ]
+    BINDINGS = bindings(PAIR_ACTIONS)
 
     def __init__(
         self,
@@ -900,11 +868,7 @@ class CompareDetailScreen(Screen):
         self.notify("No further changed pair in this direction.", timeout=2)
 
     def palette_commands(self) -> list[tuple[str, str, str]]:
-        commands = [
-            ("Pair: next", "The next pair in the list (])", "step(1)"),
-            ("Pair: previous", "The previous pair in the list ([)", "step(-1)"),
-            ("Pair: next changed", "The next pair whose result changed (n)", "changed(1)"),
-            ("Pair: previous changed", "The previous pair whose result changed (N)", "changed(-1)"),
-            ("Pair: back", "Back to the compared list (esc)", "back"),
-        ]
-        return commands
+        return table_commands(self, PAIR_ACTIONS)
+
+    def action_help(self) -> None:
+        show_help(self, (PAIR_ACTIONS,))

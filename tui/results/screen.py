@@ -17,15 +17,16 @@ from typing import Any, cast
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 
 from turnlens.formatting.results.reader import visible_text
 from turnlens.formatting.sanitize import sanitize
 
-from .commands import ResultsCommands
+from ..actions import bindings
+from .commands import ResultsCommands, show_help, table_commands
+from .keys import ALL_TABLES, RESULTS_ACTIONS, marks_legend
 from .messages import DriftChecked, Followed, IndexProgressed, RowsSelected, TextFound
 from .model import DEFAULT_THRESHOLD, DRIFT_CODES, DRIFT_OTHER, ResultsModel, Run, Selection, open_runs, select_rows
 from .widgets import ListLook, ProblemsBar, ResultList, ResultsHeader, SearchBox, VirtualList
@@ -49,24 +50,7 @@ class ResultsScreen(Screen):
     """Results of one run (a file, or a folder of runs: { and } switch)."""
 
     COMMANDS = {ResultsCommands}
-    BINDINGS = [
-        Binding("s", "cycle_sort", "Sort"),
-        Binding("r", "reverse", "Reverse", show=False),
-        Binding("f", "cycle_filter", "Filter"),
-        Binding("slash", "search", "Search"),
-        Binding("F", "search_text", "Full text", show=False),
-        Binding("plus,equals_sign", "threshold(0.05)", "Threshold +", key_display="+"),
-        Binding("minus", "threshold(-0.05)", "Threshold −", key_display="-"),
-        Binding("d", "drift_all", "Drift"),
-        Binding("left_curly_bracket", "run(-1)", "Run", key_display="{"),
-        Binding("right_curly_bracket", "run(1)", "Run", key_display="}"),
-        Binding("v", "compare_previous", "Versus"),
-        Binding("c", "copy", "Copy", show=False),
-        Binding("colon", "app.command_palette", "Jump", show=False, key_display=":"),
-        Binding("escape", "back", "Clear/back", show=False),
-        Binding("q", "app.quit", "Quit", show=False),
-        Binding("question_mark", "help", "Help"),
-    ]
+    BINDINGS = bindings(RESULTS_ACTIONS)
 
     def __init__(
         self,
@@ -383,7 +367,7 @@ class ResultsScreen(Screen):
         run.text_mask = message.mask
         self._reselect()
 
-    def action_back(self) -> None:
+    def action_clear(self) -> None:
         """esc: close the full-text search, else the search, else show all again."""
         model = self.model
         text_box = self.query_one("#results-text-search", SearchBox)
@@ -439,7 +423,7 @@ class ResultsScreen(Screen):
             self.notify(f"Copied {visible_text(text.split(chr(9))[0])[:80]}", timeout=2)
 
     def action_help(self) -> None:
-        self.app.push_screen(ResultsHelpScreen())
+        show_help(self, ALL_TABLES, marks_legend())
 
     def action_open_current(self) -> None:
         list_ = self._list
@@ -544,65 +528,8 @@ class ResultsScreen(Screen):
     # -- command palette -------------------------------------------------------------------------------------
 
     def palette_commands(self) -> list[tuple[str, str, str]]:
-        commands = [
-            ("Results: search", "Filter by eval id, target or dataset as you type (/)", "search"),
-            ("Results: full-text search inside every result", "Question, answer, reasoning… (F)", "search_text"),
-            ("Results: cycle sort (score, id, time, file)", "s", "cycle_sort"),
-            ("Results: reverse order", "r", "reverse"),
-            ("Results: cycle filter (all, failures, errors, drifted)", "f", "cycle_filter"),
-            ("Results: raise pass threshold", "+0.05 (+)", "threshold(0.05)"),
-            ("Results: lower pass threshold", "-0.05 (-)", "threshold(-0.05)"),
-            ("Results: check drift against the eval files", "Recompute every request with the engine (d)", "drift_all"),
-        ]
-        if len(self.model.runs) > 1:
-            commands += [
-                ("Results: next run", "}", "run(1)"),
-                ("Results: previous run", "{", "run(-1)"),
-                ("Results: compare with the previous run", "v (versus)", "compare_previous"),
-            ]
-        commands.append(("Results: open the highlighted result", "enter", "open_current"))
-        commands.append(("Results: copy the highlighted result's id", "c", "copy"))
-        commands.append(("Results: help (keys and marks)", "?", "help"))
-        return commands
+        return table_commands(self, RESULTS_ACTIONS)
 
     def palette_extras(self) -> list[tuple[str, str, Callable[[], Any]]]:
         """One entry per result of the current run, after the actions: `Result <id>`, opening it."""
         return [(label, where, partial(self._open_at, index)) for label, where, index in self.model.result_entries()]
-
-
-HELP = """\
-Results list
-  ↑ ↓ j k  PgUp PgDn  Home End g G   move             enter / click   open the result
-  s  sort: score (failures first), id, time, duration, cost, file order      r  reverse
-  f  show: all, failures, errors, quality failures, ok, failing grader …, drifted
-  + -  pass threshold ±0.05          /  search id, target, suite as you type     F  full-text search
-  d  check drift against the eval files (automatic up to 20 000 results)
-  { }  previous / next run (a folder of runs, newest first)    v  versus: compare with an earlier run
-  c  copy the highlighted result's id    :  jump to a result by id (palette)    ctrl+p  every action
-  esc  clear search / filter, or go back                                       q  quit (or close)
-
-Marks in the list
-  ✓ passed (score ≥ threshold)   · failed (or AgentV 4 recorded a quality failure)   ✗ execution error
-  drift:  = input unchanged   ≠ the eval file now produces something else   ? eval case not found
-          · nothing to compare (no input recorded, or the engine refused the case)
-  AgentV 4 runs add duration, tokens and cost columns where the rows recorded them.
-
-Result detail
-  1 input  2 answer  3 verdict (graders, assertions)  4 grader prompt (e)  5 drift (d)  6 timing  7 raw
-  ] [  next / previous result     n N  next / previous failing result     c  copy the tab     esc q  back
-Compare two runs (turnlens A B, or v)
-  f  changed only / all     enter  the two answers and verdicts side by side
-  ] [  next / previous pair     n N  next / previous changed pair
-"""
-
-
-class ResultsHelpScreen(ModalScreen):
-    """Keys and the meaning of the list marks."""
-
-    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close")]
-
-    def compose(self) -> ComposeResult:
-        help_box = Static(Text(HELP, end=""), markup=False)
-        help_box.border_title = "turnlens results — keys"
-        help_box.border_subtitle = "esc closes"
-        yield help_box

@@ -1,0 +1,354 @@
+"""The results view's keys: one action table per screen (tui/actions.py), from which its bindings, its command
+palette entries and its help are made. The list's help also shows the other tables, so the whole view's keys are on
+one page, each written once."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from ..actions import Action
+from ..theme import palette
+from .model import AUTO_DRIFT_LIMIT
+
+MOVE = "↑ ↓  j k"
+FIRST_LAST = "home end  g G"
+
+RESULTS_ACTIONS: tuple[Action, ...] = (
+    Action("", "", "Move in the list; pgup pgdn a page.", display=MOVE, section="Results list"),
+    Action("", "", "First / last in the list.", display=FIRST_LAST, section="Results list"),
+    Action(
+        "",
+        "open_current",
+        "Open the highlighted result (or click it).",
+        display="enter",
+        title="Results: open the highlighted result",
+        section="Results list",
+    ),
+    Action(
+        "s",
+        "cycle_sort",
+        "Sort by score (failures first), id, time, duration, cost, file order.",
+        footer="Sort",
+        rank=0,
+        title="Results: cycle sort (score, id, time, file)",
+        section="Results list",
+    ),
+    Action("r", "reverse", "Reverse the order.", title="Results: reverse order", section="Results list"),
+    Action(
+        "f",
+        "cycle_filter",
+        "Show all, failures, errors, quality failures, ok, each failing grader, drifted.",
+        footer="Filter",
+        rank=1,
+        title="Results: cycle filter (all, failures, errors, drifted)",
+        section="Results list",
+    ),
+    Action(
+        "slash",
+        "search",
+        "Search eval id, target and suite as you type.",
+        footer="Search",
+        rank=2,
+        title="Results: search",
+        section="Results list",
+    ),
+    Action(
+        "F",
+        "search_text",
+        "Full-text search inside every result (question, answer, reasoning…).",
+        title="Results: full-text search inside every result",
+        section="Results list",
+    ),
+    Action(
+        "plus,equals_sign",
+        "threshold(0.05)",
+        "Raise the pass threshold by 0.05.",
+        footer="Threshold +",
+        rank=3,
+        title="Results: raise pass threshold",
+        display="+",
+        section="Results list",
+    ),
+    Action(
+        "minus",
+        "threshold(-0.05)",
+        "Lower the pass threshold by 0.05.",
+        footer="Threshold −",
+        rank=4,
+        title="Results: lower pass threshold",
+        section="Results list",
+    ),
+    Action(
+        "d",
+        "drift_all",
+        "Check drift: recompute every input with the engine and compare with what the run recorded (automatic up "
+        f"to {AUTO_DRIFT_LIMIT:,} results).".replace(
+            f"{AUTO_DRIFT_LIMIT:,}", f"{AUTO_DRIFT_LIMIT:_}".replace("_", " ")
+        ),
+        footer="Drift",
+        rank=5,
+        title="Results: check drift against the eval files",
+        section="Results list",
+    ),
+    Action(
+        "left_curly_bracket",
+        "run(-1)",
+        "Previous run (a folder of runs lists them newest first).",
+        footer="Run",
+        rank=6,
+        title="Results: previous run",
+        section="Results list",
+    ),
+    Action(
+        "right_curly_bracket",
+        "run(1)",
+        "Next run.",
+        footer="Run",
+        rank=7,
+        title="Results: next run",
+        section="Results list",
+    ),
+    Action(
+        "v",
+        "compare_previous",
+        "Versus: compare with an earlier run of the same suite.",
+        footer="Versus",
+        rank=8,
+        title="Results: compare with the previous run",
+        section="Results list",
+    ),
+    Action(
+        "c",
+        "copy",
+        "Copy the highlighted result's id and where it is recorded (file:line).",
+        title="Results: copy the highlighted result's id",
+        section="Results list",
+    ),
+    Action("colon", "app.command_palette", "Jump to a result by id (the palette).", section="App"),
+    Action("", "", "Command palette: every action, then every result by id.", display="ctrl+p", section="App"),
+    Action("escape", "clear", "Clear the full-text search, else the search, else the filter.", section="App"),
+    Action(
+        "question_mark",
+        "help",
+        "Show this help: the keys and what the marks mean.",
+        footer="Help",
+        rank=9,
+        title="Results: help (keys and marks)",
+        section="App",
+    ),
+    Action("q", "app.quit", "Quit turnlens.", section="App"),
+)
+
+COMPARE_ACTIONS: tuple[Action, ...] = (
+    Action(
+        "", "", "Move in the list; pgup pgdn a page.", display=MOVE, section="Two runs compared (turnlens A B, or v)"
+    ),
+    Action("", "", "First / last in the list.", display=FIRST_LAST, section="Two runs compared (turnlens A B, or v)"),
+    Action(
+        "",
+        "open_current",
+        "The two answers and verdicts side by side.",
+        display="enter",
+        title="Results: open the highlighted pair",
+        section="Two runs compared (turnlens A B, or v)",
+    ),
+    Action(
+        "f",
+        "cycle_filter",
+        "Show changed pairs only, or all.",
+        footer="Filter",
+        rank=0,
+        title="Results: show changed only / all",
+        section="Two runs compared (turnlens A B, or v)",
+    ),
+    Action(
+        "slash",
+        "search",
+        "Search ids as you type.",
+        footer="Search",
+        rank=1,
+        title="Results: search",
+        section="Two runs compared (turnlens A B, or v)",
+    ),
+    Action(
+        "c",
+        "copy",
+        "Copy the highlighted pair's id.",
+        title="Results: copy the highlighted pair's id",
+        section="Two runs compared (turnlens A B, or v)",
+    ),
+    Action(
+        "escape",
+        "back",
+        "Clear the search, else go back to the run list.",
+        footer="Back",
+        rank=2,
+        section="Two runs compared (turnlens A B, or v)",
+    ),
+    Action(
+        "escape",
+        "clear",
+        "Clear the search.",
+        help=False,
+        section="Two runs compared (turnlens A B, or v)",
+    ),
+    Action(
+        "question_mark",
+        "help",
+        "Show the keys and what the marks mean.",
+        footer="Help",
+        rank=3,
+        title="Results: help (keys and marks)",
+        section="Two runs compared (turnlens A B, or v)",
+    ),
+    Action(
+        "q",
+        "quit",
+        "Quit turnlens (back to the run list when opened from one).",
+        section="Two runs compared (turnlens A B, or v)",
+    ),
+)
+
+DETAIL_ACTIONS: tuple[Action, ...] = (
+    Action(
+        "escape,q",
+        "back",
+        "Back to the list.",
+        footer="Back",
+        rank=0,
+        title="Result: back to the list",
+        section="One result",
+    ),
+    Action(
+        "right_square_bracket",
+        "step(1)",
+        "The next result in the list.",
+        footer="Next",
+        rank=1,
+        title="Result: next",
+        section="One result",
+    ),
+    Action(
+        "left_square_bracket",
+        "step(-1)",
+        "The previous result in the list.",
+        footer="Previous",
+        rank=2,
+        title="Result: previous",
+        section="One result",
+    ),
+    Action(
+        "n",
+        "failing(1)",
+        "The next result that failed or errored.",
+        footer="Next failing",
+        rank=3,
+        title="Result: next failing",
+        section="One result",
+    ),
+    Action(
+        "N",
+        "failing(-1)",
+        "The previous result that failed or errored.",
+        title="Result: previous failing",
+        section="One result",
+    ),
+    Action("1", "tab('request')", "The recorded input and requests.", title="Result: show input", section="One result"),
+    Action("2", "tab('answer')", "The candidate answer.", title="Result: show candidate answer", section="One result"),
+    Action(
+        "3",
+        "tab('verdict')",
+        "The verdict: score, graders, assertions and their evidence.",
+        title="Result: show verdict (graders, assertions)",
+        section="One result",
+    ),
+    Action(
+        "4,e",
+        "tab('evaluator')",
+        "The recorded grader / evaluator prompt.",
+        title="Result: show grader prompt",
+        section="One result",
+    ),
+    Action(
+        "5,d",
+        "tab('drift')",
+        "Drift: the recorded input against what the eval file produces now.",
+        title="Result: show drift against the eval file",
+        section="One result",
+    ),
+    Action(
+        "6",
+        "tab('timing')",
+        "Timing: duration, tokens, cost, per-test artifacts.",
+        title="Result: show timing and trace",
+        section="One result",
+    ),
+    Action("7", "tab('raw')", "The whole record as recorded.", title="Result: show raw record", section="One result"),
+    Action(
+        "c",
+        "copy",
+        "Copy the selected text, else the tab on screen (the answer as recorded).",
+        title="Result: copy",
+        section="One result",
+    ),
+    Action("question_mark", "help", "Show the keys.", title="Result: help (keys)", section="One result"),
+)
+
+PAIR_ACTIONS: tuple[Action, ...] = (
+    Action(
+        "escape,q", "back", "Back to the compared list.", footer="Back", rank=0, title="Pair: back", section="One pair"
+    ),
+    Action(
+        "right_square_bracket",
+        "step(1)",
+        "The next pair in the list.",
+        footer="Next",
+        rank=1,
+        title="Pair: next",
+        section="One pair",
+    ),
+    Action(
+        "left_square_bracket",
+        "step(-1)",
+        "The previous pair in the list.",
+        footer="Previous",
+        rank=2,
+        title="Pair: previous",
+        section="One pair",
+    ),
+    Action(
+        "n",
+        "changed(1)",
+        "The next pair whose result changed.",
+        footer="Next changed",
+        rank=3,
+        title="Pair: next changed",
+        section="One pair",
+    ),
+    Action(
+        "N",
+        "changed(-1)",
+        "The previous pair whose result changed.",
+        title="Pair: previous changed",
+        section="One pair",
+    ),
+    Action("question_mark", "help", "Show the keys.", title="Pair: help (keys)", section="One pair"),
+)
+
+# Every table, in the order the list's help shows them.
+ALL_TABLES = (RESULTS_ACTIONS, DETAIL_ACTIONS, COMPARE_ACTIONS, PAIR_ACTIONS)
+
+
+def marks_legend() -> list[tuple[Text, str]]:
+    """What the marks of the lists mean, in the current theme's colours."""
+    p = palette()
+    return [
+        (Text("✓", style=p.text("success")), "passed (score ≥ threshold)"),
+        (Text("·", style=p.text("error")), "failed (or AgentV 4 recorded a quality failure)"),
+        (Text("✗", style=p.text("error", bold=True)), "execution error"),
+        (Text("=", style="dim"), "drift: input unchanged"),
+        (Text("≠", style=p.text("warning", bold=True)), "drift: the eval file now produces something else"),
+        (Text("?", style="dim"), "drift: eval case not found"),
+        (Text("·", style="dim"), "drift: nothing to compare (no input recorded, or the engine refused the case)"),
+        (Text("5.2s", style="dim"), "AgentV 4 runs: duration, tokens and cost where the rows recorded them"),
+    ]
