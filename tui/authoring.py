@@ -19,8 +19,6 @@ NOTE = Style(dim=True, italic=True)
 TAG = Style(reverse=True, bold=True)
 
 DIALECT_NAMES = {"agentv-4": "AgentV 4", "agentv-0.15": "AgentV 0.15"}
-# The short tag of a file heading in the case list.
-DIALECT_TAGS = {"agentv-4": "4.x", "agentv-0.15": "0.15"}
 
 
 def _warn() -> Style:
@@ -82,10 +80,6 @@ def file_notes(eval_file: EvalFile) -> list[Diagnostic]:
             seen.add((d.line, d.message))
             out.append(d)
     return out
-
-
-def dialect_tag(dialect: str | None) -> str:
-    return DIALECT_TAGS.get(dialect or "", "")
 
 
 # ----------------------------------------------------------------------------------------------- messages

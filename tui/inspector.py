@@ -29,7 +29,7 @@ from .case_loader import CaseLoader
 from .commands import InspectorCommands
 from .editor import editor_command
 from .file_watcher import FileWatcher
-from .rows import CaseRow
+from .inspector_model import InspectorModel
 from .session import Session
 from .session import display_path as display_rel
 from .theme import generation as theme_generation
@@ -458,15 +458,10 @@ class InspectorScreen(Screen):
 
     def __init__(self, session: Session, *, mode: str = "lm", profile: str = "agentv", watch: bool = True) -> None:
         super().__init__()
+        self.model = InspectorModel(session, mode=mode, profile=profile)
         self.session = session
-        self.mode = mode
-        self.profile = profile
         self.watch_enabled = watch
-        self.current: str | None = None
         self._views: BoundedCache[tuple, CaseView] = BoundedCache(VIEW_CACHE_SIZE)
-        self._rows: dict[int, tuple[CaseRow, ...]] = {}  # file number -> the case list's rows made so far
-        self._applied: dict[int, object] = {}  # file number -> the EvalFile of the loading step last applied
-        self._progress = (0, len(session.files), False)  # (files done, files, last file's rows all made)
         self._prerender_timer: Timer | None = None
         self.loader = CaseLoader(self, session)
         self.watcher = FileWatcher(self, session)
@@ -474,10 +469,31 @@ class InspectorScreen(Screen):
         self._title_need = 0  # cells the header title needs whole (id and file:line): the chips shorten first
         self._title_parts: tuple[str, str] | None = None  # (id, file:line) of the case title shown
         self._drawn_generation = theme_generation()  # the palette the views on screen were built with
-        self._filtered_count: int | None = None  # cases listed while a filter hides some
-        self.loaded = False  # every file is loaded and listed (tests and benchmarks wait on it)
-        self.reloads = 0  # applied reloads, for tests
-        self.prerendered = 0  # completed background prerenders, for benchmarks
+
+    # What tests and benchmarks read, from the view model.
+    @property
+    def current(self) -> str | None:
+        return self.model.current
+
+    @property
+    def mode(self) -> str:
+        return self.model.mode
+
+    @property
+    def profile(self) -> str:
+        return self.model.profile
+
+    @property
+    def loaded(self) -> bool:
+        return self.model.loaded
+
+    @property
+    def reloads(self) -> int:
+        return self.model.reloads
+
+    @property
+    def prerendered(self) -> int:
+        return self.model.prerendered
 
     # ------------------------------------------------------------------ layout
 
@@ -534,33 +550,25 @@ class InspectorScreen(Screen):
     def _loaded(self, message: CaseLoader.Loaded) -> None:
         if not self.loader.is_current(message):
             return
-        complete = False
-        for step in message.steps:
-            if step.number >= len(self.session.files) or self.session.files[step.number].path != step.path:
-                continue
-            if self._applied.get(step.number) is not step.eval_file:
-                self._applied[step.number] = step.eval_file
-                self.session.apply(step.number, step.eval_file)
-                self._forget_views(step.path)
-                if self.current is not None and self.current.startswith(f"{step.number}:"):
-                    self.show_case(self.current, keep_scroll=True)  # the whole file replaced its first slice
-            self._rows[step.number] = step.rows
-            self._progress = (step.files_done, step.files_total, step.rows_done and not step.partial)
-            complete = step.files_done == step.files_total and step.rows_done and not step.partial
+        applied = self.model.apply_steps(message.steps)
+        for path in applied.replaced:
+            self._forget_views(path)
+        if applied.current_replaced and self.current is not None:
+            self.show_case(self.current, keep_scroll=True)
         self._refresh_list()
-        if any(step.eval_file.error is not None for step in message.steps) or complete:
+        if applied.errors or applied.complete:
             self._update_banner()
         self._update_subtitle()
         if self.current is None:
-            keys = self.session.case_keys()
-            if keys:
-                self.show_case(keys[0])
+            first = self.model.first_key()
+            if first is not None:
+                self.show_case(first)
                 self.query_one("#case-options").focus()
-        if complete and not self.loaded:
+        if applied.complete and not self.loaded:
             self._first_load_done()
 
     def _first_load_done(self) -> None:
-        self.loaded = True
+        self.model.loaded = True
         self._update_banner()
         self._update_subtitle()
         if self.current is None:
@@ -575,43 +583,15 @@ class InspectorScreen(Screen):
             self.watcher.start()
 
     def _update_subtitle(self) -> None:
-        files = self.session.files
-        if not files:
-            self.sub_title = "no eval files"
-            return
-        cases = sum(len(rows) for rows in self._rows.values())  # listed so far
-        shown = self._filtered_count if self._filtered_count is not None else cases
-        count = render.plural(cases, "case") if shown == cases else f"{shown} of {render.plural(cases, 'case')} shown"
-        done, total, _ = self._progress
-        if len(files) == 1:
-            self.sub_title = f"{files[0].rel}, {count}" + ("" if self.loaded else " · loading…")
-        elif self.loaded:
-            self.sub_title = f"{len(files)} eval files, {count}"
-        else:
-            self.sub_title = f"{done} of {len(files)} eval files, {count} · loading…"
+        self.sub_title = self.model.subtitle()
 
     @on(CaseList.Filtered)
     def _filtered(self, event: CaseList.Filtered) -> None:
-        self._filtered_count = event.shown if event.shown != event.total else None
+        self.model.set_filtered(event.shown, event.total)
         self._update_subtitle()
 
-    def _file_entries(self) -> list[FileEntry]:
-        """One entry per file loaded so far, with the rows made so far (the list fills in as loading goes on)."""
-        entries = []
-        for number, loaded in enumerate(self.session.files):
-            if not loaded.generation:
-                continue
-            rows = self._rows.get(number, ())
-            error = None
-            if loaded.error is not None:
-                where = f"line {loaded.error.line}: " if loaded.error.line else ""
-                error = where + render.relativize(loaded.error.message, self.session.repo_root)
-            dialect = authoring.dialect_tag(loaded.good.dialect) if loaded.good is not None else ""
-            entries.append(FileEntry(loaded.rel, error, loaded.stale, rows, number, dialect))
-        return entries
-
     def _refresh_list(self) -> None:
-        self._set_entries(self._file_entries())
+        self._set_entries(self.model.file_entries())
 
     def _set_entries(self, entries: list[FileEntry]) -> None:
         from rich.cells import cell_len
@@ -657,7 +637,7 @@ class InspectorScreen(Screen):
 
     def _show_nothing(self) -> None:
         """No case to show: say why (no eval file found, every file refused, files without cases)."""
-        self.current = None
+        self.model.current = None
         title, body = empty_state(self.session)
         self.query_one("#case-title", Static).update(title)
         self._title_need = title.cell_len
@@ -689,7 +669,7 @@ class InspectorScreen(Screen):
             view = self.view(key)
         if view is None:
             return
-        self.current = key
+        self.model.current = key
         mode = self.mode.upper() if self.mode == "lm" else self.mode
         subtitles = {
             "question": f"{mode} · {view.question_chars} chars",
@@ -739,7 +719,7 @@ class InspectorScreen(Screen):
             for pane_id, content in view.panes().items():
                 if widths.get(pane_id, 0) > 0:
                     content.rows(widths[pane_id])
-        self.prerendered += 1
+        self.model.prerendered += 1
 
     def _prerender_soon(self) -> None:
         """Prerender around the case on screen once switching rests a moment (a held key is not slowed)."""
@@ -824,26 +804,17 @@ class InspectorScreen(Screen):
     @on(CaseLoader.Reloaded)
     def _reloaded(self, message: CaseLoader.Reloaded) -> None:
         reload = message.reload
-        current = self.session.case(self.current) if self.current else None
-        anchor = (current[0].path, current[1].id, current[1].index) if current else None
-        if reload.scan is not None:
-            self.session.apply_scan(reload.scan)
-            self._rows = {}
-        for number, eval_file, rows in reload.files:
-            if eval_file is not None:
-                self.session.apply(number, eval_file)
-            self._rows[number] = rows
-        self.reloads += 1
-        self.current = self.session.find_key(*anchor) if anchor is not None else None
-        generations = {loaded.path: loaded.generation for loaded in self.session.files}
+        self.model.apply_reload(reload.scan, reload.files)
+        generations = self.model.generations()
         self._views.discard_where(lambda k: generations.get(k[0]) != k[1])
         self._refresh_list()
         self._update_banner()
         self._update_subtitle()
+        first = self.model.first_key()
         if self.current is not None:
             self.show_case(self.current, keep_scroll=True)
-        elif self.session.case_keys():
-            self.show_case(self.session.case_keys()[0])
+        elif first is not None:
+            self.show_case(first)
         else:
             self._show_nothing()
         self._prerender_soon()
@@ -862,35 +833,20 @@ class InspectorScreen(Screen):
         self.query_one(f"#{pane_id}", Pane).focus()
 
     def action_toggle_mode(self) -> None:
-        self.mode = "agent" if self.mode == "lm" else "lm"
+        self.model.toggle_mode()
         self._rerender()
 
     def action_toggle_profile(self) -> None:
-        self.profile = "design" if self.profile == "agentv" else "agentv"
+        self.model.toggle_profile()
         self._rerender(rows=True)
 
-    def _step(self, keys: list[str], direction: int, predicate=None) -> str | None:
-        if not keys:
-            return None
-        start = keys.index(self.current) if self.current in keys else -1
-        for offset in range(1, len(keys) + 1):
-            key = keys[(start + direction * offset) % len(keys)]
-            if predicate is None or predicate(key):
-                return key
-        return None
-
-    def _has_warnings(self, key: str) -> bool:
-        """The case shows a ⚠ in the list (a skipped case shows its reason instead)."""
-        row = self.session.row(key, self.profile)
-        return bool(row and row.warnings)
-
     def action_next_case(self) -> None:
-        key = self._step(self.query_one(CaseList).visible_keys(), 1)
+        key = self.model.step(self.query_one(CaseList).visible_keys(), 1)
         if key:
             self.select_case(key)
 
     def action_previous_case(self) -> None:
-        key = self._step(self.query_one(CaseList).visible_keys(), -1)
+        key = self.model.step(self.query_one(CaseList).visible_keys(), -1)
         if key:
             self.select_case(key)
 
@@ -901,17 +857,13 @@ class InspectorScreen(Screen):
         self._jump_warning(-1)
 
     def _jump_warning(self, direction: int) -> None:
-        keys = self.session.case_keys()
-        key = self._step(keys, direction, self._has_warnings)
-        if key is None:
-            self.notify("No case has warnings.", markup=False)
+        jump = self.model.warning_jump(direction)
+        if jump.key is None:
+            self.notify(jump.note, markup=False)
             return
-        if self.current in keys and key != self.current:
-            here, there = keys.index(self.current), keys.index(key)
-            if (there < here) if direction > 0 else (there > here):
-                which = "first" if direction > 0 else "last"
-                self.notify(f"Wrapped around to the {which} case with warnings.", markup=False, timeout=2)
-        self.select_case(key)
+        if jump.note:
+            self.notify(jump.note, markup=False, timeout=2)
+        self.select_case(jump.key)
 
     def action_jump(self) -> None:
         from textual.command import CommandPalette
@@ -921,26 +873,10 @@ class InspectorScreen(Screen):
         self.app.push_screen(CommandPalette(providers=[CaseCommands], placeholder="Jump to case…"))
 
     def case_choices(self) -> list[tuple[str, str, str]]:
-        """(key, label, help) for every case listed so far, for the jump palette."""
-        choices = []
-        for number in sorted(self._rows):
-            for row in self._rows[number]:
-                choices.append(self._choice(row))
-        return [c for c in choices if c is not None]
-
-    def _choice(self, row: CaseRow) -> tuple[str, str, str] | None:
-        key = row.key
-        found = self.session.case(key)
-        if found is None:
-            return None
-        where = f"{found[0].rel}:{found[1].line}" if found[1].line else found[0].rel
-        if row.skipped:
-            summary = f"skipped: {row.skipped}"
-        else:
-            summary = ("markers" if row.markers else "flat") + f" · {row.rule}"
-            if row.warnings:
-                summary += f" · {render.plural(row.warnings, 'warning')}"
-        return key, render.sanitize(row.label), render.sanitize(f"{summary} — {where}")
+        """(key, label, summary) for every case listed so far, for the jump palette (sanitised: shown as is)."""
+        return [
+            (key, render.sanitize(label), render.sanitize(summary)) for key, label, summary in self.model.case_choices()
+        ]
 
     def action_evaluator(self) -> None:
         from .grading import GradingScreen
@@ -973,21 +909,15 @@ class InspectorScreen(Screen):
         self.app.push_screen(ProfileDiffScreen(found[1], agentv, design, self.mode), self._diff_closed)
 
     def _diff_closed(self, mode: str | None) -> None:
-        if mode in ("lm", "agent") and mode != self.mode:
-            self.mode = mode
+        if self.model.set_mode(mode):
             self._rerender()
 
     def action_open_editor(self) -> None:
-        found = self.session.case(self.current) if self.current is not None else None
-        if found is not None and self.current is not None:
-            path, line = self.session.case_location(self.current)
-        elif self.session.errors():
-            loaded, error = self.session.errors()[0]  # a refused file: open it at the error
-            path, line = loaded.path, error.line
-        else:
+        target = self.model.editor_target()
+        if target is None:
             self.notify("No eval file to open.", markup=False, severity="warning")
             return
-        command = editor_command(path, line)
+        command = editor_command(*target)
         from textual.app import SuspendNotSupported
 
         try:
@@ -1024,12 +954,7 @@ class InspectorScreen(Screen):
         self.notify(f"Copied {what}{pane.title_name} ({len(text)} characters)", markup=False)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # `z` is one key with two footer labels: Max while nothing is maximised, Restore while a pane is.
-        if action == "maximize_pane":
-            return self.maximized is None
-        if action == "restore_pane":
-            return self.maximized is not None
-        return True
+        return self.model.allows(action)
 
     def action_maximize_pane(self) -> None:
         focused = self.focused
@@ -1043,6 +968,7 @@ class InspectorScreen(Screen):
         self.refresh_bindings()
 
     def watch_maximized(self) -> None:
+        self.model.maximize(self.maximized.id if self.maximized is not None else None)
         self.refresh_bindings()  # esc restores too (Textual's own binding): the footer follows
 
     def action_help(self) -> None:

@@ -21,7 +21,7 @@ from turnlens.formatting.model import EvalCase, FormattedCase, GuidelineConfig, 
 from turnlens.formatting.prompts.highlight import file_spans, prompt_spans
 from turnlens.formatting.sanitize import sanitize as _sanitize
 
-from .rows import RULE_SHORT, CaseRow, case_label  # noqa: F401 - the rows are drawn here; re-exported for callers
+from .rows import RULE_SHORT, CaseRow, case_label, plural, relativize  # noqa: F401 - drawn here; re-exported for callers
 from .theme import DECORATION_CONTRAST, generation, legible, palette
 
 
@@ -151,11 +151,6 @@ _EMPTY_NOTE = Style(dim=True, italic=True)
 
 def _empty_note(note: str) -> Text:
     return Text(note, style=_EMPTY_NOTE, end="")
-
-
-def plural(count: int, noun: str) -> str:
-    """`1 warning`, `2 warnings`."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 # ----------------------------------------------------------------------------------------------- case list rows
@@ -416,14 +411,6 @@ def rule_badge(uses_markers: bool) -> Text:
     if uses_markers:
         return Text(" MARKERS ", style=palette().badge("markers"), end="")
     return Text(" FLAT ", style=palette().badge("flat"), end="")
-
-
-def relativize(text: str, repo_root: str | None) -> str:
-    """Absolute paths under the repo root shown relative to it (the screen must not depend on the machine)."""
-    if not repo_root:
-        return text
-    root = repo_root.rstrip("/\\")
-    return text.replace(root + "/", "").replace(root + "\\", "")
 
 
 def diagnostic_line(d, repo_root: str | None) -> str:

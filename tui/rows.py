@@ -1,4 +1,5 @@
-"""The case list's rows as plain data: what the session computes and the list widget draws (no rich here)."""
+"""The case list's rows and file headings as plain data: what the session computes and the list widget draws (no
+rich here), with the few plain-text helpers they are made with."""
 
 from __future__ import annotations
 
@@ -52,3 +53,36 @@ class CaseRow:
         if self.skipped:
             parts.extend(["skipped", self.skipped])
         return " ".join(parts).lower()
+
+
+@dataclass(frozen=True)
+class FileEntry:
+    """A file heading in the list (shown when several files are open, or when the file has an error)."""
+
+    rel: str
+    error: str | None
+    stale: bool
+    rows: tuple[CaseRow, ...]
+    number: int = -1  # the file's number in the session (its position in the list when not given)
+    dialect: str = ""  # the short tag of the dialect the file was read in ("4.x", "0.15"), "" when refused
+
+
+# The short tag of a file heading in the case list.
+DIALECT_TAGS = {"agentv-4": "4.x", "agentv-0.15": "0.15"}
+
+
+def dialect_tag(dialect: str | None) -> str:
+    return DIALECT_TAGS.get(dialect or "", "")
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 warning`, `2 warnings`."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def relativize(text: str, repo_root: str | None) -> str:
+    """Absolute paths under the repo root shown relative to it (the screen must not depend on the machine)."""
+    if not repo_root:
+        return text
+    root = repo_root.rstrip("/\\")
+    return text.replace(root + "/", "").replace(root + "\\", "")

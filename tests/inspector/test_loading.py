@@ -67,7 +67,7 @@ def full_rows(paths: list[Path], repo_root: Path, profile: str = "agentv"):
 
 
 def listed_rows(screen: InspectorScreen):
-    return [row for number in sorted(screen._rows) for row in screen._rows[number]]
+    return [row for number in sorted(screen.model.rows) for row in screen.model.rows[number]]
 
 
 def test_the_first_slice_has_the_whole_files_first_cases(tmp_path):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -14,19 +12,7 @@ from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
 from ..render import case_row_text, file_header_text
-from ..rows import CaseRow
-
-
-@dataclass(frozen=True)
-class FileEntry:
-    """A file heading in the list (shown when several files are open, or when the file has an error)."""
-
-    rel: str
-    error: str | None
-    stale: bool
-    rows: tuple[CaseRow, ...]
-    number: int = -1  # the file's number in the session (its position in the list when not given)
-    dialect: str = ""  # the short tag of the dialect the file was read in ("4.x", "0.15"), "" when refused
+from ..rows import CaseRow, FileEntry
 
 
 def row_matches(row: CaseRow, query: str) -> bool:

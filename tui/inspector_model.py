@@ -1,0 +1,237 @@
+"""The inspector's view model: what it shows, as plain Python (no Textual, no Rich; an import contract checks).
+
+The screen reads it to draw and drives it with what happens (a load step, a reload, a key); the model decides
+which case is selected, the mode and profile, the rows listed so far and the loading progress, the filter's count,
+the warnings navigation, the maximised pane, and the words of the subtitle, the jump palette and the editor target.
+It can be driven and checked without an app (tests/inspector/test_inspector_model.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from turnlens.formatting.model import EvalFile
+
+from .loading import LoadStep
+from .rows import CaseRow, FileEntry, dialect_tag, plural, relativize
+from .session import Scan, Session
+
+MODES = ("lm", "agent")
+PROFILES = ("agentv", "design")
+
+
+@dataclass(frozen=True)
+class StepsApplied:
+    """What applying load steps changed, for the screen to redraw."""
+
+    replaced: tuple[str, ...]  # paths of files whose load was replaced (their views are out of date)
+    current_replaced: bool  # the selected case's file was among them: draw it again
+    errors: bool  # a step brought a refused file: the banner changes
+    complete: bool  # every file is loaded and listed
+
+
+@dataclass(frozen=True)
+class WarningJump:
+    """Where n / N go: the case to show (None: no case has warnings) and what to say about it."""
+
+    key: str | None
+    note: str = ""
+
+
+class InspectorModel:
+    def __init__(self, session: Session, *, mode: str = "lm", profile: str = "agentv") -> None:
+        self.session = session
+        self.mode = mode
+        self.profile = profile
+        self.current: str | None = None  # the case shown (its key, "<file number>:<case index>")
+        self.rows: dict[int, tuple[CaseRow, ...]] = {}  # file number -> the case list's rows made so far
+        self._applied: dict[int, EvalFile] = {}  # file number -> the EvalFile of the loading step last applied
+        self.progress = (0, len(session.files), False)  # (files done, files, last file's rows all made)
+        self.filtered_count: int | None = None  # cases listed while a filter hides some
+        self.maximized: str | None = None  # the id of the maximised pane
+        self.loaded = False  # every file is loaded and listed (tests and benchmarks wait on it)
+        self.reloads = 0  # applied reloads, for tests
+        self.prerendered = 0  # completed background prerenders, for benchmarks
+
+    # -- mode and profile
+
+    def toggle_mode(self) -> None:
+        self.mode = "agent" if self.mode == "lm" else "lm"
+
+    def toggle_profile(self) -> None:
+        """Another profile: the rows are made again too (their rule may differ)."""
+        self.profile = "design" if self.profile == "agentv" else "agentv"
+
+    def set_mode(self, mode: str | None) -> bool:
+        """Take `mode` (as the profile diff screen hands it back); True when it changed."""
+        if mode not in MODES or mode == self.mode:
+            return False
+        self.mode = mode
+        return True
+
+    # -- loading
+
+    def apply_steps(self, steps: Iterable[LoadStep]) -> StepsApplied:
+        """Take load steps (tui/loading.py) into the session and the rows; a step for a file that is no longer at
+        its number (a rescan moved it) is dropped."""
+        files = self.session.files
+        replaced: list[str] = []
+        current_replaced = errors = complete = False
+        for step in steps:
+            errors = errors or step.eval_file.error is not None
+            if step.number >= len(files) or files[step.number].path != step.path:
+                continue
+            if self._applied.get(step.number) is not step.eval_file:
+                self._applied[step.number] = step.eval_file
+                self.session.apply(step.number, step.eval_file)
+                replaced.append(step.path)
+                if self.current is not None and self.current.startswith(f"{step.number}:"):
+                    current_replaced = True  # the whole file replaced its first slice
+            self.rows[step.number] = step.rows
+            self.progress = (step.files_done, step.files_total, step.rows_done and not step.partial)
+            complete = step.files_done == step.files_total and step.rows_done and not step.partial
+        return StepsApplied(tuple(replaced), current_replaced, errors, complete)
+
+    def apply_reload(
+        self, scan: Scan | None, files: Iterable[tuple[int, EvalFile | None, tuple[CaseRow, ...]]]
+    ) -> None:
+        """Take a reload (tui/case_loader.py): the files found again, fresh loads and rows; the selected case is
+        found again by file and id (else by position)."""
+        current = self.session.case(self.current) if self.current else None
+        anchor = (current[0].path, current[1].id, current[1].index) if current else None
+        if scan is not None:
+            self.session.apply_scan(scan)
+            self.rows = {}
+        for number, eval_file, rows in files:
+            if eval_file is not None:
+                self.session.apply(number, eval_file)
+            self.rows[number] = rows
+        self.reloads += 1
+        self.current = self.session.find_key(*anchor) if anchor is not None else None
+
+    def generations(self) -> dict[str, int]:
+        """The load generation of every file, by path (views of an older one are out of date)."""
+        return {loaded.path: loaded.generation for loaded in self.session.files}
+
+    # -- what the screen says
+
+    def listed(self) -> int:
+        """Cases listed so far."""
+        return sum(len(rows) for rows in self.rows.values())
+
+    def set_filtered(self, shown: int, total: int) -> None:
+        self.filtered_count = shown if shown != total else None
+
+    def subtitle(self) -> str:
+        files = self.session.files
+        if not files:
+            return "no eval files"
+        cases = self.listed()
+        shown = self.filtered_count if self.filtered_count is not None else cases
+        count = plural(cases, "case") if shown == cases else f"{shown} of {plural(cases, 'case')} shown"
+        done, _total, _ = self.progress
+        if len(files) == 1:
+            return f"{files[0].rel}, {count}" + ("" if self.loaded else " · loading…")
+        if self.loaded:
+            return f"{len(files)} eval files, {count}"
+        return f"{done} of {len(files)} eval files, {count} · loading…"
+
+    def file_entries(self) -> list[FileEntry]:
+        """One entry per file loaded so far, with the rows made so far (the list fills in as loading goes on)."""
+        entries = []
+        for number, loaded in enumerate(self.session.files):
+            if not loaded.generation:
+                continue
+            rows = self.rows.get(number, ())
+            error = None
+            if loaded.error is not None:
+                where = f"line {loaded.error.line}: " if loaded.error.line else ""
+                error = where + relativize(loaded.error.message, self.session.repo_root)
+            dialect = dialect_tag(loaded.good.dialect) if loaded.good is not None else ""
+            entries.append(FileEntry(loaded.rel, error, loaded.stale, rows, number, dialect))
+        return entries
+
+    def case_choices(self) -> list[tuple[str, str, str]]:
+        """(key, label, summary) for every case listed so far, for the jump palette (as written: not sanitised)."""
+        choices = []
+        for number in sorted(self.rows):
+            for row in self.rows[number]:
+                choice = self._choice(row)
+                if choice is not None:
+                    choices.append(choice)
+        return choices
+
+    def _choice(self, row: CaseRow) -> tuple[str, str, str] | None:
+        found = self.session.case(row.key)
+        if found is None:
+            return None
+        where = f"{found[0].rel}:{found[1].line}" if found[1].line else found[0].rel
+        if row.skipped:
+            summary = f"skipped: {row.skipped}"
+        else:
+            summary = ("markers" if row.markers else "flat") + f" · {row.rule}"
+            if row.warnings:
+                summary += f" · {plural(row.warnings, 'warning')}"
+        return row.key, row.label, f"{summary} — {where}"
+
+    # -- moving between cases
+
+    def step(self, keys: list[str], direction: int, predicate: Callable[[str], bool] | None = None) -> str | None:
+        """The next key after the current one in `keys` (`direction` -1: before it), wrapping round, that
+        `predicate` accepts."""
+        if not keys:
+            return None
+        start = keys.index(self.current) if self.current in keys else -1
+        for offset in range(1, len(keys) + 1):
+            key = keys[(start + direction * offset) % len(keys)]
+            if predicate is None or predicate(key):
+                return key
+        return None
+
+    def has_warnings(self, key: str) -> bool:
+        """The case shows a ⚠ in the list (a skipped case shows its reason instead)."""
+        row = self.session.row(key, self.profile)
+        return bool(row and row.warnings)
+
+    def warning_jump(self, direction: int) -> WarningJump:
+        """The next (`direction` 1) or previous (-1) case with warnings, in file order, saying when it wrapped."""
+        keys = self.session.case_keys()
+        key = self.step(keys, direction, self.has_warnings)
+        if key is None:
+            return WarningJump(None, "No case has warnings.")
+        if self.current in keys and key != self.current:
+            here, there = keys.index(self.current), keys.index(key)
+            if (there < here) if direction > 0 else (there > here):
+                which = "first" if direction > 0 else "last"
+                return WarningJump(key, f"Wrapped around to the {which} case with warnings.")
+        return WarningJump(key)
+
+    def first_key(self) -> str | None:
+        keys = self.session.case_keys()
+        return keys[0] if keys else None
+
+    # -- panes
+
+    def maximize(self, pane_id: str | None) -> None:
+        self.maximized = pane_id
+
+    def allows(self, action: str) -> bool:
+        """`z` is one key with two footer labels: Max while nothing is maximised, Restore while a pane is."""
+        if action == "maximize_pane":
+            return self.maximized is None
+        if action == "restore_pane":
+            return self.maximized is not None
+        return True
+
+    # -- other screens
+
+    def editor_target(self) -> tuple[str, int | None] | None:
+        """Where `o` opens the editor: the case where it is written, else a refused file at its error."""
+        if self.current is not None and self.session.case(self.current) is not None:
+            return self.session.case_location(self.current)
+        errors = self.session.errors()
+        if errors:
+            loaded, error = errors[0]
+            return loaded.path, error.line
+        return None
