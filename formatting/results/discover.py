@@ -142,10 +142,13 @@ def find_runs(folder: str, depth: int = MAX_DEPTH) -> list[RunSource]:
         return [run_source(folder)]
     found: list[RunSource] = []
     _walk(folder, depth, found)
-    # runs named by their time first, newest first; then files such as baselines, newest first
-    return sorted(
-        found, key=lambda r: (not r.named, math.isnan(r.time), -r.time if not math.isnan(r.time) else 0.0, r.path)
-    )
+    return sorted(found, key=run_order)
+
+
+def run_order(run: RunSource) -> tuple:
+    """How runs are listed: runs named by their time first, newest first; then files such as baselines, newest
+    first (by modification time)."""
+    return (not run.named, math.isnan(run.time), -run.time if not math.isnan(run.time) else 0.0, run.path)
 
 
 def _walk(folder: str, depth: int, found: list[RunSource]) -> None:
@@ -240,9 +243,7 @@ class RunWatcher:
             self._add(run_source(self.folder), found)
         else:
             self._walk(self.folder, self.depth, found)
-        return sorted(
-            found, key=lambda r: (not r.named, math.isnan(r.time), -r.time if not math.isnan(r.time) else 0.0, r.path)
-        )
+        return sorted(found, key=run_order)
 
     def _add(self, source: RunSource, found: list[RunSource]) -> None:
         if source.path not in self.known and len(self.known) < MAX_RUNS:

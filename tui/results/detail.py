@@ -525,6 +525,10 @@ def drift_text(report) -> Text:
                 style = DIM
             out.append(sanitize(line) or " ", style=style)
         _more(out, cut)
+    for note in getattr(report, "notes", ()):
+        out.append("\n\n")
+        out.append("· ", style=DIM)
+        out.append(sanitize(note), style=Style(italic=True, dim=True))
     return out
 
 
@@ -802,6 +806,8 @@ class CompareDetailScreen(Screen):
         self.threshold = threshold
         self.names = names or (a.name, b.name)
         self.run_folders = run_folders
+        self.side: str | None = None  # "a" / "b" once chosen (tab, click): `c` copies that side, else the pair
+        self._shown: tuple | None = None  # (row, record A, record B, answers) on screen
 
     def compose(self) -> ComposeResult:
         yield Static(id="pair-title", markup=False)
@@ -831,6 +837,7 @@ class CompareDetailScreen(Screen):
     def _show(self, position: int, row: CompareRow, record_a, record_b, answers: list[str]) -> None:
         if position != self.position:
             return
+        self._shown = (row, record_a, record_b, answers)
         title = Text(end="")
         title.append(sanitize(row.key), style="bold")
         title.append(f"  {row.status}", style=STATUS_STYLES.get(row.status, ""))
@@ -850,6 +857,59 @@ class CompareDetailScreen(Screen):
 
     def action_back(self) -> None:
         self.dismiss()
+
+    def action_side(self, step: int) -> None:
+        """tab / shift+tab: the other side (from none: A forwards, B backwards)."""
+        if self.side is None:
+            self.side = "a" if step > 0 else "b"
+        else:
+            self.side = "b" if self.side == "a" else "a"
+        self.query_one(f"#side-{self.side}", VerticalScroll).focus()
+
+    def on_click(self, event) -> None:
+        widget = getattr(event, "widget", None)
+        for node in widget.ancestors_with_self if widget is not None else ():
+            if node.id in ("side-a", "side-b"):
+                self.side = node.id[-1]
+                return
+
+    def side_text(self, side: str) -> str:
+        """One side as plain text: run name, score, error; the answer; the verdict."""
+        if self._shown is None:
+            return ""
+        _row, record_a, record_b, answers = self._shown
+        number = 0 if side == "a" else 1
+        record = record_a if number == 0 else record_b
+        name = f"{side.upper()}  {self.names[number]}"
+        parts = [
+            _side_title(name, record, self.threshold).plain,
+            answers[number],
+            _side_verdict(record, self.threshold).plain,
+        ]
+        return "\n\n".join(part.strip("\n") for part in parts if part and part.strip())
+
+    def pair_text(self) -> str:
+        """The pair as plain text: id, status and Δ, then side A and side B."""
+        if self._shown is None:
+            return ""
+        row = self._shown[0]
+        head = f"{row.key}  {row.status}" + (f"  Δ {row.delta:+.2f}" if row.delta is not None else "")
+        return f"{head}\n\n{self.side_text('a')}\n\n{self.side_text('b')}\n"
+
+    def action_copy(self) -> None:
+        """Copy the selected text, else the side chosen (tab, click), else the whole pair."""
+        selected = self.get_selected_text() if hasattr(self, "get_selected_text") else None
+        what = "the selection"
+        text = selected
+        if not text:
+            if self.side is not None:
+                text, what = self.side_text(self.side), f"side {self.side.upper()}"
+            else:
+                text, what = self.pair_text(), "the pair"
+        if text:
+            text = sanitize_copy(text)  # recorded answers are untrusted: their escapes stay visible when pasted
+            self.app.copy_to_clipboard(text)
+            self.notify(f"Copied {what} ({len(text):,} characters)", timeout=2)
 
     def action_step(self, step: int) -> None:
         position = self.position + step

@@ -124,6 +124,13 @@ RESULTS_ACTIONS: tuple[Action, ...] = (
         title="Results: copy the highlighted result's id",
         section="Results list",
     ),
+    Action(
+        "b",
+        "run_summary",
+        "Run summary: the run folder's benchmark.json (pass rate, time, tokens per target and per grader, notes).",
+        title="Results: run summary (benchmark.json)",
+        section="Results list",
+    ),
     Action("colon", "app.command_palette", "Jump to a result by id (the palette).", section="App"),
     Action("", "", "Command palette: every action, then every result by id.", display="ctrl+p", section="App"),
     Action("escape", "clear", "Clear the full-text search, else the search, else the filter.", section="App"),
@@ -332,6 +339,17 @@ PAIR_ACTIONS: tuple[Action, ...] = (
         title="Pair: previous changed",
         section="One pair",
     ),
+    Action(
+        "c",
+        "copy",
+        "Copy the selection, else the side chosen with tab or a click, else the pair (both sides).",
+        footer="Copy",
+        rank=4,
+        title="Pair: copy",
+        section="One pair",
+    ),
+    Action("tab", "side(1)", "Choose side A, then the other side (what c copies).", section="One pair"),
+    Action("shift+tab", "side(-1)", "Choose side B, then the other side.", section="One pair"),
     Action("question_mark", "help", "Show the keys.", title="Pair: help (keys)", section="One pair"),
 )
 

@@ -81,3 +81,11 @@ class Compared(Message):
     def __init__(self, comparison: Any) -> None:
         super().__init__()
         self.comparison = comparison
+
+
+class RunsAppeared(Message):
+    """New runs in the folder of runs on screen (RunSource each, newest first)."""
+
+    def __init__(self, sources: Sequence[Any]) -> None:
+        super().__init__()
+        self.sources = sources

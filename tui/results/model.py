@@ -51,6 +51,20 @@ class Run:
     drift_note: str = ""
     text_mask: bytearray | None = None  # full-text search hits, one byte per record
     stats: StatsCounter = field(default_factory=StatsCounter)
+    benchmark_read: bool = False  # benchmark.json looked for (once: AgentV writes it when the run ends)
+    benchmark_found: Any = None  # formatting.results.benchmark.Benchmark, or None (no run folder, no file)
+
+    @property
+    def benchmark(self) -> Any:
+        """The run folder's benchmark.json (read once, a few kB), or None."""
+        if not self.benchmark_read:
+            self.benchmark_read = True
+            folder = self.folder
+            if folder is not None:
+                from turnlens.formatting.results.benchmark import read_benchmark
+
+                self.benchmark_found = read_benchmark(folder)
+        return self.benchmark_found
 
     @property
     def indexed(self) -> bool:
@@ -86,6 +100,7 @@ class Run:
         self.results = ResultsFile(self.path)
         self.progress, self.started, self.drift, self.drift_counts, self.text_mask = None, False, None, {}, None
         self.stats = StatsCounter()
+        self.benchmark_read, self.benchmark_found = False, None  # a finished run has one now
 
     def problems(self) -> list:
         """What went wrong reading the file: its error first, then the diagnostics of broken lines."""
@@ -188,6 +203,7 @@ class HeaderState:
     drift_note: str = ""
     run_position: str = ""  # "run 2 of 5" when a folder holds several runs
     evals_given: bool = False  # --evals named the eval files: no hint to name them
+    benchmark: str = ""  # the run folder's benchmark.json in one line (pass rate, time, tokens per target)
 
 
 class ResultsModel:
@@ -238,6 +254,19 @@ class ResultsModel:
         self.current = (self.current + step) % len(self.runs)
         self.rows = range(0)
         return self.run
+
+    def add_runs(self, sources: Sequence[RunSource]) -> list[Run]:
+        """Runs that appeared in the folder while it is open: listed where they belong (newest first), the run on
+        screen staying the current one."""
+        from turnlens.formatting.results.discover import run_order
+
+        known = {run.path for run in self.runs}
+        added = [Run(source.path, ResultsFile(source.path), source) for source in sources if source.path not in known]
+        if added:
+            current = self.run
+            self.runs = sorted(self.runs + added, key=lambda run: run_order(run.source or run_source(run.path)))
+            self.current = self.runs.index(current) if current is not None else 0
+        return added
 
     def set_text_query(self, needle: str) -> None:
         self.text_query = needle
@@ -334,6 +363,7 @@ class ResultsModel:
             drift_note=run.drift_note,
             run_position=f"run {self.current + 1} of {len(self.runs)}" if len(self.runs) > 1 else "",
             evals_given=self.evals_given,
+            benchmark=run.benchmark.headline() if run.benchmark is not None else "",
         )
 
     # -- drift ----------------------------------------------------------------------------------------------

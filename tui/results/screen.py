@@ -17,7 +17,8 @@ from typing import Any, cast
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.screen import Screen
+from textual.binding import Binding
+from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 
@@ -27,7 +28,7 @@ from turnlens.formatting.sanitize import sanitize
 from ..actions import bindings
 from .commands import ResultsCommands, show_help, table_commands
 from .keys import ALL_TABLES, RESULTS_ACTIONS, marks_legend
-from .messages import DriftChecked, Followed, IndexProgressed, RowsSelected, TextFound
+from .messages import DriftChecked, Followed, IndexProgressed, RowsSelected, RunsAppeared, TextFound
 from .model import DEFAULT_THRESHOLD, DRIFT_CODES, DRIFT_OTHER, ResultsModel, Run, Selection, open_runs, select_rows
 from .widgets import ListLook, ProblemsBar, ResultList, ResultsHeader, SearchBox, VirtualList
 
@@ -35,6 +36,7 @@ TEXT_AS_YOU_TYPE_BYTES = 20 * 1024 * 1024  # smaller files are searched in full 
 SYNC_SELECT_LIMIT = 5_000  # below this many results sorting in the UI thread is quicker than a thread hop
 RESELECT_EVERY = 0.3  # seconds between re-sorts while a big file is still being indexed
 FOLLOW_EVERY = 0.2  # seconds between looks at the current run's file (one stat when nothing changed)
+RUNS_EVERY = 1.0  # seconds between looks for new runs in a folder of runs (a stat per folder when nothing changed)
 DRIFT_REPORT_EVERY = 0.25  # seconds between drift progress messages
 
 
@@ -72,6 +74,8 @@ class ResultsScreen(Screen):
         self.model = ResultsModel(runs, threshold=threshold, evals_given=evals is not None)
         self._last_reselect = 0.0
         self._following = False
+        self._runs_watcher: Any = None  # formatting.results.discover.RunWatcher over the folder of runs opened
+        self._looking_for_runs = False
         self._stop = threading.Event()
         self._text_timer: Timer | None = None  # ticks the elapsed time of a full-text search on a large file
         self._highlighted: int | None = None  # the record under the list's cursor
@@ -109,6 +113,13 @@ class ResultsScreen(Screen):
         self._list.focus()
         if self.follow:
             self.set_interval(FOLLOW_EVERY, self._look_again)
+            if len(self.paths) == 1 and os.path.isdir(self.paths[0]):
+                from turnlens.formatting.results.discover import RunWatcher, is_run_folder
+
+                if not is_run_folder(self.paths[0]):
+                    known = [run.path for run in self.model.runs]
+                    self._runs_watcher = RunWatcher(self.paths[0], known)
+                    self.set_interval(RUNS_EVERY, self._look_for_runs)
 
     def on_unmount(self) -> None:
         self._stop.set()
@@ -182,8 +193,10 @@ class ResultsScreen(Screen):
         if message.outcome == "same" or self._stop.is_set():
             return
         if message.outcome == "grown":
-            if run is self.run and message.added:
+            # new records, or the last YAML document read again as it was written (no new record)
+            if run is self.run:
                 self._reselect()  # the cursor stays on the row the user chose
+                self._show_problems()
             return
         # truncated, rewritten (AgentV rewrites index.jsonl with slim rows at the end of a run) or removed
         run.reopen()
@@ -198,6 +211,33 @@ class ResultsScreen(Screen):
             severity="warning",
             timeout=4,
         )
+
+    def _look_for_runs(self) -> None:
+        if self._runs_watcher is None or self._looking_for_runs:
+            return
+        self._looking_for_runs = True
+        self._poll_runs(self._runs_watcher)
+
+    @work(thread=True, group="runs")
+    def _poll_runs(self, watcher) -> None:
+        try:
+            found = watcher.poll()
+        except OSError:
+            found = []
+        self.post_message(RunsAppeared(found))
+
+    @on(RunsAppeared)
+    def _runs_appeared(self, message: RunsAppeared) -> None:
+        self._looking_for_runs = False
+        if not message.sources or self._stop.is_set():
+            return
+        added = self.model.add_runs(message.sources)
+        if not added:
+            return
+        self._update_header()  # "run 2 of 3"
+        self.refresh_bindings()  # { } and v now apply
+        names = ", ".join(visible_text(run.name) for run in added[:3]) + (" …" if len(added) > 3 else "")
+        self.notify(f"New run{'s' if len(added) > 1 else ''}: {names} ({{ }} switch runs)", timeout=4, markup=False)
 
     # -- drawing ---------------------------------------------------------------------------------------------
 
@@ -425,6 +465,18 @@ class ResultsScreen(Screen):
     def action_help(self) -> None:
         show_help(self, ALL_TABLES, marks_legend())
 
+    def action_run_summary(self) -> None:
+        """The run folder's benchmark.json in full (per target, per grader, notes)."""
+        run = self.run
+        if run is None:
+            return
+        benchmark = run.benchmark
+        if benchmark is None:
+            what = "a run still being written" if run.folder is not None else "a results file, not a run folder"
+            self.notify(f"No benchmark.json for this run ({what}).", timeout=3)
+            return
+        self.app.push_screen(RunSummaryScreen(visible_text(run.name), benchmark.lines()))
+
     def action_open_current(self) -> None:
         list_ = self._list
         list_.focus()
@@ -533,3 +585,23 @@ class ResultsScreen(Screen):
     def palette_extras(self) -> list[tuple[str, str, Callable[[], Any]]]:
         """One entry per result of the current run, after the actions: `Result <id>`, opening it."""
         return [(label, where, partial(self._open_at, index)) for label, where, index in self.model.result_entries()]
+
+
+class RunSummaryScreen(ModalScreen):
+    """A run folder's benchmark.json, every figure (lines made by formatting/results/benchmark.py, sanitised)."""
+
+    BINDINGS = [Binding("escape,q,b", "dismiss", "Close")]
+
+    def __init__(self, name: str, lines: list[str]) -> None:
+        super().__init__()
+        self.run_name = name
+        self.lines = lines
+
+    def compose(self) -> ComposeResult:
+        from textual.containers import VerticalScroll
+
+        box = Static(Text("\n".join(self.lines), end=""), markup=False)
+        box.border_title = f"{self.run_name} — run summary"
+        box.border_subtitle = "esc closes"
+        with VerticalScroll(id="run-summary"):
+            yield box

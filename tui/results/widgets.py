@@ -155,6 +155,9 @@ def header_text(state: HeaderState) -> Text:
     text.append(_shorten_path(visible_text(state.title)), style="bold")
     if state.run_position:
         text.append(f"  ({state.run_position})", style="dim")
+    if state.benchmark:
+        text.append("  benchmark ", style="dim")
+        text.append(visible_text(state.benchmark))
     stats = state.stats
     text.append("\n")
     if stats is None:
