@@ -11,6 +11,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from .textual_compat import CrashReportWithoutLocals
 from .theme import TURNLENS, use_theme
 
 THEME = "turnlens"  # tui/theme.py: Textual's dark theme with the content's colours named
@@ -30,7 +31,9 @@ class MessageScreen(Screen):
         yield Footer()
 
 
-class TurnlensApp(App):
+class TurnlensApp(CrashReportWithoutLocals):
+    """The app; its crash report leaves out each frame's local variables (tui/textual_compat.py)."""
+
     CSS_PATH = "app.tcss"
     TITLE = "turnlens"
 
@@ -43,19 +46,6 @@ class TurnlensApp(App):
 
     def on_mount(self) -> None:
         self.push_screen(self._first_screen_factory())
-
-    def _fatal_error(self) -> None:
-        """Textual's crash report, without the local variables of each frame: they hold the parsed eval and results
-        data (untrusted, possibly large or secret) and would be printed to the terminal. Textual 8.2.8 has no
-        option for it, so its `_fatal_error` is redone here with show_locals=False."""
-        import rich
-        from rich.segment import Segments
-        from rich.traceback import Traceback
-
-        self.bell()
-        traceback = Traceback(show_locals=False, width=None, suppress=[rich])
-        self._exit_renderables.append(Segments(self.console.render(traceback, self.console.options)))
-        self._close_messages_no_wait()
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         from .inspector import InspectorScreen

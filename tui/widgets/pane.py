@@ -19,6 +19,7 @@ from textual.scroll_view import ScrollView
 from textual.selection import Selection
 from textual.strip import Strip
 
+from ..textual_compat import set_virtual_size_without_layout
 from .textlayout import Row, RowLayout, StyledText
 
 # Texts longer than this are wrapped a screenful first and the rest right after that is drawn (shorter ones wrap in
@@ -221,16 +222,14 @@ class Pane(ScrollView, can_focus=True):
     def _set_virtual_size(self, size: Size) -> None:
         """The scrollable size. Setting `virtual_size` asks for a screen-wide layout pass (and so a redraw of
         every widget); a pane whose height does not follow its content (the wide grid) skips it: only its
-        scrollbar follows, as Textual does for a size change that needs no layout (Widget._size_updated)."""
+        scrollbar follows."""
         if size == self.virtual_size:
             return
         height = self.styles.height
         if height is None or height.is_auto:
             self.virtual_size = size  # stacked panes are as tall as their text (up to a maximum)
             return
-        self.set_reactive(Pane.virtual_size, size)
-        self._scroll_update(size)
-        self.refresh()
+        set_virtual_size_without_layout(self, size)
 
     def _finish_layout(self, layout: RowLayout) -> None:
         if layout is self._layout and not layout.done:

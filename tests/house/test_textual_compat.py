@@ -1,0 +1,100 @@
+"""The private Textual APIs behind tui/textual_compat.py still exist with the signatures and roles it relies on: a
+Textual upgrade that changes them fails here, by name. Also: nothing else in tui/ reaches for a private Textual
+name."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+import pytest
+from textual.app import App
+from textual.dom import DOMNode
+from textual.geometry import Size
+from textual.message_pump import MessagePump
+from textual.reactive import Reactive
+from textual.scroll_view import ScrollView
+from textual.widget import Widget
+
+from turnlens.tui import textual_compat
+
+TUI = Path(textual_compat.__file__).parent
+
+
+def params(function) -> list[str]:
+    return list(inspect.signature(function).parameters)
+
+
+def test_the_crash_report_textual_makes_is_the_one_redone():
+    assert params(App._fatal_error) == ["self"]
+    source = inspect.getsource(App._fatal_error)
+    # The redo keeps Textual's steps, with show_locals=False: if Textual's own report changes, look again.
+    for step in ("self.bell()", "Traceback(", "show_locals=True", "self._exit_renderables.append(", "Segments("):
+        assert step in source, step
+    assert "self._close_messages_no_wait()" in source
+    assert params(MessagePump._close_messages_no_wait) == ["self"]
+    assert isinstance(App()._exit_renderables, list)
+    assert textual_compat.CrashReportWithoutLocals._fatal_error is not App._fatal_error
+
+
+def test_a_scrollable_size_without_a_layout_pass():
+    assert isinstance(Widget.__dict__["virtual_size"], Reactive)
+    assert params(Widget._scroll_update) == ["self", "virtual_size"]
+    assert params(DOMNode.set_reactive) == ["self", "reactive", "value"]
+    # What Textual itself does for a size change that needs no layout.
+    source = inspect.getsource(Widget._size_updated)
+    assert "self.set_reactive(Widget.virtual_size, virtual_size)" in source
+    assert "self._scroll_update(virtual_size)" in source
+
+
+async def test_set_virtual_size_without_layout_moves_the_scrollbar():
+    class Scrolled(ScrollView):
+        DEFAULT_CSS = "Scrolled { height: 5; }"
+
+    class Host(App):
+        def compose(self):
+            yield Scrolled()
+
+    async with Host().run_test(size=(40, 10)) as pilot:
+        widget = pilot.app.query_one(Scrolled)
+        textual_compat.set_virtual_size_without_layout(widget, Size(30, 100))
+        await pilot.pause()
+        assert widget.virtual_size == Size(30, 100)
+        assert widget.max_scroll_y == 95
+        assert widget.vertical_scrollbar.window_virtual_size == 100
+
+
+def _private_textual_names() -> set[str]:
+    """Private names of Textual's App, Screen and ScrollView: methods and class attributes of them and their bases,
+    and the attributes an instance is made with."""
+    from textual.screen import Screen
+
+    names: set[str] = set()
+    for cls in (App, Screen, ScrollView):
+        for base in cls.__mro__:
+            if base.__module__.startswith("textual"):
+                names |= set(vars(base))
+        names |= set(vars(cls()))
+    return {n for n in names if n.startswith("_") and not n.startswith("__")}
+
+
+@pytest.mark.parametrize(
+    "path", sorted(p for p in TUI.rglob("*.py") if p.name != "textual_compat.py"), ids=lambda p: str(p.relative_to(TUI))
+)
+def test_no_other_module_reaches_for_a_private_textual_name(path: Path):
+    """`self._x` (or `obj._x`) where `_x` is a private name of Textual's App, Screen or Widget classes: such a use
+    goes through textual_compat (an attribute of turnlens' own that Textual's classes also name would show here
+    too: it is one to rename, as it could shadow Textual's)."""
+    private = _private_textual_names()
+    used = {
+        node.attr
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Attribute) and node.attr in private
+    }
+    defined = {
+        node.name
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in private
+    }
+    assert not used and not defined, f"{path.relative_to(TUI)}: {sorted(used | defined)}"

@@ -1,0 +1,36 @@
+"""The private Textual APIs turnlens relies on, in one place.
+
+Textual is pinned (pyproject.toml); these are not part of its public API and may change with any release.
+tests/house/test_textual_compat.py checks that each still exists with the signature and the role used here, so
+an upgrade fails there, by name, rather than somewhere in the app.
+"""
+
+from __future__ import annotations
+
+import rich
+from rich.segment import Segments
+from rich.traceback import Traceback
+from textual.app import App
+from textual.geometry import Size
+from textual.widget import Widget
+
+
+class CrashReportWithoutLocals(App):
+    """Textual's crash report without the local variables of each frame: they hold the parsed eval and results
+    data (untrusted, possibly large or secret) and would be printed to the terminal. Textual has no option for it,
+    so its `App._fatal_error` is redone here with show_locals=False (its other steps as Textual takes them)."""
+
+    def _fatal_error(self) -> None:
+        self.bell()
+        traceback = Traceback(show_locals=False, width=None, suppress=[rich])
+        self._exit_renderables.append(Segments(self.console.render(traceback, self.console.options)))
+        self._close_messages_no_wait()
+
+
+def set_virtual_size_without_layout(widget: Widget, size: Size) -> None:
+    """Set a widget's scrollable size without the screen-wide layout pass that setting `virtual_size` asks for:
+    only its scrollbars follow, as Textual does itself for a size change that needs no layout
+    (`Widget._size_updated` with layout=False)."""
+    widget.set_reactive(Widget.virtual_size, size)
+    widget._scroll_update(size)
+    widget.refresh()
