@@ -171,10 +171,10 @@ async def test_switching_profile_while_loading_ends_with_that_profiles_rows(tmp_
 
 async def test_memory_stays_bounded_walking_every_case(tmp_path, monkeypatch):
     """The caches of views and formatted cases are bounded, whatever the number of cases walked through."""
-    import turnlens.tui.inspector
+    import turnlens.tui.case_view
     import turnlens.tui.session
 
-    monkeypatch.setattr(turnlens.tui.inspector, "VIEW_CACHE_SIZE", 8)
+    monkeypatch.setattr(turnlens.tui.case_view, "VIEW_CACHE_SIZE", 8)
     monkeypatch.setattr(turnlens.tui.session, "FORMATTED_CACHE_SIZE", 12)
     path = big_eval(tmp_path, 40)
     app = make_app([path], repo_root=str(tmp_path), watch=False)
@@ -186,7 +186,7 @@ async def test_memory_stays_bounded_walking_every_case(tmp_path, monkeypatch):
             await asyncio.sleep(0)
         await pilot.pause()
         assert screen.current == screen.session.case_keys()[-1]
-        assert len(screen._views) == 8
+        assert len(screen.views) == 8
         assert len(screen.session._formatted) <= 12
 
 

@@ -1,0 +1,377 @@
+"""What the inspector draws for one case (a CaseView: the title, the rule line and the five panes' texts), the
+bounded cache of the views built lately, the views built ahead around the case on screen, and the texts of the
+screen's other parts (the banner, the toolbar's chips, the empty state). Rich text and plain data: no widgets."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from rich.text import Text
+
+from turnlens.formatting import gcpause
+from turnlens.formatting.evals.files import FileReadError, read_text_file
+from turnlens.formatting.model import Diagnostic
+
+from . import authoring, render
+from .cache import BoundedCache
+from .session import Session
+from .session import display_path as display_rel
+from .theme import generation as theme_generation
+from .theme import palette
+from .widgets.pane import PaneText
+
+VIEW_CACHE_SIZE = 64  # case views kept (each holds its panes' wrapped lines): bounded by what was looked at lately
+PRERENDER_AROUND = 12  # cases each side of the one on screen whose views are built ahead of a switch
+
+
+@dataclass
+class CaseView:
+    """Everything the panes show for one case in one mode/profile (built once, cached, prepared off-thread)."""
+
+    title: Text
+    rule_line: Text
+    messages: PaneText
+    question: PaneText
+    guidelines: PaneText
+    chat: PaneText
+    rule: PaneText
+    question_chars: int = 0
+    guideline_files: int = 0
+    # The fifth pane's slot: `guidelines` for an agentv-0.15 file, AgentV 4's `systemMessage` for an agentv-4 one.
+    fifth_title: str = "guidelines"
+    system_chars: int = 0
+
+    title_label: str = ""  # the title's parts, to fit it to a narrower toolbar (id cut first, file:line kept)
+    title_where: str = ""
+
+    @property
+    def title_need(self) -> int:
+        """The whole title (id and file:line) in cells: the chips shorten before it is cut."""
+        return self.title.cell_len
+
+    def panes(self) -> dict[str, PaneText]:
+        return {
+            "messages": self.messages,
+            "question": self.question,
+            "guidelines": self.guidelines,
+            "chat": self.chat,
+            "rule": self.rule,
+        }
+
+
+def build_case_view(session: Session, key: str, mode: str, profile: str) -> CaseView | None:
+    found = session.case(key)
+    if found is None:
+        return None
+    loaded, case = found
+    formatted = session.formatted(key, profile)
+    label = render.sanitize(render.case_label(case))
+    where = render.sanitize(loaded.rel) + (f":{case.line}" if case.line else "")
+    if case.source:  # a test from an external case file or a dataset: its line is in that file
+        source_path, source_line = session.case_location(key)
+        where = render.sanitize(loaded.rel) + " ← " + render.sanitize(display_rel(source_path, session.repo_root))
+        where += f":{source_line}" if source_line else ""
+    title = render.case_title(label, where)
+    messages = _messages_with_context(case, render.messages_text(case, formatted, session.repo_root))
+    good = loaded.good
+    v4 = authoring.is_v4(good)
+    fifth_title = "systemMessage" if v4 else "guidelines"
+    config = None
+    if formatted is not None and good is not None:
+        config = authoring.dialect_text(good, case)
+        if not v4:  # AgentV 4 has no guidelines: no guideline patterns to explain
+            config.append("\n\n")
+            config.append_text(render.config_text(good.config, session.config_searched(loaded.path), session.repo_root))
+    rule = render.rule_text(case, formatted, session.repo_root, config)
+    if formatted is None and good is not None:
+        rule.append("\n\n")
+        rule.append_text(authoring.dialect_text(good, case, notes=True))
+    if formatted is None:
+        skipped = PaneText(Text(f"skipped: {render.sanitize(case.skipped or '')}", style="dim italic", end=""), "")
+        if not case.messages:
+            first, excerpt = session.case_source(key)
+            if excerpt:
+                heading = Text("The reference skips this case; as written:\n", style="dim italic", end="")
+                messages = heading + render.source_text(excerpt, first, loaded.path)
+        rule_line = Text(end="", no_wrap=True, overflow="ellipsis")
+        rule_line.append(" SKIPPED ", style=palette().badge("skip"))
+        rule_line.append(" " + render.sanitize(case.skipped or ""), style="italic")
+        return CaseView(
+            title,
+            rule_line,
+            PaneText(messages, messages.plain),
+            skipped,
+            skipped,
+            skipped,
+            PaneText(rule, rule.plain, hang=2),
+            title_label=label,
+            title_where=where,
+            fifth_title=fifth_title,
+        )
+    rendered = formatted.rendered(mode)
+    rule_line = Text(end="", no_wrap=True, overflow="ellipsis")
+    rule_line.append_text(render.rule_badge(formatted.explanation.uses_markers))
+    rule_line.append(" " + render.sanitize(formatted.explanation.summary))
+    warnings = sum(1 for d in case.diagnostics if d.severity != "info")
+    if warnings:
+        rule_line.append(f"  ⚠ {render.plural(warnings, 'warning')}", style=render.warn_style())
+    return CaseView(
+        title=title,
+        rule_line=rule_line,
+        messages=PaneText(messages, messages.plain),
+        question=PaneText(render.prompt_text(rendered.question, "(empty question)"), rendered.question),
+        guidelines=(
+            PaneText(authoring.system_message_text(rendered), authoring.system_message_copy(rendered))
+            if v4
+            else PaneText(render.prompt_text(rendered.guidelines, "(no guidelines)"), rendered.guidelines)
+        ),
+        chat=PaneText(render.chat_text(rendered, profile), render.chat_copy_text(rendered)),
+        rule=PaneText(rule, rule.plain, hang=2),
+        question_chars=len(rendered.question),
+        guideline_files=len(case.guideline_paths),
+        title_label=label,
+        title_where=where,
+        fifth_title=fifth_title,
+        system_chars=len(rendered.system_message or ""),
+    )
+
+
+def _messages_with_context(case, messages: Text) -> Text:
+    """The messages as written, with what the suite prepended said above them and what interpolation replaced
+    below them (agentv-4)."""
+    preamble = authoring.messages_preamble(case)
+    after = authoring.interpolations_text(case)
+    if preamble is None and after is None:
+        return messages
+    out = Text(end="")
+    if preamble is not None:
+        out.append_text(preamble)
+        out.append("\n\n")
+    out.append_text(messages)
+    if after is not None:
+        out.append("\n\n")
+        out.append_text(after)
+    return out
+
+
+@contextmanager
+def long_lived_allocations():
+    """For building what stays cached (a case's view): no cyclic GC pass meanwhile (each would re-scan the heap for
+    nothing). Not frozen afterwards: gc.freeze after each view also froze whatever garbage cycles were pending, for
+    good (benchmarks/bench_firstframe.py's walk through every case grew by ~0.35 MiB a switch with it)."""
+    with gcpause.paused():
+        yield
+
+
+def nearest_first(keys: list[str], current: str | None, remaining: set[str]) -> str:
+    """The key in `remaining` nearest to `current` in `keys` (the next one before the previous one)."""
+    if current in keys:
+        here = keys.index(current)
+        for distance in range(len(keys)):
+            for index in (here + distance, here - distance):
+                if 0 <= index < len(keys) and keys[index] in remaining:
+                    return keys[index]
+    return next(key for key in keys if key in remaining)
+
+
+class CaseViews:
+    """The case views built lately, keyed by the file's load, the case, the mode, the profile and the palette:
+    bounded, like what they hold (each view keeps its panes' wrapped lines). Built on the event loop when a case is
+    shown, or ahead in a worker thread around the case on screen (`prerender`)."""
+
+    def __init__(self, session: Session, size: int | None = None) -> None:
+        self._session = session
+        self._views: BoundedCache[tuple, CaseView] = BoundedCache(size or VIEW_CACHE_SIZE)
+
+    def __len__(self) -> int:
+        return len(self._views)
+
+    def get(self, key: str, mode: str, profile: str) -> CaseView | None:
+        """The view of case `key`, built now if it is not cached (safe from a worker thread)."""
+        found = self._session.case(key)
+        if found is None:
+            return None
+        loaded, case = found
+        cache_key = (loaded.path, loaded.generation, case.index, mode, profile, theme_generation())
+        view = self._views.get(cache_key)
+        if view is None:
+            view = build_case_view(self._session, key, mode, profile)
+            if view is not None:
+                self._views.set(cache_key, view)
+        return view
+
+    def forget_file(self, path: str) -> None:
+        self._views.discard_where(lambda key: key[0] == path)
+
+    def forget_stale(self, generations: dict[str, int]) -> None:
+        """Drop the views of loads that are not the current one of their file (`generations`: path -> load)."""
+        self._views.discard_where(lambda key: generations.get(key[0]) != key[1])
+
+    def clear(self) -> None:
+        self._views.clear()
+
+    def prerender(
+        self, current: str | None, mode: str, profile: str, widths: dict[str, int], cancelled: Callable[[], bool]
+    ) -> bool:
+        """Build (and wrap, at the panes' `widths`) the views of the cases around `current`, nearest first: the
+        likely next switches are then a redraw. Bounded, like the cache they go to. False when cancelled."""
+        keys = self._session.case_keys()
+        here = keys.index(current) if current in keys else 0
+        nearby = keys[max(0, here - PRERENDER_AROUND) : here + PRERENDER_AROUND + 1]
+        remaining = set(nearby)
+        while remaining:
+            if cancelled():
+                return False
+            key = nearest_first(nearby, current, remaining)
+            remaining.discard(key)
+            view = self.get(key, mode, profile)
+            if view is None:
+                continue
+            for pane_id, content in view.panes().items():
+                if widths.get(pane_id, 0) > 0:
+                    content.rows(widths[pane_id])
+        return True
+
+
+def banner_text(session: Session) -> tuple[Text | None, str]:
+    """(text, kind) of the banner above the panes: refused files (✗, kind "error"), file-level warnings such as a
+    broken `.agentv/config.yaml` (⚠, "warning" when there is no error), then notes (ℹ, "note" when there is
+    nothing else); None when there is nothing to say."""
+    errors = session.errors()
+    warnings = session.file_warnings()
+    notes = session.notes
+    if not errors and not warnings and not notes:
+        return None, ""
+    lines: list[Text] = []
+    for loaded, error in errors:
+        line = Text(end="")
+        line.append(" ✗ ", style="bold")
+        line.append(render.sanitize(diagnostic_text(error, session.repo_root)))
+        if loaded.stale:
+            line.append("  — showing the last good version until it parses again", style="italic")
+        lines.append(line)
+    for warning in warnings:
+        line = Text(end="")
+        line.append(" ⚠ ", style="bold")
+        line.append(render.sanitize(diagnostic_text(warning, session.repo_root)))
+        if ".agentv/config.yaml" in warning.file.replace(os.sep, "/"):
+            line.append("  — not used; the rule panel says which config is in force", style="italic")
+        lines.append(line)
+    for note in notes:
+        line = Text(end="")
+        line.append(" ℹ ", style="bold")
+        line.append(render.sanitize(note))
+        lines.append(line)
+    kind = "error" if errors else "warning" if warnings else "note"
+    return Text("\n", end="").join(lines), kind
+
+
+EXCERPT_CONTEXT = 3  # lines of a refused file shown around its error line
+
+
+def empty_state(session: Session) -> tuple[Text, PaneText]:
+    """(header title, messages pane) when there is no case to show."""
+    title = Text(end="", no_wrap=True, overflow="ellipsis")
+    errors = session.errors()
+    if errors:
+        loaded, error = errors[0]
+        title.append("✗ ", style=render.error_style())
+        title.append(render.sanitize(loaded.rel) + (f":{error.line}" if error.line else ""), style="bold")
+        title.append("  refused: no case can be shown", style="dim")
+        body = Text(end="")
+        body.append(render.sanitize(diagnostic_text(error, session.repo_root)), style=render.error_style())
+        excerpt = _source_excerpt(loaded.path, error.line) if error.line else None
+        if excerpt is not None:
+            first, chunk = excerpt
+            body.append("\n\n")
+            body.append_text(render.source_text(chunk, first, loaded.path))
+        body.append("\n\no opens the file at this line in $EDITOR; the view follows your edits.", style="dim italic")
+        return title, PaneText(body, body.plain, hang=5)
+    if not session.files:
+        where = ", ".join(session.roots) or "."
+        title.append(f"No eval files in {render.sanitize(where)}", style="bold")
+        body = Text(
+            "turnlens finds eval files in a folder as AgentV 4 does:\n\n"
+            "    **/evals/**/*.eval.yaml   **/evals/**/eval.yaml\n\n"
+            "(or the `eval_patterns` of .agentv/config.yaml), and AgentV 0.15 files whose first lines declare\n\n"
+            "    $schema: agentv-eval-v2\n\n"
+            f"None was found in {render.sanitize(where)} (folders such as .agentv and .git are not searched).\n"
+            "Name an eval file to open it whatever its name, or open another folder, e.g. `turnlens sample_evals/`; "
+            "a results file opens with `turnlens RESULTS.jsonl`.",
+            style="dim italic",
+            end="",
+        )
+        return title, PaneText(body, "")
+    title.append("No eval cases to show.", style="dim italic")
+    body = Text("The eval files opened have no cases (`tests:` or `evalcases:` is empty).", style="dim italic", end="")
+    return title, PaneText(body, "")
+
+
+def _source_excerpt(path: str, line: int) -> tuple[int, str] | None:
+    if not line:
+        return None
+    try:
+        lines = read_text_file(path, utf16_ok=True).split("\n")
+    except FileReadError:  # not a regular file any more, or too large
+        return None
+    first = max(1, line - EXCERPT_CONTEXT)
+    return first, "\n".join(lines[first - 1 : line + EXCERPT_CONTEXT])
+
+
+def diagnostic_text(d: Diagnostic, repo_root: str) -> str:
+    """`file:line: message` with paths shown relative to the repo root."""
+    return render.diagnostic_line(d, repo_root)
+
+
+def _toggle_text(label: str, key: str, options: tuple[str, ...], active: str) -> Text:
+    text = Text(end="", no_wrap=True)
+    text.append(f"{key} ", style=palette().text("key", bold=True))
+    text.append(f"{label} ", style="dim")
+    for n, option in enumerate(options):
+        if n:
+            text.append("│", style="dim")
+        if option == active:
+            text.append(f" {option} ", style="bold reverse")
+        else:
+            text.append(f" {option} ", style="dim")
+    return text
+
+
+# The panes in reading order (grid: messages, question, chatPrompt on two rows / marker rule, guidelines).
+PANES = (
+    ("messages", "messages as written"),
+    ("question", "question"),
+    ("chat", "chatPrompt"),
+    ("rule", "marker rule"),
+    ("guidelines", "guidelines / systemMessage"),
+)
+
+CHIP_CHROME = 3  # a chip's padding (1 each side) and left margin
+TITLE_PADDING = 2
+
+
+def chip_texts(mode: str, profile: str, level: int) -> dict[str, Text | None]:
+    """The toolbar chips, full (level 0), short (1), or short with the evaluator/diff chips hidden (2)."""
+    if level == 0:
+        return {
+            "mode-chip": _toggle_text("mode", "m", ("lm", "agent"), mode),
+            "profile-chip": _toggle_text("profile", "p", ("agentv", "design"), profile),
+            "evaluator-chip": _action_text("e", "grading"),
+            "diff-chip": _action_text("d", "profile diff"),
+        }
+    return {
+        "mode-chip": _action_text("m", mode),
+        "profile-chip": _action_text("p", profile),
+        "evaluator-chip": _action_text("e", "eval") if level == 1 else None,
+        "diff-chip": _action_text("d", "diff") if level == 1 else None,
+    }
+
+
+def _action_text(key: str, label: str) -> Text:
+    text = Text(end="", no_wrap=True)
+    text.append(f"{key} ", style=palette().text("key", bold=True))
+    text.append(label)
+    return text
