@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from typing import Any
 
 import orjson
-from wcmatch import glob as wglob
 
 from turnlens.formatting.evals.files import FileReadError, outside_root_message, read_bytes
 from turnlens.formatting.evals.interpolate import dotenv_values_for, interpolate_env, interpolate_vars
@@ -642,6 +641,8 @@ def _tests_list(ctx: _Ctx, tests: Any, doc: YamlDoc) -> list[tuple[Any, int | No
             ref = entry[len("file://") :]
             target = os.path.normpath(os.path.join(ctx.eval_dir, ref))
             if _GLOB_CHARS.search(ref):
+                from wcmatch import glob as wglob  # here, not at the top: few suites use globs (startup time)
+
                 matches = sorted(wglob.glob(target, flags=wglob.BRACE | wglob.GLOBSTAR))
                 if not matches:
                     ctx.warn(f"Glob pattern matched no files: {entry} (resolved to {target})", line)

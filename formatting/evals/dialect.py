@@ -11,8 +11,6 @@ import os
 import re
 from typing import Any
 
-from wcmatch import glob as wglob
-
 from turnlens.formatting.model import Dialect
 
 AGENTV4_EXTENSIONS = (".jsonl", ".json")
@@ -122,6 +120,8 @@ def discover_eval_files(
     file declaring `$schema: agentv-eval-v2` (0.15). `folders`, when given, receives every folder searched;
     `unread`, (path, reason) for every .yaml/.yml/.json/.jsonl file that could not be read or sniffed (unreadable,
     UTF-16/32, not a regular file), so it is named rather than silently left out."""
+    from wcmatch import glob as wglob  # here, not at the top: only a folder needs it (export startup time)
+
     from turnlens.formatting.evals.loader import find_repo_root
 
     folder = os.path.abspath(folder)

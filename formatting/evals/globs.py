@@ -21,12 +21,8 @@ import re
 import threading
 from functools import lru_cache
 
-import bracex
-from wcmatch import glob as _glob
-
 _MAGIC = re.compile(r"[*?\[\]{}()!@+]")
 _EXTGLOB = re.compile(r"[?*+@!]\(")
-_FLAGS = _glob.GLOBSTAR | _glob.BRACE | _glob.EXTGLOB | _glob.NODOTDIR
 # Time one extglob pattern may take on one path (seconds). A match that overruns the first budget is tried once more
 # with the second before the pattern is dropped: a busy machine can pause a process for a moment (dropping a good
 # pattern then would change the output), while a backtracking pattern takes minutes.
@@ -115,6 +111,8 @@ def _translate(pattern: str) -> tuple[str, ...]:
     pattern = _POSIX_CLASS_THEN_TEXT.sub(r"\1", pattern)
     out: list[str] = []
     if "{" in pattern:
+        import bracex  # here, not at the top: only a pattern with braces needs it (startup time of `turnlens export`)
+
         try:
             expanded = bracex.expand(_mark_brace_stars(pattern), limit=256)
         except Exception:
@@ -131,12 +129,15 @@ def _translate(pattern: str) -> tuple[str, ...]:
 
 def _compile(pattern: str):
     """A compiled matcher for one (non-negated) micromatch pattern, or None when wcmatch cannot compile it."""
+    from wcmatch import glob  # here, not at the top: only a pattern with wildcards needs it (export startup time)
+
+    flags = glob.GLOBSTAR | glob.BRACE | glob.EXTGLOB | glob.NODOTDIR
     try:
         if _EXTGLOB.search(pattern):
-            included, excluded = _glob.translate(list(_translate(pattern)), flags=_FLAGS)
+            included, excluded = glob.translate(list(_translate(pattern)), flags=flags)
             if not excluded:
                 return _Budgeted(pattern, included)
-        return _glob.compile(list(_translate(pattern)), flags=_FLAGS)
+        return glob.compile(list(_translate(pattern)), flags=flags)
     except Exception:  # a pattern wcmatch cannot compile matches nothing
         return None
 

@@ -137,10 +137,6 @@ def dotenv_values_for(
 
     Returns (environment, .env files read, nearest first).
     """
-    import io
-
-    from dotenv import dotenv_values
-
     from turnlens.formatting.evals.files import FileReadError, read_text_file
     from turnlens.formatting.evals.loader import dirs_up
 
@@ -150,6 +146,10 @@ def dotenv_values_for(
         if candidate not in env_files and os.path.isfile(candidate):
             env_files.append(candidate)
     merged: dict[str, str] = {}
+    if env_files:  # python-dotenv is imported only for a suite that has a .env (export startup time)
+        import io
+
+        from dotenv import dotenv_values
     for env_file in reversed(env_files):  # farthest first, so the nearest overrides
         try:  # read through the bounded reader: a .env that is a FIFO or huge must not hang the load
             values = dotenv_values(stream=io.StringIO(read_text_file(env_file)))

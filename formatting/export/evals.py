@@ -7,7 +7,6 @@ Kept free of textual/rich imports so the command starts fast.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Iterator
@@ -32,6 +31,8 @@ from turnlens.formatting.prompts.engine import format_case
 
 def _dumps_slow(obj) -> bytes:
     """Compact JSON with lone surrogates escaped (JSON.stringify's way): valid UTF-8 whatever the input held."""
+    import json  # here, not at the top: rarely needed (startup time)
+
     out = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), default=str)
     if _LONE_SURROGATE.search(out):
         out = _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", out)

@@ -185,6 +185,7 @@ class _Analysis:
     non_user: list[int]  # message indexes (as written) of assistant/tool turns
     visible: list[int]  # message indexes (as written) with visible content at format time
     visible_flags: list[bool]  # per kept message
+    lead: int = 0  # how many kept messages lead with the system role
 
 
 def _parts_v4(message: Message) -> list[_Part]:
@@ -209,7 +210,7 @@ def _analyse_v4(case: EvalCase) -> _Analysis:
     flags = [_visible(p) for p in parts]
     visible = [m.index for m, f in zip(kept, flags) if f]
     uses_markers = bool(non_user) or len(visible) > 1
-    return _Analysis(kept, parts, [], [], [], uses_markers, non_user, visible, flags)
+    return _Analysis(kept, parts, [], [], [], uses_markers, non_user, visible, flags, _leading_system_count(kept))
 
 
 def _analyse(case: EvalCase, patterns: tuple[str, ...]) -> _Analysis:
@@ -235,7 +236,10 @@ def _analyse(case: EvalCase, patterns: tuple[str, ...]) -> _Analysis:
     flags = [_visible(p) for p in parts]
     visible = [m.index for m, f in zip(kept, flags) if f]
     uses_markers = bool(non_user) or len(visible) > 1
-    return _Analysis(kept, parts, flat_segments, snippets, guideline_segments, uses_markers, non_user, visible, flags)
+    lead = _leading_system_count(kept)
+    return _Analysis(
+        kept, parts, flat_segments, snippets, guideline_segments, uses_markers, non_user, visible, flags, lead
+    )
 
 
 def _guidelines(an: _Analysis) -> str:
@@ -268,31 +272,30 @@ def _flat_question(an: _Analysis, mode: Mode, patterns: tuple[str, ...]) -> str:
     return "\n\n".join(chunks)
 
 
-def _flat_question_v4(an: _Analysis, mode: Mode) -> str:
+def _flat_question_v4(rendered: list[list[str]]) -> str:
     """AgentV 4: every segment of every message, formatted, trimmed, the empty ones dropped; no code appendix."""
     chunks = []
-    for parts in an.parts:
-        for chunk in _render_parts(parts, mode):
+    for texts in rendered:
+        for chunk in texts:
             chunk = js_trim(chunk)
             if chunk:
                 chunks.append(chunk)
     return "\n\n".join(chunks)
 
 
-def _system_message(an: _Analysis, mode: Mode) -> str | None:
+def _system_message(an: _Analysis, rendered: list[list[str]]) -> str | None:
     """AgentV 4's systemMessage: the leading system messages' formatted segments (no visibility check)."""
-    lead = _leading_system_count(an.kept)
-    contents = ["\n".join(_render_parts(parts, mode)) for parts in an.parts[:lead]]
+    contents = ["\n".join(texts) for texts in rendered[: an.lead]]
     joined = "\n\n".join(c for c in contents if c)
     return joined or None
 
 
-def _marked_question(an: _Analysis, mode: Mode) -> str:
+def _marked_question(an: _Analysis, rendered: list[list[str]]) -> str:
     turns = []
-    for message, parts, visible in zip(an.kept, an.parts, an.visible_flags):
+    for message, texts, visible in zip(an.kept, rendered, an.visible_flags):
         if not visible:
             continue
-        body = "\n".join(_render_parts(parts, mode))
+        body = "\n".join(texts)
         turns.append(f"{role_marker(message.role)}\n{body}")
     return "\n\n".join(turns)
 
@@ -304,20 +307,21 @@ def _leading_system_count(kept: list[Message]) -> int:
     return n
 
 
-def _agentv_chat(an: _Analysis, guidelines: str, mode: Mode) -> list[ChatMessage]:
+def _agentv_chat(an: _Analysis, guidelines: str, mode: Mode, rendered_all: list[list[str]]) -> list[ChatMessage]:
     chat: list[ChatMessage] = []
-    lead = _leading_system_count(an.kept)
+    lead = an.lead
     system_parts = []
     if guidelines:
         system_parts.append(f"[[ ## Guidelines ## ]]\n\n{guidelines}")
-    for parts in an.parts[:lead]:
-        content = "\n".join(_render_parts(parts, mode))
+    for texts in rendered_all[:lead]:
+        content = "\n".join(texts)
         if content:
             system_parts.append(content)
     if system_parts:
         chat.append(ChatMessage("system", "\n\n".join(system_parts)))
-    for message, parts in zip(an.kept[lead:], an.parts[lead:]):
-        rendered = _render_parts(parts, mode, with_refs=False)
+    for message, parts, texts in zip(an.kept[lead:], an.parts[lead:], rendered_all[lead:]):
+        # a guideline reference shows in the question but not in chatPrompt: only then is the turn rendered again
+        rendered = _render_parts(parts, mode, with_refs=False) if any(p.kind == "ref" for p in parts) else texts
         if message.role in ("system", "tool"):
             chat.append(ChatMessage("assistant", "\n".join([role_marker(message.role), *rendered])))
         elif rendered:
@@ -353,17 +357,19 @@ def _design_chat(an: _Analysis, guidelines: str, mode: Mode) -> list[ChatMessage
 def _render(
     an: _Analysis, mode: Mode, profile: Profile, guidelines: str, patterns: tuple[str, ...], v4: bool = False
 ) -> Rendered:
+    # each kept message's parts rendered once, for the question, chatPrompt and systemMessage alike
+    rendered = [_render_parts(parts, mode) for parts in an.parts] if an.uses_markers or v4 else []
     if an.uses_markers:
-        question = _marked_question(an, mode)
+        question = _marked_question(an, rendered)
     else:
-        question = _flat_question_v4(an, mode) if v4 else _flat_question(an, mode, patterns)
+        question = _flat_question_v4(rendered) if v4 else _flat_question(an, mode, patterns)
     chat: list[ChatMessage] | None
     if profile == "design":
         chat = _design_chat(an, guidelines, mode)
     else:
-        chat = (_agentv_chat(an, guidelines, mode) or None) if an.uses_markers else None
+        chat = (_agentv_chat(an, guidelines, mode, rendered) or None) if an.uses_markers else None
     if v4:
-        return Rendered(question, "", chat, _system_message(an, mode), "agentv-4")
+        return Rendered(question, "", chat, _system_message(an, rendered), "agentv-4")
     return Rendered(question, guidelines, chat)
 
 
