@@ -479,6 +479,85 @@ def _fill_015(template: str, values: dict[str, str]) -> str:
 def explain(
     case: EvalCase, an: _Analysis, patterns: tuple[str, ...], repo_root: str = "/", v4: bool = False
 ) -> Explanation:
+    head = _explanation_head(case, an, v4)
+    evidence = list(head[2])
+    if v4:
+        evidence.extend(case.notes)
+        evidence.extend(f"Interpolation: {n}" for n in case.interpolations)
+        if case.assertions:
+            evidence.append(
+                f"The test has {len(case.assertions)} grader(s) of its own, so AgentV does not run the default "
+                "grader: its prompt is shown for reference."
+            )
+    elif case.notes:
+        evidence.extend(case.notes)
+
+    fates: list[SegmentFate] = []
+    lead = an.lead
+    kept_pos = {m.index: pos for pos, m in enumerate(an.kept)}
+    visible_indexes = set(an.visible)
+    for message in case.messages:
+        if message.dropped is not None:
+            for seg in message.segments:
+                fates.append(
+                    SegmentFate(
+                        message.index,
+                        seg.index,
+                        "not a mapping" if "not a mapping" in message.dropped else "unknown type dropped",
+                        f"lost with its message ({message.dropped})",
+                        seg.value,
+                    )
+                )
+            continue
+        pos = kept_pos[message.index]
+        visible = message.index in visible_indexes
+        if v4:
+            sent = visible or pos < lead
+        else:
+            parts = an.parts[pos]
+            # only a file's fate depends on its part
+            part_by_seg = {p.segment_index: p for p in parts} if an.uses_markers and parts else {}
+        for seg in message.segments:
+            if v4:
+                fate = _segment_fate_v4(message, seg, sent)
+            else:
+                fate = _segment_fate(message, seg, part_by_seg.get(seg.index), an.uses_markers, patterns, repo_root)
+            if seg.outside_root:
+                fate = replace(fate, detail=f"{fate.detail}; outside the repository root ({seg.resolved_path})")
+            fates.append(fate)
+    rule, summary, _evidence, trigger, msg_fates = head
+    return Explanation(
+        rule, an.uses_markers, summary, evidence, list(trigger), list(an.visible), list(msg_fates), fates
+    )
+
+
+# Explanation heads by the shape of the case they explain: thousands of tests of a suite share a few shapes.
+_heads: dict[tuple, tuple] = {}
+
+
+def _explanation_head(case: EvalCase, an: _Analysis, v4: bool) -> tuple:
+    """(rule, summary, evidence up to the case's own notes, trigger messages, message fates): what depends only on
+    each message's index, role, fate and visibility, so it is made once per shape and shared (it is never changed)."""
+    visible_indexes = set(an.visible)
+    has_content = {m.index: any(p.kind != "ref" for p in parts) for m, parts in zip(an.kept, an.parts)}
+    key = (
+        v4,
+        bool(an.guideline_segments),
+        len(an.code_snippets),
+        case.suite_input_count if v4 else 0,
+        tuple(
+            (m.index, m.role, m.dropped, m.index in visible_indexes, has_content.get(m.index)) for m in case.messages
+        ),
+    )
+    head = _heads.get(key)
+    if head is None:
+        if len(_heads) >= 4096:
+            _heads.clear()
+        head = _heads[key] = _make_explanation_head(case, an, v4)
+    return head
+
+
+def _make_explanation_head(case: EvalCase, an: _Analysis, v4: bool) -> tuple:
     by_index = {m.index: m for m in case.messages}
     rule: RuleKind
     if an.non_user:
@@ -566,19 +645,9 @@ def explain(
             evidence.append(
                 f"{which} from the suite's `input` (prepended to every test without execution.skip_defaults)."
             )
-        evidence.extend(case.notes)
-        evidence.extend(f"Interpolation: {n}" for n in case.interpolations)
-        if case.assertions:
-            evidence.append(
-                f"The test has {len(case.assertions)} grader(s) of its own, so AgentV does not run the default "
-                "grader: its prompt is shown for reference."
-            )
-    elif case.notes:
-        evidence.extend(case.notes)
 
-    fates: list[SegmentFate] = []
     msg_fates: list[MessageFate] = []
-    lead = _leading_system_count(an.kept)
+    lead = an.lead
     kept_pos = {m.index: pos for pos, m in enumerate(an.kept)}
     visible_indexes = set(an.visible)
     for message in case.messages:
@@ -586,22 +655,10 @@ def explain(
             msg_fates.append(
                 MessageFate(message.index, message.role, False, False, None, f"dropped: {message.dropped}")
             )
-            for seg in message.segments:
-                fates.append(
-                    SegmentFate(
-                        message.index,
-                        seg.index,
-                        "not a mapping" if "not a mapping" in message.dropped else "unknown type dropped",
-                        f"lost with its message ({message.dropped})",
-                        seg.value,
-                    )
-                )
             continue
         pos = kept_pos[message.index]
         parts = an.parts[pos]
         visible = message.index in visible_indexes
-        # only a file's fate depends on its part
-        part_by_seg = {p.segment_index: p for p in parts} if an.uses_markers and parts else {}
         in_question = visible if an.uses_markers else True
         if an.uses_markers:
             if pos < lead:
@@ -620,15 +677,7 @@ def explain(
         else:
             chat_role, note = None, "part of the flat question" if visible else "contributes nothing visible"
         msg_fates.append(MessageFate(message.index, message.role, visible, in_question, chat_role, note))
-        for seg in message.segments:
-            if v4:
-                fate = _segment_fate_v4(message, seg, visible or pos < lead)
-            else:
-                fate = _segment_fate(message, seg, part_by_seg.get(seg.index), an.uses_markers, patterns, repo_root)
-            if seg.outside_root:
-                fate = replace(fate, detail=f"{fate.detail}; outside the repository root ({seg.resolved_path})")
-            fates.append(fate)
-    return Explanation(rule, an.uses_markers, summary, evidence, trigger, list(an.visible), msg_fates, fates)
+    return rule, summary, tuple(evidence), tuple(trigger), tuple(msg_fates)
 
 
 @lru_cache(maxsize=4096)
@@ -749,14 +798,20 @@ def _segment_fate_v4(message: Message, seg, sent: bool) -> SegmentFate:
         )
     if seg.text is None:
         return SegmentFate(m, i, "file unreadable", f"{seg.resolved_path} could not be read{origin}", path)
-    where = f'lm: <file path="{seg.display_path}">, agent: <file: path="{seg.resolved_path}">'
-    if not seg.text:
-        return SegmentFate(
-            m, i, "file embedded", f"{seg.display_path} is empty: nothing in lm mode; {where}{origin}", path
-        )
-    if js_blank(seg.text):
-        return SegmentFate(m, i, "file embedded", f"{seg.display_path} is blank: not visible; {where}{origin}", path)
-    return SegmentFate(m, i, "file embedded", f"{_lines(seg.text)}; {where}{origin}", path)
+    return SegmentFate(
+        m, i, "file embedded", _embedded_detail_v4(seg.display_path, seg.resolved_path, seg.text, origin), path
+    )
+
+
+@lru_cache(maxsize=1024)
+def _embedded_detail_v4(display_path: str, resolved_path: str, text: str, origin: str) -> str:
+    """The detail of an embedded file (cached: a suite embeds the same few files in thousands of tests)."""
+    where = f'lm: <file path="{display_path}">, agent: <file: path="{resolved_path}">'
+    if not text:
+        return f"{display_path} is empty: nothing in lm mode; {where}{origin}"
+    if js_blank(text):
+        return f"{display_path} is blank: not visible; {where}{origin}"
+    return f"{_lines(text)}; {where}{origin}"
 
 
 def _not_a_string(seg) -> str:
