@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from rich.style import Style
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
@@ -34,6 +34,7 @@ from ..actions import bindings
 from ..render import chat_text, highlighted, sanitize
 from .commands import ResultsCommands, show_help, table_commands
 from .keys import DETAIL_ACTIONS, PAIR_ACTIONS
+from .messages import DriftReported, PairLoaded, RecordLoaded
 from .widgets import (
     FAIL,
     PASS,
@@ -636,7 +637,7 @@ class ResultDetailScreen(Screen):
         answer = record.candidate_answer
         if not answer and artifacts is not None and artifacts.answer is not None:
             answer = artifacts.answer
-        self.app.call_from_thread(self._show, index, record, artifacts, texts, answer)
+        self.post_message(RecordLoaded(index, record, artifacts, texts, answer))
         report = None
         if self.drift is not None:
             try:
@@ -645,16 +646,18 @@ class ResultDetailScreen(Screen):
                 from turnlens.formatting.results.drift import DriftReport
 
                 report = DriftReport("eval refused", f"the engine failed: {error}")
-        self.app.call_from_thread(self._show_drift, index, report)
+        self.post_message(DriftReported(index, report))
 
     def _current_index(self) -> int:
         return self.rows[self.position]
 
-    def _show(self, index: int, record: ResultRecord, artifacts, texts: dict[str, Text], answer: str) -> None:
+    @on(RecordLoaded)
+    def _show(self, message: RecordLoaded) -> None:
+        index, texts, answer = message.index, message.texts, message.answer
         if index != self._current_index():
             return
-        self.record = record
-        self.artifacts = artifacts
+        self.record = message.record
+        self.artifacts = message.artifacts
         self.query_one("#detail-title", Static).update(texts["title"])
         found: dict[str, int] = {}
         for name in ("request", "verdict", "evaluator", "timing", "raw"):
@@ -691,10 +694,11 @@ class ResultDetailScreen(Screen):
             line += max(1, len(part.wrap(console, width)))
         scroll.scroll_to(y=max(0, line - 3), animate=False)
 
-    def _show_drift(self, index: int, report) -> None:
-        if index != self._current_index():
+    @on(DriftReported)
+    def _show_drift(self, message: DriftReported) -> None:
+        if message.index != self._current_index():
             return
-        self.query_one("#drift-text", Static).update(drift_text(report))
+        self.query_one("#drift-text", Static).update(drift_text(message.report))
 
     def action_back(self) -> None:
         self.dismiss()
@@ -832,9 +836,17 @@ class CompareDetailScreen(Screen):
             if record is not None and not answer and folder and record.v4 is not None:
                 answer = load_artifacts(record, folder).answer or ""  # slim index rows keep it in answer.md
             answers.append(answer)
-        self.app.call_from_thread(self._show, position, row, record_a, record_b, answers)
+        self.post_message(PairLoaded(position, row, record_a, record_b, answers))
 
-    def _show(self, position: int, row: CompareRow, record_a, record_b, answers: list[str]) -> None:
+    @on(PairLoaded)
+    def _show(self, message: PairLoaded) -> None:
+        position, row, record_a, record_b, answers = (
+            message.position,
+            message.row,
+            message.record_a,
+            message.record_b,
+            message.answers,
+        )
         if position != self.position:
             return
         self._shown = (row, record_a, record_b, answers)

@@ -75,6 +75,39 @@ class DriftChecked(Message):
         self.note = note
 
 
+class RecordLoaded(Message):
+    """A result read and drawn for the detail screen: the record, its artifacts, the tabs' texts, the answer."""
+
+    def __init__(self, index: int, record: Any, artifacts: Any, texts: dict[str, Any], answer: str) -> None:
+        super().__init__()
+        self.index = index
+        self.record = record
+        self.artifacts = artifacts
+        self.texts = texts
+        self.answer = answer
+
+
+class DriftReported(Message):
+    """The drift of the result at `index` (a DriftReport, or None when drift is not checked here)."""
+
+    def __init__(self, index: int, report: Any) -> None:
+        super().__init__()
+        self.index = index
+        self.report = report
+
+
+class PairLoaded(Message):
+    """Both results of a compared pair read: the records (None where a run lacks the id) and their answers."""
+
+    def __init__(self, position: int, row: Any, record_a: Any, record_b: Any, answers: list[str]) -> None:
+        super().__init__()
+        self.position = position
+        self.row = row
+        self.record_a = record_a
+        self.record_b = record_b
+        self.answers = answers
+
+
 class Compared(Message):
     """Both runs are indexed and paired."""
 
