@@ -37,6 +37,13 @@ TURNLENS_COLOURS = {
     "markers": "#61afef",
     "flat": "#98c379",
     "skip": "#5c6370",
+    # the results view: scores, graders, timings
+    "muted": "#7f848e",  # no score, evidence, a drift badge that says nothing is wrong
+    "track": "#3e4451",  # the empty part of a score bar, an empty histogram bin
+    "measure": "#56b6c2",  # durations, tokens, cost, times
+    "heading": "#56b6c2",  # a section of a result's detail
+    "label": "#61afef",  # a target, a recorded field's name
+    "neutral": "#abb2bf",  # a mark that is neither good nor bad
     "diff-added": "#1e3a1e",
     "diff-removed": "#3a1e1e",
     "diff-changed": "#3a341e",
@@ -77,7 +84,15 @@ _DERIVED = {
     "markers": ("text-primary", "primary"),
     "flat": ("text-success", "success"),
     "skip": ("foreground-muted", "foreground-muted"),
+    "muted": ("foreground-muted", "foreground-muted"),
+    "track": ("foreground-muted", "foreground-muted"),
+    "measure": ("text-accent", "accent"),
+    "heading": ("text-accent", "accent"),
+    "label": ("text-primary", "primary"),
+    "neutral": ("foreground-muted", "foreground-muted"),
 }
+# Meanings that decorate rather than say something: they need only DECORATION_CONTRAST.
+DECORATIVE = frozenset({"fence", "role-other", "skip", "muted", "track", "neutral"})
 # Backgrounds of the profile diff's changed lines: the theme's colour, faint, over its background.
 _DIFF_TINTS = {"diff-added": "success", "diff-removed": "error", "diff-changed": "warning"}
 DIFF_TINT = 0.22
@@ -170,12 +185,19 @@ _ANSI_TEXTS = {
     "markers": "blue",
     "flat": "green",
     "skip": "bright_black",
+    "muted": "bright_black",
+    "track": "bright_black",
+    "measure": "cyan",
+    "heading": "cyan",
+    "label": "blue",
+    "neutral": "default",
 }
 
 
 def _ansi_palette(theme: Theme) -> Palette:
     badges = {name: ("black", colour) for name, colour in _ANSI_TEXTS.items()}
-    badges["role-other"] = badges["skip"] = ("default", "bright_black")
+    for name in ("role-other", "skip", "muted", "track", "neutral"):
+        badges[name] = ("default", "bright_black")
     return Palette(
         name=theme.name,
         dark=theme.dark,
@@ -200,7 +222,7 @@ def palette_for(theme: Theme) -> Palette:
         own = variables.get(f"tl-{name}")
         text = _solid(own or variables[text_var], background)
         block = _solid(own or variables[badge_var], background)
-        minimum = DECORATION_CONTRAST if name in ("fence", "role-other", "skip") else TEXT_CONTRAST
+        minimum = DECORATION_CONTRAST if name in DECORATIVE else TEXT_CONTRAST
         texts[name] = (text if own else legible(text, background, minimum)).hex
         # A badge is dark text on its colour, or light text where the colour is dark (unless the theme says).
         label = variables.get("tl-badge-text") or ("black" if block.brightness >= 0.45 else "white")

@@ -7,9 +7,15 @@ import pytest
 from textual.color import Color
 from textual.theme import BUILTIN_THEMES
 
-from turnlens.tui.theme import DECORATION_CONTRAST, TEXT_CONTRAST, TURNLENS, TURNLENS_COLOURS, contrast, palette_for
-
-DECORATION = {"fence", "role-other", "skip"}
+from turnlens.tui.theme import (
+    DECORATION_CONTRAST,
+    DECORATIVE,
+    TEXT_CONTRAST,
+    TURNLENS,
+    TURNLENS_COLOURS,
+    contrast,
+    palette_for,
+)
 
 
 @pytest.mark.parametrize("name", sorted(name for name, theme in BUILTIN_THEMES.items() if not theme.ansi))
@@ -17,7 +23,7 @@ def test_every_text_colour_reads_on_the_theme_background(name):
     palette = palette_for(BUILTIN_THEMES[name])
     background = Color.parse(palette.background)
     for meaning, colour in palette.texts.items():
-        wanted = DECORATION_CONTRAST if meaning in DECORATION else TEXT_CONTRAST
+        wanted = DECORATION_CONTRAST if meaning in DECORATIVE else TEXT_CONTRAST
         assert contrast(Color.parse(colour), background) >= wanted - 0.01, (name, meaning, colour)
     for meaning, (label, block) in palette.badges.items():
         assert contrast(Color.parse(label), Color.parse(block)) >= DECORATION_CONTRAST, (name, meaning)

@@ -102,6 +102,61 @@ class TestCompare:
         assert snap_compare(results_app("run-a.jsonl", "run-b.jsonl"), terminal_size=WIDE, run_before=press("enter"))
 
 
+def in_theme(name: str, *keys: str):
+    async def run_before(pilot):
+        pilot.app.theme = name
+        await wait_for_idle(pilot)
+        for key in keys:
+            await pilot.press(key)
+            await wait_for_idle(pilot)
+
+    return run_before
+
+
+class TestThemes:
+    """The results view in other themes (tui/theme.py): scores, marks, badges and diffs stay legible, the light
+    themes included."""
+
+    def test_list_in_a_light_theme(self, snap_compare):
+        assert snap_compare(results_app("run-a.jsonl"), terminal_size=WIDE, run_before=in_theme("textual-light"))
+
+    def test_graders_and_assertions_in_a_light_theme(self, snap_compare):
+        assert snap_compare(
+            results_app(RUN2), terminal_size=WIDE, run_before=in_theme("textual-light", "down", "enter", "3")
+        )
+
+    def test_drift_diff_in_another_light_theme(self, snap_compare):
+        app = results_app("project/.agentv/results/mini-run.jsonl")
+        assert snap_compare(app, terminal_size=WIDE, run_before=in_theme("solarized-light", "end", "enter", "5"))
+
+    def test_compare_in_another_dark_theme(self, snap_compare):
+        assert snap_compare(results_app("run-a.jsonl", "run-b.jsonl"), terminal_size=WIDE, run_before=in_theme("nord"))
+
+    async def test_the_list_follows_a_theme_change(self):
+        from turnlens.tui.results.widgets import ResultList
+
+        app = results_app("run-a.jsonl")
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            result_list = app.screen.query_one(ResultList)
+            before = result_list.render_line(0)
+            app.theme = "textual-light"
+            await wait_for_idle(pilot)
+            after = result_list.render_line(0)
+            assert before.text == after.text and list(before) != list(after)
+            app.theme = "turnlens"
+            await wait_for_idle(pilot)
+            await pilot.press("enter")
+            await wait_for_idle(pilot)
+            from textual.widgets import Static
+
+            dark = app.screen.query_one("#detail-title", Static).content
+            app.theme = "textual-light"
+            await wait_for_idle(pilot)
+            light = app.screen.query_one("#detail-title", Static).content
+            assert dark.plain == light.plain and dark.spans != light.spans  # the detail is drawn again
+
+
 class TestPilot:
     async def test_sort_cycle(self):
         app = results_app("run-a.jsonl")

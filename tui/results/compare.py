@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from turnlens.formatting.results.compare import CompareRow
@@ -26,10 +25,11 @@ from .commands import ResultsCommands, show_help, table_commands
 from .keys import COMPARE_ACTIONS, PAIR_ACTIONS, marks_legend
 from .messages import Compared, IndexProgressed
 from .model import DEFAULT_THRESHOLD, CompareModel, Run, open_runs
+from .theming import ThemedScreen
 from .widgets import CompareHeader, CompareList, ProblemsBar, SearchBox, VirtualList
 
 
-class CompareScreen(Screen):
+class CompareScreen(ThemedScreen):
     """Results of two runs paired by id (AgentV 4: test id and target)."""
 
     COMMANDS = {ResultsCommands}
@@ -73,6 +73,7 @@ class CompareScreen(Screen):
         return Text(f"{'status':<11}{'A':<16}{'B':<16}{'Δ':<7}id", end="")  # the Static pads one cell
 
     def on_mount(self) -> None:
+        self.follow_theme()
         self._show_problems()
         self._index_both(self.model.a, self.model.b)
         self.query_one(CompareList).focus()
@@ -110,6 +111,10 @@ class CompareScreen(Screen):
             return
         self.query_one(CompareList).set_rows(self.model.refilter())
         self.query_one(CompareHeader).state = self.model.header_state()
+
+    def redraw(self) -> None:
+        self.query_one(CompareHeader).refresh()
+        self.query_one(CompareList).refresh()
 
     def _show_problems(self) -> None:
         problems = list(self.path_problems) + self.model.problems()

@@ -14,7 +14,6 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, Markdown, Static, TabbedContent, TabPane
 
 from turnlens.formatting.model import Rendered
@@ -32,24 +31,26 @@ from turnlens.formatting.sanitize import sanitize as sanitize_copy
 
 from ..actions import bindings
 from ..render import chat_text, highlighted, sanitize
+from ..theme import palette
 from .commands import ResultsCommands, show_help, table_commands
 from .keys import DETAIL_ACTIONS, PAIR_ACTIONS
 from .messages import DriftReported, PairLoaded, RecordLoaded
+from .theming import ThemedScreen
 from .widgets import (
     FAIL,
     PASS,
-    STATUS_STYLES,
     WARN,
     format_cost,
     format_duration,
     format_tokens,
+    ink,
     score_bar,
-    score_colour,
+    score_style,
+    status_style,
 )
 
 DISPLAY_LIMIT = 100_000  # characters of one text shown; the rest is summarised
 MARKDOWN_LIMIT = 40_000  # longer answers are shown as plain text: the Markdown widget builds a widget per block
-HEADING = Style(bold=True, color="#56b6c2")
 DIM = Style(dim=True)
 
 
@@ -59,7 +60,7 @@ def _cut(text: str, limit: int = DISPLAY_LIMIT) -> tuple[str, int]:
 
 def _more(out: Text, cut: int) -> None:
     if cut:
-        out.append(f"\n… {cut:,} more characters not shown", style=Style(italic=True, color=WARN))
+        out.append(f"\n… {cut:,} more characters not shown", style=ink(WARN, italic=True))
 
 
 def _literal(text: str, style: Style | str = "") -> Text:
@@ -79,7 +80,7 @@ def _prompt(text: str) -> Text:
 def _heading(out: Text, title: str, note: str = "") -> None:
     if out.plain:
         out.append("\n\n")
-    out.append(title, style=HEADING)
+    out.append(title, style=ink("heading", bold=True))
     if note:
         out.append("  " + note, style=DIM)
     out.append("\n")
@@ -99,20 +100,18 @@ def title_text(record: ResultRecord, threshold: float, position: str = "") -> Te
     v4 = record.v4
     status = v4.execution_status if v4 is not None else None
     if status in STATUS_BADGES:
-        badge, colour = STATUS_BADGES[status]
-        out.append(badge, style=Style(color="black", bgcolor=colour, bold=True))
+        badge, meaning = STATUS_BADGES[status]
+        out.append(badge, style=palette().badge(meaning))
     elif record.error is not None:
-        out.append(" ERROR ", style=Style(color="black", bgcolor=FAIL, bold=True))
+        out.append(" ERROR ", style=palette().badge(FAIL))
     elif record.score is not None:
         passed = record.score >= threshold
-        out.append(
-            " PASS " if passed else " FAIL ", style=Style(color="black", bgcolor=PASS if passed else FAIL, bold=True)
-        )
+        out.append(" PASS " if passed else " FAIL ", style=palette().badge(PASS if passed else FAIL))
     out.append(" ")
     # an execution error has no verdict: its recorded 0 is not shown as a score
     score = None if record.error is not None and status in (None, "execution_error") else record.score
     out.append_text(score_bar(score, threshold))
-    out.append(" " + ("—" if score is None else f"{score:.2f}"), style=score_colour(score, threshold))
+    out.append(" " + ("—" if score is None else f"{score:.2f}"), style=score_style(score, threshold))
     suite_label = "suite" if v4 is not None else "dataset"
     for label, value in (("target", record.target), (suite_label, record.dataset), ("at", record.timestamp)):
         if value:
@@ -126,7 +125,7 @@ def title_text(record: ResultRecord, threshold: float, position: str = "") -> Te
             format_cost(v4.cost_usd) if v4.cost_usd is not None else "",
         ):
             if value:
-                out.append(f"  {value}", style="#56b6c2")
+                out.append(f"  {value}", style=ink("measure"))
     if position:
         out.append(f"  {position}", style=DIM)
     out.no_wrap = True  # two lines, always
@@ -163,7 +162,7 @@ def request_text(record: ResultRecord, artifacts: Artifacts | None = None) -> Te
         else:
             out.append("This result recorded no provider request.", style=Style(italic=True, dim=True))
     for problem in record.diagnostics:
-        out.append("\n⚠ " + sanitize(str(problem)), style=WARN)
+        out.append("\n⚠ " + sanitize(str(problem)), style=ink(WARN))
     return out
 
 
@@ -180,11 +179,11 @@ def _request_into(out: Text, label: str, request: RecordedRequest) -> None:
         out.append_text(_prompt(request.guidelines) if request.guidelines else Text("(none)", style=DIM))
 
 
-def _marks(out: Text, items: list[str], mark: str, colour: str) -> None:
+def _marks(out: Text, items: list[str], mark: str, meaning: str) -> None:
     for item in items:
         if out.plain and not out.plain.endswith("\n"):
             out.append("\n")
-        out.append(f" {mark} ", style=f"bold {colour}")
+        out.append(f" {mark} ", style=ink(meaning, bold=True))
         out.append_text(_literal(item))
 
 
@@ -203,13 +202,13 @@ def verdict_text(record: ResultRecord, threshold: float) -> Text:
     v4 = record.v4
     if record.error is not None and (v4 is None or v4.execution_status in (None, "execution_error")):
         # an execution error has no verdict: its recorded 0 is not a score that failed the threshold
-        out.append("—", style=f"bold {FAIL}")
+        out.append("—", style=ink(FAIL, bold=True))
         recorded = "" if record.score is None else f" (recorded {record.score:.2f})"
         out.append(f"  not judged: the run failed{recorded}", style=DIM)
     else:
         out.append(
             "—" if record.score is None else f"{record.score:.2f}",
-            style=f"bold {score_colour(record.score, threshold)}",
+            style=score_style(record.score, threshold, bold=True),
         )
         out.append(f"  (pass at ≥{threshold:.2f})", style=DIM)
     if v4 is not None and v4.execution_status:
@@ -221,7 +220,7 @@ def verdict_text(record: ResultRecord, threshold: float) -> Text:
                 out.append(sanitize(value))
     if record.error is not None:
         _heading(out, "Error")
-        out.append_text(_literal(record.error, f"bold {FAIL}"))
+        out.append_text(_literal(record.error, ink(FAIL, bold=True)))
     if v4 is not None:
         _v4_verdict_into(out, record, threshold)
         return out
@@ -238,11 +237,18 @@ def verdict_text(record: ResultRecord, threshold: float) -> Text:
     if record.raw_aspects:
         _heading(out, "Raw aspects")
         aspects = record.raw_aspects if isinstance(record.raw_aspects, list) else [record.raw_aspects]
-        _marks(out, [a if isinstance(a, str) else str(a) for a in aspects], "•", "#abb2bf")
+        _marks(out, [a if isinstance(a, str) else str(a) for a in aspects], "•", "neutral")
     return out
 
 
-VERDICT_STYLES = {"pass": f"bold {PASS}", "fail": f"bold {FAIL}", "skip": "dim"}
+VERDICT_MEANINGS = {"pass": PASS, "fail": FAIL}
+
+
+def _verdict_style(verdict: str) -> Style | str:
+    if verdict == "skip":
+        return "dim"
+    meaning = VERDICT_MEANINGS.get(verdict)
+    return ink(meaning, bold=True) if meaning else "bold"
 
 
 def _v4_verdict_into(out: Text, record: ResultRecord, threshold: float) -> None:
@@ -271,10 +277,10 @@ def _grader_into(out: Text, grader: GraderScore, threshold: float, depth: int) -
     out.append_text(score_bar(grader.score, threshold, 8))
     out.append(
         " " + ("—" if grader.score is None else f"{grader.score:.2f}") + " ",
-        style=score_colour(grader.score, threshold),
+        style=score_style(grader.score, threshold),
     )
     if grader.verdict:
-        out.append(f"{grader.verdict.upper():<5}", style=VERDICT_STYLES.get(grader.verdict, "bold"))
+        out.append(f"{grader.verdict.upper():<5}", style=_verdict_style(grader.verdict))
         out.append(" ")
     out.append(sanitize(grader.name) or "(unnamed)", style="bold")
     facts = [sanitize(grader.type)] if grader.type else []
@@ -297,11 +303,11 @@ def _assertions_into(out: Text, assertions: list[Assertion], indent: str) -> Non
         if assertion.passed is None:
             out.append(" ? ", style="bold dim")
         else:
-            out.append(" ✓ " if assertion.passed else " ✗ ", style=f"bold {PASS if assertion.passed else FAIL}")
+            out.append(" ✓ " if assertion.passed else " ✗ ", style=ink(PASS if assertion.passed else FAIL, bold=True))
         out.append_text(_literal(assertion.text))
         if assertion.evidence:
             out.append("\n" + indent + "     ")
-            out.append_text(_literal(assertion.evidence, "italic #7f848e"))
+            out.append_text(_literal(assertion.evidence, ink("muted", italic=True)))
 
 
 def _evaluator_into(out: Text, evaluator: EvaluatorResult, threshold: float) -> None:
@@ -309,7 +315,7 @@ def _evaluator_into(out: Text, evaluator: EvaluatorResult, threshold: float) -> 
     out.append_text(score_bar(evaluator.score, threshold, 8))
     out.append(
         " " + ("—" if evaluator.score is None else f"{evaluator.score:.2f}") + " ",
-        style=score_colour(evaluator.score, threshold),
+        style=score_style(evaluator.score, threshold),
     )
     out.append(sanitize(evaluator.name) or "(unnamed)", style="bold")
     if evaluator.type:
@@ -381,7 +387,7 @@ def _json_lines(out: Text, value: object, indent: str = "", depth: int = 0) -> N
     if isinstance(value, dict) and depth < 3:
         for key, item in list(value.items())[:200]:
             out.append("\n" + indent)
-            out.append(sanitize(str(key)) + ":", style="#61afef")
+            out.append(sanitize(str(key)) + ":", style=ink("label"))
             if isinstance(item, (dict, list)) and item and depth < 2:
                 _json_lines(out, item, indent + "  ", depth + 1)
             else:
@@ -427,7 +433,7 @@ def timing_text(record: ResultRecord, artifacts: Artifacts | None) -> Text:
         for label, value in facts:
             if value is None:
                 continue
-            out.append(f"\n{label}:", style="#61afef")
+            out.append(f"\n{label}:", style=ink("label"))
             if isinstance(value, dict):
                 out.append(" " + ", ".join(f"{sanitize(str(k))} {_scalar(v)}" for k, v in value.items()))
             else:
@@ -460,10 +466,10 @@ def timing_text(record: ResultRecord, artifacts: Artifacts | None) -> Text:
                 _json_lines(out, grading[key])
     _heading(out, "Artifacts", _shown_path(artifacts.folder))
     for name, path in artifacts.files.items():
-        out.append(f"\n{name}: ", style="#61afef")
+        out.append(f"\n{name}: ", style=ink("label"))
         out.append(_shown_path(path))
     for problem in artifacts.problems:
-        out.append("\n⚠ " + sanitize(str(problem)), style=WARN)
+        out.append("\n⚠ " + sanitize(str(problem)), style=ink(WARN))
     return out
 
 
@@ -487,10 +493,10 @@ def raw_text(record: ResultRecord) -> Text:
 DRIFT_BADGES = {
     "equal": ("EQUAL", PASS),
     "drifted": ("DRIFTED", WARN),
-    "eval not found": ("EVAL NOT FOUND", "#7f848e"),
-    "nothing recorded": ("NOTHING RECORDED", "#7f848e"),
+    "eval not found": ("EVAL NOT FOUND", "muted"),
+    "nothing recorded": ("NOTHING RECORDED", "muted"),
     "eval refused": ("EVAL REFUSED", FAIL),
-    "case skipped": ("CASE SKIPPED", "#7f848e"),
+    "case skipped": ("CASE SKIPPED", "muted"),
 }
 
 
@@ -500,17 +506,18 @@ def drift_text(report) -> Text:
     if report is None:
         out.append("Drift is not checked here.", style=Style(italic=True, dim=True))
         return out
-    badge, colour = DRIFT_BADGES.get(report.status, (report.status.upper(), WARN))
-    out.append(f" {badge} ", style=Style(color="black", bgcolor=colour, bold=True))
+    badge, meaning = DRIFT_BADGES.get(report.status, (report.status.upper(), WARN))
+    p = palette()
+    out.append(f" {badge} ", style=p.badge(meaning))
     out.append("  " + sanitize(report.message))
     for field in report.fields:
         out.append("\n\n")
         if field.equal:
-            out.append("= ", style=f"bold {PASS}")
+            out.append("= ", style=ink(PASS, bold=True))
             out.append(field.field, style="bold")
             out.append("  unchanged", style=DIM)
             continue
-        out.append("≠ ", style=f"bold {WARN}")
+        out.append("≠ ", style=ink(WARN, bold=True))
         out.append(field.field, style="bold")
         out.append("  recorded → current eval file", style=DIM)
         diff, cut = _cut(field.diff)
@@ -519,11 +526,11 @@ def drift_text(report) -> Text:
             if line.startswith(("+++", "---")):
                 style: Style | str = "bold"
             elif line.startswith("+"):
-                style = Style(color=PASS, bgcolor="#1e3a1e")
+                style = p.text(PASS) + p.tint("diff-added")
             elif line.startswith("-"):
-                style = Style(color=FAIL, bgcolor="#3a1e1e")
+                style = p.text(FAIL) + p.tint("diff-removed")
             elif line.startswith("@@"):
-                style = Style(color="#56b6c2")
+                style = p.text("heading")
             else:
                 style = DIM
             out.append(sanitize(line) or " ", style=style)
@@ -544,7 +551,6 @@ def answer_widget(answer: str, classes: str) -> Markdown | Static:
     return Markdown(sanitize(answer), classes=classes)
 
 
-HIGHLIGHT = Style(color="black", bgcolor="#e5c07b", bold=True)
 TABS = ("request", "answer", "verdict", "evaluator", "drift", "timing", "raw")
 
 
@@ -554,15 +560,16 @@ def _mark(text: Text, needle: str) -> int | None:
         return None
     plain = text.plain.lower()
     wanted = needle.lower()
+    highlight = palette().badge(WARN)  # a full-text search's hits
     first = plain.find(wanted)
     position = first
     while position != -1:
-        text.stylize(HIGHLIGHT, position, position + len(wanted))
+        text.stylize(highlight, position, position + len(wanted))
         position = plain.find(wanted, position + len(wanted))
     return None if first == -1 else first
 
 
-class ResultDetailScreen(Screen):
+class ResultDetailScreen(ThemedScreen):
     """One result in full. ] / [ walk the list in its current order, n / N jump to the next / previous failing
     result (as n / N go to the next case with warnings in the eval view); 1–7 pick a tab; esc goes back."""
 
@@ -619,6 +626,10 @@ class ResultDetailScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.follow_theme()
+        self._load(self.rows[self.position])
+
+    def redraw(self) -> None:
         self._load(self.rows[self.position])
 
     @work(thread=True, exclusive=True, group="record")
@@ -763,10 +774,10 @@ def _side_title(name: str, record: ResultRecord | None, threshold: float) -> Tex
     out.append("\n")
     out.append_text(score_bar(record.score, threshold))
     out.append(
-        " " + ("—" if record.score is None else f"{record.score:.2f}"), style=score_colour(record.score, threshold)
+        " " + ("—" if record.score is None else f"{record.score:.2f}"), style=score_style(record.score, threshold)
     )
     if record.error is not None:
-        out.append("  ERROR ", style=f"bold {FAIL}")
+        out.append("  ERROR ", style=ink(FAIL, bold=True))
         out.append(sanitize(record.error)[:200])
     return out
 
@@ -786,7 +797,7 @@ def _side_verdict(record: ResultRecord | None, threshold: float = 0.5) -> Text:
     return out
 
 
-class CompareDetailScreen(Screen):
+class CompareDetailScreen(ThemedScreen):
     """The two answers (and verdicts) of one id side by side. ] / [ walk the compared pairs, n / N jump to the
     next / previous pair that changed."""
 
@@ -825,6 +836,10 @@ class CompareDetailScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.follow_theme()
+        self._load(self.position)
+
+    def redraw(self) -> None:
         self._load(self.position)
 
     @work(thread=True, exclusive=True, group="pair")
@@ -854,7 +869,7 @@ class CompareDetailScreen(Screen):
         self._shown = (row, record_a, record_b, answers)
         title = Text(end="")
         title.append(sanitize(row.key), style="bold")
-        title.append(f"  {row.status}", style=STATUS_STYLES.get(row.status, ""))
+        title.append(f"  {row.status}", style=status_style(row.status))
         if row.delta is not None:
             title.append(f"  Δ {row.delta:+.2f}", style=DIM)
         title.append(f"  {position + 1} of {len(self.rows)}", style=DIM)

@@ -18,7 +18,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 
@@ -30,6 +30,7 @@ from .commands import ResultsCommands, show_help, table_commands
 from .keys import ALL_TABLES, RESULTS_ACTIONS, marks_legend
 from .messages import DriftChecked, Followed, IndexProgressed, RowsSelected, RunsAppeared, TextFound
 from .model import DEFAULT_THRESHOLD, DRIFT_CODES, DRIFT_OTHER, ResultsModel, Run, Selection, open_runs, select_rows
+from .theming import ThemedScreen
 from .widgets import ListLook, ProblemsBar, ResultList, ResultsHeader, SearchBox, VirtualList
 
 TEXT_AS_YOU_TYPE_BYTES = 20 * 1024 * 1024  # smaller files are searched in full text at every key press
@@ -48,7 +49,7 @@ def _text_as_you_type(run: Run) -> bool:
     return run.results.size <= TEXT_AS_YOU_TYPE_BYTES
 
 
-class ResultsScreen(Screen):
+class ResultsScreen(ThemedScreen):
     """Results of one run (a file, or a folder of runs: { and } switch)."""
 
     COMMANDS = {ResultsCommands}
@@ -105,6 +106,7 @@ class ResultsScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.follow_theme()
         self._show_problems()
         run = self.run
         if run is None:
@@ -255,6 +257,11 @@ class ResultsScreen(Screen):
         list_.set_empty_note(self.model.empty_note())
         list_.set_look(self._look())
         self.query_one(ResultsHeader).state = state
+
+    def redraw(self) -> None:
+        if self.run is not None:
+            self._update_header()
+            self.query_one(ResultsHeader).refresh()
 
     def _show_problems(self) -> None:
         run = self.run

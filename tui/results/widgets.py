@@ -29,6 +29,7 @@ from turnlens.formatting.results.agentv4 import STATUS_QUALITY_FAILURE
 from turnlens.formatting.results.compare import CompareRow
 from turnlens.formatting.results.reader import ResultsFile, visible_text
 
+from ..theme import palette
 from .model import (
     DRIFT_DRIFTED,
     DRIFT_EQUAL,
@@ -39,26 +40,42 @@ from .model import (
     HeaderState,
 )
 
-PASS = "#98c379"
-FAIL = "#e06c75"
-WARN = "#e5c07b"
+# The meanings of the results view's colours: the Textual theme gives each a colour (tui/theme.py).
+PASS, FAIL, WARN = "success", "error", "warning"
 DIM = Style(dim=True)
 BAR_WIDTH = 10
 HISTOGRAM_BLOCKS = " ▁▂▃▄▅▆▇█"
 
 DRIFT_MARKS = {
-    DRIFT_UNKNOWN: ("  ", ""),
-    DRIFT_EQUAL: ("= ", "dim"),
-    DRIFT_DRIFTED: ("≠ ", f"bold {WARN}"),
-    DRIFT_NOT_FOUND: ("? ", "dim"),
-    DRIFT_OTHER: ("· ", "dim"),
+    DRIFT_UNKNOWN: "  ",
+    DRIFT_EQUAL: "= ",
+    DRIFT_DRIFTED: "≠ ",
+    DRIFT_NOT_FOUND: "? ",
+    DRIFT_OTHER: "· ",
 }
 
 
-def score_colour(score: float | None, threshold: float) -> str:
+def ink(meaning: str, *, bold: bool = False, italic: bool = False) -> Style:
+    """Text in the colour the current theme gives `meaning`."""
+    return palette().text(meaning, bold=bold, italic=italic)
+
+
+def drift_mark(code: int) -> tuple[str, Style | str]:
+    """A list row's drift mark and its style."""
+    return DRIFT_MARKS[code], (
+        "" if code == DRIFT_UNKNOWN else ink(WARN, bold=True) if code == DRIFT_DRIFTED else "dim"
+    )
+
+
+def score_meaning(score: float | None, threshold: float) -> str:
     if score is None:
-        return "#7f848e"
+        return "muted"
     return PASS if score >= threshold else FAIL
+
+
+def score_style(score: float | None, threshold: float, *, bold: bool = False) -> Style:
+    """A score's colour: passed, failed at `threshold`, or none."""
+    return ink(score_meaning(score, threshold), bold=bold)
 
 
 def score_bar(score: float | None, threshold: float, width: int = BAR_WIDTH) -> Text:
@@ -69,9 +86,8 @@ def score_bar(score: float | None, threshold: float, width: int = BAR_WIDTH) -> 
     eighths = round(clamped * width * 8)
     full, part = divmod(eighths, 8)
     bar = "█" * full + ("▏▎▍▌▋▊▉"[part - 1] if part else "")
-    colour = score_colour(score, threshold)
-    text = Text(bar, style=colour, end="")
-    text.append("·" * (width - len(bar)), style="#3e4451")
+    text = Text(bar, style=score_style(score, threshold), end="")
+    text.append("·" * (width - len(bar)), style=ink("track"))
     return text
 
 
@@ -82,12 +98,12 @@ def histogram_text(histogram: list[int], threshold: float) -> Text:
     text = Text("scores ", style="dim", end="")
     for bin_index, count in enumerate(histogram):
         level = 0 if top == 0 else math.ceil(count / top * 8)
-        colour = PASS if (bin_index + 1) / 10 > threshold else FAIL
+        colour = ink(PASS if (bin_index + 1) / 10 > threshold else FAIL)
         if bin_index:
             text.append(" ")
         text.append(f".{bin_index}" if bin_index else "0 ", style="dim")
-        text.append(HISTOGRAM_BLOCKS[max(level, 1)], style=colour if count else "#3e4451")
-        text.append(f"{count:,}", style=colour if count else "#3e4451")
+        text.append(HISTOGRAM_BLOCKS[max(level, 1)], style=colour if count else ink("track"))
+        text.append(f"{count:,}", style=colour if count else ink("track"))
     text.append(" ≤1", style="dim")
     return text
 
@@ -98,11 +114,11 @@ def v4_text(totals) -> Text:
     if totals is None or not totals.rows:
         return text
     ok, quality, execution = totals.statuses[0], totals.statuses[1], totals.statuses[2]
-    text.append(f"ok {ok:,}", style=PASS if ok else "dim")
+    text.append(f"ok {ok:,}", style=ink(PASS) if ok else "dim")
     text.append(" · ", style="dim")
-    text.append(f"quality failure {quality:,}", style=f"bold {FAIL}" if quality else "dim")
+    text.append(f"quality failure {quality:,}", style=ink(FAIL, bold=True) if quality else "dim")
     text.append(" · ", style="dim")
-    text.append(f"execution error {execution:,}", style=f"bold {FAIL}" if execution else "dim")
+    text.append(f"execution error {execution:,}", style=ink(FAIL, bold=True) if execution else "dim")
     parts = []
     if totals.duration_ms:
         parts.append(format_duration(totals.duration_ms))
@@ -112,7 +128,7 @@ def v4_text(totals) -> Text:
         parts.append(format_cost(totals.cost_usd))
     if parts:
         text.append("  total ", style="dim")
-        text.append(" ".join(parts), style="#56b6c2")
+        text.append(" ".join(parts), style=ink("measure"))
     return text
 
 
@@ -144,9 +160,9 @@ def header_text(state: HeaderState) -> Text:
     progress = state.progress
     if progress is not None and not progress.done:
         filled = int(progress.fraction * 20)
-        text.append("indexing ", style=f"bold {WARN}")
-        text.append("▰" * filled + "▱" * (20 - filled), style=WARN)
-        text.append(f" {progress.fraction:4.0%}  ", style=WARN)
+        text.append("indexing ", style=ink(WARN, bold=True))
+        text.append("▰" * filled + "▱" * (20 - filled), style=ink(WARN))
+        text.append(f" {progress.fraction:4.0%}  ", style=ink(WARN))
     elif progress is not None:
         # the time only when it is worth saying (and so that small files draw the same on every run)
         # (only for big files: a small one indexes in milliseconds, however busy the machine made it look)
@@ -169,14 +185,15 @@ def header_text(state: HeaderState) -> Text:
     text.append("—" if stats.mean is None else f"{stats.mean:.2f}", style="bold")
     text.append("  pass ", style="dim")
     rate = stats.pass_rate
-    text.append("—" if rate is None else f"{rate:.0%}", style=f"bold {PASS if rate and rate >= 0.5 else FAIL}")
+    text.append("—" if rate is None else f"{rate:.0%}", style=ink(PASS if rate and rate >= 0.5 else FAIL, bold=True))
     text.append(f" at ≥{state.threshold:.2f}", style="dim")
     text.append(f" ({stats.passed:,} pass, {stats.failed:,} fail)  ", style="dim")
     text.append(
-        f"{stats.errors:,} error{'' if stats.errors == 1 else 's'}", style=f"bold {FAIL}" if stats.errors else "dim"
+        f"{stats.errors:,} error{'' if stats.errors == 1 else 's'}",
+        style=ink(FAIL, bold=True) if stats.errors else "dim",
     )
     if state.problems:
-        text.append(f"  {state.problems} broken", style=f"bold {FAIL}")
+        text.append(f"  {state.problems} broken", style=ink(FAIL, bold=True))
     if stats.v4 is not None and stats.v4.rows:
         text.append("  ")
         text.append_text(v4_text(stats.v4))
@@ -192,7 +209,7 @@ def header_text(state: HeaderState) -> Text:
         text.append(visible_text(state.query), style="bold")
     if state.text_query:
         text.append("  text ", style="dim")
-        text.append(visible_text(state.text_query), style=f"bold {WARN}")
+        text.append(visible_text(state.text_query), style=ink(WARN, bold=True))
     text.append(f"  {state.shown:,} shown", style="dim")
     if state.drift:
         text.append("  drift ", style="dim")
@@ -200,7 +217,7 @@ def header_text(state: HeaderState) -> Text:
         for n, (name, count) in enumerate(parts):
             if n:
                 text.append(" · ", style="dim")
-            text.append(f"{count:,} {name}", style=f"bold {WARN}" if name == "drifted" else "dim")
+            text.append(f"{count:,} {name}", style=ink(WARN, bold=True) if name == "drifted" else "dim")
         if state.drift.get("eval not found") and not state.evals_given:
             text.append("  (--evals PATH names the eval files)", style="dim italic")
     elif state.drift_note:
@@ -437,24 +454,24 @@ class ResultList(VirtualList):
             passed = False
         text = Text(end="")
         if error:
-            text.append(" ✗ ", style=f"bold {FAIL}")
+            text.append(" ✗ ", style=ink(FAIL, bold=True))
         elif passed:
-            text.append(" ✓ ", style=PASS)
+            text.append(" ✓ ", style=ink(PASS))
         else:
-            text.append(" · ", style=FAIL if score is not None else "dim")
+            text.append(" · ", style=ink(FAIL) if score is not None else "dim")
         text.append_text(score_bar(score, threshold))
         text.append(" ")
         if error:
-            text.append(" err", style=f"bold {FAIL}")
+            text.append(" err", style=ink(FAIL, bold=True))
         else:
-            text.append("   —" if score is None else f"{score:4.2f}", style=score_colour(score, threshold))
+            text.append("   —" if score is None else f"{score:4.2f}", style=score_style(score, threshold))
         text.append(" ")
         marks = look.drift_marks
         if marks is not None:  # rows that arrived after the check get the blank mark: columns stay put
-            mark, style = DRIFT_MARKS[marks[index] if index < len(marks) else DRIFT_UNKNOWN]
+            mark, style = drift_mark(marks[index] if index < len(marks) else DRIFT_UNKNOWN)
             text.append(mark, style=style)
         if look.show_time:
-            text.append(_time_label(results.timestamps[index]) + " ", style="#56b6c2")
+            text.append(_time_label(results.timestamps[index]) + " ", style=ink("measure"))
         _measures_into(text, results, index)
         rest = max(0, width - text.cell_len - 1)
         side = min(22, max(8, rest // 5))
@@ -462,7 +479,7 @@ class ResultList(VirtualList):
         eval_id = results.eval_ids[index] or f"(no id, line {results.lines[index]})"
         text.append(_fit(visible_text(eval_id), id_width), style="bold" if not passed else "")
         text.append(" ")
-        text.append(_fit(visible_text(results.target_of(index)), side), style="#61afef")
+        text.append(_fit(visible_text(results.target_of(index)), side), style=ink("label"))
         text.append(" ")
         text.append(_fit(visible_text(results.dataset_of(index)), side), style="dim")
         return text
@@ -501,22 +518,29 @@ def _measures_into(text: Text, results: ResultsFile, index: int) -> None:
     if not recorded:
         return
     if "duration" in recorded:
-        text.append(format_duration(results.durations[index]).rjust(5) + " ", style="#56b6c2")
+        text.append(format_duration(results.durations[index]).rjust(5) + " ", style=ink("measure"))
     if "tokens" in recorded:
         text.append(format_tokens(results.tokens[index]).rjust(6) + " ", style="dim")
     if "cost" in recorded:
         text.append(format_cost(results.costs[index]).rjust(7) + " ", style="dim")
 
 
-STATUS_STYLES = {
-    "new error": f"bold {FAIL}",
-    "regressed": f"bold {FAIL}",
-    "only in A": WARN,
-    "only in B": WARN,
-    "fixed": f"bold {PASS}",
-    "improved": PASS,
-    "unchanged": "dim",
+# A compared pair's status: (meaning, bold); unchanged pairs are dim.
+STATUS_MEANINGS = {
+    "new error": (FAIL, True),
+    "regressed": (FAIL, True),
+    "only in A": (WARN, False),
+    "only in B": (WARN, False),
+    "fixed": (PASS, True),
+    "improved": (PASS, False),
 }
+
+
+def status_style(status: str) -> Style | str:
+    if status == "unchanged":
+        return "dim"
+    meaning = STATUS_MEANINGS.get(status)
+    return ink(meaning[0], bold=meaning[1]) if meaning else ""
 
 
 class CompareList(VirtualList):
@@ -529,7 +553,7 @@ class CompareList(VirtualList):
     def render_row(self, row: object, width: int) -> Text:
         assert isinstance(row, CompareRow)
         text = Text(end="")
-        text.append(f" {row.status:<10} ", style=STATUS_STYLES.get(row.status, ""))
+        text.append(f" {row.status:<10} ", style=status_style(row.status))
         for index, score, error in ((row.a, row.score_a, row.error_a), (row.b, row.score_b, row.error_b)):
             if index is None:  # only in the other run
                 text.append(" " * (BAR_WIDTH + 6))
@@ -537,14 +561,14 @@ class CompareList(VirtualList):
             text.append_text(score_bar(score, self.threshold, BAR_WIDTH))
             text.append(
                 " err " if error else ("  —  " if score is None else f" {score:4.2f}"),
-                style=f"bold {FAIL}" if error else score_colour(score, self.threshold),
+                style=ink(FAIL, bold=True) if error else score_style(score, self.threshold),
             )
             text.append(" ")
         delta = row.delta
         if delta is None or abs(delta) < 1e-12:
             text.append("      ", style="dim")
         else:
-            text.append(f"{delta:+5.2f} ", style=PASS if delta > 0 else FAIL)
+            text.append(f"{delta:+5.2f} ", style=ink(PASS if delta > 0 else FAIL))
         text.append(" ")
         rest = max(8, width - text.cell_len - 1)
         text.append(_fit(visible_text(row.key), rest), style="bold" if row.status != "unchanged" else "")
@@ -562,17 +586,17 @@ def compare_header_text(state: CompareHeaderState) -> Text:
     text.append("B ", style="dim")
     text.append(visible_text(name_b), style="bold")
     if progress:
-        text.append(f"  {progress}", style=f"bold {WARN}")
+        text.append(f"  {progress}", style=ink(WARN, bold=True))
     text.append("\nmean ", style="dim")
     text.append("—" if mean_a is None else f"{mean_a:.2f}", style="bold")
     text.append(" → ", style="dim")
     text.append("—" if mean_b is None else f"{mean_b:.2f}", style="bold")
     if mean_a is not None and mean_b is not None and abs(mean_b - mean_a) > 1e-12:
-        text.append(f" ({mean_b - mean_a:+.2f})", style=PASS if mean_b > mean_a else FAIL)
+        text.append(f" ({mean_b - mean_a:+.2f})", style=ink(PASS if mean_b > mean_a else FAIL))
     for status, count in counts.items():
         if count:
             text.append("  ")
-            text.append(f"{count} {status}", style=STATUS_STYLES.get(status, ""))
+            text.append(f"{count} {status}", style=status_style(status))
     text.append("\n")
     text.append("show ", style="dim")
     text.append("changed" if changed_only else "all", style="bold")
@@ -583,7 +607,7 @@ def compare_header_text(state: CompareHeaderState) -> Text:
     if paired_by:
         text.append(f"  paired by {paired_by}", style="dim")
     if warning:
-        text.append("  " + visible_text(warning), style=f"bold {WARN}")
+        text.append("  " + visible_text(warning), style=ink(WARN, bold=True))
     return text
 
 
