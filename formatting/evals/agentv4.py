@@ -9,6 +9,7 @@ Warnings keep the reference's wording (without its "Warning: "/"Error: " prefix)
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Mapping
@@ -19,8 +20,9 @@ import orjson
 from turnlens.formatting.evals.files import FileReadError, outside_root_message, read_bytes
 from turnlens.formatting.evals.interpolate import dotenv_values_for, interpolate_env, interpolate_vars
 from turnlens.formatting.evals.loader import _read_error_text, _read_text, _Resolver, decode_eval_bytes
-from turnlens.formatting.evals.yaml12 import YamlDoc, YamlError, parse_yaml
-from turnlens.formatting.jsstr import js_json, js_json_indent
+from turnlens.formatting.evals.yaml12 import YamlDoc, YamlError, parse_yaml, refusal_text
+from turnlens.formatting.jsjson import js_json_error
+from turnlens.formatting.jsstr import js_blank, js_json, js_json_indent, js_trim
 from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, Grader, Message, Segment
 
 ROLES = ("system", "user", "assistant", "tool")
@@ -111,13 +113,14 @@ class _Ctx:
         return interpolate_env(data, self.env, notes)
 
     def read(self, path: str) -> tuple[str | None, str | None]:
+        """(text, None), or (None, why it could not be read in Node's words)."""
         hit = self.texts.get(path)
         if hit is None:
             try:
                 text, _valid = _read_text(path)
                 hit = (text, None)
             except FileReadError as exc:
-                hit = (None, f"Could not read file {path}: {_read_error_text(exc, path)}")
+                hit = (None, _read_error_text(exc, path))
             self.texts[path] = hit
         return hit
 
@@ -216,6 +219,9 @@ def _build_message(
             seg.raw = value
         if origin_files and seg_type == "file":
             seg.origin = origin_files
+        if seg_type in ("file", "image") and value == "":
+            msg.segments.append(seg)  # AgentV skips an empty path without a word
+            continue
         if seg_type in ("file", "image") and isinstance(value, str):
             found = _resolve_file(ctx, seg, value, e_line, expected, image=seg_type == "image")
             if not found:
@@ -239,8 +245,9 @@ def _resolve_file(ctx: _Ctx, seg: Segment, value: str, line: int | None, expecte
     if resolved is None:
         seg.tried = tried
         attempts = "\n".join(f"    {t}" for t in tried)
+        what = "Image file" if image else "File"
         where = " in expected_output" if expected else ""
-        ctx.warn(f"File not found{where}: {seg.display_path}\n  Tried:\n{attempts}", line)
+        ctx.warn(f"{what} not found{where}: {seg.display_path}\n  Tried:\n{attempts}", line)
         return False
     seg.resolved_path = resolved
     ctx.result.watched_paths.add(resolved)
@@ -250,12 +257,14 @@ def _resolve_file(ctx: _Ctx, seg: Segment, value: str, line: int | None, expecte
     if image:
         ext = resolved.rsplit(".", 1)[-1].lower() if "." in os.path.basename(resolved) else ""
         if ext not in IMAGE_TYPES:
-            ctx.warn(f"Unsupported image type: {seg.display_path}", line)
+            supported = ", ".join("." + e for e in IMAGE_TYPES)
+            ctx.warn(f"Unsupported image extension for {seg.display_path}. Supported: {supported}", line)
             return False
         try:  # the data URL the provider (and a reference answer) receives
             data = read_bytes(resolved)
         except FileReadError as exc:
-            ctx.warn(f"Could not read file {resolved}: {_read_error_text(exc, resolved)}", line)
+            what = "expected output image" if expected else "image"
+            ctx.warn(f"Could not read {what} {resolved}: {_read_error_text(exc, resolved)}", line)
             return False
         import base64
 
@@ -264,7 +273,8 @@ def _resolve_file(ctx: _Ctx, seg: Segment, value: str, line: int | None, expecte
         return True
     text, error = ctx.read(resolved)
     if error is not None:
-        ctx.warn(error, line)
+        what = "expected output file" if expected else "file"
+        ctx.warn(f"Could not read {what} {resolved}: {error}", line)
         return False
     seg.text = text
     return True
@@ -299,9 +309,16 @@ def _graders(ctx: _Ctx, defs: Any, test_id: str, doc: YamlDoc | None, from_suite
         return []
     out: list[Grader] = []
     lines = (doc.child_lines(defs) if doc is not None else None) or ()
-    strings = [d for d in defs if isinstance(d, str)]
+    strings = []
+    for i, d in enumerate(defs):
+        if isinstance(d, str):
+            if js_blank(d):
+                line = lines[i] if isinstance(lines, list) and i < len(lines) else None
+                ctx.warn(f"Skipping empty string criterion in assert array for '{test_id}'", line)
+            else:
+                strings.append(d)
     if strings:
-        first = next(i for i, d in enumerate(defs) if isinstance(d, str))
+        first = next(i for i, d in enumerate(defs) if isinstance(d, str) and not js_blank(d))
         line = lines[first] if isinstance(lines, list) and first < len(lines) else None
         out.append(Grader("rubrics", "rubrics", float(len(strings)), line, from_suite, "; ".join(strings), strings))
     for i, d in enumerate(defs):
@@ -385,7 +402,7 @@ def _build_test(
     raw_id = raw.get("id")
     test_id = raw_id if isinstance(raw_id, str) else None
     case = EvalCase(index, test_id, line, ctx.path, raw=raw, source=source)
-    label = test_id if test_id else "unknown"
+    label = test_id if test_id is not None else "unknown"  # an empty id is named as written: ''
     notes = case.interpolations
 
     execution = raw.get("execution")
@@ -558,6 +575,10 @@ def _read_case_file(ctx: _Ctx, abs_path: str, shown: str) -> str:
 def _external_cases(ctx: _Ctx, abs_path: str) -> list[tuple[Any, int | None, YamlDoc | None, str]]:
     """(test, line, doc, source) for each test of an external `.yaml`/`.yml`/`.jsonl` case file."""
     name = os.path.relpath(abs_path, ctx.eval_dir).replace(os.sep, "/")
+    base = os.path.basename(abs_path)
+    ext = os.path.splitext(base)[1] if not base.startswith(".") or base.count(".") > 1 else ""  # Node's extname
+    if ext.lower() not in (".yaml", ".yml", ".jsonl"):
+        raise Refused(f"Unsupported external test file format '{ext}': {abs_path}. Supported: .yaml, .yml, .jsonl")
     text = _read_case_file(ctx, abs_path, name)
     if abs_path.lower().endswith(".jsonl"):
         out: list[tuple[Any, int | None, YamlDoc | None, str]] = []
@@ -569,10 +590,10 @@ def _external_cases(ctx: _Ctx, abs_path: str) -> list[tuple[Any, int | None, Yam
     try:
         doc = parse_yaml(text, merge=True)
     except YamlError as exc:
-        raise Refused(f"{exc.message} (in {name})", exc.line, abs_path) from None
+        raise Refused(f"{refusal_text(exc)} (in {name})", exc.line, abs_path) from None
     data = doc.data
     if data is None:
-        ctx.warn(f"External test file is empty: {abs_path}")
+        ctx.warn(f"External test file is empty, skipping: {abs_path}")
         return []
     if not isinstance(data, list):
         got = "object" if isinstance(data, dict) else type(data).__name__
@@ -595,13 +616,13 @@ def _case_folder(ctx: _Ctx, folder: str) -> list[tuple[Any, int | None, YamlDoc 
             (os.path.join(path, n) for n in ("case.yaml", "case.yml") if os.path.isfile(os.path.join(path, n))), None
         )
         if case_file is None:
-            ctx.warn(f"Skipping {sub}: no case.yaml in {path}")
+            ctx.warn(f"Skipping directory '{sub}' — no case.yaml found")
             continue
         text = _read_case_file(ctx, case_file, sub)
         try:
             doc = parse_yaml(text, merge=True)
         except YamlError as exc:
-            raise Refused(f"{exc.message} (in {case_file})", exc.line, case_file) from None
+            raise Refused(f"{refusal_text(exc)} (in {case_file})", exc.line, case_file) from None
         data = ctx.env_interpolate(doc.data) if "${{" in text else doc.data
         if not isinstance(data, dict):  # (the reference's wording: typeof [] and typeof null are both "object")
             raise Refused(f"Case file must contain a YAML object, got object: {case_file}", 1, case_file)
@@ -618,8 +639,11 @@ def _jsonl_objects(text: str, abs_path: str, shown: str) -> list[tuple[int, dict
             continue
         try:
             obj = orjson.loads(line)
-        except orjson.JSONDecodeError as exc:
-            raise Refused(f"Line {n}: Invalid JSON - {exc}\n  File: {shown}", n, abs_path) from None
+        except orjson.JSONDecodeError:
+            why = js_json_error(js_trim(line))
+            if why:
+                raise Refused(f"Line {n}: Invalid JSON - {why}\n  File: {shown}", n, abs_path) from None
+            obj = json.loads(line)  # JSON that orjson refuses and JavaScript reads (a lone surrogate escape, 1e400)
         if not isinstance(obj, dict):
             raise Refused(f"Line {n}: Invalid JSON - Expected JSON object\n  File: {shown}", n, abs_path)
         out.append((n, obj))
@@ -689,11 +713,6 @@ def _load_suite(ctx: _Ctx, result: EvalFile, doc: YamlDoc, text: str) -> EvalFil
     if "${{" in text:
         _env_in_place(data, ctx.env, env_notes)
     name = data.get("name")
-    if isinstance(name, str) and not SUITE_NAME.fullmatch(name):
-        raise Refused(
-            f"Invalid suite name {name!r}: AgentV 4 wants lower-case letters, digits and '-' only (^[a-z0-9-]+$)",
-            _line(doc, data, "name"),
-        )
     base = os.path.basename(result.path)
     result.suite_name = name if isinstance(name, str) else re.sub(r"(\.eval)?\.ya?ml$", "", base)
     desc = data.get("description")
@@ -701,13 +720,6 @@ def _load_suite(ctx: _Ctx, result: EvalFile, doc: YamlDoc, text: str) -> EvalFil
     _check_evaluator(data.get("evaluator"), "global", ctx, _line(doc, data, "evaluator"))
     _check_workspace(ctx, data.get("workspace"), _line(doc, data, "workspace"))
     _check_preprocessors(ctx, data.get("preprocessors"), _line(doc, data, "preprocessors"))
-    execution = data.get("execution")
-    if isinstance(execution, dict) and "total_budget_usd" in execution:
-        raise Refused(
-            "execution.total_budget_usd has been renamed to execution.budget_usd. Update your eval YAML.",
-            _line(doc, execution, "total_budget_usd"),
-        )
-
     key = next((k for k in ("tests", "eval_cases", "evalcases") if k in data and data[k] is not None), None)
     if key is None:
         raise Refused(f"Invalid test file format: {result.path} - missing 'tests' field", 1)
@@ -739,8 +751,90 @@ def _load_suite(ctx: _Ctx, result: EvalFile, doc: YamlDoc, text: str) -> EvalFil
         if env_notes:  # replaced in the whole file before anything else (which strings of this test: not kept)
             case.interpolations[:0] = [f"in this file: {n}" for n in env_notes]
         result.cases.append(case)
+    # checked once the tests are read, as AgentV does (a test's refusal comes first, its skip warnings stay)
+    _check_metadata(data, doc)
+    execution = data.get("execution")
+    if isinstance(execution, dict) and "total_budget_usd" in execution:
+        raise Refused(
+            "execution.total_budget_usd has been renamed to execution.budget_usd. Update your eval YAML.",
+            _line(doc, execution, "total_budget_usd"),
+        )
     _watch_env(ctx)
     return result
+
+
+def _js_type(value: Any) -> str:
+    """The type name AgentV's schema validator reports for a value it did not expect."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "nan" if value != value else "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "date" if hasattr(value, "isoformat") else "object"
+
+
+def _type_issue(path: list, expected: str, value: Any) -> dict:
+    received = _js_type(value)
+    message = f"Expected {expected}, received {received}"
+    return {"code": "invalid_type", "expected": expected, "received": received, "path": path, "message": message}
+
+
+def _too_short(path: list) -> dict:
+    return {
+        "code": "too_small",
+        "minimum": 1,
+        "type": "string",
+        "inclusive": True,
+        "exact": False,
+        "message": "String must contain at least 1 character(s)",
+        "path": path,
+    }
+
+
+def _check_metadata(data: dict, doc: YamlDoc) -> None:
+    """A suite with a string `name` has its metadata validated; a problem refuses the file. AgentV's message is
+    the validator's list of issues as JSON: it is kept whole, after one line of ours saying what is wrong."""
+    name = data.get("name")
+    if not isinstance(name, str):
+        return
+    issues: list[dict] = []
+    if name == "":
+        issues.append(_too_short(["name"]))
+    if not SUITE_NAME.fullmatch(name):
+        issues.append({"validation": "regex", "code": "invalid_string", "message": "Invalid", "path": ["name"]})
+    for key in ("description", "version", "author", "tags", "license", "requires"):
+        if key not in data:
+            continue
+        value = data[key]
+        if key == "tags":
+            if not isinstance(value, list):
+                issues.append(_type_issue([key], "array", value))
+            else:
+                issues += [_type_issue([key, i], "string", t) for i, t in enumerate(value) if not isinstance(t, str)]
+        elif key == "requires":
+            if not isinstance(value, dict):
+                issues.append(_type_issue([key], "object", value))
+            elif "agentv" in value and not isinstance(value["agentv"], str):
+                issues.append(_type_issue([key, "agentv"], "string", value["agentv"]))
+        elif not isinstance(value, str):
+            issues.append(_type_issue([key], "string", value))
+        elif key == "description" and value == "":
+            issues.append(_too_short([key]))
+    if not issues:
+        return
+    parts = []
+    for issue in issues:
+        where = ".".join(str(p) for p in issue["path"])
+        why = "must be lower-case letters, digits and '-' (^[a-z0-9-]+$)" if issue["code"] == "invalid_string" else ""
+        parts.append(f"{where}: {why or issue['message']}")
+    first = issues[0]["path"][0]
+    summary = "Invalid suite metadata: " + "; ".join(parts)
+    raise Refused(f"{summary}\n{js_json_indent(issues)}", _line(doc, data, first))
 
 
 def _env_in_place(data: Any, env: Mapping[str, str], notes: list[str]) -> None:
@@ -792,9 +886,10 @@ def _check_workspace(ctx: _Ctx, ws: Any, line: int | None) -> None:
             raise Refused(
                 "workspace.static_path has been removed. Use workspace.path with workspace.mode=static.", line
             )
-        for removed in ("pool", "static"):
-            if removed in ws:
-                raise Refused(f"workspace.{removed} has been removed. Use workspace.mode instead.", line)
+        if "pool" in ws:
+            raise Refused("workspace.pool has been removed. Use workspace.mode='pooled' or 'temp'.", line)
+        if "static" in ws:
+            raise Refused("workspace.static has been removed. Use workspace.mode='static'.", line)
 
 
 def _watch_env(ctx: _Ctx) -> None:
@@ -817,8 +912,12 @@ def load_jsonl(result: EvalFile, text: str, cwd: str, environ: Mapping[str, str]
     if os.path.isfile(sidecar):
         try:
             side = parse_yaml(decode_eval_bytes(read_bytes(sidecar))[0], merge=True).data
-        except (FileReadError, YamlError):
-            side = None
+        except YamlError as exc:
+            ctx.warn(f"Could not read sidecar metadata from {sidecar}: {refusal_text(exc)}", exc.line, sidecar)
+            side = {}
+        except FileReadError as exc:
+            ctx.warn(f"Could not read sidecar metadata from {sidecar}: {_read_error_text(exc, sidecar)}", 1, sidecar)
+            side = {}
         if not isinstance(side, dict):
             ctx.warn(f"Invalid sidecar metadata format in {sidecar}", 1, sidecar)
         else:
@@ -858,11 +957,13 @@ def load_skill_evals(result: EvalFile, text: str, cwd: str, environ: Mapping[str
     try:
         data = orjson.loads(text)
     except orjson.JSONDecodeError as exc:
-        return _refuse(result, f"Invalid JSON: {exc}", None)
+        line = getattr(exc, "lineno", None)
+        why = f" ({js_json_error(text)})"
+        return _refuse(result, f"Invalid Agent Skills evals.json: failed to parse JSON in '{result.path}'{why}", line)
     data = ctx.env_interpolate(data)
     evals = data.get("evals") if isinstance(data, dict) else None
     if not isinstance(evals, list):
-        return _refuse(result, f"Invalid evals.json format: {result.path} - missing 'evals' array", 1)
+        return _refuse(result, f"Invalid Agent Skills evals.json: missing 'evals' array in '{result.path}'", 1)
     if not evals:
         return _refuse(result, f"Invalid Agent Skills evals.json: 'evals' array is empty in '{result.path}'", 1)
     if isinstance(data.get("skill_name"), str):
@@ -870,16 +971,21 @@ def load_skill_evals(result: EvalFile, text: str, cwd: str, environ: Mapping[str
     suite = _Suite()
     for index, ev in enumerate(evals):
         if not isinstance(ev, dict):
-            ctx.warn("Skipping invalid eval case (expected object)")
-            result.cases.append(EvalCase(index, None, None, result.path, skipped="not an object", raw=ev))
+            case = EvalCase(index, None, None, result.path, skipped="not an object", raw=ev)
+            message = f"Skipping eval case unknown in '{result.path}': missing or empty 'prompt'"
+            case.diagnostics.append(Diagnostic(result.path, None, message))
+            result.cases.append(case)
             continue
         eid = ev.get("id")
         sid = eid if isinstance(eid, str) else ("undefined" if eid is None else js_json(eid))  # JavaScript String()
         prompt = ev.get("prompt")
         if not isinstance(prompt, str) or not prompt.strip():
             case = EvalCase(index, sid, None, result.path, raw=ev, skipped="`prompt` is empty or not a string")
+            named = "unknown" if eid is None else f"id={sid}"
             case.diagnostics.append(
-                Diagnostic(result.path, None, f"Skipping eval case id={sid} in '{result.path}': prompt is empty")
+                Diagnostic(
+                    result.path, None, f"Skipping eval case {named} in '{result.path}': missing or empty 'prompt'"
+                )
             )
             result.cases.append(case)
             continue

@@ -22,7 +22,7 @@ from turnlens.formatting.evals.files import (
     wide_encoding,
 )
 from turnlens.formatting.evals.globs import MAX_MAGIC_PATTERNS, is_guideline, slow_patterns, unused_patterns
-from turnlens.formatting.evals.yaml12 import YamlError, parse_yaml, parse_yaml_bytes
+from turnlens.formatting.evals.yaml12 import YamlError, parse_yaml, parse_yaml_bytes, refusal_text
 from turnlens.formatting.jsstr import js_json, js_trim
 from turnlens.formatting.model import Diagnostic, Dialect, EvalCase, EvalFile, GuidelineConfig, Message, Segment
 
@@ -101,11 +101,19 @@ def _read_error_text(exc: FileReadError, path: str) -> str:
 def _os_error_text(exc: OSError, path: str, op: str = "open") -> str:
     import errno
 
-    names = {
+    names = {  # libuv's wording, which Node prints (lower case, unlike the C library's strerror)
         errno.EISDIR: ("EISDIR", "illegal operation on a directory"),
         errno.EACCES: ("EACCES", "permission denied"),
+        errno.ENOENT: ("ENOENT", "no such file or directory"),
+        errno.ENOTDIR: ("ENOTDIR", "not a directory"),
+        errno.ELOOP: ("ELOOP", "too many symbolic links encountered"),
+        errno.EPERM: ("EPERM", "operation not permitted"),
+        errno.ENAMETOOLONG: ("ENAMETOOLONG", "name too long"),
     }
-    code, text = names.get(exc.errno or 0, (errno.errorcode.get(exc.errno or 0, "EIO"), exc.strerror or "error"))
+    strerror = exc.strerror or "error"
+    code, text = names.get(
+        exc.errno or 0, (errno.errorcode.get(exc.errno or 0, "EIO"), strerror[:1].lower() + strerror[1:])
+    )
     if exc.errno == errno.EISDIR:
         return f"{code}: {text}, read"
     return f"{code}: {text}, {op} '{path}'"
@@ -616,7 +624,9 @@ def load_eval_file(
             return refuse(exc.reason)
         encoding = wide_encoding(raw_bytes)
         if encoding is not None:
-            return refuse(f"the file is {encoding} encoded; AgentV reads eval files as UTF-8 (save it as UTF-8)", 1)
+            # AgentV's words (it reads the bytes as UTF-8 and finds no mapping), then why
+            why = f"the file is {encoding} encoded; AgentV reads eval files as UTF-8 (save it as UTF-8)"
+            return refuse(f"Invalid test file format: {path} ({why})", 1)
         text, bad_line = decode_eval_bytes(raw_bytes)
         if bad_line is not None:
             result.diagnostics.append(Diagnostic(path, bad_line, NOT_UTF8, "info"))
@@ -627,7 +637,7 @@ def load_eval_file(
     try:
         doc = parse_yaml(text)
     except YamlError as exc:
-        return refuse(exc.message, exc.line)
+        return refuse(refusal_text(exc), exc.line)
     except Exception as exc:  # never a traceback for input, even one the parser trips on
         return refuse(f"could not be parsed as YAML ({type(exc).__name__}: {exc})")
     if dialect == "auto":
@@ -643,7 +653,7 @@ def load_eval_file(
             try:
                 doc = parse_yaml(text, merge=True)
             except YamlError as exc:
-                return refuse(exc.message, exc.line)
+                return refuse(refusal_text(exc), exc.line)
         for w in getattr(doc, "warnings", ()):
             result.diagnostics.append(Diagnostic(path, w.line, w.message, "info"))
         return agentv4.load_suite(result, doc, text, cwd, environ, first_case_index)

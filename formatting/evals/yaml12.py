@@ -72,6 +72,7 @@ from turnlens.formatting.evals.files import MAX_FILE_SIZE_ENV, format_size, max_
 __all__ = [
     "YamlError",
     "YamlWarning",
+    "refusal_text",
     "YamlDoc",
     "parse_yaml",
     "parse_yaml_bytes",
@@ -101,6 +102,33 @@ class YamlError(Exception):
         if self.column is None:
             return f"line {self.line}: {self.message}"
         return f"line {self.line}, column {self.column}: {self.message}"
+
+
+# The headline the reference's `yaml` parser gives for the refusals where it and this reader agree on the cause
+# (checked against both oracles' recordings); elsewhere the two parsers describe the same bad text differently.
+_REFERENCE_HEADLINES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"duplicate key "), "Map keys must be unique"),
+    (
+        re.compile(r"the file holds more than one YAML document"),
+        "Source contains multiple documents; please use YAML.parseAllDocuments()",
+    ),
+    (
+        re.compile(r"the alias \*(?P<name>\S+) refers to no anchor"),
+        "Unresolved alias (the anchor must be set before the alias): {name}",
+    ),
+    (re.compile(r"a tab character is used for indentation"), "Tabs are not allowed as indentation"),
+    (re.compile(r"the double-quoted value opened at line \d+ continues"), 'Missing closing "quote'),
+    (re.compile(r"the single-quoted value opened at line \d+ continues"), "Missing closing 'quote"),
+)
+
+
+def refusal_text(exc: YamlError) -> str:
+    """The refusal as shown: the reference parser's own headline where it is known, then ours after a dash."""
+    for pattern, headline in _REFERENCE_HEADLINES:
+        m = pattern.match(exc.message)
+        if m:
+            return f"{headline.format(**m.groupdict())} — {exc.message}"
+    return exc.message
 
 
 class _NestingError(YamlError):
@@ -1422,8 +1450,10 @@ def _quoted_indent_error(event, indent: int, lines: list) -> YamlError | None:
         if not body.strip(" \t") or len(line) - len(body) > indent:
             continue
         before = lines[number - 1].rstrip("\r")
+        kind = "single" if event.style == "'" else "double"
         return YamlError(
-            f"the quoted value opened at line {event.start_mark.line + 1} continues on line "
+            f"the {kind}-quoted value opened at line "
+            f"{event.start_mark.line + 1} continues on line "
             f"{number + 1} without being indented past its parent; indent it, or close the quote",
             number,
             len(before) + 1,

@@ -782,6 +782,8 @@ def _segment_fate_v4(message: Message, seg, sent: bool) -> SegmentFate:
                 return SegmentFate(m, i, "blank dropped", "only white space" + origin)
             return SegmentFate(m, i, "blank kept", "only white space, sent as is inside its message" + origin)
         return SegmentFate(m, i, "text kept", _lines(seg.value) + origin)
+    if seg.type in ("file", "image") and seg.value == "":
+        return SegmentFate(m, i, "unknown type dropped", "the path is empty: AgentV skips it without a warning")
     if seg.type == "image":
         if seg.resolved_path is None:
             return SegmentFate(m, i, "file missing", f"image {seg.display_path} was not found", seg.value)

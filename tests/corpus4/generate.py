@@ -2381,6 +2381,28 @@ REFUSED: dict[str, str | bytes] = {
     # a non-string expected_output makes the reference itself throw (TypeError in its grader prompt): recorded as
     # an oracle crash, there is no expected output
     "evals/skills-object-expected.json": '{"evals": [{"id": 1, "prompt": "P", "expected_output": {"k": 1}}]}\n',
+    # the suite metadata is validated when `name` is a string, after the tests are read (their skips are printed)
+    "evals/name-empty.eval.yaml": "name: ''\ntests:\n  - id: a\n    criteria: c\n    input: Q\n",
+    "evals/metadata-types.eval.yaml": (
+        "name: ok-name\ndescription: ''\nversion: 1\nauthor: null\ntags: [x, 2]\nlicense: true\n"
+        "requires:\n  agentv: 4\ntests:\n  - id: a\n    criteria: c\n    input: Q\n"
+    ),
+    "evals/metadata-requires-list.eval.yaml": (
+        "name: ok-name\nrequires: []\ntests:\n  - id: a\n    criteria: c\n    input: Q\n"
+    ),
+    "evals/bad-name-after-skip.eval.yaml": (
+        "name: Bad\nexecution:\n  total_budget_usd: 1\ntests:\n  - id: skipped\n    input: Q\n"
+        "  - id: a\n    criteria: c\n    input: Q\n"
+    ),
+    "evals/workspace-static.eval.yaml": "workspace:\n  static: true\ntests:\n  - id: a\n    criteria: c\n    input: Q\n",
+    "evals/workspace-pool-static.eval.yaml": (
+        "workspace:\n  static: true\n  pool: true\ntests:\n  - id: a\n    criteria: c\n    input: Q\n"
+    ),
+    "evals/external-no-extension.eval.yaml": "tests:\n  - file://cases/no-extension\n",
+    "evals/jsonl-trailing-text.jsonl": '{"id": "a", "criteria": "c", "input": "Q"} and more\n',
+    "evals/jsonl-indented-bad-line.jsonl": '{"id": "a", "criteria": "c", "input": "Q"}\n   {id: "b"}\n',
+    "evals/jsonl-long-bad-line.jsonl": '{"id": "a", "criteria": "c", "input": nope, "expected_output": "x"}\n',
+    "evals/skills-top-level-list.json": "[1, 2]\n",
     "evals/schema-only-0.15.eval.yaml": (
         "$schema: agentv-eval-v2\nevalcases:\n  - id: old\n    outcome: o\n    input_messages:\n"
         "      - role: user\n        content: Q\n"
@@ -2398,6 +2420,40 @@ REFUSED_CASES = {
     "evals/cases/non-object.yaml": "- id: ok\n  criteria: c\n  input: Q\n- plain string\n",
     "evals/cases/bom-list.yaml": "\ufeff- id: a\n  criteria: c\n  input: Q\n",
     "evals/cases/bad.yaml": "- id: a\n   criteria: c\n",
+    "evals/cases/no-extension": "- id: x\n  criteria: c\n  input: Q\n",
+}
+
+# Warnings in the reference's words: images not found, unreadable or of another type, empty paths (no warning),
+# blank string assertions, Agent Skills evals without a prompt
+WARNINGS_SUITE = """tests:
+  - id: images
+    criteria: c
+    input:
+      - role: user
+        content:
+          - {type: text, value: Look.}
+          - {type: image, value: ../files/no-such.png}
+          - {type: image, value: ../files/notes.md}
+          - {type: image, value: ../files/folder.png}
+          - {type: image, value: ""}
+          - {type: file, value: ""}
+    expected_output:
+      - role: assistant
+        content:
+          - {type: image, value: ../files/folder.png}
+          - {type: image, value: ../files/gone.png}
+          - {type: file, value: ../files/subdir}
+  - id: blank-assertions
+    input: Q
+    assertions: ["", "  ", "says hello"]
+  - id: blank-suite-assertion
+    criteria: c
+    input: Q
+"""
+WARNINGS_SUITE = WARNINGS_SUITE.replace("tests:\n", "assertions: [\"\"]\ntests:\n", 1)
+SKILLS_WARNINGS = {
+    "skill_name": "warnings",
+    "evals": [{"id": 1}, {"id": "named", "prompt": "  "}, {"prompt": ""}, 7, {"id": 2, "prompt": "Fine."}],
 }
 
 
@@ -2483,6 +2539,9 @@ def write_suites(w: Writer) -> None:
     )
     # Agent Skills
     w.eval(name, "skills/evals.json", json.dumps(SKILLS, indent=2, ensure_ascii=False) + "\n")
+    w.eval(name, "skills/warnings/evals.json", json.dumps(SKILLS_WARNINGS, indent=2) + "\n")
+    w.eval(name, "evals/warnings.eval.yaml", WARNINGS_SUITE)
+    w.file(name, "files/folder.png/inside.txt", "A folder named like an image.\n")
     # runs from another working directory: the working directory is a search root
     w.layouts[name]["runs"].append({"eval": "evals/deep/nested/search.eval.yaml", "cwd": "work", "root": "."})
     w.layouts[name]["runs"].append({"eval": "evals/files.eval.yaml", "cwd": "work", "root": "."})

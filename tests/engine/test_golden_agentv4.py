@@ -1,7 +1,8 @@
 """Byte-exactness against AgentV 4.42.4: every recording of tests/fixtures/oracle4/ (the generated corpus4, the
 probes published with the oracle, sample_evals/evals/) must equal what the engine exports for the same file, run
 as the oracle was run (same root, working directory and environment): lm/agent question, chatPrompt,
-systemMessage, the default grader prompt, the ordered skipped tests, and whether the file is refused.
+systemMessage, the default grader prompt, the skipped tests, every warning and skip message of the reference (word
+for word among ours), and a refused file's reason (the reference's text inside ours).
 
 Recordings: tests/fixtures/record_oracle4.py (needs Node.js; the command of each is in manifest.json). These tests
 never run Node.js. Known, accepted differences are listed in tests/fixtures/oracle4/known_mismatches.txt as
@@ -51,19 +52,26 @@ def chdir(path: Path):
         os.chdir(old)
 
 
-def engine_rows(entry: dict, profile: str = "agentv") -> tuple[list[dict], str | None]:
-    from turnlens.formatting.export.evals import export_rows
+def engine_load(entry: dict, profile: str = "agentv") -> tuple[list[dict], str | None, list[str]]:
+    """Our export rows, refusal (file:line: message) and every diagnostic's message, for one fixture."""
+    from turnlens.formatting.evals.loader import load_eval_file
+    from turnlens.formatting.export.evals import iter_rows
 
     eval_path, root, cwd = compare.paths_for(entry)
     with chdir(cwd):
-        rows, error = export_rows(
-            os.path.relpath(eval_path, cwd),
-            repo_root=str(root),
-            profile=profile,
-            cwd=str(cwd),
-            environ=compare.environment_for(entry),
+        ev = load_eval_file(
+            os.path.relpath(eval_path, cwd), repo_root=str(root), cwd=str(cwd), environ=compare.environment_for(entry)
         )
-    return rows, None if error is None else str(error)
+        if ev.error is not None:
+            return [], str(ev.error), []
+        rows = list(iter_rows(ev, profile))
+    warnings = [d.message for d in ev.diagnostics] + [d.message for c in ev.cases for d in c.diagnostics]
+    return rows, None, warnings
+
+
+def engine_rows(entry: dict, profile: str = "agentv") -> tuple[list[dict], str | None]:
+    rows, error, _ = engine_load(entry, profile)
+    return rows, error
 
 
 def without_skip_order(mismatches: list, oracle, rows: list[dict]) -> list:
@@ -93,8 +101,8 @@ def test_engine_matches_oracle4(fixture):
     if entry.get("oracle_crash"):
         pytest.skip(f"the oracle itself crashes on this file ({entry['oracle_crash']}): nothing to compare")
     oracle = compare.read_fixture(fixture, manifest=_MANIFEST)
-    rows, error = engine_rows(entry)
-    mismatches = without_skip_order(compare.compare(oracle, rows, error), oracle, rows)
+    rows, error, warnings = engine_load(entry)
+    mismatches = without_skip_order(compare.compare(oracle, rows, error, warnings), oracle, rows)
     known = load_known()
     new = [m for m in mismatches if (fixture, m.test, m.field) not in known]
     if new:
@@ -135,8 +143,9 @@ def test_known_mismatches_are_still_mismatches():
         if entry is None:
             stale.append(f"{fixture} (no such fixture)")
             continue
-        rows, error = engine_rows(entry)
+        rows, error, warnings = engine_load(entry)
         oracle = compare.read_fixture(fixture, manifest=_MANIFEST)
-        found = {(m.test, m.field) for m in without_skip_order(compare.compare(oracle, rows, error), oracle, rows)}
+        mismatches = compare.compare(oracle, rows, error, warnings)
+        found = {(m.test, m.field) for m in without_skip_order(mismatches, oracle, rows)}
         stale += [f"{fixture} :: {t} :: {f}" for t, f in wanted - found]
     assert not stale, "stale known mismatches:\n" + "\n".join(stale)

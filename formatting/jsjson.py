@@ -1,0 +1,223 @@
+"""Why JavaScript's JSON.parse refuses a text, in its own words (Node.js 20, V8 11).
+
+AgentV names a bad JSONL line with the message of JSON.parse ("Unexpected token 'o', "not json" is not valid
+JSON"); Python's parsers word it differently. This scanner is run only on a text a Python parser has refused, and
+finds the first error the way V8 reports it: the specific messages ("Expected ',' or ']' after array element in
+JSON at position N"), the token kinds (end of input, a number, a string) and, for any other character, the
+character with the text around it (the whole text up to 20 characters, else 10 characters either side).
+Positions count UTF-16 code units, as JavaScript strings do. tests/fixtures/jsjson/ records Node.js's messages.
+"""
+
+from __future__ import annotations
+
+__all__ = ["js_json_error"]
+
+_WS = " \t\n\r"
+_SPECIAL = ("undefined", "NaN", "Infinity", "[object Object]")
+_CONTEXT = 10  # characters either side of the unexpected one
+_SHORT = 2 * _CONTEXT  # a text this long or shorter is quoted whole
+
+
+class _Refused(Exception):
+    def __init__(self, pos: int, message: str | None = None):
+        self.pos, self.message = pos, message
+
+
+class _Scanner:
+    def __init__(self, text: str):
+        self.s = text
+        self.i = 0
+
+    def peek(self) -> str:
+        return self.s[self.i] if self.i < len(self.s) else ""
+
+    def skip_ws(self) -> None:
+        s, i = self.s, self.i
+        while i < len(s) and s[i] in _WS:
+            i += 1
+        self.i = i
+
+    def value(self) -> None:
+        self.skip_ws()
+        c = self.peek()
+        if c == '"':
+            self.string()
+        elif c == "{":
+            self.obj()
+        elif c == "[":
+            self.array()
+        elif c == "-" or c.isascii() and c.isdigit():
+            self.number()
+        elif c in ("t", "f", "n") and c:
+            self.literal({"t": "true", "f": "false", "n": "null"}[c])
+        else:
+            raise _Refused(self.i)
+
+    def literal(self, word: str) -> None:
+        for ch in word:
+            if self.peek() != ch:
+                raise _Refused(self.i)
+            self.i += 1
+
+    def string(self) -> None:
+        s = self.s
+        self.i += 1
+        while True:
+            if self.i >= len(s):
+                raise _Refused(self.i, "Unterminated string in JSON")
+            c = s[self.i]
+            if c == '"':
+                self.i += 1
+                return
+            if c < " ":
+                raise _Refused(self.i, "Bad control character in string literal in JSON")
+            if c == "\\":
+                self.i += 1
+                e = self.peek()
+                if e == "u":
+                    for _ in range(4):
+                        self.i += 1
+                        h = self.peek()
+                        if not h or h not in "0123456789abcdefABCDEF":
+                            raise _Refused(self.i, "Bad Unicode escape in JSON")
+                elif not e or ord(e) >= 0x10000:  # (V8 reads a surrogate there as an unexpected token)
+                    raise _Refused(self.i)
+                elif e not in '"\\/bfnrt':
+                    raise _Refused(self.i, "Bad escaped character in JSON")
+            self.i += 1
+
+    def digits(self) -> bool:
+        start = self.i
+        while self.peek().isascii() and self.peek().isdigit() and self.peek():
+            self.i += 1
+        return self.i > start
+
+    def number(self) -> None:
+        if self.peek() == "-":
+            self.i += 1
+            if not (self.peek().isascii() and self.peek().isdigit() and self.peek()):
+                raise _Refused(self.i, "No number after minus sign in JSON")
+        if self.peek() == "0":
+            self.i += 1
+            if self.peek().isascii() and self.peek().isdigit() and self.peek():
+                raise _Refused(self.i)
+        else:
+            self.digits()
+        if self.peek() == ".":
+            self.i += 1
+            if not self.digits():
+                raise _Refused(self.i, "Unterminated fractional number in JSON")
+        if self.peek() in ("e", "E") and self.peek():
+            self.i += 1
+            if self.peek() in ("+", "-") and self.peek():
+                self.i += 1
+            if not self.digits():
+                raise _Refused(self.i, "Exponent part is missing a number in JSON")
+
+    def expect(self, ch: str, message: str | None) -> None:
+        self.skip_ws()
+        if self.peek() != ch:
+            raise _Refused(self.i, message)
+        self.i += 1
+
+    def obj(self) -> None:
+        self.i += 1
+        self.skip_ws()
+        if self.peek() == "}":
+            self.i += 1
+            return
+        if self.peek() != '"':
+            raise _Refused(self.i, "Expected property name or '}' in JSON")
+        first = True
+        while True:
+            self.string()
+            # V8 words a missing ':' only for an object's first property; later ones get the plain token message
+            self.expect(":", "Expected ':' after property name in JSON" if first else None)
+            first = False
+            self.value()
+            self.skip_ws()
+            c = self.peek()
+            if c == "}":
+                self.i += 1
+                return
+            if c != ",":
+                raise _Refused(self.i, "Expected ',' or '}' after property value in JSON")
+            self.i += 1
+            self.skip_ws()
+            if self.peek() != '"':
+                raise _Refused(self.i, "Expected double-quoted property name in JSON")
+
+    def array(self) -> None:
+        self.i += 1
+        self.skip_ws()
+        if self.peek() == "]":
+            self.i += 1
+            return
+        while True:
+            self.value()
+            self.skip_ws()
+            c = self.peek()
+            if c == "]":
+                self.i += 1
+                return
+            if c != ",":
+                raise _Refused(self.i, "Expected ',' or ']' after array element in JSON")
+            self.i += 1
+
+
+def _units(text: str) -> str:
+    """`text` as UTF-16 code units, one character each (a surrogate pair for a character past U+FFFF)."""
+    if all(ord(c) < 0x10000 for c in text):
+        return text
+    return "".join(
+        c if ord(c) < 0x10000 else chr(0xD800 + ((ord(c) - 0x10000) >> 10)) + chr(0xDC00 + ((ord(c) - 0x10000) & 0x3FF))
+        for c in text
+    )
+
+
+def _text(units: str) -> str:
+    """Code units back to a Python string (a pair cut in half stays a lone surrogate, as Node.js prints it)."""
+    return (
+        units.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+        if not units.isascii()
+        else units
+    )
+
+
+def js_json_error(text: str) -> str:
+    """JSON.parse's message for `text`; "" if JavaScript would accept it."""
+    scanner = _Scanner(text)
+    try:
+        try:
+            scanner.value()
+            scanner.skip_ws()
+            if scanner.i < len(text):
+                raise _Refused(scanner.i, "Unexpected non-whitespace character after JSON")
+            return ""
+        except RecursionError:
+            return "Maximum call stack size exceeded"
+    except _Refused as exc:
+        pos, message = exc.pos, exc.message
+    units = _units(text)
+    upos = len(_units(text[:pos]))
+    if message is not None:
+        return f"{message} at position {upos}"
+    c = text[pos] if pos < len(text) else ""
+    if not c:
+        return "Unexpected end of JSON input"
+    if c == "-" or c.isascii() and c.isdigit():
+        return f"Unexpected number in JSON at position {upos}"
+    if c == '"':
+        return f"Unexpected string in JSON at position {upos}"
+    if text in _SPECIAL:
+        return f'"{text}" is not valid JSON'
+    token = _text(units[upos])
+    if len(units) <= _SHORT:
+        return f"Unexpected token '{token}', \"{_text(units)}\" is not valid JSON"
+    if upos < _CONTEXT:
+        return f"Unexpected token '{token}', \"{_text(units[: upos + _CONTEXT])}\"... is not valid JSON"
+    if upos < len(units) - _CONTEXT:
+        return (
+            f"Unexpected token '{token}', ...\"{_text(units[upos - _CONTEXT : upos + _CONTEXT])}\"... is not valid JSON"
+        )
+    return f"Unexpected token '{token}', ...\"{_text(units[upos - _CONTEXT :])}\" is not valid JSON"
