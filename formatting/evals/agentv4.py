@@ -105,12 +105,28 @@ class _Ctx:
         self.texts: dict[str, tuple[str | None, str | None]] = {}
         self.diags = result.diagnostics
         self.first_index = 0
+        self.test_env_notes: dict[int, tuple[Any, list[str]]] = {}
 
     def warn(self, message: str, line: int | None = None, file: str | None = None, severity: str = "warning") -> None:
         self.diags.append(Diagnostic(file or self.path, line, message, severity))  # type: ignore[arg-type]
 
     def env_interpolate(self, data: Any, notes: list[str] | None = None) -> Any:
         return interpolate_env(data, self.env, notes)
+
+    def env_test(self, test: Any) -> Any:
+        """One test's `${{ VAR }}` replaced, what was replaced kept for that test (`test_env`)."""
+        notes: list[str] = []
+        out = interpolate_env(test, self.env, notes)
+        self.note_test_env(out, notes)
+        return out
+
+    def note_test_env(self, test: Any, notes: list[str]) -> None:
+        if notes:
+            self.test_env_notes[id(test)] = (test, notes)  # (the test kept alive: its id stays its own)
+
+    def test_env(self, test: Any) -> list[str]:
+        hit = self.test_env_notes.get(id(test))
+        return hit[1] if hit is not None and hit[0] is test else []
 
     def read(self, path: str) -> tuple[str | None, str | None]:
         """(text, None), or (None, why it could not be read in Node's words)."""
@@ -404,6 +420,7 @@ def _build_test(
     case = EvalCase(index, test_id, line, ctx.path, raw=raw, source=source)
     label = test_id if test_id is not None else "unknown"  # an empty id is named as written: ''
     notes = case.interpolations
+    notes.extend(ctx.test_env(raw))  # what `${{ VAR }}` replaced in this test's own text
 
     execution = raw.get("execution")
     skip_defaults = isinstance(execution, dict) and execution.get("skip_defaults") is True
@@ -583,7 +600,7 @@ def _external_cases(ctx: _Ctx, abs_path: str) -> list[tuple[Any, int | None, Yam
     if abs_path.lower().endswith(".jsonl"):
         out: list[tuple[Any, int | None, YamlDoc | None, str]] = []
         for n, obj in _jsonl_objects(text, abs_path, name):
-            out.append((ctx.env_interpolate(obj), None, None, f"{name} line {n}"))
+            out.append((ctx.env_test(obj), None, None, f"{name} line {n}"))
         return out
     if text.startswith("\ufeff") and text.lstrip("\ufeff").lstrip().startswith("-"):
         raise Refused(f"Unexpected scalar at node end (a byte order mark before the list) in {abs_path}", 1, abs_path)
@@ -600,9 +617,9 @@ def _external_cases(ctx: _Ctx, abs_path: str) -> list[tuple[Any, int | None, Yam
         raise Refused(f"External test file must contain a YAML array, got {got}: {abs_path}", 1, abs_path)
     if any(not isinstance(t, dict) for t in data):
         raise Refused(f"External test file contains non-object entry: {abs_path}", 1, abs_path)
-    if "${{" in text:
-        data = ctx.env_interpolate(data)
     lines = doc.child_lines(data) or []
+    if "${{" in text:
+        data = [ctx.env_test(t) for t in data]
     return [(t, lines[i] if i < len(lines) else None, doc, name) for i, t in enumerate(data)]
 
 
@@ -623,11 +640,16 @@ def _case_folder(ctx: _Ctx, folder: str) -> list[tuple[Any, int | None, YamlDoc 
             doc = parse_yaml(text, merge=True)
         except YamlError as exc:
             raise Refused(f"{refusal_text(exc)} (in {case_file})", exc.line, case_file) from None
-        data = ctx.env_interpolate(doc.data) if "${{" in text else doc.data
+        data = doc.data
         if not isinstance(data, dict):  # (the reference's wording: typeof [] and typeof null are both "object")
             raise Refused(f"Case file must contain a YAML object, got object: {case_file}", 1, case_file)
-        if isinstance(data, dict) and "id" not in data:
+        if "${{" in text:
+            notes: list[str] = []
+            data = ctx.env_interpolate(data, notes)
+        if "id" not in data:
             data = {"id": sub, **data}
+        if "${{" in text:
+            ctx.note_test_env(data, notes)
         out.append((data, 1, doc, os.path.relpath(case_file, ctx.eval_dir).replace(os.sep, "/")))
     return out
 
@@ -667,6 +689,7 @@ def _tests_list(ctx: _Ctx, tests: Any, doc: YamlDoc) -> list[tuple[Any, int | No
             if _GLOB_CHARS.search(ref):
                 from wcmatch import glob as wglob  # here, not at the top: few suites use globs (startup time)
 
+                _watch_glob_folders(ctx, target)
                 matches = sorted(wglob.glob(target, flags=wglob.BRACE | wglob.GLOBSTAR))
                 if not matches:
                     ctx.warn(f"Glob pattern matched no files: {entry} (resolved to {target})", line)
@@ -677,6 +700,23 @@ def _tests_list(ctx: _Ctx, tests: Any, doc: YamlDoc) -> list[tuple[Any, int | No
             continue
         out.append((entry, line, doc, None))
     return out
+
+
+def _watch_glob_folders(ctx: _Ctx, pattern: str, limit: int = 256) -> None:
+    """The folders a `file://` glob reads, so that a case file appearing there while the inspector is open is
+    picked up: the folder before the first wildcard, and with `**` the existing folders under it (up to `limit`)."""
+    parts = pattern.split(os.sep)
+    first = next(i for i, part in enumerate(parts) if _GLOB_CHARS.search(part))
+    base = os.sep.join(parts[:first]) or os.sep
+    watched = ctx.result.watched_paths
+    watched.add(base)
+    if "**" not in parts[first:] or not os.path.isdir(base):
+        return
+    for count, (folder, subfolders, _files) in enumerate(os.walk(base)):
+        if count >= limit:
+            break
+        subfolders[:] = [d for d in sorted(subfolders) if d not in ("node_modules", ".git")]
+        watched.add(folder)
 
 
 # --- entry points -------------------------------------------------------------------------------------------------
@@ -709,9 +749,8 @@ def _load_suite(ctx: _Ctx, result: EvalFile, doc: YamlDoc, text: str) -> EvalFil
     data = doc.data
     if not isinstance(data, dict):
         raise Refused(f"Invalid test file format: {result.path}", 1)
-    env_notes: list[str] = []
     if "${{" in text:
-        _env_in_place(data, ctx.env, env_notes)
+        _env_suite(ctx, data, doc)
     name = data.get("name")
     base = os.path.basename(result.path)
     result.suite_name = name if isinstance(name, str) else re.sub(r"(\.eval)?\.ya?ml$", "", base)
@@ -748,8 +787,6 @@ def _load_suite(ctx: _Ctx, result: EvalFile, doc: YamlDoc, text: str) -> EvalFil
     entries = _tests_list(ctx, tests, doc)
     for index, (raw, line, tdoc, source) in enumerate(entries, ctx.first_index):
         case = _build_test(ctx, raw, index, line, tdoc, suite, source=source)
-        if env_notes:  # replaced in the whole file before anything else (which strings of this test: not kept)
-            case.interpolations[:0] = [f"in this file: {n}" for n in env_notes]
         result.cases.append(case)
     # checked once the tests are read, as AgentV does (a test's refusal comes first, its skip warnings stay)
     _check_metadata(data, doc)
@@ -837,8 +874,11 @@ def _check_metadata(data: dict, doc: YamlDoc) -> None:
     raise Refused(f"{summary}\n{js_json_indent(issues)}", _line(doc, data, first))
 
 
-def _env_in_place(data: Any, env: Mapping[str, str], notes: list[str]) -> None:
-    """`${{ VAR }}` in every string of parsed data, in place (so line numbers, kept by identity, stay)."""
+def _env_in_place(
+    data: Any, env: Mapping[str, str], doc: YamlDoc | None, notes: list[tuple[int | None, str]], skip: Any = None
+) -> None:
+    """`${{ VAR }}` in every string of parsed data, in place (so line numbers, kept by identity, stay); `notes`
+    receives (line, what was replaced) per string. `skip`: a collection left alone (the tests, noted per test)."""
     stack = [data]
     pop, push = stack.pop, stack.append
     while stack:
@@ -851,11 +891,37 @@ def _env_in_place(data: Any, env: Mapping[str, str], notes: list[str]) -> None:
                 if "${{" in v:
                     hits = [] if hits is None else hits
                     hits.append(k)
-            elif t is dict or t is list:
+            elif (t is dict or t is list) and v is not skip:
                 push(v)
         if hits:
             for k in hits:
-                node[k] = interpolate_env(node[k], env, notes)
+                replaced: list[str] = []
+                node[k] = interpolate_env(node[k], env, replaced)
+                line = _line(doc, node, k)
+                notes.extend((line, n) for n in replaced)
+
+
+def _env_suite(ctx: _Ctx, data: dict, doc: YamlDoc) -> None:
+    """Env interpolation of a whole suite, said where it happened: each inline test's replacements on that test,
+    the rest (name, description, suite input, defaults…) once for the file, with its line."""
+    tests = next((data[k] for k in ("tests", "eval_cases", "evalcases") if isinstance(data.get(k), list)), None)
+    suite_notes: list[tuple[int | None, str]] = []
+    _env_in_place(data, ctx.env, doc, suite_notes, skip=tests)
+    if tests is not None:
+        for i, entry in enumerate(tests):
+            if isinstance(entry, dict):
+                test_notes: list[tuple[int | None, str]] = []
+                _env_in_place(entry, ctx.env, doc, test_notes)
+                ctx.note_test_env(entry, [n for _, n in test_notes])
+            elif isinstance(entry, str) and "${{" in entry:
+                replaced: list[str] = []
+                tests[i] = interpolate_env(entry, ctx.env, replaced)
+                suite_notes.extend((_line(doc, tests, i), n) for n in replaced)
+    seen = set()
+    for line, note in suite_notes:
+        if (line, note) not in seen:
+            seen.add((line, note))
+            ctx.diags.append(Diagnostic(ctx.path, line, note, "info"))
 
 
 def _check_preprocessors(ctx: _Ctx, preprocessors: Any, line: int | None) -> None:
@@ -932,9 +998,11 @@ def load_jsonl(result: EvalFile, text: str, cwd: str, environ: Mapping[str, str]
                 return result
     suite = _Suite()
     for index, (n, obj) in enumerate(objects):
-        obj = ctx.env_interpolate(obj)
+        notes: list[str] = []
+        obj = ctx.env_interpolate(obj, notes)
         if suite_execution is not None and "execution" not in obj:
             obj = {**obj, "execution": suite_execution}
+        ctx.note_test_env(obj, notes)
         try:
             case = _build_test(ctx, obj, index, n, None, suite, jsonl_line=n, use_vars=False)
         except Refused as exc:
@@ -960,7 +1028,11 @@ def load_skill_evals(result: EvalFile, text: str, cwd: str, environ: Mapping[str
         line = getattr(exc, "lineno", None)
         why = f" ({js_json_error(text)})"
         return _refuse(result, f"Invalid Agent Skills evals.json: failed to parse JSON in '{result.path}'{why}", line)
-    data = ctx.env_interpolate(data)
+    if isinstance(data, dict) and isinstance(data.get("evals"), list):
+        data = {k: v if k == "evals" else ctx.env_interpolate(v) for k, v in data.items()}
+        data["evals"] = [ctx.env_test(ev) for ev in data["evals"]]
+    else:
+        data = ctx.env_interpolate(data)
     evals = data.get("evals") if isinstance(data, dict) else None
     if not isinstance(evals, list):
         return _refuse(result, f"Invalid Agent Skills evals.json: missing 'evals' array in '{result.path}'", 1)
@@ -1002,6 +1074,7 @@ def load_skill_evals(result: EvalFile, text: str, cwd: str, environ: Mapping[str
         if assertions:
             test["assertions"] = assertions
         case = _build_test(ctx, test, index, None, None, suite, use_vars=False, require_spec=False)
+        case.interpolations[:0] = ctx.test_env(ev)
         case.raw = ev
         files = ev.get("files")
         if isinstance(files, list) and files:

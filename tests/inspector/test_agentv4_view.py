@@ -69,10 +69,9 @@ class TestAgentV4Panes:
             assert " 1 system  SUITE " in messages
             assert "You are the support agent for Ridgeline Outdoor." in messages  # ${{ TL_PRODUCT }} from .env
             assert "Hi, I'm Dana." in messages  # {{ name }} from vars
-            assert (
-                "Interpolated\n• in this file: ${{ TL_PRODUCT }} replaced by 'Ridgeline Outdoor'\n"
-                "• input: {{ name }} replaced from vars"
-            ) in messages
+            # this test's own text used only vars; the suite's ${{ TL_PRODUCT }} is said once, for the file
+            assert "Interpolated\n• input: {{ name }} replaced from vars" in messages
+            assert "TL_PRODUCT }} replaced" not in messages
             assert "⎘ docs/policy.md" in messages
             fifth = pane(app, "guidelines")
             assert fifth.title_name == "systemMessage"
@@ -80,6 +79,12 @@ class TestAgentV4Panes:
             rule = pane(app, "rule").body_text
             assert " agentv-4  AgentV 4 · suite support" in rule
             assert "because it has `tests`" in rule
+            assert (
+                "in the file:\n• ${{ TL_PRODUCT }} replaced by 'Ridgeline Outdoor' (line 4)\n"
+                "• ${{ TL_PRODUCT }} replaced by 'Ridgeline Outdoor' (line 8)" in rule
+            )
+            await select(pilot, "graded-by-assertions")  # its input uses the variable itself
+            assert "• ${{ TL_PRODUCT }} replaced by 'Ridgeline Outdoor'" in pane(app, "messages").body_text
             # Not a warning: no banner for what interpolation did.
             assert not app.screen.query_one("#banner").has_class("-visible")
 
@@ -209,3 +214,21 @@ class TestLiveRerender:
             await select(pilot, "refund-with-policy")
             (repo4 / "evals" / ".env").write_text("TL_PRODUCT=Closer Outfitters\n")  # the nearest wins
             await wait_for(pilot, lambda: "Closer Outfitters" in pane(app, "guidelines").body_text, "the new .env file")
+
+    async def test_a_case_file_appearing_in_a_file_glob_folder(self, repo4):
+        """`- file://batch/*.yaml` in `tests`: a case file created in batch/ while the inspector is open is read."""
+        (repo4 / "evals" / "batch").mkdir()
+        (repo4 / "evals" / "batch" / "a.yaml").write_text("- id: batch-a\n  criteria: c\n  input: From a.\n")
+        (repo4 / "evals" / "globbed.eval.yaml").write_text("tests:\n  - file://batch/*.yaml\n")
+        app = make_app([repo4 / "evals"], repo_root=str(repo4), watch=True)
+        async with app.run_test(size=WIDE) as pilot:
+            screen = await start_watching(pilot)
+
+            def ids() -> set[str]:
+                return {c.id for f in screen.session.files if f.good for c in f.good.cases if c.id}
+
+            assert "batch-a" in ids() and "batch-b" not in ids()
+            (repo4 / "evals" / "batch" / "b.yaml").write_text("- id: batch-b\n  criteria: c\n  input: From b.\n")
+            await wait_for(pilot, lambda: "batch-b" in ids(), "the new case file")
+            await select(pilot, "batch-b")
+            assert "From b." in pane(app, "question").body_text
