@@ -114,10 +114,11 @@ def discover_eval_files(
     folders: set[str] | None = None,
     unread: list[tuple[str, str]] | None = None,
 ) -> list[str]:
-    """Absolute paths of the eval files in `folder`, each folder's files (by name) before its subfolders: those
-    AgentV 4 finds (its default patterns or the `eval_patterns` of `.agentv/config.yaml`, matched from the repo
-    root; and `*.eval.yaml`, `eval.yaml`… anywhere under a folder named to it; case-insensitive) plus every YAML
-    file declaring `$schema: agentv-eval-v2` (0.15). `folders`, when given, receives every folder searched;
+    """Absolute paths of the eval files in `folder`: first those AgentV 4 finds (its default patterns or the
+    `eval_patterns` of `.agentv/config.yaml`, matched from the repo root; and `*.eval.yaml`, `eval.yaml`…
+    anywhere under a folder named to it; case-insensitive), then the other YAML files declaring `$schema:
+    agentv-eval-v2` (0.15): the current format first. In each group, a folder's files (by name) come before its
+    subfolders. `folders`, when given, receives every folder searched;
     `unread`, (path, reason) for every .yaml/.yml/.json/.jsonl file that could not be read or sniffed (unreadable,
     UTF-16/32, not a regular file), so it is named rather than silently left out."""
     from wcmatch import glob as wglob  # here, not at the top: only a folder needs it (export startup time)
@@ -129,6 +130,7 @@ def discover_eval_files(
     patterns, _cfg = eval_patterns(folder, root)
     flags = wglob.GLOBSTAR | wglob.IGNORECASE | wglob.BRACE | wglob.EXTGLOB
     found: list[str] = []
+    older: list[str] = []  # 0.15 files, after the current format's
     seen_real: set[str] = set()
     for current, dirs, files in os.walk(folder, followlinks=True):
         real = os.path.realpath(current)
@@ -145,17 +147,15 @@ def discover_eval_files(
             from_root = os.path.relpath(path, root).replace(os.sep, "/")
             if from_root.startswith("../"):
                 from_root = rel
-            if (
-                wglob.globmatch(rel, FOLDER_PATTERNS, flags=flags)
-                or wglob.globmatch(from_root, patterns, flags=flags)
-                or declares_v2_schema(path)
-            ):
+            if wglob.globmatch(rel, FOLDER_PATTERNS, flags=flags) or wglob.globmatch(from_root, patterns, flags=flags):
                 found.append(path)
+            elif declares_v2_schema(path):
+                older.append(path)
             elif unread is not None and name.lower().endswith(_SNIFFED_EXTENSIONS):
                 reason = _unsniffable(path)
                 if reason is not None:
                     unread.append((path, reason))
-    return found
+    return found + older
 
 
 _SNIFFED_EXTENSIONS = (".yaml", ".yml", ".json", ".jsonl")

@@ -319,7 +319,8 @@ def test_folder_discovery_as_agentv4_plus_015_files(tmp_path):
     _write(tmp_path, "node_modules/evals/n.eval.yaml", "tests: []\n")
     root = str(tmp_path)
     found = [os.path.relpath(p, root) for p in discover_eval_files(root, root)]
-    assert found == ["evals/a/suite.eval.yaml", "evals/b/EVAL.yaml", "legacy/old.yaml", "other/x.eval.yaml"]
+    # the current format first, then the 0.15 files, each group in folder order
+    assert found == ["evals/a/suite.eval.yaml", "evals/b/EVAL.yaml", "other/x.eval.yaml", "legacy/old.yaml"]
     # a folder named explicitly finds *.eval.yaml anywhere in it, as `agentv eval FOLDER` does
     assert [os.path.relpath(p, root) for p in discover_eval_files(str(tmp_path / "evals"), root)] == [
         "evals/a/suite.eval.yaml",

@@ -320,6 +320,13 @@ class TestStartup:
             assert all(f.path.startswith(str(project / "sample_evals")) for f in screen.session.files)
             assert screen.session.case_keys()
             assert screen.current is not None
+            # the current format first: the first file, and the case on screen, are AgentV 4 (the 0.15 samples
+            # follow them)
+            dialects = [f.good.dialect for f in screen.session.files if f.good is not None]
+            assert dialects[0] == "agentv-4" and "agentv-0.15" in dialects
+            assert dialects.index("agentv-0.15") > max(i for i, d in enumerate(dialects) if d == "agentv-4")
+            loaded, _case = screen.session.case(screen.current)
+            assert loaded.good.dialect == "agentv-4"
 
     def test_export_does_not_import_textual(self):
         import subprocess
