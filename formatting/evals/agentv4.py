@@ -557,6 +557,7 @@ def _build_test(
         defs = execution.get("evaluators")
     if defs is None:
         defs = raw.get("evaluators")
+    _conversation_note(case, raw, turns)
     case.assertions = _graders(ctx, defs, label, doc)
     problem = _grader_problem(ctx, case.assertions, label)
     if problem:
@@ -575,6 +576,32 @@ def _build_test(
     if suite.assertions is not None and not skip_defaults:
         case.assertions.extend(_graders(ctx, suite.assertions, label, suite.doc, from_suite=True))
     return case
+
+
+def _conversation_note(case: EvalCase, raw: dict, turns: Any) -> None:
+    """Conversation mode changes what the model receives at run time, turn by turn, with the model's own answers in
+    between: no prompt can be computed before the run. Said, with the turns, rather than modelled."""
+    if not isinstance(turns, list) or not turns:
+        return
+    inputs = [t.get("input") for t in turns if isinstance(t, dict)]
+    shown = "; ".join(
+        f"{i}. {js_trim(v)[:60] if isinstance(v, str) else js_json(v)[:60]}" for i, v in enumerate(inputs, 1)
+    )
+    mode = raw.get("mode")
+    window = raw.get("window_size")
+    case.notes.append(
+        f"Conversation{' mode' if mode == 'conversation' else ''}: {len(turns)} turn(s) ({shown}). At run time AgentV "
+        "sends one request per turn: the `input` messages as a history (content that is not text as compact JSON), "
+        "then each earlier turn's `input` as a user message followed by the model's real answer, then this turn's "
+        "`input` as the user message and the question"
+        + (
+            f"; `window_size: {window}` keeps the system messages and the last {2 * window} others"
+            if isinstance(window, int) and not isinstance(window, bool) and window > 0
+            else ""
+        )
+        + ". Each turn is graded on its own. The question, chatPrompt and systemMessage shown are AgentV's for the "
+        "test as a whole: `input` alone."
+    )
 
 
 # --- external case files ------------------------------------------------------------------------------------------
