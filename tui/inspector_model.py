@@ -83,11 +83,15 @@ class InspectorModel:
             if step.number >= len(files) or files[step.number].path != step.path:
                 continue
             if self._applied.get(step.number) is not step.eval_file:
+                if step.extends and step.number in self._applied:
+                    # More cases of the file: what was made of those shown already stays valid.
+                    self.session.extend(step.number, step.eval_file, partial=step.partial)
+                else:
+                    self.session.apply(step.number, step.eval_file, partial=step.partial)
+                    replaced.append(step.path)
+                    if self.current is not None and self.current.startswith(f"{step.number}:"):
+                        current_replaced = True  # the whole file replaced its first slice
                 self._applied[step.number] = step.eval_file
-                self.session.apply(step.number, step.eval_file)
-                replaced.append(step.path)
-                if self.current is not None and self.current.startswith(f"{step.number}:"):
-                    current_replaced = True  # the whole file replaced its first slice
             self.rows[step.number] = step.rows
             self.progress = (step.files_done, step.files_total, step.rows_done and not step.partial)
             complete = step.files_done == step.files_total and step.rows_done and not step.partial

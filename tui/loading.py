@@ -7,8 +7,12 @@ as messages and applies on the event loop; nothing here writes to the session. T
    case boundaries (formatting/export/parallel.py), and a JSONL dataset is cut after a line; its first slice is
    loaded alone, with every line and case index as in the whole file, so the first case shows while the rest is
    still being read;
-2. then that file whole (replacing the slice: the final state is a full load, whatever was shown meanwhile), and
-   every other file in order.
+2. then the rest of that file: a big file that can be cut is loaded slice after slice, each step extending the
+   previous one (the same case objects, the next cases appended), so that the parse tree of only one slice is
+   alive at a time (a whole 2 MB file's tree is ~90 MB; what is kept of it ~30 MB); a file that cannot be cut is
+   loaded whole (replacing its first slice), and so is one whose slice was refused: the final state is that of a
+   full load whatever was shown meanwhile;
+3. every other file in order.
 
 The case list's rows (which need every case formatted, for its rule) come with each step, in batches for a big
 file, so the list fills in as loading goes on.
@@ -16,20 +20,24 @@ file, so the list fills in as loading goes on.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from turnlens.formatting.evals.files import FileReadError, read_bytes, wide_encoding
-from turnlens.formatting.evals.loader import decode_eval_bytes, load_eval_file
-from turnlens.formatting.export.parallel import MIN_PARALLEL_BYTES, split_slices
-from turnlens.formatting.model import EvalFile, FormattedCase, Profile
+from turnlens.formatting.evals.loader import NOT_UTF8, decode_eval_bytes, load_eval_file
+from turnlens.formatting.export.parallel import MIN_PARALLEL_BYTES, cut_key, joined, piece, split_slices
+from turnlens.formatting.model import Diagnostic, EvalFile, FormattedCase, Profile
 from turnlens.formatting.prompts.engine import format_case
 
 from .rows import RULE_SHORT, CaseRow, case_label
 
 FIRST_SLICE_BYTES = 32 * 1024  # roughly what the first frame may load of a big file (about 80 cases)
+SLICE_BYTES = 256 * 1024  # the slices after the first: a parse tree of ~12 MB at a time, a step per ~600 cases
 ROW_BATCH_SECONDS = 0.1  # a big file's rows are sent at least this often while they are being made
+
+Slice = tuple[int, int, int, int, int]  # formatting/export/parallel.py's split_slices: lines, first case, offsets
 
 
 @dataclass(frozen=True)
@@ -40,10 +48,11 @@ class LoadStep:
     path: str
     eval_file: EvalFile
     rows: tuple[CaseRow, ...]
-    partial: bool  # eval_file is the first slice of the file, a whole load follows
+    partial: bool  # eval_file is the first part of the file, more of it (or a whole load) follows
     rows_done: bool  # every case of eval_file has its row
     files_done: int  # files whole and with all their rows, this one included when it is
     files_total: int
+    extends: bool = False  # eval_file is the one last sent for this file with more cases: same objects, appended
 
 
 def case_row(key: str, eval_file: EvalFile, index: int, profile: str) -> tuple[CaseRow, FormattedCase | None]:
@@ -66,26 +75,115 @@ def _profile(profile: str) -> Profile:
     return "design" if profile == "design" else "agentv"
 
 
-def first_slice(path: str) -> tuple[str, int] | None:
-    """(text, bytes) of the first cases of a big eval file, cut where the exporter would, or None when the file is
-    small or cannot be cut safely (it is then loaded whole)."""
+@dataclass(frozen=True)
+class Cut:
+    """A big eval file cut at case boundaries: its text and its slices, the first one small."""
+
+    text: str
+    slices: list[Slice]  # as split_slices made them: `piece` needs the first one
+    parts: list[Slice]  # what is loaded, in order: the first slice, then slices joined up to SLICE_BYTES
+    bad_line: int | None  # the first line with bytes that are not UTF-8
+
+
+def cut_file(path: str, dialect: str = "auto") -> Cut | None:
+    """A big eval file cut where the exporter would, or None when it is small, a JSONL dataset, or cannot be cut
+    safely (it is then loaded whole)."""
     try:
         raw = read_bytes(path)
     except FileReadError:
         return None  # the whole load words the refusal
-    if len(raw) < MIN_PARALLEL_BYTES or wide_encoding(raw) is not None:
+    if len(raw) < MIN_PARALLEL_BYTES or wide_encoding(raw) is not None or path.lower().endswith((".jsonl", ".json")):
         return None
-    text, _bad_line = decode_eval_bytes(raw)
+    text, bad_line = decode_eval_bytes(raw)
+    key = cut_key(path, text, dialect)
+    if key is None:
+        return None
+    slices = split_slices(text, max(2, min(256, len(text) // FIRST_SLICE_BYTES)), key)
+    if slices is None:
+        slices = split_slices(text, 2, key)  # few, big cases
+    if slices is None:
+        return None
+    parts = [slices[0]]
+    first = 1
+    for last in range(1, len(slices)):
+        if slices[last][4] - slices[first][3] >= SLICE_BYTES or last == len(slices) - 1:
+            parts.append(joined(slices, first, last))
+            first = last + 1
+    return Cut(text, slices, parts, bad_line)
+
+
+def first_slice(path: str) -> tuple[str, int] | None:
+    """(text, bytes) of the first cases of a big eval file (as `cut_file` cuts it; for a JSONL dataset, its first
+    lines), or None when it is loaded whole."""
     if path.lower().endswith(".jsonl"):
+        try:
+            raw = read_bytes(path)
+        except FileReadError:
+            return None
+        if len(raw) < MIN_PARALLEL_BYTES or wide_encoding(raw) is not None:
+            return None
+        text, _bad_line = decode_eval_bytes(raw)
         # A JSONL dataset is a test a line: its first lines are its first tests, at their own line numbers.
         end = text.rfind("\n", 0, FIRST_SLICE_BYTES)
         return (text[: end + 1], len(raw)) if end > 0 else None
-    slices = split_slices(text, max(2, min(256, len(text) // FIRST_SLICE_BYTES)))
-    if slices is None:
-        slices = split_slices(text, 2)  # few, big cases
-    if slices is None:
+    cut = cut_file(path)
+    if cut is None:
         return None
-    return text[: slices[0][4] - 1], len(raw)
+    return piece(cut.text, cut.slices, cut.parts[0]), len(cut.text)
+
+
+class SliceRefused(Exception):
+    """A slice was refused, or read otherwise than the first: the file is loaded whole instead."""
+
+
+def load_in_slices(path: str, cut: Cut, *, repo_root: str, cwd: str | None, dialect: str) -> Iterator[EvalFile]:
+    """The file loaded part after part: each EvalFile yielded is the previous one with the next part's cases
+    appended (the same case objects), the last one the whole file. Raises SliceRefused for a part the loader
+    refused (the whole load then says why, as it would have)."""
+    merged: EvalFile | None = None
+    for part in cut.parts:
+        loaded = load_eval_file(
+            path,
+            repo_root=repo_root,
+            cwd=cwd,
+            text=piece(cut.text, cut.slices, part),
+            first_case_index=part[2],
+            dialect=dialect,
+        )
+        if loaded.error is not None or (merged is not None and loaded.dialect != merged.dialect):
+            raise SliceRefused
+        merged = _merged(merged, loaded, cut.bad_line)
+        yield merged
+
+
+def _merged(before: EvalFile | None, part: EvalFile, bad_line: int | None) -> EvalFile:
+    """`before` with `part`'s cases appended; the file-level facts (config, dialect, suite) are the first part's,
+    as every part reads the same header, and a diagnostic it repeats is said once."""
+    if before is None:
+        if bad_line is not None:  # a whole load says it; the loader reading text cannot know
+            part.diagnostics.insert(0, Diagnostic(part.path, bad_line, NOT_UTF8, "info"))
+        return part
+    said = {(d.file, d.line, d.message) for d in before.diagnostics}
+    more = [d for d in part.diagnostics[len(part.config.diagnostics) :] if (d.file, d.line, d.message) not in said]
+    return dataclasses.replace(
+        before,
+        cases=before.cases + part.cases,
+        diagnostics=before.diagnostics + more,
+        watched_paths=before.watched_paths | part.watched_paths,
+    )
+
+
+def load_whole(path: str, *, repo_root: str, cwd: str | None, dialect: str) -> EvalFile:
+    """A file loaded as `load_steps` loads it (in slices when it is big and can be cut: a lower peak of memory),
+    ending as a whole load; for reloads."""
+    cut = cut_file(path, dialect)
+    if cut is not None:
+        try:
+            *_, whole = load_in_slices(path, cut, repo_root=repo_root, cwd=cwd, dialect=dialect)
+            return whole
+        except SliceRefused:
+            pass
+    return load_eval_file(path, repo_root=repo_root, cwd=cwd, dialect=dialect)
 
 
 def load_steps(
@@ -102,13 +200,37 @@ def load_steps(
     for number, path in enumerate(paths):
         if cancelled():
             return
-        if number == 0:
-            cut = first_slice(path)
-            if cut is not None:
-                part = load_eval_file(path, repo_root=repo_root, cwd=cwd, text=cut[0], dialect=dialect)
-                if part.error is None and part.cases:
-                    rows = tuple(case_row(f"0:{c.index}", part, c.index, profile)[0] for c in part.cases)
-                    yield LoadStep(0, path, part, rows, True, True, 0, total)
+        cut = cut_file(path, dialect)
+        if cut is not None:
+            rows: list[CaseRow] = []
+            last = len(cut.parts) - 1
+            try:
+                for n, part in enumerate(load_in_slices(path, cut, repo_root=repo_root, cwd=cwd, dialect=dialect)):
+                    done = n == last
+                    yield from _rows_in_batches(
+                        number,
+                        path,
+                        part,
+                        profile,
+                        number + 1,
+                        total,
+                        cancelled,
+                        rows=rows,
+                        partial=not done,
+                        extends=n > 0,
+                    )
+                    if cancelled():
+                        return
+                continue
+            except SliceRefused:
+                pass  # loaded whole below: the refusal worded as for the whole file
+        elif number == 0:
+            first = first_slice(path)  # a JSONL dataset's first lines
+            if first is not None:
+                head = load_eval_file(path, repo_root=repo_root, cwd=cwd, text=first[0], dialect=dialect)
+                if head.error is None and head.cases:
+                    head_rows = tuple(case_row(f"0:{c.index}", head, c.index, profile)[0] for c in head.cases)
+                    yield LoadStep(0, path, head, head_rows, True, True, 0, total)
         eval_file = load_eval_file(path, repo_root=repo_root, cwd=cwd, dialect=dialect)
         yield from _rows_in_batches(number, path, eval_file, profile, number + 1, total, cancelled)
 
@@ -121,19 +243,27 @@ def _rows_in_batches(
     files_done: int,
     total: int,
     cancelled: Callable[[], bool],
+    *,
+    rows: list[CaseRow] | None = None,
+    partial: bool = False,
+    extends: bool = False,
 ) -> Iterator[LoadStep]:
-    """The file with its rows: one step when that is quick, else a step every ROW_BATCH_SECONDS."""
-    rows: list[CaseRow] = []
+    """The file with its rows: one step when that is quick, else a step every ROW_BATCH_SECONDS. `rows`: the rows
+    made already for the first cases (a file loaded in parts), extended in place."""
+    rows = [] if rows is None else rows
     cases = eval_file.cases if eval_file.error is None else []
     sent = time.perf_counter()
-    for case in cases:
+    for case in cases[len(rows) :]:
         rows.append(case_row(f"{number}:{case.index}", eval_file, case.index, profile)[0])
         if time.perf_counter() - sent > ROW_BATCH_SECONDS and len(rows) < len(cases):
             if cancelled():
                 return
-            yield LoadStep(number, path, eval_file, tuple(rows), False, False, files_done - 1, total)
+            yield LoadStep(number, path, eval_file, tuple(rows), partial, False, files_done - 1, total, extends)
+            extends = True  # the same eval_file again: only rows added
             sent = time.perf_counter()
-    yield LoadStep(number, path, eval_file, tuple(rows), False, True, files_done, total)
+    yield LoadStep(
+        number, path, eval_file, tuple(rows), partial, True, files_done - (1 if partial else 0), total, extends
+    )
 
 
 def row_steps(

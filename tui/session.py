@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import cast
 
 from turnlens.formatting.evals.files import FileReadError, read_text_file
-from turnlens.formatting.evals.loader import load_eval_file
 from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, FormattedCase, Profile
 from turnlens.formatting.prompts.engine import format_case
 
@@ -76,6 +75,7 @@ class LoadedFile:
     generation: int = 0
     depends_on: set[str] = field(default_factory=set)  # absolute paths whose change calls for a reload
     stamps: dict[str, int | None] = field(default_factory=dict)  # mtime_ns of depends_on when applied
+    partial: bool = False  # `good` is the first part of a load in progress (not a last good version)
 
     @property
     def stale(self) -> bool:
@@ -161,12 +161,19 @@ class Session:
         return self.load_path(self.files[number].path)
 
     def load_path(self, path: str) -> EvalFile:
-        """Load the eval file at `path` with the session's settings (safe to call from a worker thread)."""
-        return load_eval_file(path, repo_root=self.repo_root, cwd=self.cwd, dialect=self.dialect)
+        """Load the eval file at `path` with the session's settings (safe to call from a worker thread); a big one
+        in slices, as the first load does (tui/loading.py), so that a reload's memory peaks no higher."""
+        from .loading import load_whole
 
-    def apply(self, number: int, eval_file: EvalFile) -> None:
-        """Take a fresh load of file `number`; a refused load keeps the last good one for display."""
+        return load_whole(path, repo_root=self.repo_root, cwd=self.cwd, dialect=self.dialect)
+
+    def apply(self, number: int, eval_file: EvalFile, *, partial: bool = False) -> None:
+        """Take a fresh load of file `number`; a refused load keeps the last good one for display. `partial`: the
+        first part of a load in progress, which `extend` completes (or a whole load replaces)."""
         loaded = self.files[number]
+        if loaded.partial:
+            loaded.good = None  # a part of a load that was then refused is no "last good version"
+        loaded.partial = partial
         loaded.generation += 1
         loaded.depends_on = (
             _dependencies(eval_file) | {os.path.realpath(loaded.path)} | self._config_candidates(loaded.path)
@@ -180,6 +187,17 @@ class Session:
             loaded.good = eval_file
         loaded.stamps = {p: _mtime(p) for p in loaded.depends_on}
         self._formatted.discard_where(lambda k: k[0] == loaded.path)
+
+    def extend(self, number: int, eval_file: EvalFile, *, partial: bool = False) -> None:
+        """Take `eval_file`, the part of file `number` applied last with more cases appended (the same objects):
+        what was made of the cases already there stays valid (same generation)."""
+        loaded = self.files[number]
+        before = loaded.good.cases if loaded.good is not None else []
+        added = _dependencies(eval_file, eval_file.cases[len(before) :]) - loaded.depends_on
+        loaded.depends_on |= added
+        loaded.stamps.update((p, _mtime(p)) for p in added)
+        loaded.good = eval_file
+        loaded.partial = partial
 
     def changed_since_load(self) -> list[int]:
         """Files one of whose inputs changed on disk since it was applied (a change the watcher may have missed
@@ -368,12 +386,12 @@ class Session:
         return out
 
 
-def _dependencies(eval_file: EvalFile) -> set[str]:
+def _dependencies(eval_file: EvalFile, cases: list[EvalCase] | None = None) -> set[str]:
     """Every path a load depended on (real paths): what the engine read or looked for (`watched_paths`: the eval
     file, configs, `.env` files, external case files, sidecars, referenced files), and every place a missing
-    referenced file was looked for, so that it showing up later re-renders the case."""
+    referenced file was looked for (in `cases`, by default all), so that it showing up later re-renders the case."""
     paths = set(eval_file.watched_paths)
-    for case in eval_file.cases:
+    for case in eval_file.cases if cases is None else cases:
         for message in (*case.messages, *case.expected_messages, *case.expected_output):
             for segment in message.segments:
                 if segment.resolved_path is None and segment.tried:

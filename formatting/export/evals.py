@@ -199,7 +199,7 @@ def _export_slices(path: str, args) -> list[tuple[str, Any]]:
     A sliced export's rows stay in the worker that made them: in their place is a _SliceRows, which has the worker
     write them (in order, once every slice was found good)."""
     from turnlens.formatting.evals.loader import NOT_UTF8, decode_eval_bytes
-    from turnlens.formatting.export.parallel import DeferredSlices, split_slices
+    from turnlens.formatting.export.parallel import DeferredSlices, cut_key, split_slices
 
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     if not hasattr(os, "fork") or cores < 2:
@@ -211,15 +211,10 @@ def _export_slices(path: str, args) -> list[tuple[str, Any]]:
     if wide_encoding(raw) is not None:
         return [_export_one(path, args)]
     text, bad_line = decode_eval_bytes(raw)
-    # Every slice must be read in the dialect of the whole file: a 0.15 file declares its $schema; an AgentV 4 suite
-    # is cut only when no case anywhere uses input_messages (which would make it 0.15) and no `file://` entry
-    # (which expands to a number of tests known only when loaded) is in it.
-    if args.dialect != "agentv-4" and looks_like_eval_file(path):
-        key, dialect = "evalcases", args.dialect
-    elif args.dialect != "agentv-0.15" and "input_messages" not in text and "file://" not in text:
-        key, dialect = "tests", "agentv-4"
-    else:
+    key = cut_key(path, text, args.dialect)
+    if key is None:
         return [_export_one(path, args)]
+    dialect = args.dialect if key == "evalcases" else "agentv-4"
     slices = split_slices(text, min(cores, 8), key)
     if slices is None:
         return [_export_one(path, args)]

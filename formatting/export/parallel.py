@@ -89,6 +89,33 @@ def split_slices(text: str, parts: int, key: str = "evalcases") -> list[tuple[in
     return [(bounds[k], bounds[k + 1], firsts[k], offsets[k], offsets[k + 1]) for k in range(parts)]
 
 
+def cut_key(path: str, text: str, dialect: str) -> str | None:
+    """The top-level list a big eval file may be cut at (`evalcases`, `tests`), or None when it must be loaded
+    whole. Every slice must be read in the dialect of the whole file: a 0.15 file declares its $schema; an AgentV 4
+    suite is cut only when no case anywhere uses input_messages (which would make it 0.15) and no `file://` entry
+    (which expands to a number of tests known only when loaded) is in it."""
+    from turnlens.formatting.evals.loader import looks_like_eval_file
+
+    if dialect != "agentv-4" and looks_like_eval_file(path):
+        return "evalcases"
+    if dialect != "agentv-0.15" and "input_messages" not in text and "file://" not in text:
+        return "tests"
+    return None
+
+
+def joined(slices: list[tuple[int, int, int, int, int]], first: int, last: int) -> tuple[int, int, int, int, int]:
+    """Slices first..last (consecutive) as one."""
+    a, b = slices[first], slices[last]
+    return (a[0], b[1], a[2], a[3], b[4])
+
+
+def piece(text: str, slices: list[tuple[int, int, int, int, int]], cut: tuple[int, int, int, int, int]) -> str:
+    """The text of slice `cut` (one of `slices`, or several of them joined) as a loader reads it: the header, a blank
+    line per line of the slices before, then its own lines."""
+    header_lines, header_end = slices[0][0], slices[0][3]
+    return _slice_by_offsets(text, header_end, cut[0] - header_lines, cut[3], cut[4])
+
+
 def _find_all(text: str, needle: str) -> list[int]:
     out, pos = [], text.find(needle)
     while pos != -1:

@@ -46,12 +46,12 @@ async def wait_for(pilot, condition, what: str, timeout: float = 20) -> None:
 
 @pytest.fixture
 def held_whole_load(monkeypatch):
-    """Hold the whole load of a file (not its first slice) until the test lets it go."""
+    """Hold the load of a file after its first slice (its next slices, or the whole) until the test lets it go."""
     release = threading.Event()
     real = loading.load_eval_file
 
     def held(path, *args, **kwargs):
-        if kwargs.get("text") is None:
+        if kwargs.get("text") is None or kwargs.get("first_case_index"):
             release.wait(30)
         return real(path, *args, **kwargs)
 
@@ -150,6 +150,7 @@ async def test_a_folder_lists_files_as_they_load_and_ends_as_a_full_load(tmp_pat
             gate.release()
         await wait_for(pilot, lambda: screen.loaded, "every file")
         await pilot.pause()
+        monkeypatch.undo()  # the full load compared with is not gated
         assert listed_rows(screen) == full_rows(paths, tmp_path)
         assert len(screen.query_one(CaseList).visible_keys()) == 36
         assert screen.sub_title == "12 eval files, 36 cases"
@@ -203,3 +204,68 @@ def test_a_big_jsonl_datasets_first_slice_is_its_first_lines(tmp_path):
     assert whole.error is None and 0 < len(part.cases) < len(whole.cases) == 2000
     for a, b in zip(part.cases, whole.cases):
         assert (a.id, a.index, a.line) == (b.id, b.index, b.line)
+
+
+def big_suite(folder: Path, tests: int = 3000) -> Path:
+    """An AgentV 4 suite big enough to be cut: a suite input, `${{ VAR }}` in the header, assertions here and there."""
+    (folder / ".git").mkdir(parents=True, exist_ok=True)
+    out = ["name: big", "input:", "  - role: system", "    content: Be exact ${{ UNSET_IN_TESTS }}.", "tests:"]
+    for n in range(tests):
+        out += [f"  - id: t-{n:05d}", f"    criteria: Answers case {n} correctly and well.", f"    input: Is {n} odd?"]
+        if n % 7 == 0:
+            out += ["    assertions:", "      - type: contains", "        value: yes"]
+    path = folder / "evals" / "big.eval.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(out) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("make", [big_eval, big_suite])
+def test_a_big_file_loaded_in_slices_is_its_whole_load(tmp_path, monkeypatch, make):
+    """Slice by slice (only one slice's parse tree alive at a time), the end is the whole load: the same cases,
+    file diagnostics said once, the same files watched, the same dialect and reason."""
+    monkeypatch.setattr(loading, "SLICE_BYTES", 64 * 1024)
+    path = str(make(tmp_path))
+    cut = loading.cut_file(path)
+    assert cut is not None and len(cut.parts) >= 3
+    parts = list(loading.load_in_slices(path, cut, repo_root=str(tmp_path), cwd=None, dialect="auto"))
+    whole = load_eval_file(path, repo_root=str(tmp_path))
+    for before, after in zip(parts, parts[1:]):  # each part extends the one before, with the same case objects
+        assert all(a is b for a, b in zip(before.cases, after.cases)) and len(after.cases) > len(before.cases)
+    merged = parts[-1]
+    assert merged.cases == whole.cases
+    assert [str(d) for d in merged.diagnostics] == [str(d) for d in whole.diagnostics]
+    assert merged.watched_paths == whole.watched_paths
+    assert (merged.dialect, merged.dialect_reason, merged.config) == (whole.dialect, whole.dialect_reason, whole.config)
+
+
+def test_a_file_whose_later_slice_is_refused_ends_refused_without_a_stale_part(tmp_path):
+    """The first slice shows, then a later one is refused: the whole load says why, and the part shown meanwhile
+    is not kept as a "last good version"."""
+    path = big_eval(tmp_path)
+    path.write_text(path.read_text() + "  - id: broken\n    input_messages: [{role: user, content: 'unclosed}\n")
+    session = Session([str(path)], repo_root=str(tmp_path))
+    steps = list(loading.load_steps([str(path)], repo_root=str(tmp_path), cwd=None, profile="agentv"))
+    assert steps[0].partial and steps[0].eval_file.error is None and steps[0].eval_file.cases
+    assert steps[-1].eval_file.error is not None and not steps[-1].extends
+    for step in steps:
+        if step.extends:
+            session.extend(0, step.eval_file, partial=step.partial)
+        else:
+            session.apply(0, step.eval_file, partial=step.partial)
+    assert session.files[0].error is not None and session.files[0].good is None
+    assert not session.files[0].stale and session.case_keys() == []
+
+
+async def test_a_big_agentv4_suite_shows_its_first_test_while_loading(tmp_path, held_whole_load):
+    path = big_suite(tmp_path)
+    app = make_app([path], repo_root=str(tmp_path), watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.current is not None, "the first test")
+        assert not screen.loaded and screen.session.case(screen.current)[1].id == "t-00000"
+        assert 0 < len(screen.session.case_keys()) < 3000
+        held_whole_load.set()
+        await wait_for(pilot, lambda: screen.loaded, "the whole load")
+        assert screen.session.case_keys() == [f"0:{n}" for n in range(3000)]
+        assert listed_rows(screen) == full_rows([path], tmp_path)
