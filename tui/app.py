@@ -66,11 +66,11 @@ def make_app(
     dialect: str = "auto",
 ) -> App:
     """The app for eval files/folders (inspector) or AgentV results files (results view)."""
-    from .session import Session, default_sample_dir
-
     path_list = [os.fspath(p) for p in paths]
     cwd = None
     if not path_list:
+        from .session import default_sample_dir
+
         # The bundled samples are written relative to the project root, whatever the working directory is.
         samples = default_sample_dir()
         path_list = [str(samples)]
@@ -90,6 +90,7 @@ def make_app(
 
     def inspector():
         from .inspector import InspectorScreen
+        from .session import Session  # the eval engine: not imported for results (their first frame is timed)
 
         session = Session(path_list, repo_root=repo_root, cwd=cwd, dialect=dialect)
         session.notes = notes
@@ -106,6 +107,10 @@ def _is_results_input(path: str) -> bool:
     if os.path.isdir(path):
         if is_run_folder(path):  # decided at once: a run folder of 50,000 tests is not walked for eval files
             return True
+        if ".agentv" in os.path.abspath(path).split(os.sep):
+            # AgentV never looks for eval files under .agentv/ (discovery skips it from any root above it), and a
+            # folder of runs there holds one artifact folder per test: walking them all took minutes
+            return is_results_input(path)
         from .session import find_eval_files
 
         return not find_eval_files([path]) and is_results_input(path)

@@ -271,21 +271,27 @@ def _fill_v4_fields(record: ResultRecord, data: dict) -> None:
 
 
 def _timestamp_seconds(value: Any) -> float:
-    if isinstance(value, datetime):
-        moment = value
-    elif isinstance(value, str) and value:
-        text = value.strip()
-        if text.endswith(("Z", "z")):
-            text = text[:-1] + "+00:00"
-        try:
-            moment = datetime.fromisoformat(text)
+    if isinstance(value, str) and value:
+        try:  # the common case, `2026-06-22T09:00:10.000Z`: Python 3.11 reads the Z itself
+            moment = _fromisoformat(value)
         except ValueError:
-            return math.nan
+            text = value.strip()
+            if text.endswith(("Z", "z")):
+                text = text[:-1] + "+00:00"
+            try:
+                moment = datetime.fromisoformat(text)
+            except ValueError:
+                return math.nan
+    elif isinstance(value, datetime):
+        moment = value
     else:
         return math.nan
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=timezone.utc)
     return moment.timestamp()
+
+
+_fromisoformat = datetime.fromisoformat
 
 
 def _short(value: Any) -> str:
@@ -404,23 +410,46 @@ class ResultsFile:
         return number
 
     def _add(self, data: dict, start: int, end: int, line: int) -> None:
-        score = _number(data.get("score"))
+        # the scan's hot path (a run of 50,000 rows is indexed in the background while the UI draws): the common
+        # shapes (a float score, string ids, an ISO timestamp) are read inline; anything else goes to the helpers
+        get = data.get
+        score = get("score")
+        if type(score) is not float or score != score:  # not a plain float, or NaN
+            score = _number(score)
         flags = 0
-        if _row_is_error(data):
-            flags |= FLAG_ERROR
+        status = get("execution_status")
+        if status is None:
+            status = get("executionStatus")
+        if type(status) is str and status:
+            if status == "execution_error":
+                flags = FLAG_ERROR
+        elif "error" in data and _error_text(data["error"]) is not None:
+            flags = FLAG_ERROR
         if score is None:
             flags |= FLAG_NO_SCORE
-        eval_id = _row_id(data)
+        eval_id = get("eval_id")
+        if eval_id is None:
+            eval_id = get("test_id")
+            if eval_id is None:
+                eval_id = get("testId")
         self._add_v4_columns(data)
         self.starts.append(start)
         self.ends.append(end)
         self.lines.append(line)
         self.scores.append(math.nan if score is None else score)
         self.flags.append(flags)
-        self.timestamps.append(_timestamp_seconds(data.get("timestamp")))
-        self.targets.append(self._intern(data.get("target")))
-        self.datasets.append(self._intern(data["dataset"] if "dataset" in data else data.get("suite")))
-        self.eval_ids.append(_short(eval_id) if eval_id is not None else "")
+        self.timestamps.append(_timestamp_seconds(get("timestamp")))
+        ids = self._string_ids
+        target = get("target")
+        number = ids.get(target) if type(target) is str and len(target) <= SUMMARY_TEXT_LIMIT else None
+        self.targets.append(self._intern(target) if number is None else number)
+        dataset = data["dataset"] if "dataset" in data else get("suite")
+        number = ids.get(dataset) if type(dataset) is str and len(dataset) <= SUMMARY_TEXT_LIMIT else None
+        self.datasets.append(self._intern(dataset) if number is None else number)
+        if type(eval_id) is str:
+            self.eval_ids.append(eval_id if len(eval_id) <= SUMMARY_TEXT_LIMIT else eval_id[:SUMMARY_TEXT_LIMIT])
+        else:
+            self.eval_ids.append(_short(eval_id) if eval_id is not None else "")
         self.count += 1  # published last: readers see complete rows only
 
     # -- AgentV 4 columns: execution status, duration, cost, tokens, failing graders --------------------------
@@ -1155,31 +1184,34 @@ def select(
             or needle in strings[targets[i]].lower()
             or needle in strings[datasets[i]].lower()
         ]
+    # Sorts are stable and keyed by a column's own __getitem__ (no Python function per row): re-sorting 50,000
+    # rows while a run is indexed must not starve the index worker. Ties keep file order.
     if sort == "score":
         # errors first, then no score, then ascending score: failures first
-        def score_key(i: int) -> tuple:
+        errors: list[int] = []
+        unscored: list[int] = []
+        scored: list[int] = []
+        for i in indexes:
             flag = flags[i]
-            return (
-                0 if flag & FLAG_ERROR else 1,
-                0 if flag & FLAG_NO_SCORE else 1,
-                scores[i] if not flag & FLAG_NO_SCORE else 0.0,
-                i,
-            )
-
-        indexes = sorted(indexes, key=score_key)
+            (errors if flag & FLAG_ERROR else unscored if flag & FLAG_NO_SCORE else scored).append(i)
+        errors.sort(
+            key=lambda i: (0 if flags[i] & FLAG_NO_SCORE else 1, scores[i] if not flags[i] & FLAG_NO_SCORE else 0.0)
+        )
+        scored.sort(key=scores.__getitem__)
+        indexes = errors + unscored + scored
     elif sort == "id":
-        indexes = sorted(indexes, key=lambda i: (eval_ids[i], i))
+        indexes = sorted(indexes, key=eval_ids.__getitem__)
     elif sort in ("duration", "cost"):
         column = results.durations if sort == "duration" else results.costs
         # the slowest / dearest first; rows that recorded none last
-        indexes = sorted(
-            indexes, key=lambda i: (math.isnan(column[i]), -column[i] if not math.isnan(column[i]) else 0, i)
-        )
+        known = [i for i in indexes if column[i] == column[i]]
+        known.sort(key=column.__getitem__, reverse=True)  # reverse=True keeps ties in file order too
+        indexes = known + [i for i in indexes if column[i] != column[i]]
     elif sort == "time":
         stamps = results.timestamps
-        indexes = sorted(
-            indexes, key=lambda i: (math.isnan(stamps[i]), stamps[i] if not math.isnan(stamps[i]) else 0.0, i)
-        )
+        known = [i for i in indexes if stamps[i] == stamps[i]]
+        known.sort(key=stamps.__getitem__)
+        indexes = known + [i for i in indexes if stamps[i] != stamps[i]]
     if reverse:
         indexes = list(indexes)[::-1]
     return array("I", indexes)

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from turnlens.formatting.evals.files import open_regular
 
 WINDOW = 16 * 1024 * 1024
+FIRST_WINDOW = 64 * 1024
 
 
 class FileChanged(Exception):
@@ -59,6 +60,8 @@ class Source:
         buffer = b""
         view = memoryview(buffer)
         buffer_start = position = start
+        # the first window is small: the first record is on screen before 16 MB are read
+        step = min(window, FIRST_WINDOW)
         while position < size:
             relative = position - buffer_start
             newline = buffer.find(b"\n", relative)
@@ -67,7 +70,8 @@ class Source:
                 if loaded_to >= size:
                     yield position, size, view[relative:]
                     return
-                buffer = buffer[relative:] + self.read(loaded_to, loaded_to + window)
+                buffer = buffer[relative:] + self.read(loaded_to, loaded_to + step)
+                step = window
                 view = memoryview(buffer)
                 buffer_start = position
                 continue

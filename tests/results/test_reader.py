@@ -228,3 +228,19 @@ def test_problems_are_capped_but_counted(tmp_path):
     results = scanned(str(path))
     assert results.count == 1 and results.problem_count == MAX_DIAGNOSTICS + 50
     assert len(results.diagnostics) == MAX_DIAGNOSTICS
+
+
+def test_lines_across_the_small_first_window(tmp_path):
+    # the first read is small (the first record shows before 16 MB are read), the next ones full size: a line that
+    # straddles them, or is longer than the first window, comes whole
+    from turnlens.formatting.results.source import FIRST_WINDOW, Source
+
+    path = tmp_path / "lines.jsonl"
+    lines = [b"a" * (FIRST_WINDOW - 10), b"b" * (3 * FIRST_WINDOW), b"c", b"", b"d" * 5]
+    path.write_bytes(b"\n".join(lines))
+    source = Source(str(path))
+    try:
+        assert [bytes(text) for _, _, text in source.lines()] == lines
+        assert [bytes(text) for _, _, text in source.lines(window=FIRST_WINDOW // 4)] == lines
+    finally:
+        source.close()
