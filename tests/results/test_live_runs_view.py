@@ -59,7 +59,7 @@ async def test_without_watching_no_new_run_is_looked_for(tmp_path):
     app = make_app([str(folder)], watch=False)
     async with app.run_test(size=WIDE) as pilot:
         await wait_for_idle(pilot)
-        assert app.screen._runs_watcher is None
+        assert not app.screen.loader.watching_runs
 
 
 async def test_a_yaml_run_that_grows(tmp_path):

@@ -8,11 +8,10 @@ them, reporting by message.
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Sequence
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.widgets import Footer, Static
 
@@ -23,6 +22,7 @@ from turnlens.formatting.sanitize import sanitize
 from ..actions import bindings
 from .commands import ResultsCommands, show_help, table_commands
 from .keys import COMPARE_ACTIONS, PAIR_ACTIONS, marks_legend
+from .loading import RunLoader
 from .messages import Compared, IndexProgressed
 from .model import DEFAULT_THRESHOLD, CompareModel, Run, open_runs
 from .theming import ThemedScreen
@@ -55,7 +55,7 @@ class CompareScreen(ThemedScreen):
         if len(runs) != 2:
             raise ValueError(f"two runs are compared, {len(runs)} given")
         self.model = CompareModel(runs[0], runs[1], threshold=threshold)
-        self._stop = threading.Event()
+        self.loader = RunLoader(self)
         self._highlighted: CompareRow | None = None
 
     # -- layout ----------------------------------------------------------------------------------------------
@@ -75,30 +75,19 @@ class CompareScreen(ThemedScreen):
     def on_mount(self) -> None:
         self.follow_theme()
         self._show_problems()
-        self._index_both(self.model.a, self.model.b)
+        self.loader.index_pair(self.model.a, self.model.b)
         self.query_one(CompareList).focus()
 
     def on_unmount(self) -> None:
-        self._stop.set()
+        self.loader.close()
 
     # -- indexing and pairing --------------------------------------------------------------------------------
-
-    @work(thread=True, group="index")
-    def _index_both(self, a: Run, b: Run) -> None:
-        from turnlens.formatting.results.compare import compare_runs
-
-        for run in (a, b):
-            for progress in run.results.scan(batch_seconds=0.25, stop=self._stop):
-                self.post_message(IndexProgressed(run, progress))
-            if self._stop.is_set():
-                return
-        self.post_message(Compared(compare_runs(a.results, b.results)))
 
     @on(IndexProgressed)
     def _indexed(self, message: IndexProgressed) -> None:
         message.run.progress = message.progress
         if self.model.comparison is None:
-            self.query_one(CompareHeader).state = self.model.header_state()
+            self.query_one(CompareHeader).show(self.model.header_state())
 
     @on(Compared)
     def _compared(self, message: Compared) -> None:
@@ -110,7 +99,7 @@ class CompareScreen(ThemedScreen):
         if self.model.comparison is None:
             return
         self.query_one(CompareList).set_rows(self.model.refilter())
-        self.query_one(CompareHeader).state = self.model.header_state()
+        self.query_one(CompareHeader).show(self.model.header_state())
 
     def redraw(self) -> None:
         self.query_one(CompareHeader).refresh()

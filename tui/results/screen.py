@@ -8,14 +8,13 @@ runs, search their full text and check drift; each reports by message (messages.
 from __future__ import annotations
 
 import os
-import threading
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, cast
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen
@@ -28,8 +27,9 @@ from turnlens.formatting.sanitize import sanitize
 from ..actions import bindings
 from .commands import ResultsCommands, show_help, table_commands
 from .keys import ALL_TABLES, RESULTS_ACTIONS, marks_legend
+from .loading import RunLoader
 from .messages import DriftChecked, Followed, IndexProgressed, RowsSelected, RunsAppeared, TextFound
-from .model import DEFAULT_THRESHOLD, DRIFT_CODES, DRIFT_OTHER, ResultsModel, Run, Selection, open_runs, select_rows
+from .model import DEFAULT_THRESHOLD, ResultsModel, Run, open_runs, select_rows
 from .theming import ThemedScreen
 from .widgets import ListLook, ProblemsBar, ResultList, ResultsHeader, SearchBox, VirtualList
 
@@ -38,7 +38,6 @@ SYNC_SELECT_LIMIT = 5_000  # below this many results sorting in the UI thread is
 RESELECT_EVERY = 0.3  # seconds between re-sorts while a big file is still being indexed
 FOLLOW_EVERY = 0.2  # seconds between looks at the current run's file (one stat when nothing changed)
 RUNS_EVERY = 1.0  # seconds between looks for new runs in a folder of runs (a stat per folder when nothing changed)
-DRIFT_REPORT_EVERY = 0.25  # seconds between drift progress messages
 
 
 def _megabytes(size: int) -> str:
@@ -74,10 +73,7 @@ class ResultsScreen(ThemedScreen):
         runs, self.path_problems = opened or open_runs(self.paths)
         self.model = ResultsModel(runs, threshold=threshold, evals_given=evals is not None)
         self._last_reselect = 0.0
-        self._following = False
-        self._runs_watcher: Any = None  # formatting.results.discover.RunWatcher over the folder of runs opened
-        self._looking_for_runs = False
-        self._stop = threading.Event()
+        self.loader = RunLoader(self)
         self._text_timer: Timer | None = None  # ticks the elapsed time of a full-text search on a large file
         self._highlighted: int | None = None  # the record under the list's cursor
 
@@ -114,17 +110,16 @@ class ResultsScreen(ThemedScreen):
         self._start_run(run)
         self._list.focus()
         if self.follow:
-            self.set_interval(FOLLOW_EVERY, self._look_again)
+            self.set_interval(FOLLOW_EVERY, lambda: self.loader.follow(self.run))
             if len(self.paths) == 1 and os.path.isdir(self.paths[0]):
-                from turnlens.formatting.results.discover import RunWatcher, is_run_folder
+                from turnlens.formatting.results.discover import is_run_folder
 
                 if not is_run_folder(self.paths[0]):
-                    known = [run.path for run in self.model.runs]
-                    self._runs_watcher = RunWatcher(self.paths[0], known)
-                    self.set_interval(RUNS_EVERY, self._look_for_runs)
+                    self.loader.watch_runs(self.paths[0], [run.path for run in self.model.runs])
+                    self.set_interval(RUNS_EVERY, self.loader.look_for_runs)
 
     def on_unmount(self) -> None:
-        self._stop.set()
+        self.loader.close()
 
     @property
     def _list(self) -> ResultList:
@@ -138,20 +133,12 @@ class ResultsScreen(ThemedScreen):
             self._reselect()
             return
         run.started = True
-        # The first record is read right here, so it is on the very first frame; the worker thread resumes the
-        # same generator for the rest of the file.
-        scan = run.results.scan(batch_seconds=0.1, stop=self._stop)
-        first = next(scan, None)
+        first, scan = self.loader.first_batch(run)
         if first is not None:
             self._indexed(IndexProgressed(run, first))
         if first is None or not first.done:
             # after the first frame is on screen: the scan thread competes for the GIL with the painting
-            self.call_after_refresh(self._index, run, scan)
-
-    @work(thread=True, group="index")
-    def _index(self, run: Run, scan) -> None:
-        for progress in scan:
-            self.post_message(IndexProgressed(run, progress))
+            self.call_after_refresh(self.loader.index_rest, run, scan)
 
     @on(IndexProgressed)
     def _indexed(self, message: IndexProgressed) -> None:
@@ -172,27 +159,11 @@ class ResultsScreen(ThemedScreen):
 
     # -- following a run in progress ------------------------------------------------------------------------
 
-    def _look_again(self) -> None:
-        run = self.run
-        if run is None or self._following or not run.indexed:
-            return
-        self._following = True
-        self._follow(run)
-
-    @work(thread=True, group="follow")
-    def _follow(self, run: Run) -> None:
-        before = run.results.count
-        try:
-            outcome = run.results.follow()
-        except (OSError, ValueError):
-            outcome = "replaced"
-        self.post_message(Followed(run, outcome, run.results.count - before))
-
     @on(Followed)
     def _followed(self, message: Followed) -> None:
-        self._following = False
+        self.loader.followed()
         run = message.run
-        if message.outcome == "same" or self._stop.is_set():
+        if message.outcome == "same" or self.loader.stop.is_set():
             return
         if message.outcome == "grown":
             # new records, or the last YAML document read again as it was written (no new record)
@@ -214,24 +185,10 @@ class ResultsScreen(ThemedScreen):
             timeout=4,
         )
 
-    def _look_for_runs(self) -> None:
-        if self._runs_watcher is None or self._looking_for_runs:
-            return
-        self._looking_for_runs = True
-        self._poll_runs(self._runs_watcher)
-
-    @work(thread=True, group="runs")
-    def _poll_runs(self, watcher) -> None:
-        try:
-            found = watcher.poll()
-        except OSError:
-            found = []
-        self.post_message(RunsAppeared(found))
-
     @on(RunsAppeared)
     def _runs_appeared(self, message: RunsAppeared) -> None:
-        self._looking_for_runs = False
-        if not message.sources or self._stop.is_set():
+        self.loader.runs_looked()
+        if not message.sources or self.loader.stop.is_set():
             return
         added = self.model.add_runs(message.sources)
         if not added:
@@ -256,12 +213,11 @@ class ResultsScreen(ThemedScreen):
         list_ = self._list
         list_.set_empty_note(self.model.empty_note())
         list_.set_look(self._look())
-        self.query_one(ResultsHeader).state = state
+        self.query_one(ResultsHeader).show(state)
 
     def redraw(self) -> None:
         if self.run is not None:
             self._update_header()
-            self.query_one(ResultsHeader).refresh()
 
     def _show_problems(self) -> None:
         run = self.run
@@ -286,11 +242,7 @@ class ResultsScreen(ThemedScreen):
         if run.results.count <= SYNC_SELECT_LIMIT:
             self._rows_selected(RowsSelected(selection, select_rows(selection)))
         else:
-            self._select(selection)
-
-    @work(thread=True, exclusive=True, group="select")
-    def _select(self, selection: Selection) -> None:
-        self.post_message(RowsSelected(selection, select_rows(selection)))
+            self.loader.select(selection)
 
     @on(RowsSelected)
     def _rows_selected(self, message: RowsSelected) -> None:
@@ -393,13 +345,7 @@ class ResultsScreen(ThemedScreen):
         tick()
         self._stop_text_timer()
         self._text_timer = self.set_interval(0.5, tick)
-        self._find_text(run, needle)
-
-    @work(thread=True, exclusive=True, group="text-search")
-    def _find_text(self, run: Run, needle: str) -> None:
-        mask = run.results.find_text(needle, stop=self._stop)
-        if mask is not None:
-            self.post_message(TextFound(run, needle, mask))
+        self.loader.find_text(run, needle)
 
     @on(TextFound)
     def _text_found(self, message: TextFound) -> None:
@@ -530,7 +476,7 @@ class ResultsScreen(ThemedScreen):
 
     def _start_drift(self, run: Run) -> None:
         run.drift = bytearray(run.results.count)
-        self._check_drift(run, run.drift, self._drift_checker(run))
+        self.loader.check_drift(run, run.drift, self._drift_checker(run))
 
     def action_drift_all(self) -> None:
         run = self.run
@@ -542,34 +488,6 @@ class ResultsScreen(ThemedScreen):
             return
         if self.model.wants_drift(run, auto=False):
             self._start_drift(run)
-
-    @work(thread=True, group="drift")
-    def _check_drift(self, run: Run, marks: bytearray, checker) -> None:
-        """Check the drift of every record `marks` has room for; report codes by message (the UI thread writes
-        them into `marks`)."""
-        from turnlens.formatting.results.drift import display_path
-
-        if not checker.eval_paths:
-            note = f"no eval files found under {display_path(checker.root)}"
-            self.post_message(DriftChecked(run, marks, 0, b"", {}, True, note))
-            return
-        counts = {"drifted": 0, "equal": 0, "eval not found": 0, "other": 0}
-        start, codes = 0, bytearray()
-        last = time.monotonic()
-        for index in range(len(marks)):
-            if self._stop.is_set():
-                return
-            try:
-                status = checker.check(run.results.record(index)).status
-            except Exception:  # an engine failure on one case must not stop the others
-                status = "other"
-            codes.append(DRIFT_CODES.get(status, DRIFT_OTHER))
-            counts[status if status in counts else "other"] += 1
-            if time.monotonic() - last > DRIFT_REPORT_EVERY:
-                last = time.monotonic()
-                self.post_message(DriftChecked(run, marks, start, bytes(codes), dict(counts), False))
-                start, codes = index + 1, bytearray()
-        self.post_message(DriftChecked(run, marks, start, bytes(codes), dict(counts), True))
 
     @on(DriftChecked)
     def _drift_checked(self, message: DriftChecked) -> None:

@@ -236,6 +236,11 @@ class ResultsHeader(Widget):
 
     state: reactive[HeaderState | None] = reactive(None, layout=False)
 
+    def show(self, state) -> None:
+        """Show `state` (drawn again even when equal: the theme may have changed)."""
+        self.state = state
+        self.refresh()
+
     def render(self) -> Text:
         if self.state is None:
             return Text("opening…", style="dim")
@@ -619,6 +624,11 @@ class CompareHeader(Widget):
     """
 
     state: reactive[CompareHeaderState | None] = reactive(None, layout=False)
+
+    def show(self, state) -> None:
+        """Show `state` (drawn again even when equal: the theme may have changed)."""
+        self.state = state
+        self.refresh()
 
     def render(self) -> Text:
         if self.state is None:

@@ -1,0 +1,168 @@
+"""What reads the runs of a results screen, off the event loop: indexing a run (or both runs compared), following the
+run on screen as it grows, new runs appearing in a folder of runs, sorting a big run, searching its full text and
+checking its drift. Each job runs in a worker thread of the host (the screen) and reports by message
+(messages.py); nothing here writes to a run or to the view model: the host applies what arrives, on the event loop.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from textual.dom import DOMNode
+
+from turnlens.formatting.results.reader import ScanProgress
+
+from .messages import Compared, DriftChecked, Followed, IndexProgressed, RowsSelected, RunsAppeared, TextFound
+from .model import DRIFT_CODES, DRIFT_OTHER, Run, Selection, select_rows
+
+DRIFT_REPORT_EVERY = 0.25  # seconds between drift progress messages
+
+
+class RunLoader:
+    """Runs the results view's reading jobs in the host's worker threads; `stop` ends them (the host unmounted)."""
+
+    def __init__(self, host: DOMNode) -> None:
+        self._host = host
+        self.stop = threading.Event()
+        self._following = False  # a look at the current run's file is under way
+        self._looking_for_runs = False
+        self._watcher: Any = None  # formatting.results.discover.RunWatcher over the folder of runs opened
+
+    def _run(self, job: Callable[[], None], group: str, *, exclusive: bool = False) -> None:
+        self._host.run_worker(job, thread=True, group=group, exclusive=exclusive)
+
+    def _post(self, message) -> None:
+        self._host.post_message(message)
+
+    def close(self) -> None:
+        self.stop.set()
+
+    # -- indexing --------------------------------------------------------------------------------------------
+
+    def first_batch(self, run: Run) -> tuple[ScanProgress | None, Iterator[ScanProgress]]:
+        """The first batch of `run`'s index, read at once (so that it is on the very first frame), and the scan
+        that `index_rest` resumes."""
+        scan = run.results.scan(batch_seconds=0.1, stop=self.stop)
+        return next(scan, None), scan
+
+    def index_rest(self, run: Run, scan: Iterator[ScanProgress]) -> None:
+        def index() -> None:
+            for progress in scan:
+                self._post(IndexProgressed(run, progress))
+
+        self._run(index, "index")
+
+    def index_pair(self, a: Run, b: Run) -> None:
+        """Index both runs, then pair them (Compared)."""
+
+        def index() -> None:
+            from turnlens.formatting.results.compare import compare_runs
+
+            for run in (a, b):
+                for progress in run.results.scan(batch_seconds=0.25, stop=self.stop):
+                    self._post(IndexProgressed(run, progress))
+                if self.stop.is_set():
+                    return
+            self._post(Compared(compare_runs(a.results, b.results)))
+
+        self._run(index, "index")
+
+    # -- following -------------------------------------------------------------------------------------------
+
+    def follow(self, run: Run | None) -> None:
+        """Look at `run`'s file again (one stat when nothing changed), unless a look is under way or it is still
+        being indexed; Followed says what changed."""
+        if run is None or self._following or not run.indexed:
+            return
+        self._following = True
+
+        def look() -> None:
+            before = run.results.count
+            try:
+                outcome = run.results.follow()
+            except (OSError, ValueError):
+                outcome = "replaced"
+            self._post(Followed(run, outcome, run.results.count - before))
+
+        self._run(look, "follow")
+
+    def followed(self) -> None:
+        """The host applied a Followed: the next look may start."""
+        self._following = False
+
+    def watch_runs(self, folder: str, known: list[str]) -> None:
+        """Look for runs appearing under `folder` (a folder of runs) on `look_for_runs`."""
+        from turnlens.formatting.results.discover import RunWatcher
+
+        self._watcher = RunWatcher(folder, known)
+
+    @property
+    def watching_runs(self) -> bool:
+        return self._watcher is not None
+
+    def look_for_runs(self) -> None:
+        watcher = self._watcher
+        if watcher is None or self._looking_for_runs:
+            return
+        self._looking_for_runs = True
+
+        def poll() -> None:
+            try:
+                found = watcher.poll()
+            except OSError:
+                found = []
+            self._post(RunsAppeared(found))
+
+        self._run(poll, "runs")
+
+    def runs_looked(self) -> None:
+        """The host applied a RunsAppeared: the next look may start."""
+        self._looking_for_runs = False
+
+    # -- sorting, searching, drift ---------------------------------------------------------------------------
+
+    def select(self, selection: Selection) -> None:
+        """The rows of `selection` (RowsSelected); a newer request cancels an older one still running."""
+        self._run(lambda: self._post(RowsSelected(selection, select_rows(selection))), "select", exclusive=True)
+
+    def find_text(self, run: Run, needle: str) -> None:
+        def find() -> None:
+            mask = run.results.find_text(needle, stop=self.stop)
+            if mask is not None:
+                self._post(TextFound(run, needle, mask))
+
+        self._run(find, "text-search", exclusive=True)
+
+    def check_drift(self, run: Run, marks: bytearray, checker: Any) -> None:
+        """Check the drift of every record `marks` has room for; DriftChecked reports the codes in chunks (the
+        host writes them into `marks`)."""
+
+        def check() -> None:
+            from turnlens.formatting.results.drift import display_path
+
+            if not checker.eval_paths:
+                note = f"no eval files found under {display_path(checker.root)}"
+                self._post(DriftChecked(run, marks, 0, b"", {}, True, note))
+                return
+            counts = {"drifted": 0, "equal": 0, "eval not found": 0, "other": 0}
+            start, codes = 0, bytearray()
+            last = time.monotonic()
+            for index in range(len(marks)):
+                if self.stop.is_set():
+                    return
+                try:
+                    status = checker.check(run.results.record(index)).status
+                except Exception:  # an engine failure on one case must not stop the others
+                    status = "other"
+                codes.append(DRIFT_CODES.get(status, DRIFT_OTHER))
+                counts[status if status in counts else "other"] += 1
+                if time.monotonic() - last > DRIFT_REPORT_EVERY:
+                    last = time.monotonic()
+                    self._post(DriftChecked(run, marks, start, bytes(codes), dict(counts), False))
+                    start, codes = index + 1, bytearray()
+            self._post(DriftChecked(run, marks, start, bytes(codes), dict(counts), True))
+
+        self._run(check, "drift")
