@@ -349,9 +349,6 @@ PANES = (
     ("guidelines", "guidelines / systemMessage"),
 )
 
-CHIP_CHROME = 3  # a chip's padding (1 each side) and left margin
-TITLE_PADDING = 2
-
 
 def chip_texts(mode: str, profile: str, level: int) -> dict[str, Text | None]:
     """The toolbar chips, full (level 0), short (1), or short with the evaluator/diff chips hidden (2)."""

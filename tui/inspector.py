@@ -22,9 +22,7 @@ from . import render
 from .actions import Action, bindings
 from .case_loader import CaseLoader
 from .case_view import (
-    CHIP_CHROME,
     PANES,
-    TITLE_PADDING,
     CaseViews,
     banner_text,
     chip_texts,
@@ -38,11 +36,14 @@ from .inspector_model import InspectorModel
 from .session import Session
 from .theme import generation as theme_generation
 from .theme import use_theme
+from .widgets import case_list
+from .widgets.banner import Banner
 from .widgets.case_list import CaseList, FileEntry
 from .widgets.chip import Chip
 from .widgets.pane import Pane, PaneText
+from .widgets.toolbar import Toolbar
 
-CASE_LIST_WIDTH = 38  # as in app.tcss
+CASE_LIST_WIDTH = case_list.WIDTH
 CASE_LIST_CHROME = 6  # the list's border, scrollbar and option padding
 MIN_PANE_TEXT = 30  # side by side, each of the three pane columns keeps at least this many cells of text
 PANE_CHROME = 4  # a pane's border, padding and scrollbar
@@ -58,6 +59,14 @@ def is_narrow(width: int, list_width: int = CASE_LIST_WIDTH) -> bool:
 PRERENDER_DELAY = 0.3  # seconds after the first load
 PRERENDER_AFTER_SWITCH = 0.15  # seconds of rest after a switch before prerendering around the new case
 
+
+# The toolbar's chips and the action each runs when clicked.
+CHIPS = {
+    "mode-chip": "toggle_mode",
+    "profile-chip": "toggle_profile",
+    "evaluator-chip": "evaluator",
+    "diff-chip": "profile_diff",
+}
 
 _PANE_NAMES = ", ".join(title.replace(" as written", "") for _id, title in PANES)
 
@@ -210,8 +219,6 @@ class InspectorScreen(Screen):
         self.loader = CaseLoader(self, session)
         self.watcher = FileWatcher(self, session)
         self._longest_label = 0  # the longest case id listed, in cells (the list widens for it)
-        self._title_need = 0  # cells the header title needs whole (id and file:line): the chips shorten first
-        self._title_parts: tuple[str, str] | None = None  # (id, file:line) of the case title shown
         self._drawn_generation = theme_generation()  # the palette the views on screen were built with
 
     # What tests and benchmarks read, from the view model.
@@ -243,16 +250,11 @@ class InspectorScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Header(icon="◈")
-        yield Static("", id="banner", markup=False)
+        yield Banner(id="banner")
         with Horizontal(id="main"):
-            yield CaseList(id="cases")
+            yield CaseList(announce=self.post_message, id="cases")
             with Vertical(id="detail"):
-                with Horizontal(id="toolbar"):
-                    yield Static("", id="case-title", markup=False)
-                    yield Chip("screen.toggle_mode", id="mode-chip")
-                    yield Chip("screen.toggle_profile", id="profile-chip")
-                    yield Chip("screen.evaluator", id="evaluator-chip")
-                    yield Chip("screen.profile_diff", id="diff-chip")
+                yield Toolbar(CHIPS, id="toolbar")
                 yield Static("", id="rule-line", markup=False)
                 with Vertical(id="panes"):
                     # Grid order (3 columns): messages, question, chat (two rows) / rule, guidelines. Numbered in
@@ -265,8 +267,8 @@ class InspectorScreen(Screen):
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
         self._apply_width(self.size.width or self.app.size.width)
-        self.query_one("#case-title", Static).update(Text("loading…", style="dim italic"))
         self._update_chips()
+        self.query_one(Toolbar).show_title(Text("loading…", style="dim italic"))
         if self.session.files:
             self.loader.load_all(self.profile)
         else:
@@ -274,7 +276,6 @@ class InspectorScreen(Screen):
 
     def on_resize(self, event) -> None:
         self._apply_width(event.size.width)
-        self.call_after_refresh(self._update_chips)
 
     def _apply_width(self, width: int) -> None:
         # The list grows (up to a quarter of the screen) to show long ids whole.
@@ -282,8 +283,8 @@ class InspectorScreen(Screen):
         list_width = max(CASE_LIST_WIDTH, min(wanted, width // 4))
         narrow = is_narrow(width, list_width)
         self.set_class(narrow, "-narrow")
-        cases = self.query_one(CaseList)
-        cases.styles.width = None if narrow or not self._longest_label else list_width
+        self.query_one(Toolbar).set_narrow(narrow, width)
+        self.query_one(CaseList).set_width(None if narrow or not self._longest_label else list_width)
 
     # ------------------------------------------------------------------ loading
 
@@ -342,21 +343,13 @@ class InspectorScreen(Screen):
         self.query_one(CaseList).set_entries(entries, current=self.current)
 
     def _update_banner(self) -> None:
-        text, kind = banner_text(self.session)
-        banner = self.query_one("#banner", Static)
-        banner.set_class(kind == "warning", "-warning")
-        banner.set_class(kind == "note", "-note")
-        banner.update(text or "")
-        banner.set_class(text is not None, "-visible")
+        self.query_one(Banner).show(*banner_text(self.session))
 
     def _show_nothing(self) -> None:
         """No case to show: say why (no eval file found, every file refused, files without cases)."""
         self.model.current = None
         title, body = empty_state(self.session)
-        self.query_one("#case-title", Static).update(title)
-        self._title_need = title.cell_len
-        self._title_parts = None
-        self._update_chips()
+        self.query_one(Toolbar).show_title(title)
         self.query_one("#rule-line", Static).update("")
         for pane in self.query(Pane):
             pane.show(body if pane.id == "messages" else PaneText(Text(""), ""))
@@ -379,10 +372,7 @@ class InspectorScreen(Screen):
         }
         with self.app.batch_update():
             # Both are one row of fixed size: no layout pass needed (it would redraw the whole screen).
-            self.query_one("#case-title", Static).update(view.title, layout=False)
-            self._title_need = view.title_need
-            self._title_parts = (view.title_label, view.title_where)
-            self._update_chips()
+            self.query_one(Toolbar).show_title(view.title, (view.title_label, view.title_where), layout=False)
             self.query_one("#rule-line", Static).update(view.rule_line, layout=False)
             fifth = self.query_one("#guidelines", Pane)
             if fifth.title_name != view.fifth_title:
@@ -431,38 +421,11 @@ class InspectorScreen(Screen):
             self.show_case(key)
 
     def _update_chips(self) -> None:
-        """The chips at the widest level that leaves the case title (its id first) whole: they shorten first."""
-        title_cells = self._title_need
-        available = self.query_one("#toolbar").size.width or self.size.width
-        narrow = self.has_class("-narrow")  # the evaluator and diff chips are not shown there
-        levels = [chip_texts(self.mode, self.profile, level) for level in range(3)]
-        chosen = levels[-1]
-        for texts in levels:
-            chips = sum(
-                t.cell_len + CHIP_CHROME
-                for chip_id, t in texts.items()
-                if t is not None and not (narrow and chip_id in ("evaluator-chip", "diff-chip"))
-            )
-            if title_cells + TITLE_PADDING + chips <= available:
-                chosen = texts
-                break
-        for chip_id, text in chosen.items():
-            chip = self.query_one(f"#{chip_id}", Chip)
-            chip.set_class(text is None, "-hidden")
-            if text is not None:
-                chip.set_state(text)
-        if self._title_parts is not None:
-            # Even the shortest chips leave too little room: the id is cut, its file:line stays.
-            chips = sum(
-                t.cell_len + CHIP_CHROME
-                for chip_id, t in chosen.items()
-                if t is not None and not (narrow and chip_id in ("evaluator-chip", "diff-chip"))
-            )
-            room = available - chips - TITLE_PADDING
-            fitted = render.case_title(*self._title_parts, room if title_cells > room > 0 else 0)
-            title = self.query_one("#case-title", Static)
-            if title.content != fitted:
-                title.update(fitted, layout=False)
+        self.query_one(Toolbar).set_chips([chip_texts(self.mode, self.profile, level) for level in range(3)])
+
+    @on(Chip.Clicked)
+    async def _chip_clicked(self, event: Chip.Clicked) -> None:
+        await self.run_action(event.chip.action)
 
     def _theme_changed(self, theme) -> None:
         """Another theme: everything drawn with the old palette is drawn again (the view cache is keyed by it)."""

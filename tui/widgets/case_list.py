@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -21,6 +23,9 @@ def row_matches(row: CaseRow, query: str) -> bool:
     return all(word in haystack for word in query.lower().split())
 
 
+WIDTH = 38  # cells: the list's width beside the panes, unless long ids widen it
+
+
 class CaseOptions(OptionList):
     """The list of cases. A new highlight is announced from its watcher, before this list's own repaint is asked
     for: the screen then draws the case in the same frame as the highlight (Textual paints at most once per
@@ -34,22 +39,28 @@ class CaseOptions(OptionList):
         Binding("G", "last", "Last", show=False),
     ]
 
+    def __init__(self, on_highlight: Callable[[int | None], None], *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._on_highlight = on_highlight
+
     def watch_highlighted(self, highlighted: int | None) -> None:
-        if isinstance(self.parent, CaseList):
-            self.parent._highlight_changed(highlighted)
+        self._on_highlight(highlighted)
         super().watch_highlighted(highlighted)
 
 
 class CaseList(Vertical):
-    """Filter box + option list. Posts CaseSelected when the highlighted case changes."""
+    """Filter box + option list. Posts CaseSelected when the highlighted case changes: to `announce` when given
+    (the screen's queue, so that the case is drawn in the same frame as the highlight), else as any message."""
 
-    DEFAULT_CSS = """
-    CaseList { width: 40; }
+    DEFAULT_CSS = (
+        f"CaseList {{ width: {WIDTH}; }}"
+        + """
     CaseList > Input, CaseList > Input:focus { border: none; height: 1; padding: 0 1; }
     CaseList > Input:focus { background: $boost; }
     CaseList > OptionList { height: 1fr; padding: 0; scrollbar-gutter: stable; scrollbar-size-vertical: 1; }
     CaseList > OptionList > .option-list--option { padding: 0 1; }
     """
+    )
 
     BINDINGS = [
         Binding("down", "focus_list", "Cases", show=False),
@@ -74,8 +85,15 @@ class CaseList(Vertical):
             self.shown = shown
             self.total = total
 
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        announce: Callable[[Message], object] | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         super().__init__(id=id, classes=classes)
+        self._announce = announce or self.post_message
         self._entries: tuple[FileEntry, ...] = ()
         self._show_headers = False
         self._current: str | None = None
@@ -85,7 +103,7 @@ class CaseList(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="/ filter: id, rule, flat, warn…", id="case-filter")
-        yield CaseOptions(id="case-options")
+        yield CaseOptions(self._highlight_changed, id="case-options")
 
     @property
     def options(self) -> OptionList:
@@ -236,6 +254,11 @@ class CaseList(Vertical):
         option_list.scroll_to_highlight()
         return True
 
+    def set_width(self, cells: int | None) -> None:
+        """Wider than WIDTH to show long ids whole; None: as the stylesheet says (WIDTH, or the whole row when the
+        screen is narrow)."""
+        self.styles.width = cells
+
     def action_focus_list(self) -> None:
         self.options.focus()
 
@@ -266,8 +289,8 @@ class CaseList(Vertical):
         if option.id is None or option.disabled or option.id == self._current:
             return
         self._current = option.id
-        # Straight to the screen (nothing between handles it): it is then ahead of the list's repaint request.
-        self.screen.post_message(self.CaseSelected(self, option.id))
+        # Straight to whoever was named (nothing between handles it): ahead of the list's repaint request.
+        self._announce(self.CaseSelected(self, option.id))
 
     @on(OptionList.OptionHighlighted, "#case-options")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:

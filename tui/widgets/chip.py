@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.message import Message
 from textual.widgets import Static
 
 
 class Chip(Static):
+    """Posts `Chip.Clicked` when clicked: the screen runs the chip's action."""
+
     DEFAULT_CSS = """
     Chip { width: auto; height: 1; padding: 0 1; margin: 0 0 0 1; background: $boost; }
     Chip:hover { background: $accent 40%; }
     """
+
+    class Clicked(Message):
+        def __init__(self, chip: Chip) -> None:
+            super().__init__()
+            self.chip = chip
+
+        @property
+        def control(self) -> Chip:
+            return self.chip
 
     def __init__(self, action: str, *, id: str | None = None) -> None:
         super().__init__("", id=id, markup=False)
@@ -22,5 +34,5 @@ class Chip(Static):
             self._state = text
             self.update(text)
 
-    async def on_click(self) -> None:
-        await self.run_action(self.action)
+    def on_click(self) -> None:
+        self.post_message(self.Clicked(self))
