@@ -52,6 +52,22 @@ class Action:
         return self.display or "  ".join(key_glyph(k) for k in self.keys.split(","))
 
 
+def key_of(table: Iterable[Action], action: str) -> str:
+    """The key of `action` in `table` as shown to the user (its first key), for texts that name it (a chip, a hint):
+    the key is written once, in the table."""
+    for row in table:
+        if row.action == action and row.keys:
+            return key_glyph(row.keys.split(",")[0])
+    raise KeyError(action)
+
+
+def bound_keys(widget_bindings: Iterable[BindingType], *actions: str) -> str:
+    """The keys a widget binds to `actions`, in that order, as the help shows them (for help rows about keys a
+    widget handles itself: they are written once, in the widget's BINDINGS)."""
+    found = {b.action: b.key for b in widget_bindings if isinstance(b, Binding)}
+    return " ".join(key_glyph(found[action]) for action in actions)
+
+
 def bindings(table: Iterable[Action]) -> list[BindingType]:
     """The screen's BINDINGS: those shown in the footer first, by rank (the footer draws them in this order)."""
     out: list[BindingType] = []

@@ -272,8 +272,8 @@ def banner_text(session: Session) -> tuple[Text | None, str]:
 EXCERPT_CONTEXT = 3  # lines of a refused file shown around its error line
 
 
-def empty_state(session: Session) -> tuple[Text, PaneText]:
-    """(header title, messages pane) when there is no case to show."""
+def empty_state(session: Session, editor_key: str = "o") -> tuple[Text, PaneText]:
+    """(header title, messages pane) when there is no case to show; `editor_key` opens the editor."""
     title = Text(end="", no_wrap=True, overflow="ellipsis")
     errors = session.errors()
     if errors:
@@ -288,7 +288,9 @@ def empty_state(session: Session) -> tuple[Text, PaneText]:
             first, chunk = excerpt
             body.append("\n\n")
             body.append_text(render.source_text(chunk, first, loaded.path))
-        body.append("\n\no opens the file at this line in $EDITOR; the view follows your edits.", style="dim italic")
+        body.append(
+            f"\n\n{editor_key} opens the file at this line in $EDITOR; the view follows your edits.", style="dim italic"
+        )
         return title, PaneText(body, body.plain, hang=5)
     if not session.files:
         where = ", ".join(session.roots) or "."
@@ -350,20 +352,21 @@ PANES = (
 )
 
 
-def chip_texts(mode: str, profile: str, level: int) -> dict[str, Text | None]:
-    """The toolbar chips, full (level 0), short (1), or short with the evaluator/diff chips hidden (2)."""
+def chip_texts(mode: str, profile: str, level: int, keys: dict[str, str]) -> dict[str, Text | None]:
+    """The toolbar chips, full (level 0), short (1), or short with the evaluator/diff chips hidden (2); `keys`: the
+    key of each chip (by chip id), from the screen's action table."""
     if level == 0:
         return {
-            "mode-chip": _toggle_text("mode", "m", ("lm", "agent"), mode),
-            "profile-chip": _toggle_text("profile", "p", ("agentv", "design"), profile),
-            "evaluator-chip": _action_text("e", "grading"),
-            "diff-chip": _action_text("d", "profile diff"),
+            "mode-chip": _toggle_text("mode", keys["mode-chip"], ("lm", "agent"), mode),
+            "profile-chip": _toggle_text("profile", keys["profile-chip"], ("agentv", "design"), profile),
+            "evaluator-chip": _action_text(keys["evaluator-chip"], "grading"),
+            "diff-chip": _action_text(keys["diff-chip"], "profile diff"),
         }
     return {
-        "mode-chip": _action_text("m", mode),
-        "profile-chip": _action_text("p", profile),
-        "evaluator-chip": _action_text("e", "eval") if level == 1 else None,
-        "diff-chip": _action_text("d", "diff") if level == 1 else None,
+        "mode-chip": _action_text(keys["mode-chip"], mode),
+        "profile-chip": _action_text(keys["profile-chip"], profile),
+        "evaluator-chip": _action_text(keys["evaluator-chip"], "eval") if level == 1 else None,
+        "diff-chip": _action_text(keys["diff-chip"], "diff") if level == 1 else None,
     }
 
 

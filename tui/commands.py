@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
+from typing import Protocol, runtime_checkable
 
 from rich.text import Text
 from textual.command import DiscoveryHit, Hit, Hits, Provider
@@ -19,32 +21,39 @@ def _case_prompt(label: str, where: str, offsets: tuple[int, ...] = ()) -> Text:
     return text
 
 
+@runtime_checkable
+class CaseChooser(Protocol):
+    """A screen whose cases the palette lists (the inspector): what the providers need of it, so that they do not
+    import it."""
+
+    def case_choices(self) -> list[tuple[str, str, str]]: ...
+
+    def select_case(self, key: str) -> None: ...
+
+    def palette_commands(self) -> list[tuple[str, str, str]]: ...
+
+
 class CaseCommands(Provider):
     """Every case of the inspector screen, by id."""
 
-    def _choices(self):
-        from .inspector import InspectorScreen
-
+    def _choices(self) -> list[tuple[str, str, Callable[[], None]]]:
+        """(label, summary, callback showing the case) for every case listed."""
         screen = self.screen
-        if not isinstance(screen, InspectorScreen):
-            return screen, []
-        return screen, screen.case_choices()
+        if not isinstance(screen, CaseChooser):
+            return []
+        return [(label, summary, partial(screen.select_case, key)) for key, label, summary in screen.case_choices()]
 
     async def discover(self) -> Hits:
-        screen, choices = self._choices()
-        for key, label, summary in choices:
-            yield DiscoveryHit(_case_prompt(label, summary), partial(screen.select_case, key), text=label)
+        for label, summary, show in self._choices():
+            yield DiscoveryHit(_case_prompt(label, summary), show, text=label)
 
     async def search(self, query: str) -> Hits:
-        screen, choices = self._choices()
         matcher = self.matcher(query)
-        for key, label, summary in choices:
+        for label, summary, show in self._choices():
             score = matcher.match(label)
             if score > 0:
                 offsets = matcher.fuzzy_search.match(query, label)[1]
-                yield Hit(
-                    score, _case_prompt(label, summary, tuple(offsets)), partial(screen.select_case, key), text=label
-                )
+                yield Hit(score, _case_prompt(label, summary, tuple(offsets)), show, text=label)
 
 
 # Textual's own commands the inspector's palette keeps (its "Keys" and "Maximize"/"Minimize" duplicate `?` and `z`).
@@ -59,10 +68,8 @@ class InspectorCommands(Provider):
         """(prompt, help, callback, text to match) in palette order."""
         from textual.app import App
 
-        from .inspector import InspectorScreen
-
         screen = self.screen
-        if not isinstance(screen, InspectorScreen):
+        if not isinstance(screen, CaseChooser):
             return []
         entries: list[tuple[Text | str, str | None, object, str]] = [
             (title, help_text, partial(screen.run_action, action), title)

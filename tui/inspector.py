@@ -19,7 +19,7 @@ from turnlens.formatting import gcpause
 from turnlens.formatting.sanitize import sanitize
 
 from . import render
-from .actions import Action, bindings
+from .actions import Action, bindings, bound_keys, key_of
 from .case_loader import CaseLoader
 from .case_view import (
     PANES,
@@ -38,7 +38,7 @@ from .theme import generation as theme_generation
 from .theme import use_theme
 from .widgets import case_list
 from .widgets.banner import Banner
-from .widgets.case_list import CaseList, FileEntry
+from .widgets.case_list import CaseList, CaseOptions, FileEntry
 from .widgets.chip import Chip
 from .widgets.pane import Pane, PaneText
 from .widgets.toolbar import Toolbar
@@ -68,13 +68,20 @@ CHIPS = {
     "diff-chip": "profile_diff",
 }
 
+# Keys the list and the panes handle themselves (their BINDINGS), as the help names them.
+_LIST_UP_DOWN = bound_keys(CaseOptions.BINDINGS, "cursor_up", "cursor_down")
+_LIST_ENDS = bound_keys(CaseOptions.BINDINGS, "first", "last")
+_PANE_UP_DOWN = bound_keys(Pane.BINDINGS, "scroll_up", "scroll_down")
+_PANE_ENDS = bound_keys(Pane.BINDINGS, "scroll_home", "scroll_end")
 _PANE_NAMES = ", ".join(title.replace(" as written", "") for _id, title in PANES)
 
 # The inspector's keys, footer, command palette and help, in one table (tui/actions.py). The footer shows the rows
 # with a `footer` label in table order: the ones that must survive 80 columns come first.
 INSPECTOR_ACTIONS: tuple[Action, ...] = (
-    Action("", "", "Choose a case in the list (or click it).", display="↑ ↓  k j", section="Cases"),
-    Action("", "", "First / last case in the list; pgup pgdn a page.", display="home end  g G", section="Cases"),
+    Action("", "", "Choose a case in the list (or click it).", display=f"↑ ↓  {_LIST_UP_DOWN}", section="Cases"),
+    Action(
+        "", "", "First / last case in the list; pgup pgdn a page.", display=f"home end  {_LIST_ENDS}", section="Cases"
+    ),
     Action("right_square_bracket", "next_case", "Show the next case in the list.", title="Next case", section="Cases"),
     Action(
         "left_square_bracket",
@@ -149,7 +156,13 @@ INSPECTOR_ACTIONS: tuple[Action, ...] = (
     ),
     Action("0", "focus_cases", "Focus the case list.", section="Panes"),
     Action("", "", "Next / previous pane.", display="tab  shift+tab", section="Panes"),
-    Action("", "", "Scroll the focused pane; g G top / bottom.", display="↑ ↓  k j  g G", section="Panes"),
+    Action(
+        "",
+        "",
+        f"Scroll the focused pane; {_PANE_ENDS} top / bottom.",
+        display=f"↑ ↓  {_PANE_UP_DOWN}  {_PANE_ENDS}",
+        section="Panes",
+    ),
     Action(
         "c",
         "copy",
@@ -203,6 +216,9 @@ INSPECTOR_ACTIONS: tuple[Action, ...] = (
 )
 
 
+CHIP_KEYS = {chip_id: key_of(INSPECTOR_ACTIONS, action) for chip_id, action in CHIPS.items()}
+
+
 class InspectorScreen(Screen):
     """Eval cases of one or more files, side by side with what they become."""
 
@@ -252,7 +268,7 @@ class InspectorScreen(Screen):
         yield Header(icon="◈")
         yield Banner(id="banner")
         with Horizontal(id="main"):
-            yield CaseList(announce=self.post_message, id="cases")
+            yield CaseList(announce=self.post_message, filter_key=key_of(INSPECTOR_ACTIONS, "focus_filter"), id="cases")
             with Vertical(id="detail"):
                 yield Toolbar(CHIPS, id="toolbar")
                 yield Static("", id="rule-line", markup=False)
@@ -348,7 +364,7 @@ class InspectorScreen(Screen):
     def _show_nothing(self) -> None:
         """No case to show: say why (no eval file found, every file refused, files without cases)."""
         self.model.current = None
-        title, body = empty_state(self.session)
+        title, body = empty_state(self.session, key_of(INSPECTOR_ACTIONS, "open_editor"))
         self.query_one(Toolbar).show_title(title)
         self.query_one("#rule-line", Static).update("")
         for pane in self.query(Pane):
@@ -421,7 +437,8 @@ class InspectorScreen(Screen):
             self.show_case(key)
 
     def _update_chips(self) -> None:
-        self.query_one(Toolbar).set_chips([chip_texts(self.mode, self.profile, level) for level in range(3)])
+        levels = [chip_texts(self.mode, self.profile, level, CHIP_KEYS) for level in range(3)]
+        self.query_one(Toolbar).set_chips(levels)
 
     @on(Chip.Clicked)
     async def _chip_clicked(self, event: Chip.Clicked) -> None:

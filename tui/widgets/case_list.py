@@ -89,11 +89,13 @@ class CaseList(Vertical):
         self,
         *,
         announce: Callable[[Message], object] | None = None,
+        filter_key: str = "/",
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
         super().__init__(id=id, classes=classes)
         self._announce = announce or self.post_message
+        self._filter_key = filter_key  # the key that focuses the filter box, named in it
         self._entries: tuple[FileEntry, ...] = ()
         self._show_headers = False
         self._current: str | None = None
@@ -102,7 +104,7 @@ class CaseList(Vertical):
         self._counts = (-1, -1)
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="/ filter: id, rule, flat, warn…", id="case-filter")
+        yield Input(placeholder=f"{self._filter_key} filter: id, rule, flat, warn…", id="case-filter")
         yield CaseOptions(self._highlight_changed, id="case-options")
 
     @property
