@@ -52,6 +52,18 @@ class CaseView:
         """The whole title (id and file:line) in cells: the chips shorten before it is cut."""
         return self.title.cell_len
 
+    def subtitles(self, mode: str, profile: str) -> dict[str, str]:
+        """What the panes' bottom borders say: the mode, and the size of what they show."""
+        shown = mode.upper() if mode == "lm" else mode
+        files = f"{self.guideline_files} file{'' if self.guideline_files == 1 else 's'}"
+        return {
+            "question": f"{shown} · {self.question_chars} chars",
+            "guidelines": f"{shown} · {files}"
+            if self.fifth_title == "guidelines"
+            else f"{shown} · {self.system_chars} chars",
+            "chat": f"{shown} · {profile}",
+        }
+
     def panes(self) -> dict[str, PaneText]:
         return {
             "messages": self.messages,

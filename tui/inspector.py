@@ -39,8 +39,9 @@ from .theme import use_theme
 from .widgets import case_list
 from .widgets.banner import Banner
 from .widgets.case_list import CaseList, CaseOptions, FileEntry
+from .widgets.case_panes import CasePanes
 from .widgets.chip import Chip
-from .widgets.pane import Pane, PaneText
+from .widgets.pane import Pane
 from .widgets.toolbar import Toolbar
 
 CASE_LIST_WIDTH = case_list.WIDTH
@@ -272,12 +273,9 @@ class InspectorScreen(Screen):
             with Vertical(id="detail"):
                 yield Toolbar(CHIPS, id="toolbar")
                 yield Static("", id="rule-line", markup=False)
-                with Vertical(id="panes"):
-                    # Grid order (3 columns): messages, question, chat (two rows) / rule, guidelines. Numbered in
-                    # reading order, which is also the stacked order.
-                    for number, (pane_id, title) in enumerate(PANES, 1):
-                        # The fifth slot is titled by the case's dialect when a case is shown.
-                        yield Pane(title.split(" / ")[0], key=str(number), id=pane_id)
+                # Grid order (3 columns): messages, question, chat (two rows) / rule, guidelines. Numbered in
+                # reading order, which is also the stacked order.
+                yield CasePanes(PANES, id="panes")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -326,7 +324,7 @@ class InspectorScreen(Screen):
             self._first_load_done()
 
     def _first_load_done(self) -> None:
-        self.model.loaded = True
+        self.model.load_finished()
         self._update_banner()
         self._update_subtitle()
         if self.current is None:
@@ -363,12 +361,11 @@ class InspectorScreen(Screen):
 
     def _show_nothing(self) -> None:
         """No case to show: say why (no eval file found, every file refused, files without cases)."""
-        self.model.current = None
+        self.model.select(None)
         title, body = empty_state(self.session, key_of(INSPECTOR_ACTIONS, "open_editor"))
         self.query_one(Toolbar).show_title(title)
         self.query_one("#rule-line", Static).update("")
-        for pane in self.query(Pane):
-            pane.show(body if pane.id == "messages" else PaneText(Text(""), ""))
+        self.query_one(CasePanes).show_message("messages", body)
 
     # ------------------------------------------------------------------ showing a case
 
@@ -377,26 +374,17 @@ class InspectorScreen(Screen):
             view = self.views.get(key, self.mode, self.profile)
         if view is None:
             return
-        self.model.current = key
-        mode = self.mode.upper() if self.mode == "lm" else self.mode
-        subtitles = {
-            "question": f"{mode} · {view.question_chars} chars",
-            "guidelines": f"{mode} · {view.guideline_files} file{'' if view.guideline_files == 1 else 's'}"
-            if view.fifth_title == "guidelines"
-            else f"{mode} · {view.system_chars} chars",
-            "chat": f"{mode} · {self.profile}",
-        }
+        self.model.select(key)
         with self.app.batch_update():
             # Both are one row of fixed size: no layout pass needed (it would redraw the whole screen).
             self.query_one(Toolbar).show_title(view.title, (view.title_label, view.title_where), layout=False)
             self.query_one("#rule-line", Static).update(view.rule_line, layout=False)
-            fifth = self.query_one("#guidelines", Pane)
-            if fifth.title_name != view.fifth_title:
-                fifth.set_title(view.fifth_title)
-            for pane_id, content in view.panes().items():
-                self.query_one(f"#{pane_id}", Pane).show(
-                    content, subtitle=subtitles.get(pane_id, ""), keep_scroll=keep_scroll
-                )
+            self.query_one(CasePanes).show(
+                view.panes(),
+                view.subtitles(self.mode, self.profile),
+                titles={"guidelines": view.fifth_title},  # the fifth slot is named by the case's dialect
+                keep_scroll=keep_scroll,
+            )
         self._prerender_soon()
 
     class Prerendered(Message):
@@ -404,7 +392,7 @@ class InspectorScreen(Screen):
 
     def _prerender(self) -> None:
         """Build the views around the case on screen in a worker thread, at the panes' widths of now."""
-        widths = {pane.id or "": pane.content_width for pane in self.query(Pane)}
+        widths = self.query_one(CasePanes).widths()
         current, mode, profile = self.current, self.mode, self.profile
 
         def prerender() -> None:
@@ -416,7 +404,7 @@ class InspectorScreen(Screen):
 
     @on(Prerendered)
     def _prerendered(self) -> None:
-        self.model.prerendered += 1
+        self.model.prerender_finished()
 
     def _prerender_soon(self) -> None:
         """Prerender around the case on screen once switching rests a moment (a held key is not slowed)."""

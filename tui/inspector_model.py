@@ -54,6 +54,12 @@ class InspectorModel:
         self.reloads = 0  # applied reloads, for tests
         self.prerendered = 0  # completed background prerenders, for benchmarks
 
+    # -- the case shown
+
+    def select(self, key: str | None) -> None:
+        """Case `key` is shown (None: no case is)."""
+        self.current = key
+
     # -- mode and profile
 
     def toggle_mode(self) -> None:
@@ -113,6 +119,12 @@ class InspectorModel:
             self.rows[number] = rows
         self.reloads += 1
         self.current = self.session.find_key(*anchor) if anchor is not None else None
+
+    def load_finished(self) -> None:
+        self.loaded = True
+
+    def prerender_finished(self) -> None:
+        self.prerendered += 1
 
     def generations(self) -> dict[str, int]:
         """The load generation of every file, by path (views of an older one are out of date)."""
