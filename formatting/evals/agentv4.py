@@ -347,7 +347,8 @@ def _graders(ctx: _Ctx, defs: Any, test_id: str, doc: YamlDoc | None, from_suite
         label = gname if isinstance(gname, str) else shown_type
         if isinstance(gtype, str) and gtype.replace("_", "-") in REMOVED_GRADERS:
             new = REMOVED_GRADERS[gtype.replace("_", "-")]
-            ctx.warn(f"Skipping evaluator '{label}' in '{test_id}': '{gtype}' is deprecated. Use '{new}' instead", line)
+            named = gname if isinstance(gname, str) else "<unnamed>"
+            ctx.warn(f"Skipping evaluator '{named}' in '{test_id}': '{gtype}' is deprecated. Use '{new}' instead", line)
             continue
         weight = d.get("weight")
         detail_bits = []
@@ -483,9 +484,8 @@ def _build_test(
         raw_messages = _input_messages(test_input)
 
     expected_raw = _expected_messages(fields["expected_output"])
-    has_graders = any(raw.get(k) is not None for k in ("assertions", "assert")) or (
-        isinstance(execution, dict) and execution.get("evaluators") is not None
-    )
+    # (`execution.evaluators` and `evaluators` still define graders, but do not make a test complete)
+    has_graders = any(raw.get(k) is not None for k in ("assertions", "assert"))
     turns = raw.get("turns")
     if jsonl_line is not None:
         has_spec = (

@@ -615,12 +615,13 @@ def load_eval_file(
         try:
             raw_bytes = read_bytes(abs_path)
         except FileReadError as exc:
+            # ours first, then Node's words for the error, as AgentV prints it
             if isinstance(exc.os_error, IsADirectoryError):
-                return refuse("is a folder, not an eval file")
+                return refuse(f"is a folder, not an eval file ({_read_error_text(exc, abs_path)})")
             if isinstance(exc.os_error, FileNotFoundError):
-                return refuse("file not found")
+                return refuse(f"file not found ({_read_error_text(exc, abs_path)})")
             if exc.os_error is not None:
-                return refuse(f"cannot be read: {exc.os_error.strerror}")
+                return refuse(f"cannot be read ({_read_error_text(exc, abs_path)})")
             return refuse(exc.reason)
         encoding = wide_encoding(raw_bytes)
         if encoding is not None:

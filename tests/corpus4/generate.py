@@ -2451,6 +2451,50 @@ WARNINGS_SUITE = """tests:
     input: Q
 """
 WARNINGS_SUITE = WARNINGS_SUITE.replace("tests:\n", "assertions: [\"\"]\ntests:\n", 1)
+# Graders under their old names and places: which still make a test complete (`assert` does, `evaluators` and
+# `execution.evaluators` do not), and how a removed grader type is named (`<unnamed>` without a name)
+GRADERS_DEPRECATED = """assert: [suite-level]
+tests:
+  - id: test-assert
+    input: Q
+    assert: [x]
+  - id: test-evaluators
+    input: Q
+    evaluators:
+      - type: contains
+        value: x
+  - id: execution-evaluators
+    input: Q
+    execution:
+      evaluators:
+        - type: contains
+          value: x
+  - id: rubrics-only
+    input: Q
+    rubrics: [r1]
+  - id: expected-outcome
+    input: Q
+    expected_outcome: eo
+  - id: removed-types
+    input: Q
+    criteria: c
+    assertions:
+      - type: llm_judge
+        name: j
+      - type: code-judge
+"""
+GRADERS_UNKNOWN = """evaluator: foo_bar
+tests:
+  - id: a
+    criteria: c
+    input: Q
+    evaluator: baz
+  - id: b
+    input: Q
+    assertions:
+      - type: nonsense
+        value: x
+"""
 SKILLS_WARNINGS = {
     "skill_name": "warnings",
     "evals": [{"id": 1}, {"id": "named", "prompt": "  "}, {"prompt": ""}, 7, {"id": 2, "prompt": "Fine."}],
@@ -2541,6 +2585,8 @@ def write_suites(w: Writer) -> None:
     w.eval(name, "skills/evals.json", json.dumps(SKILLS, indent=2, ensure_ascii=False) + "\n")
     w.eval(name, "skills/warnings/evals.json", json.dumps(SKILLS_WARNINGS, indent=2) + "\n")
     w.eval(name, "evals/warnings.eval.yaml", WARNINGS_SUITE)
+    w.eval(name, "evals/graders-deprecated.eval.yaml", GRADERS_DEPRECATED)
+    w.eval(name, "evals/graders-unknown.eval.yaml", GRADERS_UNKNOWN)
     w.file(name, "files/folder.png/inside.txt", "A folder named like an image.\n")
     # runs from another working directory: the working directory is a search root
     w.layouts[name]["runs"].append({"eval": "evals/deep/nested/search.eval.yaml", "cwd": "work", "root": "."})
