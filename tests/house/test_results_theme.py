@@ -52,7 +52,7 @@ def _indexed(path: Path):
 def _results_view_texts() -> list[Text]:
     """What the results view draws: header, list rows with drift marks, each detail tab, a drift diff, compare."""
     from turnlens.formatting.results.compare import compare_runs
-    from turnlens.tui.results import detail
+    from turnlens.tui.results import texts as detail
     from turnlens.tui.results.keys import marks_legend
     from turnlens.tui.results.model import CompareModel
     from turnlens.tui.results.widgets import CompareList, ListLook, ResultList, compare_header_text, header_text
@@ -80,7 +80,7 @@ def _results_view_texts() -> list[Text]:
                 detail.raw_text(record),
             ]
             found = detail.verdict_text(record, 0.5)
-            detail._mark(found, "e")  # full-text search hits
+            detail.mark_hits(found, "e")  # full-text search hits
             texts.append(found)
     diff = "--- recorded\n+++ current\n@@ -1 +1 @@\n-old line\n+new line\n same"
     for status in ("equal", "drifted", "eval not found", "eval refused"):

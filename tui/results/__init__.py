@@ -1,7 +1,14 @@
 """The results view: AgentV results files, failures first, runs compared, drift against the eval file.
 
 `results_screen(paths, …)` is the entry point `tui.app.make_app` uses: the list of a run (or of a folder of runs,
-screen.py), or, given two runs, the two compared (compare.py). model.py holds their state in plain Python.
+screen.py), or, given two runs, the two compared (compare.py); enter opens a result or a pair (detail.py).
+
+model.py       the views' state in plain Python (sort, filter, searches, threshold, selected rows; two runs paired)
+loading.py     reading runs in worker threads (index, follow, new runs, sorts, full-text search, drift)
+messages.py    what those workers report; the screens apply it on the event loop
+keys.py        one action table per screen: its bindings, palette entries and help
+widgets.py     the header, the virtual lists, the search boxes; texts.py the detail's tabs as rich Text
+theming.py     the screens redraw when the theme changes (colours by meaning, tui/theme.py)
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
-"""Detail of one result (request, answer, verdict, evaluator prompt, drift) and of a pair of results compared.
-
-A record is parsed in a thread worker (a 10 MB line must not freeze the UI) and every displayed text is cut at
-`DISPLAY_LIMIT` characters. Requests are drawn with the eval view's renderers (tui.render): markers and
-`<file …>` tags highlighted, chat prompts as message cards. All untrusted text goes through `sanitize` into Text.
-"""
+"""The detail screens: one result in full (tabs: input, answer, verdict, grader prompt, drift, timing, raw) and the
+two results of a pair side by side. A record is read and its tabs drawn (texts.py) in a worker thread, which posts
+them (messages.py); the screen shows what arrives for the result still on screen."""
 
 from __future__ import annotations
 
@@ -16,175 +13,40 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Markdown, Static, TabbedContent, TabPane
 
-from turnlens.formatting.model import Rendered
-from turnlens.formatting.results.agentv4 import Assertion, GraderScore
 from turnlens.formatting.results.artifacts import Artifacts, load_artifacts
 from turnlens.formatting.results.compare import CompareRow
 from turnlens.formatting.results.reader import (
-    EvaluatorResult,
-    RecordedRequest,
     ResultRecord,
     ResultsFile,
-    truncate_text,
 )
 from turnlens.formatting.sanitize import sanitize as sanitize_copy
 
 from ..actions import bindings
-from ..render import chat_text, highlighted, sanitize
-from ..theme import palette
+from ..render import sanitize
 from .commands import ResultsCommands, show_help, table_commands
 from .keys import DETAIL_ACTIONS, PAIR_ACTIONS
 from .messages import DriftReported, PairLoaded, RecordLoaded
+from .texts import (
+    DIM,
+    TABS,
+    drift_text,
+    evaluator_text,
+    literal,
+    mark_hits,
+    raw_text,
+    request_text,
+    side_title,
+    side_verdict,
+    timing_text,
+    title_text,
+    verdict_text,
+)
 from .theming import ThemedScreen
 from .widgets import (
-    FAIL,
-    PASS,
-    WARN,
-    format_cost,
-    format_duration,
-    format_tokens,
-    ink,
-    score_bar,
-    score_style,
     status_style,
 )
 
-DISPLAY_LIMIT = 100_000  # characters of one text shown; the rest is summarised
 MARKDOWN_LIMIT = 40_000  # longer answers are shown as plain text: the Markdown widget builds a widget per block
-DIM = Style(dim=True)
-
-
-def _cut(text: str, limit: int = DISPLAY_LIMIT) -> tuple[str, int]:
-    return truncate_text(text, limit)
-
-
-def _more(out: Text, cut: int) -> None:
-    if cut:
-        out.append(f"\n… {cut:,} more characters not shown", style=ink(WARN, italic=True))
-
-
-def _literal(text: str, style: Style | str = "") -> Text:
-    shown, cut = _cut(text)
-    out = Text(sanitize(shown), style=style, end="")
-    _more(out, cut)
-    return out
-
-
-def _prompt(text: str) -> Text:
-    shown, cut = _cut(text)
-    out = highlighted(shown)
-    _more(out, cut)
-    return out
-
-
-def _heading(out: Text, title: str, note: str = "") -> None:
-    if out.plain:
-        out.append("\n\n")
-    out.append(title, style=ink("heading", bold=True))
-    if note:
-        out.append("  " + note, style=DIM)
-    out.append("\n")
-
-
-STATUS_BADGES = {
-    "ok": (" OK ", PASS),
-    "quality_failure": (" QUALITY FAILURE ", FAIL),
-    "execution_error": (" EXECUTION ERROR ", FAIL),
-}
-
-
-def title_text(record: ResultRecord, threshold: float, position: str = "") -> Text:
-    out = Text(end="")
-    out.append(sanitize(record.label), style="bold")
-    out.append("  ")
-    v4 = record.v4
-    status = v4.execution_status if v4 is not None else None
-    if status in STATUS_BADGES:
-        badge, meaning = STATUS_BADGES[status]
-        out.append(badge, style=palette().badge(meaning))
-    elif record.error is not None:
-        out.append(" ERROR ", style=palette().badge(FAIL))
-    elif record.score is not None:
-        passed = record.score >= threshold
-        out.append(" PASS " if passed else " FAIL ", style=palette().badge(PASS if passed else FAIL))
-    out.append(" ")
-    # an execution error has no verdict: its recorded 0 is not shown as a score
-    score = None if record.error is not None and status in (None, "execution_error") else record.score
-    out.append_text(score_bar(score, threshold))
-    out.append(" " + ("—" if score is None else f"{score:.2f}"), style=score_style(score, threshold))
-    suite_label = "suite" if v4 is not None else "dataset"
-    for label, value in (("target", record.target), (suite_label, record.dataset), ("at", record.timestamp)):
-        if value:
-            out.append(f"  {label} ", style=DIM)
-            out.append(sanitize(value)[:80])
-    out.append(f"\n{sanitize(record.file)}:{record.line}", style=DIM)
-    if v4 is not None:
-        for value in (
-            format_duration(v4.duration_ms) if v4.duration_ms is not None else "",
-            format_tokens(v4.tokens) + " tokens" if v4.tokens is not None else "",
-            format_cost(v4.cost_usd) if v4.cost_usd is not None else "",
-        ):
-            if value:
-                out.append(f"  {value}", style=ink("measure"))
-    if position:
-        out.append(f"  {position}", style=DIM)
-    out.no_wrap = True  # two lines, always
-    out.overflow = "ellipsis"
-    return out
-
-
-def request_text(record: ResultRecord, artifacts: Artifacts | None = None) -> Text:
-    """The recorded requests, drawn the way the eval view draws engine output; for an AgentV 4 result also the
-    recorded `input` messages and the run folder's `input.md`."""
-    out = Text(end="")
-    v4 = record.v4
-    if v4 is not None and v4.input_messages is not None:
-        _heading(out, "Input", f"input · {len(v4.input_messages)} messages")
-        shown = [type(m)(m.role, _cut(m.content)[0]) for m in v4.input_messages]
-        out.append_text(chat_text(Rendered("", "", shown), "agentv"))
-    elif v4 is not None and v4.input_text is not None:
-        _heading(out, "Input", "input")
-        out.append_text(_prompt(v4.input_text))
-    for label, request in (("LM request", record.lm_request), ("Agent request", record.agent_request)):
-        if request is None:
-            continue
-        _request_into(out, label, request)
-    if artifacts is not None and artifacts.input_md is not None:
-        _heading(out, "input.md", _shown_path(artifacts.files.get("input_md")))
-        out.append_text(_prompt(artifacts.input_md))
-    if not out.plain:
-        if v4 is not None:
-            out.append(
-                "This result recorded no input (AgentV 4 index rows keep it in the run folder's input.md, "
-                "which was not found).",
-                style=Style(italic=True, dim=True),
-            )
-        else:
-            out.append("This result recorded no provider request.", style=Style(italic=True, dim=True))
-    for problem in record.diagnostics:
-        out.append("\n⚠ " + sanitize(str(problem)), style=ink(WARN))
-    return out
-
-
-def _request_into(out: Text, label: str, request: RecordedRequest) -> None:
-    if request.chat_prompt is not None:
-        _heading(out, label, f"chat_prompt · {len(request.chat_prompt)} messages")
-        shown = [type(m)(m.role, _cut(m.content)[0]) for m in request.chat_prompt]
-        out.append_text(chat_text(Rendered(request.question or "", request.guidelines or "", shown), "agentv"))
-    if request.question is not None:
-        _heading(out, label if request.chat_prompt is None else f"{label}: question", "question")
-        out.append_text(_prompt(request.question) if request.question else Text("(empty)", style=DIM))
-    if request.guidelines is not None or request.guideline_paths:
-        _heading(out, f"{label}: guidelines", ", ".join(sanitize(p) for p in request.guideline_paths))
-        out.append_text(_prompt(request.guidelines) if request.guidelines else Text("(none)", style=DIM))
-
-
-def _marks(out: Text, items: list[str], mark: str, meaning: str) -> None:
-    for item in items:
-        if out.plain and not out.plain.endswith("\n"):
-            out.append("\n")
-        out.append(f" {mark} ", style=ink(meaning, bold=True))
-        out.append_text(_literal(item))
 
 
 def _tab_title(key: str, label: str):
@@ -196,377 +58,13 @@ def _tab_title(key: str, label: str):
     return Content.assemble((key, "bold underline"), " ", label)
 
 
-def verdict_text(record: ResultRecord, threshold: float) -> Text:
-    out = Text(end="")
-    _heading(out, "Score")
-    v4 = record.v4
-    if record.error is not None and (v4 is None or v4.execution_status in (None, "execution_error")):
-        # an execution error has no verdict: its recorded 0 is not a score that failed the threshold
-        out.append("—", style=ink(FAIL, bold=True))
-        recorded = "" if record.score is None else f" (recorded {record.score:.2f})"
-        out.append(f"  not judged: the run failed{recorded}", style=DIM)
-    else:
-        out.append(
-            "—" if record.score is None else f"{record.score:.2f}",
-            style=score_style(record.score, threshold, bold=True),
-        )
-        out.append(f"  (pass at ≥{threshold:.2f})", style=DIM)
-    if v4 is not None and v4.execution_status:
-        out.append("  execution status ", style=DIM)
-        out.append(sanitize(v4.execution_status), style="bold")
-        for label, value in (("stage", v4.failure_stage), ("reason", v4.failure_reason_code)):
-            if value:
-                out.append(f"  {label} ", style=DIM)
-                out.append(sanitize(value))
-    if record.error is not None:
-        _heading(out, "Error")
-        out.append_text(_literal(record.error, ink(FAIL, bold=True)))
-    if v4 is not None:
-        _v4_verdict_into(out, record, threshold)
-        return out
-    _heading(out, "Hits", str(len(record.hits)))
-    _marks(out, record.hits, "✓", PASS)
-    _heading(out, "Misses", str(len(record.misses)))
-    _marks(out, record.misses, "✗", FAIL)
-    _heading(out, "Reasoning")
-    out.append_text(_literal(record.reasoning) if record.reasoning else Text("(none)", style=DIM))
-    if record.evaluator_results:
-        _heading(out, "Evaluators", str(len(record.evaluator_results)))
-        for evaluator in record.evaluator_results:
-            _evaluator_into(out, evaluator, threshold)
-    if record.raw_aspects:
-        _heading(out, "Raw aspects")
-        aspects = record.raw_aspects if isinstance(record.raw_aspects, list) else [record.raw_aspects]
-        _marks(out, [a if isinstance(a, str) else str(a) for a in aspects], "•", "neutral")
-    return out
-
-
-VERDICT_MEANINGS = {"pass": PASS, "fail": FAIL}
-
-
-def _verdict_style(verdict: str) -> Style | str:
-    if verdict == "skip":
-        return "dim"
-    meaning = VERDICT_MEANINGS.get(verdict)
-    return ink(meaning, bold=True) if meaning else "bold"
-
-
-def _v4_verdict_into(out: Text, record: ResultRecord, threshold: float) -> None:
-    """Each grader of `scores[]` (nested ones indented) with its assertions; else the row's own assertions."""
-    v4 = record.v4
-    if v4.graders:
-        failing = sum(1 for g in v4.graders if g.verdict == "fail")
-        _heading(out, "Graders", f"{len(v4.graders)}" + (f", {failing} failing" if failing else ""))
-        for grader in v4.graders:
-            _grader_into(out, grader, threshold, 0)
-    if v4.assertions and not v4.graders:
-        passed = sum(1 for a in v4.assertions if a.passed)
-        _heading(out, "Assertions", f"{passed} of {len(v4.assertions)} passed")
-        _assertions_into(out, v4.assertions, "")
-    if not v4.graders and not v4.assertions:
-        _heading(out, "Graders")
-        out.append(
-            "This row records no grader scores (AgentV writes scores[] only for tests with assertions).",
-            style=Style(italic=True, dim=True),
-        )
-
-
-def _grader_into(out: Text, grader: GraderScore, threshold: float, depth: int) -> None:
-    indent = "    " * depth
-    out.append("\n" + indent)
-    out.append_text(score_bar(grader.score, threshold, 8))
-    out.append(
-        " " + ("—" if grader.score is None else f"{grader.score:.2f}") + " ",
-        style=score_style(grader.score, threshold),
-    )
-    if grader.verdict:
-        out.append(f"{grader.verdict.upper():<5}", style=_verdict_style(grader.verdict))
-        out.append(" ")
-    out.append(sanitize(grader.name) or "(unnamed)", style="bold")
-    facts = [sanitize(grader.type)] if grader.type else []
-    if grader.weight is not None:
-        facts.append(f"weight {grader.weight:g}")
-    if grader.target:
-        facts.append(f"target {sanitize(grader.target)}")
-    if grader.duration_ms is not None:
-        facts.append(format_duration(grader.duration_ms))
-    if facts:
-        out.append("  " + " · ".join(facts), style=DIM)
-    _assertions_into(out, grader.assertions, indent + "  ")
-    for child in grader.children:
-        _grader_into(out, child, threshold, depth + 1)
-
-
-def _assertions_into(out: Text, assertions: list[Assertion], indent: str) -> None:
-    for assertion in assertions:
-        out.append("\n" + indent)
-        if assertion.passed is None:
-            out.append(" ? ", style="bold dim")
-        else:
-            out.append(" ✓ " if assertion.passed else " ✗ ", style=ink(PASS if assertion.passed else FAIL, bold=True))
-        out.append_text(_literal(assertion.text))
-        if assertion.evidence:
-            out.append("\n" + indent + "     ")
-            out.append_text(_literal(assertion.evidence, ink("muted", italic=True)))
-
-
-def _evaluator_into(out: Text, evaluator: EvaluatorResult, threshold: float) -> None:
-    out.append("\n")
-    out.append_text(score_bar(evaluator.score, threshold, 8))
-    out.append(
-        " " + ("—" if evaluator.score is None else f"{evaluator.score:.2f}") + " ",
-        style=score_style(evaluator.score, threshold),
-    )
-    out.append(sanitize(evaluator.name) or "(unnamed)", style="bold")
-    if evaluator.type:
-        out.append(f"  {sanitize(evaluator.type)}", style=DIM)
-    _marks(out, evaluator.hits, "✓", PASS)
-    _marks(out, evaluator.misses, "✗", FAIL)
-    if evaluator.reasoning:
-        out.append("\n   ")
-        out.append_text(_literal(evaluator.reasoning, "italic"))
-
-
-def _grader_prompts(graders: list[GraderScore]) -> list[GraderScore]:
-    found = []
-    for grader in graders:
-        if grader.user_prompt is not None or grader.system_prompt is not None:
-            found.append(grader)
-        found.extend(_grader_prompts(grader.children))
-    return found
-
-
-def evaluator_text(record: ResultRecord) -> Text:
-    out = Text(end="")
-    request = record.evaluator_request
-    prompts = _grader_prompts(record.v4.graders) if record.v4 is not None else []
-    for grader in prompts:
-        _heading(out, f"Grader {sanitize(grader.name) or '(unnamed)'}", sanitize(grader.type))
-        if grader.target:
-            out.append("target ", style=DIM)
-            out.append(sanitize(grader.target) + "\n")
-        out.append("System prompt\n", style=DIM)
-        out.append_text(_prompt(grader.system_prompt) if grader.system_prompt else Text("(none)", style=DIM))
-        out.append("\nUser prompt\n", style=DIM)
-        out.append_text(_prompt(grader.user_prompt) if grader.user_prompt else Text("(none)", style=DIM))
-    if request is None:
-        if not prompts:
-            note = "This result recorded no evaluator request."
-            if record.v4 is not None:
-                note = (
-                    "This result recorded no grader prompt (AgentV 4 keeps an llm-grader's prompt in scores[].input; "
-                    "the default grader's prompt is stored nowhere)."
-                )
-            out.append(note, style=Style(italic=True, dim=True))
-        return out
-    if request.target:
-        _heading(out, "Evaluator target")
-        out.append(sanitize(request.target))
-    _heading(out, "System prompt")
-    out.append_text(_prompt(request.system_prompt) if request.system_prompt else Text("(none)", style=DIM))
-    _heading(out, "User prompt")
-    out.append_text(_prompt(request.user_prompt) if request.user_prompt else Text("(none)", style=DIM))
-    return out
-
-
-def _shown_path(path: str | None) -> str:
-    """An artifact's path relative to the working directory when under it (stable on screen), else absolute."""
-    if not path:
-        return ""
-    import os
-
-    absolute = os.path.abspath(path)
-    relative = os.path.relpath(absolute)
-    return sanitize(relative if not relative.startswith("..") else absolute)
-
-
-def _json_lines(out: Text, value: object, indent: str = "", depth: int = 0) -> None:
-    """A small JSON value as indented `key: value` lines (scalars literal, deep values as compact JSON)."""
-    import orjson
-
-    if isinstance(value, dict) and depth < 3:
-        for key, item in list(value.items())[:200]:
-            out.append("\n" + indent)
-            out.append(sanitize(str(key)) + ":", style=ink("label"))
-            if isinstance(item, (dict, list)) and item and depth < 2:
-                _json_lines(out, item, indent + "  ", depth + 1)
-            else:
-                out.append(" ")
-                out.append_text(_literal(_scalar(item)))
-    elif isinstance(value, list) and depth < 3:
-        for item in value[:200]:
-            out.append("\n" + indent + "- ")
-            if isinstance(item, (dict, list)):
-                out.append_text(_literal(orjson.dumps(item, default=str).decode()[:400]))
-            else:
-                out.append_text(_literal(_scalar(item)))
-    else:
-        out.append(" ")
-        out.append_text(_literal(_scalar(value)))
-
-
-def _scalar(value: object) -> str:
-    import orjson
-
-    if isinstance(value, str):
-        return value
-    try:
-        return orjson.dumps(value, default=str).decode()
-    except TypeError:
-        return str(value)
-
-
-def timing_text(record: ResultRecord, artifacts: Artifacts | None) -> Text:
-    """Duration, tokens and cost as recorded in the row, the per-test timing.json, the trace's shape, and which
-    artifact files were found."""
-    out = Text(end="")
-    v4 = record.v4
-    if v4 is not None:
-        _heading(out, "Recorded in the row")
-        facts = [
-            ("duration", format_duration(v4.duration_ms) if v4.duration_ms is not None else None),
-            ("tokens", v4.token_usage),
-            ("cost", format_cost(v4.cost_usd) if v4.cost_usd is not None else None),
-            ("started", v4.start_time),
-            ("ended", v4.end_time),
-        ]
-        for label, value in facts:
-            if value is None:
-                continue
-            out.append(f"\n{label}:", style=ink("label"))
-            if isinstance(value, dict):
-                out.append(" " + ", ".join(f"{sanitize(str(k))} {_scalar(v)}" for k, v in value.items()))
-            else:
-                out.append(" " + sanitize(str(value)))
-    if artifacts is None or not artifacts.found:
-        if not out.plain:
-            out.append("No timing recorded", style=Style(italic=True, dim=True))
-        _heading(out, "Artifacts")
-        out.append(
-            "no per-test artifacts found" + (" for this result" if v4 is not None else " (not an AgentV 4 run)"),
-            style=Style(italic=True, dim=True),
-        )
-        return out
-    if artifacts.timing is not None:
-        _heading(out, "timing.json", _shown_path(artifacts.files.get("timing")))
-        _json_lines(out, artifacts.timing)
-    trace = artifacts.trace
-    if trace is not None:
-        _heading(out, "Trace", _shown_path(artifacts.files.get("trace")))
-        out.append(f"\nschema: {sanitize(trace.schema or '(none)')}  entries: {trace.events:,}")
-        if trace.tool_calls:
-            calls = sorted(trace.tool_calls.items(), key=lambda item: (-item[1], item[0]))
-            out.append(f"\ntool calls: {sum(trace.tool_calls.values()):,}  ")
-            out.append(", ".join(f"{sanitize(name)} ×{count}" for name, count in calls[:20]))
-    grading = artifacts.grading
-    if isinstance(grading, dict):
-        for key in ("summary", "execution_metrics"):
-            if key in grading:
-                _heading(out, f"grading.json {key}", _shown_path(artifacts.files.get("grading")))
-                _json_lines(out, grading[key])
-    _heading(out, "Artifacts", _shown_path(artifacts.folder))
-    for name, path in artifacts.files.items():
-        out.append(f"\n{name}: ", style=ink("label"))
-        out.append(_shown_path(path))
-    for problem in artifacts.problems:
-        out.append("\n⚠ " + sanitize(str(problem)), style=ink(WARN))
-    return out
-
-
-def raw_text(record: ResultRecord) -> Text:
-    """The whole record as recorded, pretty-printed: a field turnlens does not map is never invisible."""
-    import orjson
-
-    try:
-        pretty = orjson.dumps(record.raw, option=orjson.OPT_INDENT_2, default=str).decode()
-    except TypeError:
-        import json
-
-        pretty = json.dumps(record.raw, indent=2, ensure_ascii=False, default=str)
-    out = Text(end="")
-    out.append(f"{sanitize(record.file)}:{record.line}", style=DIM)
-    out.append("\n")
-    out.append_text(_literal(pretty))
-    return out
-
-
-DRIFT_BADGES = {
-    "equal": ("EQUAL", PASS),
-    "drifted": ("DRIFTED", WARN),
-    "eval not found": ("EVAL NOT FOUND", "muted"),
-    "nothing recorded": ("NOTHING RECORDED", "muted"),
-    "eval refused": ("EVAL REFUSED", FAIL),
-    "case skipped": ("CASE SKIPPED", "muted"),
-}
-
-
-def drift_text(report) -> Text:
-    """A DriftReport: badge, one-line reason, then each compared field (equal, or its unified diff coloured)."""
-    out = Text(end="")
-    if report is None:
-        out.append("Drift is not checked here.", style=Style(italic=True, dim=True))
-        return out
-    badge, meaning = DRIFT_BADGES.get(report.status, (report.status.upper(), WARN))
-    p = palette()
-    out.append(f" {badge} ", style=p.badge(meaning))
-    out.append("  " + sanitize(report.message))
-    for field in report.fields:
-        out.append("\n\n")
-        if field.equal:
-            out.append("= ", style=ink(PASS, bold=True))
-            out.append(field.field, style="bold")
-            out.append("  unchanged", style=DIM)
-            continue
-        out.append("≠ ", style=ink(WARN, bold=True))
-        out.append(field.field, style="bold")
-        out.append("  recorded → current eval file", style=DIM)
-        diff, cut = _cut(field.diff)
-        for line in diff.splitlines():
-            out.append("\n")
-            if line.startswith(("+++", "---")):
-                style: Style | str = "bold"
-            elif line.startswith("+"):
-                style = p.text(PASS) + p.tint("diff-added")
-            elif line.startswith("-"):
-                style = p.text(FAIL) + p.tint("diff-removed")
-            elif line.startswith("@@"):
-                style = p.text("heading")
-            else:
-                style = DIM
-            out.append(sanitize(line) or " ", style=style)
-        _more(out, cut)
-    for note in getattr(report, "notes", ()):
-        out.append("\n\n")
-        out.append("· ", style=DIM)
-        out.append(sanitize(note), style=Style(italic=True, dim=True))
-    return out
-
-
 def answer_widget(answer: str, classes: str) -> Markdown | Static:
     """The candidate answer as Markdown (code highlighted), or as literal text when it is too long."""
     if not answer:
         return Static(Text("(no candidate answer)", style=Style(italic=True, dim=True)), classes=classes)
     if len(answer) > MARKDOWN_LIMIT:
-        return Static(_literal(answer), classes=classes, markup=False)
+        return Static(literal(answer), classes=classes, markup=False)
     return Markdown(sanitize(answer), classes=classes)
-
-
-TABS = ("request", "answer", "verdict", "evaluator", "drift", "timing", "raw")
-
-
-def _mark(text: Text, needle: str) -> int | None:
-    """Highlight every occurrence of `needle` (any case) in `text`; the offset of the first, or None."""
-    if not needle:
-        return None
-    plain = text.plain.lower()
-    wanted = needle.lower()
-    highlight = palette().badge(WARN)  # a full-text search's hits
-    first = plain.find(wanted)
-    position = first
-    while position != -1:
-        text.stylize(highlight, position, position + len(wanted))
-        position = plain.find(wanted, position + len(wanted))
-    return None if first == -1 else first
 
 
 class ResultDetailScreen(ThemedScreen):
@@ -674,19 +172,19 @@ class ResultDetailScreen(ThemedScreen):
         self.query_one("#detail-title", Static).update(texts["title"])
         found: dict[str, int] = {}
         for name in ("request", "verdict", "evaluator", "timing", "raw"):
-            first = _mark(texts[name], self.highlight)
+            first = mark_hits(texts[name], self.highlight)
             if first is not None:
                 found[name] = first
             self.query_one(f"#{name}-text", Static).update(texts[name])
         scroll = self.query_one("#answer-scroll", VerticalScroll)
         scroll.remove_children()
         if self.highlight and self.highlight.lower() in answer.lower():
-            literal = _literal(answer)
-            first = _mark(literal, self.highlight)
+            shown = literal(answer)
+            first = mark_hits(shown, self.highlight)
             if first is not None:
                 found["answer"] = first
-                texts["answer"] = literal
-            scroll.mount(Static(literal, classes="answer", markup=False))
+                texts["answer"] = shown
+            scroll.mount(Static(shown, classes="answer", markup=False))
         else:
             scroll.mount(answer_widget(answer, "answer"))
         if found:
@@ -763,38 +261,6 @@ class ResultDetailScreen(ThemedScreen):
 
     def action_help(self) -> None:
         show_help(self, (DETAIL_ACTIONS,))
-
-
-def _side_title(name: str, record: ResultRecord | None, threshold: float) -> Text:
-    out = Text(end="")
-    out.append(sanitize(name), style="bold")
-    if record is None:
-        out.append("\nnot in this run", style=Style(italic=True, dim=True))
-        return out
-    out.append("\n")
-    out.append_text(score_bar(record.score, threshold))
-    out.append(
-        " " + ("—" if record.score is None else f"{record.score:.2f}"), style=score_style(record.score, threshold)
-    )
-    if record.error is not None:
-        out.append("  ERROR ", style=ink(FAIL, bold=True))
-        out.append(sanitize(record.error)[:200])
-    return out
-
-
-def _side_verdict(record: ResultRecord | None, threshold: float = 0.5) -> Text:
-    out = Text(end="")
-    if record is None:
-        return out
-    if record.v4 is not None:
-        _v4_verdict_into(out, record, threshold)
-        return out
-    _marks(out, record.hits, "✓", PASS)
-    _marks(out, record.misses, "✗", FAIL)
-    if record.reasoning:
-        out.append("\n")
-        out.append_text(_literal(record.reasoning, "italic"))
-    return out
 
 
 class CompareDetailScreen(ThemedScreen):
@@ -876,8 +342,8 @@ class CompareDetailScreen(ThemedScreen):
         self.query_one("#pair-title", Static).update(title)
         sides = (("a", "A  " + self.names[0], record_a, answers[0]), ("b", "B  " + self.names[1], record_b, answers[1]))
         for side, name, record, answer_text in sides:
-            self.query_one(f"#title-{side}", Static).update(_side_title(name, record, self.threshold))
-            self.query_one(f"#verdict-{side}", Static).update(_side_verdict(record, self.threshold))
+            self.query_one(f"#title-{side}", Static).update(side_title(name, record, self.threshold))
+            self.query_one(f"#verdict-{side}", Static).update(side_verdict(record, self.threshold))
             scroll = self.query_one(f"#side-{side}", VerticalScroll)
             for old in scroll.query(".side-answer"):
                 old.remove()
@@ -911,9 +377,9 @@ class CompareDetailScreen(ThemedScreen):
         record = record_a if number == 0 else record_b
         name = f"{side.upper()}  {self.names[number]}"
         parts = [
-            _side_title(name, record, self.threshold).plain,
+            side_title(name, record, self.threshold).plain,
             answers[number],
-            _side_verdict(record, self.threshold).plain,
+            side_verdict(record, self.threshold).plain,
         ]
         return "\n\n".join(part.strip("\n") for part in parts if part and part.strip())
 
