@@ -7,18 +7,19 @@ made one after another, each from the state the previous one left."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from collections.abc import Awaitable, Iterable
 from dataclasses import dataclass, field
 
 from textual.dom import DOMNode
 from textual.message import Message
-from textual.worker import get_current_worker
+from textual.worker import Worker, get_current_worker
 
 from turnlens.formatting import gcpause
 from turnlens.formatting.model import EvalFile
 
-from .loading import LoadStep, case_row, load_steps, row_steps
+from .loading import LoadStep, case_row, load_steps, quick_first, row_steps
 from .rows import CaseRow
 from .session import Scan, Session
 
@@ -68,24 +69,31 @@ class CaseLoader:
 
     # -- the first load, and the rows again
 
-    def load_all(self, profile: str) -> None:
-        """Load every file step by step (the first case first); restarts a load in progress."""
+    def load_all(self, profile: str, *, first_now: bool = False) -> list[LoadStep]:
+        """Load every file step by step (the first case first); restarts a load in progress. With `first_now`, the
+        first step is made here and returned when it is quick (tui/loading.py's quick_first): shown before the
+        screen's first frame, it spares painting the screen empty and then again with the case."""
         paths = [f.path for f in self._session.files]
         session, generation = self._session, self.generation
+        workers: list[Worker] = []
+        quick, cut = quick_first(paths[0], session.dialect) if first_now and paths else (False, None)
+        steps = load_steps(
+            paths,
+            repo_root=session.repo_root,
+            cwd=session.cwd,
+            profile=profile,
+            dialect=session.dialect,
+            cancelled=lambda: bool(workers) and workers[0].is_cancelled,
+            first_cut=cut,
+        )
+        first = [step for step in itertools.islice(steps, 1)] if quick else []
 
         def load() -> None:
-            worker = get_current_worker()
-            steps = load_steps(
-                paths,
-                repo_root=session.repo_root,
-                cwd=session.cwd,
-                profile=profile,
-                dialect=session.dialect,
-                cancelled=lambda: worker.is_cancelled,
-            )
+            workers.append(get_current_worker())
             self._post_steps(steps, generation)
 
         self._host.run_worker(load, thread=True, group="load", exclusive=True)
+        return first
 
     def remake_rows(self, profile: str) -> None:
         """The rows of every loaded file again, for another profile (their rule may differ)."""

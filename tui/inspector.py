@@ -284,7 +284,9 @@ class InspectorScreen(Screen):
         self._update_chips()
         self.query_one(Toolbar).show_title(Text("loading…", style="dim italic"))
         if self.session.files:
-            self.loader.load_all(self.profile)
+            first = self.loader.load_all(self.profile, first_now=True)
+            if first:  # the first case is drawn in the screen's first frame
+                self._loaded(CaseLoader.Loaded(first, self.loader.generation))
         else:
             self._first_load_done()
 

@@ -21,11 +21,12 @@ file, so the list fills in as loading goes on.
 from __future__ import annotations
 
 import dataclasses
+import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from turnlens.formatting.evals.files import FileReadError, read_bytes, wide_encoding
+from turnlens.formatting.evals.files import FileReadError, read_bytes, read_head, wide_encoding
 from turnlens.formatting.evals.loader import NOT_UTF8, decode_eval_bytes, load_eval_file
 from turnlens.formatting.export.parallel import MIN_PARALLEL_BYTES, cut_key, joined, piece, split_slices
 from turnlens.formatting.model import Diagnostic, EvalFile, FormattedCase, Profile
@@ -33,7 +34,7 @@ from turnlens.formatting.prompts.engine import format_case
 
 from .rows import RULE_SHORT, CaseRow, case_label
 
-FIRST_SLICE_BYTES = 32 * 1024  # roughly what the first frame may load of a big file (about 80 cases)
+FIRST_SLICE_BYTES = 8 * 1024  # what the first frame loads of a big file (about 20 cases: a screenful of rows)
 SLICE_BYTES = 256 * 1024  # the slices after the first: a parse tree of ~12 MB at a time, a step per ~600 cases
 ROW_BATCH_SECONDS = 0.1  # a big file's rows are sent at least this often while they are being made
 
@@ -116,16 +117,17 @@ def first_slice(path: str) -> tuple[str, int] | None:
     """(text, bytes) of the first cases of a big eval file (as `cut_file` cuts it; for a JSONL dataset, its first
     lines), or None when it is loaded whole."""
     if path.lower().endswith(".jsonl"):
+        # A JSONL dataset is a test a line: its first lines are its first tests, at their own line numbers; only
+        # they are read (the whole load reads the rest).
         try:
-            raw = read_bytes(path)
-        except FileReadError:
+            size = os.stat(path).st_size
+            head = read_head(path, FIRST_SLICE_BYTES)
+        except (OSError, FileReadError):
             return None
-        if len(raw) < MIN_PARALLEL_BYTES or wide_encoding(raw) is not None:
+        end = head.rfind(b"\n")
+        if size < MIN_PARALLEL_BYTES or wide_encoding(head) is not None or end <= 0:
             return None
-        text, _bad_line = decode_eval_bytes(raw)
-        # A JSONL dataset is a test a line: its first lines are its first tests, at their own line numbers.
-        end = text.rfind("\n", 0, FIRST_SLICE_BYTES)
-        return (text[: end + 1], len(raw)) if end > 0 else None
+        return decode_eval_bytes(head[: end + 1])[0], size
     cut = cut_file(path)
     if cut is None:
         return None
@@ -186,6 +188,20 @@ def load_whole(path: str, *, repo_root: str, cwd: str | None, dialect: str) -> E
     return load_eval_file(path, repo_root=repo_root, cwd=cwd, dialect=dialect)
 
 
+def quick_first(path: str, dialect: str = "auto") -> tuple[bool, Cut | None]:
+    """Whether the first step of `load_steps` for this file is quick enough to make before the first frame (a
+    file small enough to load at once, or one whose first part is loaded alone: a big file that can be cut, a JSONL
+    dataset's first lines), and the cut made to know it (for `load_steps`, so the file is not cut twice)."""
+    try:
+        size = os.stat(path).st_size
+    except OSError:
+        return True, None  # refused at once
+    if size < MIN_PARALLEL_BYTES or path.lower().endswith(".jsonl"):
+        return True, None
+    cut = cut_file(path, dialect)
+    return cut is not None, cut
+
+
 def load_steps(
     paths: list[str],
     *,
@@ -194,13 +210,15 @@ def load_steps(
     profile: str,
     dialect: str = "auto",
     cancelled: Callable[[], bool] = lambda: False,
+    first_cut: Cut | None = None,
 ) -> Iterator[LoadStep]:
-    """Load `paths` (the session's files, in order) step by step; see the module's docstring."""
+    """Load `paths` (the session's files, in order) step by step; see the module's docstring. `first_cut`: the
+    first file's cut, when it was made already (`quick_first`)."""
     total = len(paths)
     for number, path in enumerate(paths):
         if cancelled():
             return
-        cut = cut_file(path, dialect)
+        cut = first_cut if number == 0 and first_cut is not None else cut_file(path, dialect)
         if cut is not None:
             rows: list[CaseRow] = []
             last = len(cut.parts) - 1

@@ -269,3 +269,16 @@ async def test_a_big_agentv4_suite_shows_its_first_test_while_loading(tmp_path, 
         await wait_for(pilot, lambda: screen.loaded, "the whole load")
         assert screen.session.case_keys() == [f"0:{n}" for n in range(3000)]
         assert listed_rows(screen) == full_rows([path], tmp_path)
+
+
+@pytest.mark.parametrize("make", [big_eval, big_suite])
+async def test_the_first_case_is_in_the_screens_first_frame(tmp_path, held_whole_load, make):
+    """The first step (a big file's first slice, a small file whole) is made when the screen mounts, so its first
+    frame already shows the case: it is not painted empty, then again."""
+    path = make(tmp_path)
+    app = make_app([path], repo_root=str(tmp_path), watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, InspectorScreen) and screen.current is not None and not screen.loaded
+        held_whole_load.set()
+        await wait_for(pilot, lambda: screen.loaded, "the whole load")
