@@ -111,9 +111,9 @@ def _is_results_input(path: str) -> bool:
             # AgentV never looks for eval files under .agentv/ (discovery skips it from any root above it), and a
             # folder of runs there holds one artifact folder per test: walking them all took minutes
             return is_results_input(path)
-        from .session import find_eval_files
+        from turnlens.formatting.evals.dialect import has_eval_files
 
-        return not find_eval_files([path]) and is_results_input(path)
+        return not has_eval_files(path) and is_results_input(path)
     return is_results_input(path)
 
 

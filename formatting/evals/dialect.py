@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from turnlens.formatting.model import Dialect
@@ -121,16 +122,37 @@ def discover_eval_files(
     subfolders. `folders`, when given, receives every folder searched;
     `unread`, (path, reason) for every .yaml/.yml/.json/.jsonl file that could not be read or sniffed (unreadable,
     UTF-16/32, not a regular file), so it is named rather than silently left out."""
-    from wcmatch import glob as wglob  # here, not at the top: only a folder needs it (export startup time)
-
     from turnlens.formatting.evals.loader import find_repo_root
 
     folder = os.path.abspath(folder)
     root = os.path.abspath(repo_root) if repo_root else find_repo_root(folder)
     patterns, _cfg = eval_patterns(folder, root)
-    flags = wglob.GLOBSTAR | wglob.IGNORECASE | wglob.BRACE | wglob.EXTGLOB
     found: list[str] = []
     older: list[str] = []  # 0.15 files, after the current format's
+    for path, current_format in _walk_eval_files(folder, root, patterns, folders, unread):
+        (found if current_format else older).append(path)
+    return found + older
+
+
+def has_eval_files(folder: str, repo_root: str | None = None) -> bool:
+    """Whether `folder` holds an eval file (as discover_eval_files finds them), stopping at the first."""
+    from turnlens.formatting.evals.loader import find_repo_root
+
+    folder = os.path.abspath(folder)
+    root = os.path.abspath(repo_root) if repo_root else find_repo_root(folder)
+    return next(_walk_eval_files(folder, root, eval_patterns(folder, root)[0], None, None), None) is not None
+
+
+def _walk_eval_files(
+    folder: str, root: str, patterns: list[str], folders: set[str] | None, unread: list[tuple[str, str]] | None
+) -> Iterator[tuple[str, bool]]:
+    """(path, in the current format) of each eval file in `folder` as the walk finds it."""
+    from wcmatch import glob as wglob  # here, not at the top: only a folder needs it (export startup time)
+
+    flags = wglob.GLOBSTAR | wglob.IGNORECASE | wglob.BRACE | wglob.EXTGLOB
+    # Compiled once: globmatch() compiles (and brace-expands) its patterns on every call, ~4/5 of a folder's time.
+    folder_match = wglob.compile(FOLDER_PATTERNS, flags=flags).match
+    root_match = wglob.compile(patterns, flags=flags).match
     seen_real: set[str] = set()
     for current, dirs, files in os.walk(folder, followlinks=True):
         real = os.path.realpath(current)
@@ -147,15 +169,14 @@ def discover_eval_files(
             from_root = os.path.relpath(path, root).replace(os.sep, "/")
             if from_root.startswith("../"):
                 from_root = rel
-            if wglob.globmatch(rel, FOLDER_PATTERNS, flags=flags) or wglob.globmatch(from_root, patterns, flags=flags):
-                found.append(path)
+            if folder_match(rel) or root_match(from_root):
+                yield path, True
             elif declares_v2_schema(path):
-                older.append(path)
+                yield path, False
             elif unread is not None and name.lower().endswith(_SNIFFED_EXTENSIONS):
                 reason = _unsniffable(path)
                 if reason is not None:
                     unread.append((path, reason))
-    return found + older
 
 
 _SNIFFED_EXTENSIONS = (".yaml", ".yml", ".json", ".jsonl")
