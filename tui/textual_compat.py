@@ -7,9 +7,6 @@ an upgrade fails there, by name, rather than somewhere in the app.
 
 from __future__ import annotations
 
-import rich
-from rich.segment import Segments
-from rich.traceback import Traceback
 from textual.app import App
 from textual.geometry import Size
 from textual.widget import Widget
@@ -21,6 +18,11 @@ class CrashReportWithoutLocals(App):
     so its `App._fatal_error` is redone here with show_locals=False (its other steps as Textual takes them)."""
 
     def _fatal_error(self) -> None:
+        # imported here: rich.traceback (with rich.pretty) is ~30 ms of every start, and only a crash needs it
+        import rich
+        from rich.segment import Segments
+        from rich.traceback import Traceback
+
         self.bell()
         traceback = Traceback(show_locals=False, width=None, suppress=[rich])
         self._exit_renderables.append(Segments(self.console.render(traceback, self.console.options)))
