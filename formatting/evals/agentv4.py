@@ -199,7 +199,8 @@ def _build_message(
     from_suite: bool = False,
     origin_files: str | None = None,
 ) -> tuple[Message, Any]:
-    """A loaded message and its content as AgentV resolves it (for the reference answer)."""
+    """A loaded message and its content as AgentV resolves it, for the reference answer (a content list is resolved
+    only for an expected message, the only kind whose content is used: an input message's is None)."""
     role = raw.get("role")
     content = raw.get("content")
     msg = Message(
@@ -222,7 +223,8 @@ def _build_message(
         if isinstance(entry, str):
             if entry:
                 msg.segments.append(Segment(i, "text", entry, e_line, origin="string item"))
-                resolved.append({"type": "text", "value": entry})
+                if expected:
+                    resolved.append({"type": "text", "value": entry})
             continue
         if not isinstance(entry, dict):
             continue
@@ -244,15 +246,19 @@ def _build_message(
                 msg.segments.append(seg)  # kept for the explanation (missing: no resolved_path), never rendered
                 continue
             if seg_type == "file":
-                rest = {k: v for k, v in entry.items() if k != "value"}
-                resolved.append({**rest, "path": seg.display_path, "text": seg.text, "resolvedPath": seg.resolved_path})
+                if expected:
+                    rest = {k: v for k, v in entry.items() if k != "value"}
+                    resolved.append(
+                        {**rest, "path": seg.display_path, "text": seg.text, "resolvedPath": seg.resolved_path}
+                    )
             else:
-                resolved.append({"type": "image", "media_type": seg.raw, "source": seg.text})
+                if expected:
+                    resolved.append({"type": "image", "media_type": seg.raw, "source": seg.text})
                 seg.raw, seg.text = None, None
-        else:
+        elif expected:
             resolved.append(entry)
         msg.segments.append(seg)
-    return msg, resolved
+    return msg, resolved if expected else None
 
 
 def _resolve_file(ctx: _Ctx, seg: Segment, value: str, line: int | None, expected: bool, image: bool) -> bool:
@@ -426,9 +432,18 @@ def _build_test(
     execution = raw.get("execution")
     skip_defaults = isinstance(execution, dict) and execution.get("skip_defaults") is True
     case.skip_defaults = skip_defaults
-    _check_evaluator(raw.get("evaluator"), label, ctx, _line(doc, raw, "evaluator"))
+    evaluator = raw.get("evaluator")
+    if evaluator is not None:  # (most tests name none: spares looking up a line)
+        _check_evaluator(evaluator, label, ctx, _line(doc, raw, "evaluator"))
 
-    fields = {k: raw.get(k) for k in ("criteria", "expected_outcome", "input", "input_files", "expected_output")}
+    get = raw.get
+    fields = {
+        "criteria": get("criteria"),
+        "expected_outcome": get("expected_outcome"),
+        "input": get("input"),
+        "input_files": get("input_files"),
+        "expected_output": get("expected_output"),
+    }
     vars_ = raw.get("vars") if use_vars else None
     if isinstance(vars_, dict) and vars_:
         for key, value in list(fields.items()):
@@ -485,7 +500,7 @@ def _build_test(
 
     expected_raw = _expected_messages(fields["expected_output"])
     # (`execution.evaluators` and `evaluators` still define graders, but do not make a test complete)
-    has_graders = any(raw.get(k) is not None for k in ("assertions", "assert"))
+    has_graders = get("assertions") is not None or get("assert") is not None
     turns = raw.get("turns")
     if jsonl_line is not None:
         has_spec = (
