@@ -53,19 +53,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
-from yaml.events import (
-    AliasEvent,
-    MappingEndEvent,
-    MappingStartEvent,
-    ScalarEvent,
-    SequenceEndEvent,
-    SequenceStartEvent,
-    StreamEndEvent,
-)
-from yaml.nodes import MappingNode, ScalarNode, SequenceNode
-from yaml.resolver import BaseResolver
-
 from turnlens.formatting import gcpause
 from turnlens.formatting.evals.files import MAX_FILE_SIZE_ENV, format_size, max_file_size
 from turnlens.formatting.evals.yaml_block import parse_block
@@ -187,50 +174,87 @@ _OMAP = "tag:yaml.org,2002:omap"
 _PAIRS = "tag:yaml.org,2002:pairs"
 
 
-class _TagOnlyResolver(BaseResolver):
-    """Leaves plain scalars for the schema to type; quoted scalars are strings."""
-
-    def resolve(self, kind, value, implicit):
-        if kind is ScalarNode:
-            return _PLAIN if implicit[0] else _STR
-        return _SEQ if kind is SequenceNode else _MAP
-
-    def descend_resolver(self, current_node, current_index):
-        pass
-
-    def ascend_resolver(self):
-        pass
-
-
-def _make_loader_class(parser_class):
-    class _Loader(parser_class, yaml.constructor.BaseConstructor, _TagOnlyResolver):
-        def __init__(self, stream):
-            parser_class.__init__(self, stream)
-            yaml.constructor.BaseConstructor.__init__(self)
-            _TagOnlyResolver.__init__(self)
-
-    return _Loader
+# PyYAML (libyaml) and what is made from it are set by _import_libyaml() on first use: plain block YAML is read
+# without it (yaml_block.py), so `turnlens export` on such files never pays for importing it.
+yaml: Any = None
+AliasEvent: Any = None
+MappingEndEvent: Any = None
+MappingStartEvent: Any = None
+ScalarEvent: Any = None
+SequenceEndEvent: Any = None
+SequenceStartEvent: Any = None
+StreamEndEvent: Any = None
+MappingNode: Any = None
+ScalarNode: Any = None
+SequenceNode: Any = None
+_Loader: Any = None
+HAVE_LIBYAML: bool | None = None  # known once PyYAML is imported
 
 
-HAVE_LIBYAML = bool(getattr(yaml, "__with_libyaml__", False))
-if HAVE_LIBYAML:
-    from yaml._yaml import CParser as _CParser
+def _new_loader(text: str) -> Any:
+    if _Loader is None:
+        _import_libyaml()
+    return _Loader(text)
 
-    _Loader = _make_loader_class(_CParser)
-else:  # PyYAML built without libyaml: same results, slower
-    from yaml.composer import Composer
-    from yaml.parser import Parser
-    from yaml.reader import Reader
-    from yaml.scanner import Scanner
 
-    class _PyParser(Reader, Scanner, Parser, Composer):
-        def __init__(self, stream):
-            Reader.__init__(self, stream)
-            Scanner.__init__(self)
-            Parser.__init__(self)
-            Composer.__init__(self)
+def _import_libyaml() -> None:
+    global yaml, AliasEvent, MappingEndEvent, MappingStartEvent, ScalarEvent, SequenceEndEvent, SequenceStartEvent
+    global StreamEndEvent, MappingNode, ScalarNode, SequenceNode, _Loader, HAVE_LIBYAML
+    import yaml
+    from yaml.events import (
+        AliasEvent,
+        MappingEndEvent,
+        MappingStartEvent,
+        ScalarEvent,
+        SequenceEndEvent,
+        SequenceStartEvent,
+        StreamEndEvent,
+    )
+    from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+    from yaml.resolver import BaseResolver
 
-    _Loader = _make_loader_class(_PyParser)
+    class _TagOnlyResolver(BaseResolver):
+        """Leaves plain scalars for the schema to type; quoted scalars are strings."""
+
+        def resolve(self, kind, value, implicit):
+            if kind is ScalarNode:
+                return _PLAIN if implicit[0] else _STR
+            return _SEQ if kind is SequenceNode else _MAP
+
+        def descend_resolver(self, current_node, current_index):
+            pass
+
+        def ascend_resolver(self):
+            pass
+
+    def make_loader_class(parser_class):
+        class Loader(parser_class, yaml.constructor.BaseConstructor, _TagOnlyResolver):
+            def __init__(self, stream):
+                parser_class.__init__(self, stream)
+                yaml.constructor.BaseConstructor.__init__(self)
+                _TagOnlyResolver.__init__(self)
+
+        return Loader
+
+    HAVE_LIBYAML = bool(getattr(yaml, "__with_libyaml__", False))
+    if HAVE_LIBYAML:
+        from yaml._yaml import CParser
+
+        _Loader = make_loader_class(CParser)
+    else:  # PyYAML built without libyaml: same results, slower
+        from yaml.composer import Composer
+        from yaml.parser import Parser
+        from yaml.reader import Reader
+        from yaml.scanner import Scanner
+
+        class PyParser(Reader, Scanner, Parser, Composer):
+            def __init__(self, stream):
+                Reader.__init__(self, stream)
+                Scanner.__init__(self)
+                Parser.__init__(self)
+                Composer.__init__(self)
+
+        _Loader = make_loader_class(PyParser)
 
 
 # --- YAML 1.2 core schema --------------------------------------------------------------------------------------
@@ -1256,7 +1280,7 @@ def _first_refusal(text: str, lines: list) -> YamlError | None:
     """Re-read a failing text event by event and return the refusal the reference reports: the first by position
     among syntax errors, duplicate keys and badly indented continuation lines; failing those, an undefined alias
     (the reference resolves aliases only after reading the whole document). None if none is found here."""
-    loader = _Loader(text)
+    loader = _new_loader(text)
     undefined_alias: YamlError | None = None
     anchors: dict = {}  # anchor -> key identity of the anchored node (a scalar's value), or a unique object
     try:
@@ -1515,7 +1539,7 @@ def _problem_sentence(problem: str, context: str, line: str, column: int, opened
 
 def _implicit_key_start(text: str):
     """Where the scalar that a stray ': ' would make a key starts (the reference reports that place)."""
-    loader = _Loader(text)
+    loader = _new_loader(text)
     last = None
     try:
         while loader.check_token():
@@ -1689,7 +1713,7 @@ _MAX_PATCHES = 100
 
 def _compose(text: str, careful: bool, flow_openers: int) -> tuple[Any, Any]:
     """The node tree (or None for an empty stream) and the %YAML version (None when not known to be given)."""
-    loader = _Loader(text)
+    loader = _new_loader(text)
     try:
         try:
             if careful:
@@ -1702,7 +1726,7 @@ def _compose(text: str, careful: bool, flow_openers: int) -> tuple[Any, Any]:
                 raise
         # YAML 1.2 lets an anchor be redefined; libyaml's composer does not: compose it ourselves.
         loader.dispose()
-        loader = _Loader(text)
+        loader = _new_loader(text)
         return _compose_events(loader)
     finally:
         loader.dispose()

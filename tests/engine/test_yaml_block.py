@@ -22,7 +22,7 @@ def _fast(text: str):
 
 def _libyaml(text: str):
     """What yaml12 reads without the fast reader: libyaml's node tree through the builder."""
-    loader = yaml12._Loader(text)
+    loader = yaml12._new_loader(text)
     try:
         root = yaml12._compose_with_big_stack(loader, text.count("[") + text.count("{"))
     finally:
