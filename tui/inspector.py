@@ -9,11 +9,8 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import Footer, Header, Static
-from textual.worker import get_current_worker
 
 from turnlens.formatting import gcpause
 from turnlens.formatting.sanitize import sanitize
@@ -33,12 +30,13 @@ from .commands import InspectorCommands
 from .editor import editor_command
 from .file_watcher import FileWatcher
 from .inspector_model import InspectorModel
+from .prerender import PRERENDER_DELAY, Prerenderer
 from .session import Session
 from .theme import generation as theme_generation
 from .theme import use_theme
 from .widgets import case_list
 from .widgets.banner import Banner
-from .widgets.case_list import CaseList, CaseOptions, FileEntry
+from .widgets.case_list import CaseList, CaseOptions
 from .widgets.case_panes import CasePanes
 from .widgets.chip import Chip
 from .widgets.pane import Pane
@@ -55,10 +53,6 @@ def is_narrow(width: int, list_width: int = CASE_LIST_WIDTH) -> bool:
     """Stack the panes (and put the case list on top) when three columns beside the list would be too narrow to
     read: 140 columns or more with the standard list are wide."""
     return (width - list_width) // GRID_COLUMNS - PANE_CHROME < MIN_PANE_TEXT
-
-
-PRERENDER_DELAY = 0.3  # seconds after the first load
-PRERENDER_AFTER_SWITCH = 0.15  # seconds of rest after a switch before prerendering around the new case
 
 
 # The toolbar's chips and the action each runs when clicked.
@@ -83,10 +77,10 @@ INSPECTOR_ACTIONS: tuple[Action, ...] = (
     Action(
         "", "", "First / last case in the list; pgup pgdn a page.", display=f"home end  {_LIST_ENDS}", section="Cases"
     ),
-    Action("right_square_bracket", "next_case", "Show the next case in the list.", title="Next case", section="Cases"),
+    Action("right_square_bracket", "step(1)", "Show the next case in the list.", title="Next case", section="Cases"),
     Action(
         "left_square_bracket",
-        "previous_case",
+        "step(-1)",
         "Show the previous case in the list.",
         title="Previous case",
         section="Cases",
@@ -103,7 +97,7 @@ INSPECTOR_ACTIONS: tuple[Action, ...] = (
     ),
     Action(
         "n",
-        "next_warning",
+        "warning(1)",
         "Show the next case with ⚠ warnings.",
         footer="⚠",
         rank=3,
@@ -112,7 +106,7 @@ INSPECTOR_ACTIONS: tuple[Action, ...] = (
     ),
     Action(
         "N",
-        "previous_warning",
+        "warning(-1)",
         "Show the previous case with ⚠ warnings.",
         title="Previous case with warnings",
         section="Cases",
@@ -176,7 +170,7 @@ INSPECTOR_ACTIONS: tuple[Action, ...] = (
     ),
     Action(
         "C",
-        "copy_raw",
+        "copy(True)",
         "Copy the focused pane's text exactly as the eval file gives it: control characters, escape sequences and "
         "bidi overrides included.",
         title="Copy raw text",
@@ -232,7 +226,7 @@ class InspectorScreen(Screen):
         self.session = session
         self.watch_enabled = watch
         self.views = CaseViews(session)
-        self._prerender_timer: Timer | None = None
+        self.prerenderer = Prerenderer(self, self.views, self._prerender_where)
         self.loader = CaseLoader(self, session)
         self.watcher = FileWatcher(self, session)
         self._longest_label = 0  # the longest case id listed, in cells (the list widens for it)
@@ -336,7 +330,7 @@ class InspectorScreen(Screen):
         # of this heap, triggered by the allocations of a case switch, took ~60 ms of it).
         self.call_after_refresh(gcpause.keep_long_lived)
         # Prerendering competes for the GIL: start it once the first case is on screen.
-        self.set_timer(PRERENDER_DELAY, self._prerender)
+        self.prerenderer.soon(PRERENDER_DELAY)
         if self.watch_enabled:
             self.watcher.start()
 
@@ -349,11 +343,11 @@ class InspectorScreen(Screen):
         self._update_subtitle()
 
     def _refresh_list(self) -> None:
-        self._set_entries(self.model.file_entries())
-
-    def _set_entries(self, entries: list[FileEntry]) -> None:
+        """The list's rows and headings as loaded so far; the list widens (up to a quarter of the screen) for long
+        ids."""
         from rich.cells import cell_len
 
+        entries = self.model.file_entries()
         self._longest_label = max((cell_len(row.label) for e in entries for row in e.rows), default=0)
         self._apply_width(self.size.width or self.app.size.width)
         self.query_one(CaseList).set_entries(entries, current=self.current)
@@ -389,32 +383,17 @@ class InspectorScreen(Screen):
             )
         self._prerender_soon()
 
-    class Prerendered(Message):
-        """The views around the case on screen were built ahead (CaseViews.prerender)."""
-
-    def _prerender(self) -> None:
-        """Build the views around the case on screen in a worker thread, at the panes' widths of now."""
-        widths = self.query_one(CasePanes).widths()
-        current, mode, profile = self.current, self.mode, self.profile
-
-        def prerender() -> None:
-            worker = get_current_worker()
-            if self.views.prerender(current, mode, profile, widths, lambda: worker.is_cancelled):
-                self.post_message(self.Prerendered())
-
-        self.run_worker(prerender, thread=True, group="prerender", exclusive=True)
-
-    @on(Prerendered)
+    @on(Prerenderer.Finished)
     def _prerendered(self) -> None:
         self.model.prerender_finished()
 
+    def _prerender_where(self) -> tuple[str | None, str, str, dict[str, int]]:
+        return self.current, self.mode, self.profile, self.query_one(CasePanes).widths()
+
     def _prerender_soon(self) -> None:
         """Prerender around the case on screen once switching rests a moment (a held key is not slowed)."""
-        if not self.loaded:
-            return
-        if self._prerender_timer is not None:
-            self._prerender_timer.stop()
-        self._prerender_timer = self.set_timer(PRERENDER_AFTER_SWITCH, self._prerender)
+        if self.loaded:
+            self.prerenderer.soon()
 
     @on(CaseList.CaseSelected)
     def _case_selected(self, event: CaseList.CaseSelected) -> None:
@@ -500,23 +479,14 @@ class InspectorScreen(Screen):
         self.model.toggle_profile()
         self._rerender(rows=True)
 
-    def action_next_case(self) -> None:
-        key = self.model.step(self.query_one(CaseList).visible_keys(), 1)
+    def action_step(self, direction: int) -> None:
+        """The next (1) or previous (-1) case listed."""
+        key = self.model.step(self.query_one(CaseList).visible_keys(), direction)
         if key:
             self.select_case(key)
 
-    def action_previous_case(self) -> None:
-        key = self.model.step(self.query_one(CaseList).visible_keys(), -1)
-        if key:
-            self.select_case(key)
-
-    def action_next_warning(self) -> None:
-        self._jump_warning(1)
-
-    def action_previous_warning(self) -> None:
-        self._jump_warning(-1)
-
-    def _jump_warning(self, direction: int) -> None:
+    def action_warning(self, direction: int) -> None:
+        """The next (1) or previous (-1) case with warnings, in file order (a filter hiding it is cleared)."""
         jump = self.model.warning_jump(direction)
         if jump.key is None:
             self.notify(jump.note, markup=False)
@@ -588,23 +558,19 @@ class InspectorScreen(Screen):
         except OSError as error:
             self.notify(f"Could not start the editor: {error}", markup=False, severity="error")
 
-    def action_copy(self) -> None:
+    def action_copy(self, raw: bool = False) -> None:
+        """The selection, else the focused pane's text; sanitised unless `raw` (what lands on the clipboard is
+        pasted into terminals too: escapes from the file stay visible unless asked)."""
         selected = self.get_selected_text()
-        if selected:
+        if selected and not raw:
             self.app.copy_to_clipboard(sanitize(selected))
             self.notify(f"Copied the selection ({len(selected)} characters)", markup=False)
             return
-        self._copy_pane(raw=False)
-
-    def action_copy_raw(self) -> None:
-        self._copy_pane(raw=True)
-
-    def _copy_pane(self, *, raw: bool) -> None:
-        # What lands on the clipboard is pasted into terminals too: escapes from the file stay visible unless asked.
+        panes = self.query_one(CasePanes)
         focused = self.focused
-        pane = focused if isinstance(focused, Pane) else self.query_one("#question", Pane)
+        pane = focused if isinstance(focused, Pane) else panes.pane("question")
         if self.current is None and not pane.copy_text:
-            pane = self.query_one("#messages", Pane)  # the error (or empty state) is shown there
+            pane = panes.pane("messages")  # the error (or empty state) is shown there
         if not pane.copy_text:
             self.notify("Nothing to copy: no case is shown.", markup=False, severity="warning")
             return
