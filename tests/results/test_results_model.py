@@ -138,3 +138,19 @@ def test_compare_model_filters_changed_pairs_and_searches():
     model.search_text = changed[0].key
     assert [row.key for row in model.refilter()] == [changed[0].key]
     assert model.header_state().shown == 1
+
+
+def test_a_detail_walks_the_list_and_finds_the_next_failing_result():
+    from turnlens.tui.results.model import Walk, is_failing
+
+    model = indexed("run-a.jsonl")
+    model.sort = "file"
+    rows = model.identity_rows()
+    assert rows is not None
+    results = model.run.results
+    walk = Walk(rows, 0)
+    assert walk.label == "1 of 6" and not walk.step(-1) and walk.step(1) and walk.position == 1
+    assert walk.next_where(1, lambda index: is_failing(results, index, 0.5))
+    assert results.eval_ids[walk.current] == "timeout-case"
+    assert not walk.next_where(1, lambda index: is_failing(results, index, 0.5))  # none further: stays
+    assert results.eval_ids[walk.current] == "timeout-case"

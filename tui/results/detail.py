@@ -26,6 +26,7 @@ from ..render import sanitize
 from .commands import ResultsCommands, show_help, table_commands
 from .keys import DETAIL_ACTIONS, PAIR_ACTIONS
 from .messages import DriftReported, PairLoaded, RecordLoaded
+from .model import Walk, is_failing
 from .texts import (
     DIM,
     TABS,
@@ -88,8 +89,7 @@ class ResultDetailScreen(ThemedScreen):
     ) -> None:
         super().__init__()
         self.results = results
-        self.rows = rows
-        self.position = position
+        self.walk = Walk(rows, position)
         self.threshold = threshold
         self.drift = drift
         self.initial_tab = tab
@@ -125,10 +125,10 @@ class ResultDetailScreen(ThemedScreen):
 
     def on_mount(self) -> None:
         self.follow_theme()
-        self._load(self.rows[self.position])
+        self._load(self.walk.current)
 
     def redraw(self) -> None:
-        self._load(self.rows[self.position])
+        self._load(self.walk.current)
 
     @work(thread=True, exclusive=True, group="record")
     def _load(self, index: int) -> None:
@@ -136,7 +136,7 @@ class ResultDetailScreen(ThemedScreen):
         # artifacts of this one result only, read here: a run folder of 50 000 tests is never read as a whole
         artifacts = load_artifacts(record, self.run_folder) if self.run_folder and record.v4 is not None else None
         # the Text objects are built here too: highlighting 100 000 characters must not stall the UI thread
-        position = f"{self.position + 1} of {len(self.rows)}"
+        position = self.walk.label
         texts = {
             "title": title_text(record, self.threshold, position),
             "request": request_text(record, artifacts),
@@ -160,7 +160,7 @@ class ResultDetailScreen(ThemedScreen):
         self.post_message(DriftReported(index, report))
 
     def _current_index(self) -> int:
-        return self.rows[self.position]
+        return self.walk.current
 
     @on(RecordLoaded)
     def _show(self, message: RecordLoaded) -> None:
@@ -215,25 +215,19 @@ class ResultDetailScreen(ThemedScreen):
         self.dismiss()
 
     def action_step(self, step: int) -> None:
-        self._go(self.position + step)
+        if self.walk.step(step):
+            self._moved()
 
-    def _go(self, position: int) -> None:
-        if 0 <= position < len(self.rows) and position != self.position:
-            self.position = position
-            self.query_one("#drift-text", Static).update(Text("checking…", style="dim"))
-            self._load(self.rows[position])
+    def _moved(self) -> None:
+        self.query_one("#drift-text", Static).update(Text("checking…", style="dim"))
+        self._load(self.walk.current)
 
     def action_failing(self, step: int) -> None:
         """The next (or previous) result that errored or scored under the threshold, in list order."""
-        results, position = self.results, self.position + step
-        while 0 <= position < len(self.rows):
-            index = self.rows[position]
-            score = results.score_of(index)
-            if results.is_error(index) or score is None or score < self.threshold:
-                self._go(position)
-                return
-            position += step
-        self.notify("No further failing result in this direction.", timeout=2)
+        if self.walk.next_where(step, lambda index: is_failing(self.results, index, self.threshold)):
+            self._moved()
+        else:
+            self.notify("No further failing result in this direction.", timeout=2)
 
     def action_tab(self, tab: str) -> None:
         self.query_one(TabbedContent).active = "answer-tab" if tab == "answer" else tab
@@ -284,8 +278,7 @@ class CompareDetailScreen(ThemedScreen):
         super().__init__()
         self.a = a
         self.b = b
-        self.rows = rows
-        self.position = position
+        self.walk = Walk(rows, position)
         self.threshold = threshold
         self.names = names or (a.name, b.name)
         self.run_folders = run_folders
@@ -303,14 +296,14 @@ class CompareDetailScreen(ThemedScreen):
 
     def on_mount(self) -> None:
         self.follow_theme()
-        self._load(self.position)
+        self._load(self.walk.position)
 
     def redraw(self) -> None:
-        self._load(self.position)
+        self._load(self.walk.position)
 
     @work(thread=True, exclusive=True, group="pair")
     def _load(self, position: int) -> None:
-        row = self.rows[position]
+        row = self.walk.rows[position]
         record_a = self.a.record(row.a) if row.a is not None else None
         record_b = self.b.record(row.b) if row.b is not None else None
         answers = []
@@ -330,7 +323,7 @@ class CompareDetailScreen(ThemedScreen):
             message.record_b,
             message.answers,
         )
-        if position != self.position:
+        if position != self.walk.position:
             return
         self._shown = (row, record_a, record_b, answers)
         title = Text(end="")
@@ -338,7 +331,7 @@ class CompareDetailScreen(ThemedScreen):
         title.append(f"  {row.status}", style=status_style(row.status))
         if row.delta is not None:
             title.append(f"  Δ {row.delta:+.2f}", style=DIM)
-        title.append(f"  {position + 1} of {len(self.rows)}", style=DIM)
+        title.append(f"  {self.walk.label}", style=DIM)
         self.query_one("#pair-title", Static).update(title)
         sides = (("a", "A  " + self.names[0], record_a, answers[0]), ("b", "B  " + self.names[1], record_b, answers[1]))
         for side, name, record, answer_text in sides:
@@ -407,20 +400,14 @@ class CompareDetailScreen(ThemedScreen):
             self.notify(f"Copied {what} ({len(text):,} characters)", timeout=2)
 
     def action_step(self, step: int) -> None:
-        position = self.position + step
-        if 0 <= position < len(self.rows):
-            self.position = position
-            self._load(position)
+        if self.walk.step(step):
+            self._load(self.walk.position)
 
     def action_changed(self, step: int) -> None:
-        position = self.position + step
-        while 0 <= position < len(self.rows):
-            if self.rows[position].status != "unchanged":
-                self.position = position
-                self._load(position)
-                return
-            position += step
-        self.notify("No further changed pair in this direction.", timeout=2)
+        if self.walk.next_where(step, lambda row: row.status != "unchanged"):
+            self._load(self.walk.position)
+        else:
+            self.notify("No further changed pair in this direction.", timeout=2)
 
     def palette_commands(self) -> list[tuple[str, str, str]]:
         return table_commands(self, PAIR_ACTIONS)

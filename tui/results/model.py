@@ -9,7 +9,7 @@ here can be tested without an app.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -411,6 +411,48 @@ class ResultsModel:
             return ""
         results = run.results
         return f"{results.eval_ids[index] or '(no id)'}\t{run.path}:{results.lines[index]}"
+
+
+class Walk:
+    """Where a detail screen is in the list it was opened from: ] [ step through the rows, n N go to the next one
+    `wanted` accepts (a failing result, a changed pair)."""
+
+    def __init__(self, rows: Sequence[Any], position: int) -> None:
+        self.rows = rows
+        self.position = position
+
+    @property
+    def current(self) -> Any:
+        return self.rows[self.position]
+
+    @property
+    def label(self) -> str:
+        return f"{self.position + 1} of {len(self.rows)}"
+
+    def go(self, position: int) -> bool:
+        """Move to `position`; False when it is outside the rows or already there."""
+        if 0 <= position < len(self.rows) and position != self.position:
+            self.position = position
+            return True
+        return False
+
+    def step(self, step: int) -> bool:
+        return self.go(self.position + step)
+
+    def next_where(self, step: int, wanted: Callable[[Any], bool]) -> bool:
+        """Move to the nearest row in direction `step` that `wanted` accepts; False when there is none."""
+        position = self.position + step
+        while 0 <= position < len(self.rows):
+            if wanted(self.rows[position]):
+                return self.go(position)
+            position += step
+        return False
+
+
+def is_failing(results: ResultsFile, index: int, threshold: float) -> bool:
+    """Errored, unscored, or scored under `threshold`: what n / N stop at in a result's detail."""
+    score = results.score_of(index)
+    return results.is_error(index) or score is None or score < threshold
 
 
 @dataclass
