@@ -9,10 +9,11 @@ from rich.text import Text
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from .textual_compat import CrashReportWithoutLocals
-from .theme import TURNLENS, use_theme
+from .theme import TURNLENS, highlight_texts, use_theme
+from .widgets.footer import FittingFooter
 
 THEME = "turnlens"  # tui/theme.py: Textual's dark theme with the content's colours named
 
@@ -28,7 +29,7 @@ class MessageScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Static(Text(self.message), id="message", markup=False)
-        yield Footer()
+        yield FittingFooter()
 
 
 class TurnlensApp(CrashReportWithoutLocals):
@@ -43,6 +44,11 @@ class TurnlensApp(CrashReportWithoutLocals):
         self.register_theme(TURNLENS)
         self.theme = THEME
         use_theme(self.current_theme)
+
+    def get_css_variables(self) -> dict[str, str]:
+        variables = super().get_css_variables()
+        variables.update(highlight_texts(variables))
+        return variables
 
     def on_mount(self) -> None:
         self.push_screen(self._first_screen_factory())

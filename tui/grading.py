@@ -12,13 +12,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from turnlens.formatting.model import EvalCase, FormattedCase
 from turnlens.formatting.sanitize import sanitize
 
 from . import authoring, render
 from .theme import use_theme
+from .widgets.footer import FittingFooter
 from .widgets.pane import Pane, PaneText
 
 STACK_BELOW = 120  # columns: narrower, the two panes are stacked
@@ -43,7 +44,7 @@ class GradingScreen(Screen):
         with Horizontal(id="grading-panes"):
             yield Pane("what grades it", key="1", id="grading")
             yield Pane(self._prompt_title(), key="2", id="evaluator")
-        yield Footer()
+        yield FittingFooter()
 
     def _title(self) -> Text:
         title = Text(end="", no_wrap=True, overflow="ellipsis")

@@ -10,7 +10,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from turnlens.formatting import gcpause
 from turnlens.formatting.sanitize import sanitize
@@ -39,6 +39,7 @@ from .widgets.banner import Banner
 from .widgets.case_list import CaseList, CaseOptions
 from .widgets.case_panes import CasePanes
 from .widgets.chip import Chip
+from .widgets.footer import FittingFooter
 from .widgets.pane import Pane
 from .widgets.toolbar import Toolbar
 
@@ -270,7 +271,7 @@ class InspectorScreen(Screen):
                 # Grid order (3 columns): messages, question, chat (two rows) / rule, guidelines. Numbered in
                 # reading order, which is also the stacked order.
                 yield CasePanes(PANES, id="panes")
-        yield Footer(compact=True)
+        yield FittingFooter(compact=True)
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)

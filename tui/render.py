@@ -183,14 +183,22 @@ def case_title(label: str, where: str, width: int = 0) -> Text:
     return text
 
 
-def case_row_text(row: CaseRow, width: int = 0) -> Text:
-    """Two lines: the id, then the badge, the rule and the warning count (or the skip reason)."""
+def case_row_text(row: CaseRow, width: int = 0, *, selected: bool = False) -> Text:
+    """Two lines: the id, then the badge, the rule and the warning count (or the skip reason).
+
+    `selected`: the row under the list's highlight. A colour or a dim chosen to read on the theme's background
+    does not read on the highlight's (the ⚠ count in the theme's warning colour on nord's light-blue bar), so
+    there the rule, the count and a skipped case's words take the highlight's own text colour; the badges keep
+    their blocks, whose labels read on their own colour."""
     text = Text(end="", no_wrap=True, overflow="ellipsis")
+    dim = Style() if selected else DIM
     if row.skipped is not None:
-        text.append(fit(sanitize(row.label), width), style=Style(dim=True, strike=True))
+        text.append(
+            fit(sanitize(row.label), width), style=Style(strike=True) if selected else Style(dim=True, strike=True)
+        )
         text.append("\n")
         text.append(" SKIP ", style=palette().badge("skip", bold=False))
-        text.append(fit(" " + sanitize(row.skipped), width - 6), style=Style(dim=True, italic=True))
+        text.append(fit(" " + sanitize(row.skipped), width - 6), style=dim + Style(italic=True))
         return text
     text.append(fit(sanitize(row.label), width), style=BOLD)
     text.append("\n")
@@ -198,9 +206,9 @@ def case_row_text(row: CaseRow, width: int = 0) -> Text:
         text.append(" MARK ", style=palette().badge("markers"))
     else:
         text.append(" FLAT ", style=palette().badge("flat"))
-    text.append(f" {row.rule}", style=DIM)
+    text.append(f" {row.rule}", style=dim)
     if row.warnings:
-        text.append(f"  ⚠ {row.warnings}", style=warn_style())
+        text.append(f"  ⚠ {row.warnings}", style=BOLD if selected else warn_style())
     return text
 
 

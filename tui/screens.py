@@ -10,13 +10,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from turnlens.formatting.model import EvalCase, FormattedCase
 from turnlens.formatting.sanitize import sanitize
 
 from . import render
 from .theme import palette, use_theme
+from .widgets.footer import FittingFooter
 from .widgets.pane import Pane, PaneText
 
 CONTEXT_LINES = 3  # lines shown above the first difference
@@ -110,7 +111,7 @@ class ProfileDiffScreen(Screen):
         with Horizontal(id="diff-panes"):
             yield Pane("agentv chatPrompt", id="diff-agentv")
             yield Pane("design chatPrompt", id="diff-design")
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         self._syncing = False

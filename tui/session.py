@@ -54,7 +54,11 @@ def find_eval_files(
 
 
 def _unread_warnings(unread: list[tuple[str, str]]) -> list[Diagnostic]:
-    return [Diagnostic(path, None, f"not read, so not shown: {reason}") for path, reason in unread]
+    # The reader's reason may end with its own "not read" (a FIFO): said once here.
+    return [
+        Diagnostic(path, None, f"not read, so not shown: {reason.removesuffix(': not read')}")
+        for path, reason in unread
+    ]
 
 
 def display_path(path: str, repo_root: str) -> str:

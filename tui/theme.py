@@ -210,6 +210,17 @@ def _ansi_palette(theme: Theme) -> Palette:
     )
 
 
+def _badge_label(own: str | None, block: Color) -> str:
+    """A badge's label colour: the theme's where it reads on the block, else black or white, whichever reads
+    better (as hex: a terminal draws the named "white" as its own light grey, 2.5:1 on flexoki's green)."""
+    if own:
+        colour = Color.parse(own)
+        if contrast(colour, block) >= TEXT_CONTRAST:
+            return colour.hex
+    white, black = Color(255, 255, 255), Color(0, 0, 0)
+    return (white if contrast(white, block) > contrast(black, block) else black).hex
+
+
 def palette_for(theme: Theme) -> Palette:
     """The content's styles in `theme`."""
     if theme.ansi:
@@ -224,9 +235,7 @@ def palette_for(theme: Theme) -> Palette:
         block = _solid(own or variables[badge_var], background)
         minimum = DECORATION_CONTRAST if name in DECORATIVE else TEXT_CONTRAST
         texts[name] = (text if own else legible(text, background, minimum)).hex
-        # A badge is dark text on its colour, or light text where the colour is dark (unless the theme says).
-        label = variables.get("tl-badge-text") or ("black" if block.brightness >= 0.45 else "white")
-        badges[name] = (label, block.hex)
+        badges[name] = (_badge_label(variables.get("tl-badge-text"), block), block.hex)
     tints: dict[str, str] = {}
     for name, source in _DIFF_TINTS.items():
         own = variables.get(f"tl-{name}")
@@ -240,6 +249,38 @@ def palette_for(theme: Theme) -> Palette:
         tints=tints,
         syntax_theme="monokai" if theme.dark else "default",
     )
+
+
+def highlight_texts(variables: dict[str, str]) -> dict[str, str]:
+    """The text colours of the case list's highlighted row, from the app's CSS variables, as the variables
+    `tl-highlight-text` (list focused) and `tl-highlight-blurred-text` (not focused). Textual's own choices (the
+    theme's text colour, or one a theme names) read at 2:1 on some highlights (nord, gruvbox, solarized); here
+    they are kept where they read (4.5:1), and black or white, whichever reads better, replaces them elsewhere."""
+    focused = variables.get("block-cursor-background", "")
+    if focused.startswith("ansi_") or "background" not in variables:  # the terminal's colours: left to it
+        return {
+            "tl-highlight-text": variables.get("block-cursor-foreground", "auto 87%"),
+            "tl-highlight-blurred-text": variables.get("block-cursor-blurred-foreground", "auto 87%"),
+        }
+    background = _solid(variables["background"], Color(0, 0, 0))
+    surface = _solid(variables.get("surface", variables["background"]), background)  # the list's own background
+    out = {}
+    for name, bar_var, text_var in (
+        ("tl-highlight-text", "block-cursor-background", "block-cursor-foreground"),
+        ("tl-highlight-blurred-text", "block-cursor-blurred-background", "foreground"),
+    ):
+        bar = _solid(variables[bar_var], surface)
+        raw = variables.get(text_var, "")
+        white, black = Color(255, 255, 255), Color(0, 0, 0)
+        try:  # Textual's choice, as drawn (translucent over the bar), then the same colour opaque
+            own = bar.get_contrast_text(1.0) if raw.startswith("auto") else Color.parse(raw)
+            alpha = float(raw.split()[1].rstrip("%")) / 100 if raw.startswith("auto ") else own.a
+            candidates = [bar.blend(own.with_alpha(1), alpha), own.with_alpha(1)]
+        except Exception:
+            candidates = []
+        best = white if contrast(white, bar) >= contrast(black, bar) else black
+        out[name] = next((c for c in candidates if contrast(c, bar) >= TEXT_CONTRAST), best).hex
+    return out
 
 
 _lock = threading.Lock()

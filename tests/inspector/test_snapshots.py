@@ -91,6 +91,17 @@ class TestYamlErrors:
         app = make_app([repo], repo_root=str(repo), watch=False)
         assert snap_compare(app, terminal_size=WIDE)
 
+    def test_files_that_could_not_be_read_are_named_in_the_banner(self, snap_compare, tmp_path, monkeypatch):
+        # A folder opened: the files there that might be eval files but could not be read are named in the banner
+        # with the reason, as warnings; a file name is shown literally (markup stays text, ESC shows as ␛).
+        repo = copy_fixture_repo(tmp_path)
+        monkeypatch.chdir(repo)
+        schema = "$schema: agentv-eval-v2\nevalcases: []\n"
+        (repo / "utf16.yaml").write_bytes(schema.encode("utf-16"))
+        (repo / "[bold red]x\x1b[2J.yaml").write_bytes(schema.encode("utf-32"))
+        app = make_app([repo], repo_root=str(repo), watch=False)
+        assert snap_compare(app, terminal_size=WIDE, run_before=showing("several-turns"))
+
 
 class TestLayout:
     def test_narrow_terminal_stacks_panes(self, snap_compare):
@@ -98,6 +109,11 @@ class TestLayout:
 
     def test_maximised_pane(self, snap_compare):
         assert snap_compare(inspector(), terminal_size=WIDE, run_before=showing("several-turns", "2", "z"))
+
+    def test_maximised_pane_fills_a_small_terminal(self, snap_compare):
+        # Stacked at 80x24: the pane takes the whole screen above the footer (no hatching above or below it),
+        # and the footer ends with whole entries.
+        assert snap_compare(inspector(), terminal_size=(80, 24), run_before=showing("several-turns", "1", "z"))
 
     def test_filter(self, snap_compare):
         assert snap_compare(inspector(), terminal_size=WIDE, press=["slash", "m", "a", "r", "k"])

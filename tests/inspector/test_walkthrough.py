@@ -220,6 +220,30 @@ class TestFooter:
             labels = {key.key: key.description for key in screen.query_one(Footer).query("FooterKey")}
             assert labels["z"] == "Max"
 
+    @pytest.mark.parametrize("width", [60, 80, 100, 200])
+    async def test_the_footer_drops_whole_entries_never_cuts_one(self, width):
+        from textual.widgets import Footer
+
+        from turnlens.tui.widgets.footer import entry_width
+
+        app = inspector()
+        async with app.run_test(size=(width, 24)) as pilot:
+            screen = await _started(pilot)
+            for keys in ((), ("1", "z")):  # the footer of the stacked panes, then of a maximised pane (Restore)
+                await pilot.press(*keys)
+                await wait_for_idle(pilot)
+                footer = screen.query_one(Footer)
+                palette = footer.query_one(".-command-palette")
+                entries = [key for key in footer.query("FooterKey") if key is not palette]
+                shown = [key.display for key in entries]
+                assert shown[0] and shown == sorted(shown, reverse=True)  # the first ones, in rank order
+                for key in entries:
+                    if key.display:
+                        assert key.region.width == entry_width(key) - key.styles.margin.width
+                        assert key.region.right <= palette.region.x
+                if width >= 100:
+                    assert all(shown)
+
 
 class TestListKeys:
     async def test_pager_keys_in_the_case_list(self):

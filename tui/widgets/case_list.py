@@ -10,11 +10,24 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
+from textual.visual import Visual, visualize
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
 from ..render import case_row_text, file_header_text
 from ..rows import CaseRow, FileEntry
+from ..theme import generation as theme_generation
+
+
+class CaseOption(Option):
+    """A case's row in the list, drawn as `case_row_text` draws it, or as it draws a selected row while the row is
+    under the highlight."""
+
+    def __init__(self, row: CaseRow, width: int) -> None:
+        super().__init__(case_row_text(row, width), id=row.key)
+        self.row = row
+        self.width = width
+        self.selected_visual: Visual | None = None
 
 
 def row_matches(row: CaseRow, query: str) -> bool:
@@ -42,6 +55,16 @@ class CaseOptions(OptionList):
     def __init__(self, on_highlight: Callable[[int | None], None], *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._on_highlight = on_highlight
+
+    def _get_visual(self, option: Option) -> Visual:
+        # Textual 8.2.8's OptionList draws an option from this visual; its strips are cached per option and per
+        # style, and the highlighted row alone has the highlight's style, so its selected variant is drawn there
+        # and nowhere else (the rows' heights are the same either way).
+        if isinstance(option, CaseOption) and option is self.highlighted_option:
+            if option.selected_visual is None:
+                option.selected_visual = visualize(self, case_row_text(option.row, option.width, selected=True))
+            return option.selected_visual
+        return super()._get_visual(option)
 
     def watch_highlighted(self, highlighted: int | None) -> None:
         self._on_highlight(highlighted)
@@ -101,6 +124,7 @@ class CaseList(Vertical):
         self._current: str | None = None
         self._suppress = False
         self._built_width = 0
+        self._built_generation = -1
         self._counts = (-1, -1)
 
     def compose(self) -> ComposeResult:
@@ -137,7 +161,12 @@ class CaseList(Vertical):
         added = self._added_rows(old, new, show_headers) if show_headers == self._show_headers else None
         self._entries = new
         self._show_headers = show_headers
-        if added is None or self.filter_input.value.strip() or self._built_width != self._row_width():
+        if (
+            added is None
+            or self.filter_input.value.strip()
+            or self._built_width != self._row_width()
+            or self._built_generation != theme_generation()  # the rows' colours are the theme's
+        ):
             self._rebuild()
         elif added:
             self._append(added)
@@ -169,7 +198,7 @@ class CaseList(Vertical):
             if listed < 0 and self._show_headers:
                 options.append(None)
                 options.append(self._header(position, entry, width))
-            options.extend(Option(case_row_text(row, width), id=row.key) for row in entry.rows[max(0, listed) :])
+            options.extend(CaseOption(row, width) for row in entry.rows[max(0, listed) :])
         self.options.add_options(options)
         if self.options.highlighted is None:
             self._rebuild()  # nothing was highlighted (an empty list): highlight the first case
@@ -186,6 +215,7 @@ class CaseList(Vertical):
 
     def _rebuild(self) -> None:
         self._built_width = width = self._row_width()
+        self._built_generation = theme_generation()
         query = self.filter_input.value.strip()
         options: list[Option | None] = []
         for number, entry in enumerate(self._entries):
@@ -196,7 +226,7 @@ class CaseList(Vertical):
                 if options:
                     options.append(None)
                 options.append(self._header(number, entry, width, len(rows) if query else None))
-            options.extend(Option(case_row_text(row, width), id=row.key) for row in rows)
+            options.extend(CaseOption(row, width) for row in rows)
         if query and not any(o is not None and not o.disabled for o in options):
             options.append(Option(Text("no case matches the filter", style="dim italic"), id="none", disabled=True))
         total = sum(len(entry.rows) for entry in self._entries)
