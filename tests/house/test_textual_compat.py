@@ -98,3 +98,48 @@ def test_no_other_module_reaches_for_a_private_textual_name(path: Path):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in private
     }
     assert not used and not defined, f"{path.relative_to(TUI)}: {sorted(used | defined)}"
+
+
+def test_an_option_is_drawn_from_its_visual_and_cached_per_style():
+    from textual.widgets import OptionList
+
+    assert params(OptionList._get_visual) == ["self", "option"]
+    # The highlighted option is drawn in a style of its own, so its other drawing never comes out of the cache.
+    source = inspect.getsource(OptionList._get_option_render)
+    assert "cache_key = (option, style, padding)" in source
+    assert "self._get_visual(option)" in source
+    assert '"option-list--option-highlighted"' in inspect.getsource(OptionList.render_line)
+
+
+async def test_the_highlighted_option_is_drawn_apart():
+    from textual.visual import visualize
+    from textual.widgets.option_list import Option
+
+    class Listed(textual_compat.HighlightDrawnApart):
+        def highlighted_visual(self, option):
+            return visualize(self, "HIGHLIGHTED")
+
+    class Host(App):
+        def compose(self):
+            yield Listed(Option("one"), Option("two"))
+
+    async with Host().run_test(size=(40, 10)) as pilot:
+        listed = pilot.app.query_one(Listed)
+        listed.highlighted = 1
+        await pilot.pause()
+        lines = [listed.render_line(y).text.strip() for y in range(2)]
+        assert lines == ["one", "HIGHLIGHTED"]
+        listed.highlighted = 0
+        await pilot.pause()
+        assert [listed.render_line(y).text.strip() for y in range(2)] == ["HIGHLIGHTED", "two"]
+
+
+def test_footer_keys_are_what_the_fitting_footer_measures():
+    from textual.widgets import Footer
+
+    key = textual_compat.FooterKey("c", "c", "Copy", "copy")
+    assert (key.key_display, key.description) == ("c", "Copy")
+    assert {"footer-key--key", "footer-key--description"} <= set(textual_compat.FooterKey.COMPONENT_CLASSES)
+    source = inspect.getsource(Footer.compose)
+    assert "FooterKey(" in source and '"-command-palette"' in source
+    assert "self.recompose" in inspect.getsource(Footer.bindings_changed)

@@ -127,7 +127,8 @@ async def test_the_highlighted_case_reads_as_drawn(monkeypatch):
                 screen.select_case(key_for(screen, case_id))
                 (options if focused else screen.query_one("#question")).focus()
                 await wait_for_idle(pilot)
-                first = options._line_cache.index_to_line[options.highlighted] - int(options.scroll_y)
+                lines = [options.render_line(y) for y in range(options.size.height)]
+                first = next(y for y, line in enumerate(lines) if line.text.strip().startswith(case_id))
                 for y in (first, first + 1):  # a case's two lines
                     for segment in options.render_line(y):
                         if segment.text.strip() and _reads_at(segment) < TEXT_CONTRAST - 0.01:

@@ -16,6 +16,7 @@ from textual.widgets.option_list import Option
 
 from ..render import case_row_text, file_header_text
 from ..rows import CaseRow, FileEntry
+from ..textual_compat import HighlightDrawnApart
 from ..theme import generation as theme_generation
 
 
@@ -39,7 +40,7 @@ def row_matches(row: CaseRow, query: str) -> bool:
 WIDTH = 38  # cells: the list's width beside the panes, unless long ids widen it
 
 
-class CaseOptions(OptionList):
+class CaseOptions(HighlightDrawnApart):
     """The list of cases. A new highlight is announced from its watcher, before this list's own repaint is asked
     for: the screen then draws the case in the same frame as the highlight (Textual paints at most once per
     frame; a separate highlight frame put the case one or two frames later, 17-33 ms)."""
@@ -56,15 +57,12 @@ class CaseOptions(OptionList):
         super().__init__(id=id)
         self._on_highlight = on_highlight
 
-    def _get_visual(self, option: Option) -> Visual:
-        # Textual 8.2.8's OptionList draws an option from this visual; its strips are cached per option and per
-        # style, and the highlighted row alone has the highlight's style, so its selected variant is drawn there
-        # and nowhere else (the rows' heights are the same either way).
-        if isinstance(option, CaseOption) and option is self.highlighted_option:
-            if option.selected_visual is None:
-                option.selected_visual = visualize(self, case_row_text(option.row, option.width, selected=True))
-            return option.selected_visual
-        return super()._get_visual(option)
+    def highlighted_visual(self, option: Option) -> Visual | None:
+        if not isinstance(option, CaseOption):
+            return None
+        if option.selected_visual is None:
+            option.selected_visual = visualize(self, case_row_text(option.row, option.width, selected=True))
+        return option.selected_visual
 
     def watch_highlighted(self, highlighted: int | None) -> None:
         self._on_highlight(highlighted)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from rich.cells import cell_len
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+
+from ..textual_compat import FooterKey
 
 
 def entry_width(key: FooterKey) -> int:
