@@ -3,10 +3,28 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
-from turnlens.formatting.evals.files import SIZE_OPTION_HELP, apply_size_option
+
+@contextlib.contextmanager
+def ctrl_c_held() -> Iterator[None]:
+    """Ctrl-C while modules load is held, and acted on (KeyboardInterrupt) once they have loaded: raised inside a
+    native module's initialisation (orjson's, for one) it can crash the interpreter instead of stopping it."""
+    noted: list[int] = []
+    try:
+        previous = signal.signal(signal.SIGINT, lambda signum, frame: noted.append(signum))
+    except ValueError:  # not the main thread: nothing to hold
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler if previous is None else previous)
+    if noted:
+        raise KeyboardInterrupt
 
 
 def _version() -> str:
@@ -19,6 +37,8 @@ def _version() -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
+    from turnlens.formatting.evals.files import SIZE_OPTION_HELP
+
     parser = argparse.ArgumentParser(
         prog="turnlens",
         description=(
@@ -48,6 +68,8 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point; always ends with SystemExit carrying the exit status (also under `python -c`)."""
     try:
+        with ctrl_c_held():
+            from turnlens.formatting.evals import files  # noqa: F401  (the options' module: loaded with Ctrl-C held)
         status = run(argv)
     except KeyboardInterrupt:  # Ctrl-C before the command took it over (while starting): no traceback
         if sys.stderr is not None:
@@ -59,12 +81,15 @@ def main(argv: Sequence[str] | None = None) -> None:
 def run(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "export":
-        from turnlens.formatting.export.evals import main as export_main
+        with ctrl_c_held():
+            from turnlens.formatting.export.evals import main as export_main
 
         return export_main(args[1:])
 
     options = _parser().parse_args(args)
     import os
+
+    from turnlens.formatting.evals.files import apply_size_option
 
     problem = apply_size_option(options.max_file_size)
     if problem is not None:
@@ -88,7 +113,8 @@ def run(argv: Sequence[str] | None = None) -> int:
         )
         return 2
 
-    from .app import make_app  # imports Textual: only now
+    with ctrl_c_held():
+        from .app import make_app  # imports Textual: only now
 
     app = make_app(
         options.paths,

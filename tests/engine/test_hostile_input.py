@@ -306,6 +306,25 @@ def test_ctrl_c_toon_header_counts_rows_written(tmp_path):
             assert len(toon_format.decode(text)["results"]) == count
 
 
+def test_ctrl_c_while_modules_load_is_held_until_they_have():
+    """A KeyboardInterrupt raised inside a native module's initialisation can crash the interpreter (seen as
+    SIGSEGV with orjson under load): the command holds Ctrl-C while it imports and raises it after."""
+    import signal
+
+    from turnlens.tui.cli import ctrl_c_held
+
+    before = signal.getsignal(signal.SIGINT)
+    reached_the_end_of_the_block = False
+    with pytest.raises(KeyboardInterrupt):
+        with ctrl_c_held():
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(1000):  # the handler runs between bytecodes: give it many chances
+                pass
+            reached_the_end_of_the_block = True
+    assert reached_the_end_of_the_block
+    assert signal.getsignal(signal.SIGINT) is before
+
+
 # --- results files: lone surrogates, no usable record, kind by content -----------------------------------------
 
 
