@@ -105,6 +105,11 @@ _REFERENCE_HEADLINES: tuple[tuple[re.Pattern[str], str], ...] = (
         "Unresolved alias (the anchor must be set before the alias): {name}",
     ),
     (re.compile(r"a tab character is used for indentation"), "Tabs are not allowed as indentation"),
+    (re.compile(r"a ': ' appears where no key can start"), "Nested mappings are not allowed in compact mappings"),
+    (
+        re.compile(r"this value runs on into line \d+, where a ': '"),
+        "Nested mappings are not allowed in compact mappings",
+    ),
     (re.compile(r"the double-quoted value opened at line \d+ continues"), 'Missing closing "quote'),
     (re.compile(r"the single-quoted value opened at line \d+ continues"), "Missing closing 'quote"),
 )
