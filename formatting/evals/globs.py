@@ -177,6 +177,11 @@ class _PatternSet:
                 while body.startswith("!") and not body.startswith("!("):  # `!!x` is `x`
                     body, negated = body[1:], not negated
                 self.magic[p] = (negated, _compile(body))
+        # Results by path: an eval file names the same few files in thousands of cases. Not when an extglob pattern
+        # is timed (one that overruns is dropped, which changes its answer from then on).
+        self.seen: dict[str, bool] | None = (
+            None if any(isinstance(m, _Budgeted) for _negated, m in self.magic.values()) else {}
+        )
 
     def _match(self, path: str, pattern: str) -> bool:
         negated, matcher = self.magic[pattern]
@@ -184,7 +189,17 @@ class _PatternSet:
         return found != negated
 
     def matches(self, path: str) -> bool:
-        return path in self.literals or any(self._match(path, p) for p in self.magic)
+        seen = self.seen
+        if seen is not None:
+            hit = seen.get(path)
+            if hit is not None:
+                return hit
+            if len(seen) >= 8192:
+                seen.clear()
+        found = path in self.literals or any(self._match(path, p) for p in self.magic)
+        if seen is not None:
+            seen[path] = found
+        return found
 
     def first_match(self, path: str, patterns: tuple[str, ...]) -> str | None:
         if not self.matches(path):

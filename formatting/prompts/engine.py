@@ -538,16 +538,14 @@ _heads: dict[tuple, tuple] = {}
 def _explanation_head(case: EvalCase, an: _Analysis, v4: bool) -> tuple:
     """(rule, summary, evidence up to the case's own notes, trigger messages, message fates): what depends only on
     each message's index, role, fate and visibility, so it is made once per shape and shared (it is never changed)."""
-    visible_indexes = set(an.visible)
-    has_content = {m.index: any(p.kind != "ref" for p in parts) for m, parts in zip(an.kept, an.parts)}
     key = (
         v4,
         bool(an.guideline_segments),
         len(an.code_snippets),
         case.suite_input_count if v4 else 0,
-        tuple(
-            (m.index, m.role, m.dropped, m.index in visible_indexes, has_content.get(m.index)) for m in case.messages
-        ),
+        tuple([(m.index, m.role, m.dropped) for m in case.messages]),
+        tuple(an.visible),
+        tuple([any(p.kind != "ref" for p in parts) for parts in an.parts]),  # per kept message
     )
     head = _heads.get(key)
     if head is None:
@@ -767,7 +765,13 @@ def _segment_fate(message: Message, seg, part: _Part | None, markers: bool, patt
         return SegmentFate(
             m, i, "file embedded", f"{seg.display_path} is blank, so it does not count as visible content", path
         )
-    return SegmentFate(m, i, "file embedded", f"{seg.display_path}, {_lines(seg.text)}", path)
+    return SegmentFate(m, i, "file embedded", f"{seg.display_path}, {_file_lines(seg.text)}", path)
+
+
+@lru_cache(maxsize=1024)
+def _file_lines(text: str) -> str:
+    """_lines of a file's text (cached: an eval file embeds the same few files in thousands of cases)."""
+    return _lines(text)
 
 
 def _segment_fate_v4(message: Message, seg, sent: bool) -> SegmentFate:
@@ -813,7 +817,7 @@ def _embedded_detail_v4(display_path: str, resolved_path: str, text: str, origin
         return f"{display_path} is empty: nothing in lm mode; {where}{origin}"
     if js_blank(text):
         return f"{display_path} is blank: not visible; {where}{origin}"
-    return f"{_lines(text)}; {where}{origin}"
+    return f"{_file_lines(text)}; {where}{origin}"
 
 
 def _not_a_string(seg) -> str:
