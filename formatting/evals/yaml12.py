@@ -1649,15 +1649,15 @@ def _parse(text: str, merge: bool = False) -> YamlDoc:
     directive_warnings: list[str] = []
     if text.startswith("%") or "\n%" in text:
         text, directive_warnings = _drop_unknown_directives(text)
-    flow_openers = text.count("[") + text.count("{")
-    if "{{" in text:
-        flow_openers -= 2 * len(_TEMPLATE_REF.findall(text)) - 2
     if restore_text is None and not directive_warnings:
         # Plain block YAML (most eval files) is read without a libyaml node per value, 40% faster (yaml_block.py;
         # it declines deep nesting and everything the careful path below is for).
         block = parse_block(text, _core_plain, _SPECIAL_START)
         if block is not None:
             return YamlDoc(block[0], [], block[1], block[2])
+    flow_openers = text.count("[") + text.count("{")
+    if "{{" in text:
+        flow_openers -= 2 * len(_TEMPLATE_REF.findall(text)) - 2
     careful = _needs_careful_path(text, flow_openers)
     patches: list = []
     while True:
