@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import subprocess
 from collections.abc import Awaitable
+from contextlib import nullcontext
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Header, Static
 
 from turnlens.formatting import gcpause
+from turnlens.formatting.prompts import highlight
 from turnlens.formatting.sanitize import sanitize
 
 from . import render
@@ -232,6 +235,10 @@ class InspectorScreen(Screen):
         self.watcher = FileWatcher(self, session)
         self._longest_label = 0  # the longest case id listed, in cells (the list widens for it)
         self._drawn_generation = theme_generation()  # the palette the views on screen were built with
+        # The first case is drawn before Pygments is loaded (its code plain), then again once its lexers are made:
+        # None before it, then whether they are still being made; and whether the load finished meanwhile.
+        self._lexers_pending: bool | None = None
+        self._load_done_waiting = False
 
     # What tests and benchmarks read, from the view model.
     @property
@@ -318,9 +325,13 @@ class InspectorScreen(Screen):
                 self.show_case(first)
                 self.query_one("#case-options").focus()
         if applied.complete and not self.loaded:
-            self._first_load_done()
+            if self._lexers_pending:
+                self._load_done_waiting = True  # done once the first case is drawn with its code colours
+            else:
+                self._first_load_done()
 
     def _first_load_done(self) -> None:
+        self._load_done_waiting = False
         self.model.load_finished()
         self._update_banner()
         self._update_subtitle()
@@ -367,10 +378,15 @@ class InspectorScreen(Screen):
     # ------------------------------------------------------------------ showing a case
 
     def show_case(self, key: str, *, keep_scroll: bool = False) -> None:
-        with long_lived_allocations():
+        first = self._lexers_pending is None
+        with long_lived_allocations(), highlight.cold_lexers_skipped() if first else nullcontext(set()) as cold:
             view = self.views.get(key, self.mode, self.profile)
         if view is None:
             return
+        if first:
+            self._lexers_pending = bool(cold)
+            if cold:
+                self._make_lexers(cold)
         self.model.select(key)
         with self.app.batch_update():
             # Both are one row of fixed size: no layout pass needed (it would redraw the whole screen).
@@ -383,6 +399,27 @@ class InspectorScreen(Screen):
                 keep_scroll=keep_scroll,
             )
         self._prerender_soon()
+
+    class LexersMade(Message):
+        """The lexers the first case on screen was drawn without are made."""
+
+    def _make_lexers(self, wanted: set[tuple[str | None, str | None]]) -> None:
+        def make() -> None:
+            highlight.make_lexers(wanted)
+            self.post_message(self.LexersMade())
+
+        self.run_worker(make, thread=True, group="lexers")
+
+    @on(LexersMade)
+    def _lexers_made(self) -> None:
+        self._lexers_pending = False
+        if self.current is not None:
+            found = self.session.case(self.current)
+            if found is not None:
+                self.views.forget_file(found[0].path)  # drawn with its code plain
+            self.show_case(self.current, keep_scroll=True)
+        if self._load_done_waiting:
+            self._first_load_done()
 
     @on(Prerenderer.Finished)
     def _prerendered(self) -> None:

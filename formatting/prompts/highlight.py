@@ -19,6 +19,9 @@ from __future__ import annotations
 
 import fnmatch
 import re
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 
 Span = tuple[int, int, str]
@@ -98,8 +101,43 @@ def _lexer_by_filename(name: str):
     return None
 
 
+_cold = threading.local()
+_made: set[tuple[str | None, str | None]] = set()  # (language, filename) whose lexer was looked for already
+
+
+@contextmanager
+def cold_lexers_skipped() -> Iterator[set[tuple[str | None, str | None]]]:
+    """Within (in this thread): code whose lexer this process has not looked for yet is left without code colours,
+    its (language, filename) added to the set yielded, for `make_lexers` to make later. A first frame so does not
+    wait for Pygments (its import and a lexer's first regular expressions: tens of ms)."""
+    skipped: set[tuple[str | None, str | None]] = set()
+    before = getattr(_cold, "skipped", None)
+    _cold.skipped = skipped
+    try:
+        yield skipped
+    finally:
+        _cold.skipped = before
+
+
+def make_lexers(wanted: Iterable[tuple[str | None, str | None]]) -> None:
+    """Make the lexers `cold_lexers_skipped` left out (safe in a worker thread)."""
+    for language, filename in wanted:
+        lexer_for(language=language, filename=filename)
+
+
 def lexer_for(*, language: str | None = None, filename: str | None = None):
     """The Pygments lexer for a fenced block's language or a file's name, None when unknown or plain text."""
+    key = (language, filename)
+    skipped = getattr(_cold, "skipped", None)
+    if skipped is not None and key not in _made:
+        skipped.add(key)
+        return None
+    lexer = _lexer_for(language, filename)
+    _made.add(key)
+    return lexer
+
+
+def _lexer_for(language: str | None, filename: str | None):
     if language:
         lexer = _lexer_by_alias(language)
         if lexer is not None:

@@ -168,3 +168,19 @@ class TestChatDiff:
         right = Rendered("q", "", [ChatMessage("user", "a\nb")])
         diff = diff_chat_texts(left, right, "agentv", "design")
         assert "-" not in diff.left.plain
+
+
+def test_code_whose_lexer_is_not_made_yet_can_be_left_plain_then_coloured():
+    """The inspector's first frame does not wait for Pygments: within cold_lexers_skipped a lexer not looked for
+    yet is not made (the code stays plain) but noted; make_lexers makes it, and the same text is then coloured."""
+    from turnlens.formatting.prompts import highlight as hl
+
+    text = "Run:\n```Haskell\nmain = print (1 + 2)\n```\n"  # a language no other test asks for
+    with hl.cold_lexers_skipped() as skipped:
+        plain = hl.prompt_spans(text)
+    assert skipped == {("Haskell", None)}
+    assert not [s for s in plain if s[2].startswith("token:")]
+    hl.make_lexers(skipped)
+    with hl.cold_lexers_skipped() as skipped_again:
+        coloured = hl.prompt_spans(text)
+    assert not skipped_again and [s for s in coloured if s[2].startswith("token:")]
