@@ -72,7 +72,7 @@ class GradingScreen(Screen):
         return "evaluator user prompt"
 
     def on_mount(self) -> None:
-        self.set_class(self.app.size.width < STACK_BELOW, "-stacked")
+        self.set_class(self.size.width < STACK_BELOW, "-stacked")
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
         self._show()
         self.query_one("#evaluator", Pane).focus()

@@ -282,7 +282,7 @@ class InspectorScreen(Screen):
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
-        self._apply_width(self.size.width or self.app.size.width)
+        self._apply_width(self.size.width)
         self._update_chips()
         self.query_one(Toolbar).show_title(Text("loading…", style="dim italic"))
         if self.session.files:
@@ -361,7 +361,7 @@ class InspectorScreen(Screen):
 
         entries = self.model.file_entries()
         self._longest_label = max((cell_len(row.label) for e in entries for row in e.rows), default=0)
-        self._apply_width(self.size.width or self.app.size.width)
+        self._apply_width(self.size.width)
         self.query_one(CaseList).set_entries(entries, current=self.current)
 
     def _update_banner(self) -> None:

@@ -57,3 +57,17 @@ def test_the_inspector_screen_sets_only_its_own_attributes():
             ):
                 found.append(f"inspector.py:{node.lineno}: {ast.unparse(target)}")
     assert not found
+
+
+# What the inspector screen asks of the app: its services, not its state.
+APP_SERVICES = {"theme_changed_signal", "batch_update", "push_screen", "suspend", "copy_to_clipboard"}
+
+
+def test_the_inspector_screen_uses_the_app_only_for_its_services():
+    tree = ast.parse((TUI / "inspector.py").read_text())
+    found = [
+        f"inspector.py:{node.lineno}: self.{'.'.join(names)}"
+        for names, node in chains(tree)
+        if names[0] == "app" and (len(names) < 2 or names[1] not in APP_SERVICES)
+    ]
+    assert not found
