@@ -549,32 +549,20 @@ class InspectorScreen(Screen):
     def action_evaluator(self) -> None:
         from .grading import GradingScreen
 
-        if self.current is None:
-            return
-        found = self.session.case(self.current)
-        formatted = self.session.formatted(self.current, self.profile)
-        if found is None:
-            return
-        if formatted is None:
-            self.notify("A skipped case has no grader prompt.", markup=False, severity="warning")
-            return
-        good = found[0].good
-        self.app.push_screen(GradingScreen(found[1], formatted, good.dialect if good else "agentv-0.15"))
+        shown, note = self.model.grading()
+        if note:
+            self.notify(note, markup=False, severity="warning")
+        if shown is not None:
+            self.app.push_screen(GradingScreen(*shown))
 
     def action_profile_diff(self) -> None:
         from .screens import ProfileDiffScreen
 
-        if self.current is None:
-            return
-        found = self.session.case(self.current)
-        agentv = self.session.formatted(self.current, "agentv")
-        design = self.session.formatted(self.current, "design")
-        if found is None:
-            return
-        if agentv is None or design is None:
-            self.notify("A skipped case has no chatPrompt to compare.", markup=False, severity="warning")
-            return
-        self.app.push_screen(ProfileDiffScreen(found[1], agentv, design, self.mode), self._diff_closed)
+        shown, note = self.model.profile_diff()
+        if note:
+            self.notify(note, markup=False, severity="warning")
+        if shown is not None:
+            self.app.push_screen(ProfileDiffScreen(*shown), self._diff_closed)
 
     def _diff_closed(self, mode: str | None) -> None:
         if self.model.set_mode(mode):

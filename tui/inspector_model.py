@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from turnlens.formatting.model import EvalFile
+from turnlens.formatting.model import EvalCase, EvalFile, FormattedCase
 
 from .loading import LoadStep
 from .rows import CaseRow, FileEntry, dialect_tag, plural, relativize
@@ -241,6 +241,28 @@ class InspectorModel:
         return True
 
     # -- other screens
+
+    def grading(self) -> tuple[tuple[EvalCase, FormattedCase, str] | None, str]:
+        """What `e` opens: (case, formatted, dialect) of the case shown, or None and why not ("" : no case)."""
+        found = self.session.case(self.current) if self.current is not None else None
+        if found is None or self.current is None:
+            return None, ""
+        formatted = self.session.formatted(self.current, self.profile)
+        if formatted is None:
+            return None, "A skipped case has no grader prompt."
+        good = found[0].good
+        return (found[1], formatted, good.dialect if good else "agentv-0.15"), ""
+
+    def profile_diff(self) -> tuple[tuple[EvalCase, FormattedCase, FormattedCase, str] | None, str]:
+        """What `d` opens: (case, agentv, design, mode) for the case shown, or None and why not ("": no case)."""
+        found = self.session.case(self.current) if self.current is not None else None
+        if found is None or self.current is None:
+            return None, ""
+        agentv = self.session.formatted(self.current, "agentv")
+        design = self.session.formatted(self.current, "design")
+        if agentv is None or design is None:
+            return None, "A skipped case has no chatPrompt to compare."
+        return (found[1], agentv, design, self.mode), ""
 
     def editor_target(self) -> tuple[str, int | None] | None:
         """Where `o` opens the editor: the case where it is written, else a refused file at its error."""

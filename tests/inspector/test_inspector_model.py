@@ -141,3 +141,16 @@ def test_a_rescan_finds_a_new_file(tmp_path):
     model.apply_reload(made.scan, made.files)
     assert len(model.session.files) == 2
     assert "from-a-new-file" in {label for _key, label, _summary in model.case_choices()}
+
+
+def test_what_grading_and_the_profile_diff_open():
+    model = loaded_model()
+    assert model.grading() == (None, "") and model.profile_diff() == (None, "")  # no case shown
+    model.select(key_of(model, "several-turns"))
+    (case, formatted, dialect), note = model.grading()
+    assert case.id == "several-turns" and dialect == "agentv-0.15" and note == ""
+    (case, agentv, design, mode), note = model.profile_diff()
+    assert case.id == "several-turns" and agentv is not design and mode == "lm"
+    model.select(key_of(model, "no-outcome"))  # skipped
+    assert model.grading() == (None, "A skipped case has no grader prompt.")
+    assert model.profile_diff() == (None, "A skipped case has no chatPrompt to compare.")
