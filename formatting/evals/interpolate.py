@@ -158,3 +158,8 @@ def dotenv_values_for(
         merged.update({k: v for k, v in values.items() if v is not None})
     merged.update(os.environ if environ is None else environ)
     return merged, env_files
+
+
+def is_env_note(message: str) -> bool:
+    """A note saying what `${{ VAR }}` replaced (an info diagnostic: shown by the inspector, not a warning)."""
+    return message.startswith("${{ ") and ("}} replaced by " in message or "}} is not set" in message)

@@ -22,6 +22,7 @@ from turnlens.formatting.evals.files import (
     read_bytes,
     wide_encoding,
 )
+from turnlens.formatting.evals.interpolate import is_env_note
 from turnlens.formatting.evals.loader import load_eval_file, looks_like_eval_file
 from turnlens.formatting.export import output
 from turnlens.formatting.jsstr import _LONE_SURROGATE
@@ -180,7 +181,9 @@ def _load_one(
         # a later slice of a 4.x suite: what its header says was said by the first slice
         first_line = ev.cases[0].line or 0
         diagnostics = [d for d in diagnostics if d.line is not None and d.line >= first_line]
-    return "ok", ([str(d) for d in diagnostics], ev)
+    # what `${{ VAR }}` replaced in the suite is no warning (the inspector says it in the rule panel); a test's own
+    # replacements are in its row's markers
+    return "ok", ([str(d) for d in diagnostics if not (d.severity == "info" and is_env_note(d.message))], ev)
 
 
 def _rows_of(path: str, args, loaded: tuple[str, Any]) -> tuple[str, Any]:
