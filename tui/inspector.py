@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import subprocess
 from collections.abc import Awaitable
-from contextlib import nullcontext
+from contextlib import AbstractContextManager, nullcontext
 
 from rich.text import Text
 from textual import on
@@ -379,7 +379,9 @@ class InspectorScreen(Screen):
 
     def show_case(self, key: str, *, keep_scroll: bool = False) -> None:
         first = self._lexers_pending is None
-        with long_lived_allocations(), highlight.cold_lexers_skipped() if first else nullcontext(set()) as cold:
+        skipped: AbstractContextManager[set[tuple[str | None, str | None]]]
+        skipped = highlight.cold_lexers_skipped() if first else nullcontext(set())
+        with long_lived_allocations(), skipped as cold:
             view = self.views.get(key, self.mode, self.profile)
         if view is None:
             return

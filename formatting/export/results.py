@@ -20,11 +20,10 @@ from turnlens.formatting.export import output
 from turnlens.formatting.jsstr import _LONE_SURROGATE
 from turnlens.formatting.model import Diagnostic
 from turnlens.formatting.results.discover import expand_results_paths
-from turnlens.formatting.results.reader import ResultRecord, ResultsFile, passes
+from turnlens.formatting.results.reader import DEFAULT_THRESHOLD, ResultRecord, ResultsFile, passes
 from turnlens.formatting.sanitize import sanitize, sanitize_line
 
 FORMATS = ("toon", "jsonl", "markdown")
-DEFAULT_THRESHOLD = 0.5
 CHUNK_BYTES = 1 << 20  # rows are written in chunks of whole rows about this big
 MAX_REPORTED = 20  # problems listed per file; the rest are counted
 
@@ -460,7 +459,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("paths", nargs="+", metavar="RESULTS", help="results files (JSONL or YAML) or folders")
     parser.add_argument("--format", choices=FORMATS, default="jsonl", help="output format (default: jsonl)")
-    parser.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD, help="pass threshold (default: 0.5)")
+    parser.add_argument(
+        "--threshold", type=float, default=DEFAULT_THRESHOLD, help=f"pass threshold (default: {DEFAULT_THRESHOLD})"
+    )
     # accepted for symmetry with `turnlens export EVAL_FILE`; results need neither
     parser.add_argument("--repo-root", help=argparse.SUPPRESS)
     parser.add_argument("--profile", help=argparse.SUPPRESS)

@@ -37,6 +37,7 @@ RELEASE_EVERY = 16 * 1024 * 1024
 SUMMARY_TEXT_LIMIT = 200
 
 MAX_DIAGNOSTICS = 1000
+DEFAULT_THRESHOLD = 0.5  # a score at or above it passes, unless the user sets another (--threshold, + and -)
 
 FLAG_ERROR = 1  # the record has a non-empty `error`
 FLAG_NO_SCORE = 2  # `score` missing or not a number
@@ -1153,7 +1154,7 @@ def select(
     reverse: bool = False,
     filter: str = "all",
     query: str = "",
-    threshold: float = 0.5,
+    threshold: float = DEFAULT_THRESHOLD,
     upto: int | None = None,
 ) -> array:
     """Record indexes to show, in order. Works on summaries only (never reads a record)."""

@@ -16,6 +16,7 @@ from textual.widgets import Footer, Markdown, Static, TabbedContent, TabPane
 from turnlens.formatting.results.artifacts import Artifacts, load_artifacts
 from turnlens.formatting.results.compare import CompareRow
 from turnlens.formatting.results.reader import (
+    DEFAULT_THRESHOLD,
     ResultRecord,
     ResultsFile,
 )
@@ -81,7 +82,7 @@ class ResultDetailScreen(ThemedScreen):
         rows: Sequence[int],
         position: int,
         *,
-        threshold: float = 0.5,
+        threshold: float = DEFAULT_THRESHOLD,
         drift=None,
         tab: str = "request",
         run_folder: str | None = None,
@@ -271,7 +272,7 @@ class CompareDetailScreen(ThemedScreen):
         rows: Sequence[CompareRow],
         position: int,
         *,
-        threshold: float = 0.5,
+        threshold: float = DEFAULT_THRESHOLD,
         names: tuple[str, str] | None = None,
         run_folders: tuple[str | None, str | None] = (None, None),
     ) -> None:

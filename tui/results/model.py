@@ -15,6 +15,7 @@ from typing import Any
 
 from turnlens.formatting.results.discover import RunSource, run_source
 from turnlens.formatting.results.reader import (
+    DEFAULT_THRESHOLD,
     FILTERS,
     GRADER_FILTER,
     SORT_KEYS,
@@ -26,7 +27,6 @@ from turnlens.formatting.results.reader import (
     visible_text,
 )
 
-DEFAULT_THRESHOLD = 0.5
 AUTO_DRIFT_LIMIT = 20_000  # bigger runs check drift on demand (d): it parses every record again
 PALETTE_RESULTS = 5000  # results listed by id in the palette: enough for any run one reads by eye
 

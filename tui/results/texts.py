@@ -14,6 +14,7 @@ from turnlens.formatting.model import Rendered
 from turnlens.formatting.results.agentv4 import Assertion, GraderScore
 from turnlens.formatting.results.artifacts import Artifacts
 from turnlens.formatting.results.reader import (
+    DEFAULT_THRESHOLD,
     EvaluatorResult,
     RecordedRequest,
     ResultRecord,
@@ -552,7 +553,7 @@ def side_title(name: str, record: ResultRecord | None, threshold: float) -> Text
     return out
 
 
-def side_verdict(record: ResultRecord | None, threshold: float = 0.5) -> Text:
+def side_verdict(record: ResultRecord | None, threshold: float = DEFAULT_THRESHOLD) -> Text:
     out = Text(end="")
     if record is None:
         return out

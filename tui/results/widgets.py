@@ -27,7 +27,7 @@ from textual.widgets import Input, Static
 
 from turnlens.formatting.results.agentv4 import STATUS_QUALITY_FAILURE
 from turnlens.formatting.results.compare import CompareRow
-from turnlens.formatting.results.reader import ResultsFile, visible_text
+from turnlens.formatting.results.reader import DEFAULT_THRESHOLD, ResultsFile, visible_text
 
 from ..theme import palette
 from .model import (
@@ -424,7 +424,7 @@ class VirtualList(ScrollView, can_focus=True):
 class ListLook:
     """How the result list draws its rows, besides the rows themselves."""
 
-    threshold: float = 0.5
+    threshold: float = DEFAULT_THRESHOLD
     drift_marks: bytearray | None = None  # one drift code per record, once drift is being checked
     show_time: bool = False  # a time column, when the list is sorted by time
 
@@ -432,7 +432,7 @@ class ListLook:
 class ResultList(VirtualList):
     """Results of one run: error mark, score bar, score, eval id, target, dataset, drift mark."""
 
-    def __init__(self, results: ResultsFile, *, threshold: float = 0.5, id: str | None = None) -> None:
+    def __init__(self, results: ResultsFile, *, threshold: float = DEFAULT_THRESHOLD, id: str | None = None) -> None:
         super().__init__(id=id)
         self.results = results
         self.look = ListLook(threshold)
@@ -551,7 +551,7 @@ def status_style(status: str) -> Style | str:
 class CompareList(VirtualList):
     """Paired results of two runs: status, eval id, score A, score B, delta."""
 
-    def __init__(self, *, threshold: float = 0.5, id: str | None = None) -> None:
+    def __init__(self, *, threshold: float = DEFAULT_THRESHOLD, id: str | None = None) -> None:
         super().__init__(id=id)
         self.threshold = threshold
 
