@@ -212,7 +212,7 @@ def grading_text(case: EvalCase, formatted: FormattedCase, dialect: str) -> Text
             )
         else:
             out.append("\n")
-            out.append_text(_empty("(none: the default grader runs, with the prompt shown beside)"))
+            out.append_text(_empty("(none: the default grader runs; its prompt is in pane [2])"))
         return out
     # agentv-0.15: outcome, the expected messages, and the case's own evaluators.
     _text_block(out, "outcome", case.outcome, "(no outcome)")
@@ -236,7 +236,7 @@ def grading_text(case: EvalCase, formatted: FormattedCase, dialect: str) -> Text
                 out.append("  runs code: no prompt", style=render.DIM)
     else:
         out.append("\n")
-        out.append_text(_empty("(none declared: the default evaluator runs, with the prompt shown beside)"))
+        out.append_text(_empty("(none declared: the default evaluator runs; its prompt is in pane [2])"))
     return out
 
 

@@ -106,7 +106,7 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Case
         if not case.messages:
             first, excerpt = session.case_source(key)
             if excerpt:
-                heading = Text("The reference skips this case; as written:\n", style="dim italic", end="")
+                heading = Text("AgentV skips this case; as written:\n", style="dim italic", end="")
                 messages = heading + render.source_text(excerpt, first, loaded.path)
         rule_line = Text(end="", no_wrap=True, overflow="ellipsis")
         rule_line.append(" SKIPPED ", style=palette().badge("skip"))

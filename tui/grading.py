@@ -97,5 +97,6 @@ class GradingScreen(Screen):
     def action_copy(self) -> None:
         focused = self.focused
         pane = focused if isinstance(focused, Pane) else self.query_one("#evaluator", Pane)
-        self.app.copy_to_clipboard(sanitize(pane.copy_text))
-        self.notify(f"Copied the {pane.title_name} ({len(pane.copy_text)} characters)", markup=False)
+        text = sanitize(pane.copy_text)
+        self.app.copy_to_clipboard(text)
+        self.notify(f"Copied the {pane.title_name} ({len(text)} characters)", markup=False)

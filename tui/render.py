@@ -472,7 +472,7 @@ def rule_text(
     if formatted is None:
         out.append(" SKIPPED ", style=palette().badge("skip"))
         out.append("\n")
-        out.append("The reference skips this case: " + sanitize(case.skipped or "unknown reason"), style=BOLD)
+        out.append("AgentV skips this case: " + sanitize(case.skipped or "unknown reason"), style=BOLD)
         out.append_text(_diagnostics_text(case, repo_root))
         return out
     ex = formatted.explanation

@@ -25,7 +25,7 @@ CONTEXT_LINES = 3  # lines shown above the first difference
 LEGEND = [
     (" MARK ", "markers", "role markers: a non-user turn, or several visible turns"),
     (" FLAT ", "flat", "flat question: a single visible turn (or none)"),
-    (" SKIP ", "skip", "the reference skips the case (reason shown)"),
+    (" SKIP ", "skip", "AgentV skips the case (the reason is shown)"),
     ("⚠ 2", None, "warnings (missing files, dropped messages…)"),
 ]
 
@@ -175,5 +175,6 @@ class ProfileDiffScreen(Screen):
     def action_copy(self) -> None:
         focused = self.focused
         pane = focused if isinstance(focused, Pane) else self.query_one("#diff-agentv", Pane)
-        self.app.copy_to_clipboard(sanitize(pane.copy_text))
-        self.notify(f"Copied ({len(pane.copy_text)} characters)", markup=False)
+        text = sanitize(pane.copy_text)
+        self.app.copy_to_clipboard(text)
+        self.notify(f"Copied the {pane.title_name} ({len(text)} characters)", markup=False)

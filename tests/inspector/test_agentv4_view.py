@@ -126,7 +126,7 @@ class TestAgentV4Panes:
         async with app.run_test(size=WIDE) as pilot:
             await wait_for_idle(pilot)
             await select(pilot, "no-input")
-            assert "The reference skips this case: `input` is undefined" in pane(app, "rule").body_text
+            assert "AgentV skips this case: `input` is undefined" in pane(app, "rule").body_text
             await pilot.press("e")
             assert not isinstance(app.screen, GradingScreen)
 

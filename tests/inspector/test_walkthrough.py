@@ -340,3 +340,20 @@ class TestEmoji:
             strip = pane.render_line(0)
             assert "\u200d" not in strip.text and "\ufe0f" not in strip.text
             assert strip.cell_length == pane.content_width
+
+
+class TestScreenTitles:
+    @pytest.mark.parametrize("key", ["e", "d"])
+    async def test_a_long_title_ends_with_an_ellipsis_on_one_line(self, key):
+        from textual.widgets import Static
+
+        app = inspector()
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await _started(pilot)
+            screen.select_case(key_for(screen, "several-turns"))
+            await wait_for_idle(pilot)
+            await pilot.press(key)
+            await wait_for_idle(pilot)
+            title = app.screen.query_one("#screen-title", Static)
+            assert title.size.height == 1
+            assert title.render_line(0).text.rstrip().endswith("…")

@@ -567,3 +567,27 @@ class TestFollow:
                     break
             await wait_for_idle(pilot)
             assert listed(app) == ["no-assertions"]
+
+
+class TestFooter:
+    @pytest.mark.parametrize("keys", [(), ("enter",)], ids=["list", "result"])
+    async def test_the_footer_drops_whole_entries_never_cuts_one(self, keys):
+        from textual.widgets import Footer
+
+        from turnlens.tui.widgets.footer import entry_width
+
+        app = results_app("run-a.jsonl")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for_idle(pilot)
+            for key in keys:
+                await pilot.press(key)
+                await wait_for_idle(pilot)
+            footer = app.screen.query_one(Footer)
+            palette = footer.query_one(".-command-palette")
+            entries = [key for key in footer.query("FooterKey") if key is not palette]
+            shown = [key.display for key in entries]
+            assert shown[0] and shown == sorted(shown, reverse=True)
+            for key in entries:
+                if key.display:
+                    assert key.region.width == entry_width(key) - key.styles.margin.width
+                    assert key.region.right <= palette.region.x

@@ -13,13 +13,14 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from turnlens.formatting.results.compare import CompareRow
 from turnlens.formatting.results.reader import visible_text
 from turnlens.formatting.sanitize import sanitize
 
 from ..actions import bindings
+from ..widgets.footer import FittingFooter
 from .commands import ResultsCommands, show_help, table_commands
 from .keys import COMPARE_ACTIONS, PAIR_ACTIONS, marks_legend
 from .loading import RunLoader
@@ -66,7 +67,7 @@ class CompareScreen(ThemedScreen):
         yield ProblemsBar(id="results-problems")
         yield Static(self._columns(), id="results-columns")
         yield CompareList(threshold=self.model.threshold, id="compare-list")
-        yield Footer()
+        yield FittingFooter()
 
     @staticmethod
     def _columns() -> Text:

@@ -11,7 +11,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Footer, Markdown, Static, TabbedContent, TabPane
+from textual.widgets import Markdown, Static, TabbedContent, TabPane
 
 from turnlens.formatting.results.artifacts import Artifacts, load_artifacts
 from turnlens.formatting.results.compare import CompareRow
@@ -24,6 +24,7 @@ from turnlens.formatting.sanitize import sanitize as sanitize_copy
 
 from ..actions import bindings
 from ..render import sanitize
+from ..widgets.footer import FittingFooter
 from .commands import ResultsCommands, show_help, table_commands
 from .keys import DETAIL_ACTIONS, PAIR_ACTIONS
 from .messages import DriftReported, PairLoaded, RecordLoaded
@@ -122,7 +123,7 @@ class ResultDetailScreen(ThemedScreen):
             with TabPane(_tab_title("7", "Raw"), id="raw"):
                 with VerticalScroll(id="raw-scroll"):
                     yield Static(id="raw-text", markup=False)
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         self.follow_theme()
@@ -293,7 +294,7 @@ class CompareDetailScreen(ThemedScreen):
                 with VerticalScroll(classes="side", id=f"side-{side}"):
                     yield Static(classes="side-title", id=f"title-{side}", markup=False)
                     yield Static(classes="side-verdict", id=f"verdict-{side}", markup=False)
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         self.follow_theme()

@@ -19,12 +19,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen
 from textual.timer import Timer
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from turnlens.formatting.results.reader import visible_text
 from turnlens.formatting.sanitize import sanitize
 
 from ..actions import bindings
+from ..widgets.footer import FittingFooter
 from .commands import ResultsCommands, show_help, table_commands
 from .keys import ALL_TABLES, RESULTS_ACTIONS, marks_legend
 from .loading import RunLoader
@@ -99,7 +100,7 @@ class ResultsScreen(ThemedScreen):
             yield ResultList(run.results, threshold=self.model.threshold, id="results-list")
         else:
             yield Static(Text("No results files to show.", style="bold"), id="results-empty")
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         self.follow_theme()
