@@ -60,6 +60,37 @@ class CaseCommands(Provider):
 _BUILT_INS = {"Theme": "Choose the colour theme.", "Screenshot": "Save an SVG screenshot of the screen."}
 
 
+class ScreenActionCommands(Provider):
+    """A screen's palette made from its action table (`ACTIONS`: the grading and profile-diff screens), then
+    Textual's theme and screenshot commands."""
+
+    def _entries(self) -> list[tuple[str, str, Callable[[], object]]]:
+        from textual.app import App
+
+        from .actions import palette_entries
+
+        screen = self.screen
+        entries: list[tuple[str, str, Callable[[], object]]] = [
+            (title, help_text, partial(screen.run_action, action))
+            for title, help_text, action in palette_entries(getattr(screen, "ACTIONS", ()))
+        ]
+        for command in App.get_system_commands(self.app, screen):
+            if command.title in _BUILT_INS:
+                entries.append((command.title, _BUILT_INS[command.title], command.callback))
+        return entries
+
+    async def discover(self) -> Hits:
+        for title, help_text, callback in self._entries():
+            yield DiscoveryHit(title, callback, text=title, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, help_text, callback in self._entries():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), callback, text=title, help=help_text)
+
+
 class InspectorCommands(Provider):
     """The inspector's palette: its actions (from its action table) in table order, Textual's theme and screenshot
     commands, then every case by id. One provider, so that the order is always the same."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Static
@@ -18,6 +17,8 @@ from turnlens.formatting.model import EvalCase, FormattedCase
 from turnlens.formatting.sanitize import sanitize
 
 from . import authoring, render
+from .actions import Action, bindings
+from .commands import ScreenActionCommands
 from .theme import use_theme
 from .widgets.footer import FittingFooter
 from .widgets.pane import Pane, PaneText
@@ -25,13 +26,18 @@ from .widgets.pane import Pane, PaneText
 STACK_BELOW = 120  # columns: narrower, the two panes are stacked
 
 
+GRADING_ACTIONS = (
+    Action("escape,e,q", "app.pop_screen", "Back to the case.", footer="Back", title="Back to the case"),
+    Action("c", "copy", "Copy the focused pane.", footer="Copy", title="Copy the focused pane"),
+    Action("1", "focus_pane('grading')", "Focus what grades the case.", title="Focus what grades it"),
+    Action("2", "focus_pane('evaluator')", "Focus the grader prompt.", title="Focus the grader prompt"),
+)
+
+
 class GradingScreen(Screen):
-    BINDINGS = [
-        Binding("escape,e,q", "app.pop_screen", "Back"),
-        Binding("c", "copy", "Copy"),
-        Binding("1", "focus_pane('grading')", "Grading", show=False),
-        Binding("2", "focus_pane('evaluator')", "Prompt", show=False),
-    ]
+    ACTIONS = GRADING_ACTIONS  # bindings and palette entries are made from it
+    BINDINGS = bindings(GRADING_ACTIONS)
+    COMMANDS = {ScreenActionCommands}
 
     def __init__(self, case: EvalCase, formatted: FormattedCase, dialect: str) -> None:
         super().__init__()

@@ -16,6 +16,8 @@ from turnlens.formatting.model import EvalCase, FormattedCase
 from turnlens.formatting.sanitize import sanitize
 
 from . import render
+from .actions import Action, bindings
+from .commands import ScreenActionCommands
 from .theme import palette, use_theme
 from .widgets.footer import FittingFooter
 from .widgets.pane import Pane, PaneText
@@ -93,11 +95,13 @@ class HelpScreen(ModalScreen):
 class ProfileDiffScreen(Screen):
     """The agentv and design chatPrompts side by side, lines that differ marked in the gutter."""
 
-    BINDINGS = [
-        Binding("escape,d,q", "back", "Back"),
-        Binding("m", "toggle_mode", "Mode"),
-        Binding("c", "copy", "Copy"),
-    ]
+    ACTIONS = (
+        Action("escape,d,q", "back", "Back to the case, in the mode chosen here.", footer="Back", title="Back"),
+        Action("m", "toggle_mode", "Switch between lm and agent mode.", footer="Mode", title="Switch mode"),
+        Action("c", "copy", "Copy the focused side.", footer="Copy", title="Copy the focused side"),
+    )  # bindings and palette entries are made from it
+    BINDINGS = bindings(ACTIONS)
+    COMMANDS = {ScreenActionCommands}
 
     def __init__(self, case: EvalCase, agentv: FormattedCase, design: FormattedCase, mode: str) -> None:
         super().__init__()

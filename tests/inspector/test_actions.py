@@ -9,7 +9,7 @@ from conftest import wait_for_idle
 from tui_helpers import CASES, FIXTURE_REPO, WIDE, key_for, select
 
 import turnlens.tui.inspector
-from turnlens.tui.actions import palette_entries
+from turnlens.tui.actions import bindings, palette_entries
 from turnlens.tui.app import make_app
 from turnlens.tui.grading import GradingScreen
 from turnlens.tui.inspector import INSPECTOR_ACTIONS, InspectorScreen
@@ -195,6 +195,26 @@ class TestScreens:
             assert "~ === src/calc.py ===" in right
             await pilot.press("d")
             assert isinstance(app.screen, InspectorScreen)
+
+    async def test_grading_and_profile_diff_palettes_list_their_actions(self):
+        """Their keys, footers and palette entries come from one action table each."""
+        for screen_class in (GradingScreen, ProfileDiffScreen):
+            made = [(b.key, b.action) for b in bindings(screen_class.ACTIONS)]
+            assert [(b.key, b.action) for b in screen_class.BINDINGS] == made
+            assert all(row.title for row in screen_class.ACTIONS), screen_class
+        app = inspector()
+        async with app.run_test(size=WIDE) as pilot:
+            await started(pilot)
+            await select(pilot, "non-user-turn")
+            await pilot.press("e")
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+            await pilot.press(*"Focus what grades")
+            await pilot.pause(0.3)
+            await pilot.press("enter")
+            await wait_for_idle(pilot)
+            assert isinstance(app.screen, GradingScreen)
+            assert app.screen.focused is app.screen.query_one("#grading", Pane)
 
     async def test_skipped_case_has_no_evaluator_prompt(self):
         app = inspector()
