@@ -21,6 +21,9 @@ MODES = ("lm", "agent")
 PROFILES = ("agentv", "design")
 
 
+NO_CASE = "No case is shown."  # `e` and `d` with nothing to open: said, not silent
+
+
 @dataclass(frozen=True)
 class StepsApplied:
     """What applying load steps changed, for the screen to redraw."""
@@ -243,10 +246,10 @@ class InspectorModel:
     # -- other screens
 
     def grading(self) -> tuple[tuple[EvalCase, FormattedCase, str] | None, str]:
-        """What `e` opens: (case, formatted, dialect) of the case shown, or None and why not ("" : no case)."""
+        """What `e` opens: (case, formatted, dialect) of the case shown, or None and why not."""
         found = self.session.case(self.current) if self.current is not None else None
         if found is None or self.current is None:
-            return None, ""
+            return None, NO_CASE
         formatted = self.session.formatted(self.current, self.profile)
         if formatted is None:
             return None, "A skipped case has no grader prompt."
@@ -254,10 +257,10 @@ class InspectorModel:
         return (found[1], formatted, good.dialect if good else "agentv-0.15"), ""
 
     def profile_diff(self) -> tuple[tuple[EvalCase, FormattedCase, FormattedCase, str] | None, str]:
-        """What `d` opens: (case, agentv, design, mode) for the case shown, or None and why not ("": no case)."""
+        """What `d` opens: (case, agentv, design, mode) for the case shown, or None and why not."""
         found = self.session.case(self.current) if self.current is not None else None
         if found is None or self.current is None:
-            return None, ""
+            return None, NO_CASE
         agentv = self.session.formatted(self.current, "agentv")
         design = self.session.formatted(self.current, "design")
         if agentv is None or design is None:

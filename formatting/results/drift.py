@@ -401,9 +401,10 @@ def recorded_grader_prompts(record: ResultRecord) -> list[tuple[str, str, object
         for grader in graders:
             if grader.user_prompt is not None:
                 name = grader.name or grader.type or "grader"
-                label = f"grader prompt ({name})"
-                while label in seen:
-                    label += "'"
+                label, n = f"grader prompt ({name})", 1
+                while label in seen:  # a second grader of the same name: numbered, in the verdict's order
+                    n += 1
+                    label = f"grader prompt ({name} #{n})"
                 seen.add(label)
                 out.append((label, grader.user_prompt, grader))
             if depth < 8:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from tui_helpers import CASES, FIXTURE_REPO, copy_fixture_repo
 
 from turnlens.tui.case_loader import reload_files
-from turnlens.tui.inspector_model import InspectorModel
+from turnlens.tui.inspector_model import NO_CASE, InspectorModel
 from turnlens.tui.loading import load_steps
 from turnlens.tui.session import Session
 
@@ -145,7 +145,7 @@ def test_a_rescan_finds_a_new_file(tmp_path):
 
 def test_what_grading_and_the_profile_diff_open():
     model = loaded_model()
-    assert model.grading() == (None, "") and model.profile_diff() == (None, "")  # no case shown
+    assert model.grading() == (None, NO_CASE) and model.profile_diff() == (None, NO_CASE)  # no case shown
     model.select(key_of(model, "several-turns"))
     (case, formatted, dialect), note = model.grading()
     assert case.id == "several-turns" and dialect == "agentv-0.15" and note == ""

@@ -357,3 +357,15 @@ class TestScreenTitles:
             title = app.screen.query_one("#screen-title", Static)
             assert title.size.height == 1
             assert title.render_line(0).text.rstrip().endswith("…")
+
+    async def test_a_refused_file_s_title_ends_with_an_ellipsis(self, tmp_path):
+        from textual.widgets import Static
+
+        (tmp_path / "a-folder-with-a-long-name").mkdir()
+        broken = tmp_path / "a-folder-with-a-long-name" / "a-broken-eval-file.yaml"
+        broken.write_text("$schema: agentv-eval-v2\nevalcases:\n  - id: a\n    id: b\n")
+        app = make_app([broken], repo_root=str(tmp_path), watch=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for_idle(pilot)
+            title = app.screen.query_one("#case-title", Static)
+            assert title.render_line(0).text.rstrip().endswith("…")

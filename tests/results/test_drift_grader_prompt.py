@@ -114,6 +114,18 @@ class TestGraderPrompts:
             ("grader prompt (judge)", "x"),
         ]
 
+    def test_two_graders_of_one_name_are_numbered(self):
+        row = {
+            "test_id": "judged",
+            "score": 1,
+            "scores": [
+                {"name": "rubrics", "input": {"user_prompt": "a"}},
+                {"name": "rubrics", "input": {"user_prompt": "b"}},
+            ],
+        }
+        found = recorded_grader_prompts(record_from_mapping(row, "f", 1))
+        assert [name for name, _, _ in found] == ["grader prompt (rubrics)", "grader prompt (rubrics #2)"]
+
     def test_agentv_reads_these_rows_as_written(self):
         # the reference's reader (oracle --results) keeps `requests.evaluator` and `scores[].input` as written:
         # nested keys are not case-converted, so both spellings reach a reader
