@@ -570,6 +570,17 @@ class TestFollow:
 
 
 class TestFooter:
+    async def test_help_and_quit_stay_in_the_list_footer_at_80_columns(self):
+        """As in the inspector: `?` and `q` rank first among what the footer keeps on a narrow terminal."""
+        from textual.widgets import Footer
+
+        app = results_app("run-a.jsonl")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for_idle(pilot)
+            footer = app.screen.query_one(Footer)
+            shown = {key.key for key in footer.query("FooterKey") if key.display}
+            assert {"question_mark", "q"} <= shown, shown
+
     @pytest.mark.parametrize("keys", [(), ("enter",)], ids=["list", "result"])
     async def test_the_footer_drops_whole_entries_never_cuts_one(self, keys):
         from textual.widgets import Footer

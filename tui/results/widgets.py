@@ -93,15 +93,15 @@ def score_bar(score: float | None, threshold: float, width: int = BAR_WIDTH) -> 
 
 def histogram_text(histogram: list[int], threshold: float) -> Text:
     """Ten bins over [0, 1], each a block scaled to the fullest bin and its count, red below the threshold, green
-    above; each bin is labelled by its lower bound (`.3▃5` = 5 scores in [0.3, 0.4))."""
+    above; each bin is labelled by its lower bound (`.3 ▃5` = 5 scores in [0.3, 0.4))."""
     top = max(histogram) if histogram else 0
     text = Text("scores ", style="dim", end="")
     for bin_index, count in enumerate(histogram):
         level = 0 if top == 0 else math.ceil(count / top * 8)
         colour = ink(PASS if (bin_index + 1) / 10 > threshold else FAIL)
         if bin_index:
-            text.append(" ")
-        text.append(f".{bin_index}" if bin_index else "0 ", style="dim")
+            text.append("  ")  # two spaces between bins, one between a bin's label and its bar: read as pairs
+        text.append(f".{bin_index} " if bin_index else "0 ", style="dim")
         text.append(HISTOGRAM_BLOCKS[max(level, 1)], style=colour if count else ink("track"))
         text.append(f"{count:,}", style=colour if count else ink("track"))
     text.append(" ≤1", style="dim")
