@@ -248,6 +248,9 @@ class CaseViews:
         return True
 
 
+BANNER_LINES = 5  # the banner's max-height in app.tcss
+
+
 def banner_text(session: Session) -> tuple[Text | None, str]:
     """(text, kind) of the banner above the panes: refused files (✗, kind "error"), file-level warnings such as a
     broken `.agentv/config.yaml` (⚠, "warning" when there is no error), then notes (ℹ, "note" when there is
@@ -278,6 +281,11 @@ def banner_text(session: Session) -> tuple[Text | None, str]:
         line.append(render.sanitize(note))
         lines.append(line)
     kind = "error" if errors else "warning" if warnings else "note"
+    if len(lines) > BANNER_LINES:  # the banner is BANNER_LINES high (app.tcss): say what it cannot show
+        hidden = len(lines) - (BANNER_LINES - 1)
+        more = Text(end="")
+        more.append(f" … and {hidden} more (`turnlens export` on these files prints every one)", style="italic")
+        lines = lines[: BANNER_LINES - 1] + [more]
     return Text("\n", end="").join(lines), kind
 
 

@@ -77,6 +77,22 @@ class TestWhatOpens:
             assert f"turnlens {results} --evals {CASES}" in banner
 
 
+class TestBanner:
+    async def test_more_problems_than_the_banner_holds_are_counted_not_cut(self, tmp_path):
+        for i in range(7):
+            (tmp_path / f"broken{i}.yaml").write_text(EVAL_HEAD + "  - id: [unclosed\n")
+        (tmp_path / "good.yaml").write_text(
+            EVAL_HEAD + "  - id: a\n    outcome: o\n    input_messages:\n      - role: user\n        content: hi\n"
+        )
+        app = make_app([tmp_path], repo_root=str(tmp_path), watch=False)
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            lines = banner_text(app).splitlines()
+            assert len(lines) == 5
+            assert sum("broken" in line for line in lines) == 4
+            assert lines[-1].strip() == "… and 3 more (`turnlens export` on these files prints every one)"
+
+
 class TestNonStringId:
     async def test_a_numeric_id_is_shown_as_written_and_can_be_found(self, tmp_path):
         evals = tmp_path / "evals.yaml"
