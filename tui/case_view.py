@@ -23,7 +23,7 @@ from .theme import generation as theme_generation
 from .theme import palette
 from .widgets.pane import PaneText
 
-VIEW_CACHE_SIZE = 64  # case views kept (each holds its panes' wrapped lines): bounded by what was looked at lately
+VIEW_CACHE_SIZE = 32  # case views kept (each holds its panes' wrapped lines): bounded by what was looked at lately
 PRERENDER_AROUND = 12  # cases each side of the one on screen whose views are built ahead of a switch
 
 

@@ -19,7 +19,7 @@ from turnlens.formatting.prompts.engine import format_case
 from .cache import BoundedCache
 from .rows import CaseRow
 
-FORMATTED_CACHE_SIZE = 256  # formatted cases kept (the ones around the case on screen); the list keeps only rows
+FORMATTED_CACHE_SIZE = 64  # formatted cases kept (the ones around the case on screen); the list keeps only rows
 
 SKIP_DIRS = {".agentv", ".git", ".venv", "node_modules", "__pycache__", ".mypy_cache", ".pytest_cache"}
 EVAL_SUFFIXES = (".yaml", ".yml")
