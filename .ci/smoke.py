@@ -31,7 +31,8 @@ async def _inspector() -> None:
         assert name == "InspectorScreen", f"the inspector did not open: {name}"
         screen = _text(app.export_screenshot())
         assert "not found" not in screen, "the samples were not found"
-        assert "code-review.yaml" in screen or "agent-tools.yaml" in screen, "no sample file on screen"
+        samples = ("repo-tasks.eval.yaml", "code-review.yaml", "agent-tools.yaml")  # AgentV 4 files are listed first
+        assert any(name in screen for name in samples), "no sample file on screen"
     print(f"inspector on the bundled samples: {name}, sample files on screen")
 
 
