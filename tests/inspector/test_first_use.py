@@ -93,6 +93,23 @@ class TestBanner:
             assert lines[-1].strip() == "… and 3 more (`turnlens export` on these files prints every one)"
 
 
+class TestFileHeadings:
+    async def test_a_file_without_tests_says_0_and_a_refused_file_no_count(self, tmp_path):
+        from turnlens.tui.widgets.case_list import CaseList
+
+        (tmp_path / "none.eval.yaml").write_text("tests: []\n")
+        (tmp_path / "one.eval.yaml").write_text("tests:\n  - id: a\n    criteria: c\n    input: hi\n")
+        (tmp_path / "broken.eval.yaml").write_text("tests:\n  - id: [unclosed\n")
+        app = make_app([tmp_path], repo_root=str(tmp_path), watch=False)
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            options = app.screen.query_one(CaseList).query_one("OptionList")
+            headings = [str(option.prompt).split("\n")[0] for option in options.options if option.disabled]
+            assert any("none.eval.yaml (0)" in h for h in headings), headings
+            assert any("one.eval.yaml (1)" in h for h in headings), headings
+            assert any("broken.eval.yaml" in h and "(" not in h for h in headings), headings
+
+
 class TestNonStringId:
     async def test_a_numeric_id_is_shown_as_written_and_can_be_found(self, tmp_path):
         evals = tmp_path / "evals.yaml"

@@ -258,7 +258,8 @@ class CaseList(Vertical):
 
     @staticmethod
     def _header(position: int, entry: FileEntry, width: int, shown: int | None = None) -> Option:
-        count = len(entry.rows) if entry.rows else -1
+        loaded = entry.error is None and bool(entry.dialect)  # read: `tests: []` says (0); refused: no count
+        count = len(entry.rows) if entry.rows or loaded else -1
         number = entry.number if entry.number >= 0 else position
         return Option(
             file_header_text(entry.rel, entry.error, entry.stale, width, count, shown, dialect=entry.dialect),
