@@ -97,6 +97,11 @@ def palette_entries(table: Iterable[Action]) -> list[tuple[str, str, str]]:
     ]
 
 
+def table_commands(screen, table: Iterable[Action]) -> list[tuple[str, str, str]]:
+    """(title, description, action) of `table`'s palette rows that `screen` offers now (its check_action)."""
+    return [entry for entry in palette_entries(table) if screen.check_action(entry[2].split("(")[0], ()) is not False]
+
+
 def help_sections(table: Iterable[Action]) -> list[tuple[str, list[tuple[str, str]]]]:
     """[(section, [(keys, description), …]), …] in table order."""
     sections: list[tuple[str, list[tuple[str, str]]]] = []

@@ -11,7 +11,6 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
-from .commands import ScreenActionCommands
 from .textual_compat import CrashReportWithoutLocals
 from .theme import TURNLENS, highlight_texts, use_theme
 from .widgets.footer import FittingFooter
@@ -57,8 +56,8 @@ class TurnlensApp(CrashReportWithoutLocals):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         from .inspector import InspectorScreen
 
-        if isinstance(screen, InspectorScreen) or ScreenActionCommands in screen.COMMANDS:
-            return  # their own providers list them, after their actions (tui/commands.py)
+        if isinstance(screen, InspectorScreen):
+            return  # its own provider lists them, after its actions (tui/commands.py)
         yield from super().get_system_commands(screen)
 
 

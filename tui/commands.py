@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from rich.text import Text
 from textual.command import DiscoveryHit, Hit, Hits, Provider
@@ -60,35 +60,39 @@ class CaseCommands(Provider):
 _BUILT_INS = {"Theme": "Choose the colour theme.", "Screenshot": "Save an SVG screenshot of the screen."}
 
 
-class ScreenActionCommands(Provider):
-    """A screen's palette made from its action table (`ACTIONS`: the grading and profile-diff screens), then
-    Textual's theme and screenshot commands."""
+class TableCommands(Provider):
+    """A screen's actions in the command palette (the results, grading and profile-diff screens): the screen's
+    `palette_commands()` gives (title, help, action) rows (tui/actions.table_commands makes them from its action
+    table), and `palette_extras()`, when it has one, further (title, help, callback) rows."""
 
-    def _entries(self) -> list[tuple[str, str, Callable[[], object]]]:
-        from textual.app import App
-
-        from .actions import palette_entries
-
+    def _commands(self) -> list[tuple[str, str, Callable[[], Any]]]:
         screen = self.screen
-        entries: list[tuple[str, str, Callable[[], object]]] = [
-            (title, help_text, partial(screen.run_action, action))
-            for title, help_text, action in palette_entries(getattr(screen, "ACTIONS", ()))
-        ]
-        for command in App.get_system_commands(self.app, screen):
-            if command.title in _BUILT_INS:
-                entries.append((command.title, _BUILT_INS[command.title], command.callback))
-        return entries
+        getter = getattr(screen, "palette_commands", None)
+        commands = (
+            [(title, help_text, _run_action(screen, action)) for title, help_text, action in getter()] if getter else []
+        )
+        extras = getattr(screen, "palette_extras", None)
+        return commands + (list(extras()) if extras else [])
 
     async def discover(self) -> Hits:
-        for title, help_text, callback in self._entries():
-            yield DiscoveryHit(title, callback, text=title, help=help_text)
+        for title, help_text, callback in self._commands():
+            yield DiscoveryHit(title, callback, help=help_text)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for title, help_text, callback in self._entries():
+        for title, help_text, callback in self._commands():
             score = matcher.match(title)
             if score > 0:
-                yield Hit(score, matcher.highlight(title), callback, text=title, help=help_text)
+                yield Hit(score, matcher.highlight(title), callback, help=help_text)
+
+
+def _run_action(screen, action: str) -> Callable[[], Any]:
+    """A palette callback that runs `action` on `screen`."""
+
+    async def run() -> None:
+        await screen.run_action(action)
+
+    return run
 
 
 class InspectorCommands(Provider):

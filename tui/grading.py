@@ -17,8 +17,8 @@ from turnlens.formatting.model import EvalCase, FormattedCase
 from turnlens.formatting.sanitize import sanitize
 
 from . import authoring, render
-from .actions import Action, bindings
-from .commands import ScreenActionCommands
+from .actions import Action, bindings, table_commands
+from .commands import TableCommands
 from .theme import use_theme
 from .widgets.footer import FittingFooter
 from .widgets.pane import Pane, PaneText
@@ -37,7 +37,7 @@ GRADING_ACTIONS = (
 class GradingScreen(Screen):
     ACTIONS = GRADING_ACTIONS  # bindings and palette entries are made from it
     BINDINGS = bindings(GRADING_ACTIONS)
-    COMMANDS = {ScreenActionCommands}
+    COMMANDS = {TableCommands}
 
     def __init__(self, case: EvalCase, formatted: FormattedCase, dialect: str) -> None:
         super().__init__()
@@ -96,6 +96,9 @@ class GradingScreen(Screen):
 
     def on_resize(self, event) -> None:
         self.set_class(event.size.width < STACK_BELOW, "-stacked")
+
+    def palette_commands(self) -> list[tuple[str, str, str]]:
+        return table_commands(self, GRADING_ACTIONS)
 
     def action_focus_pane(self, pane_id: str) -> None:
         self.query_one(f"#{pane_id}", Pane).focus()

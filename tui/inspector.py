@@ -19,7 +19,7 @@ from turnlens.formatting.prompts import highlight
 from turnlens.formatting.sanitize import sanitize
 
 from . import render
-from .actions import Action, bindings, bound_keys, key_of
+from .actions import Action, bindings, bound_keys, key_of, table_commands
 from .case_loader import CaseLoader
 from .case_view import (
     PANES,
@@ -633,9 +633,7 @@ class InspectorScreen(Screen):
 
     def palette_commands(self) -> list[tuple[str, str, str]]:
         """(title, description, action) of the command palette's actions, in table order."""
-        from .actions import palette_entries
-
-        return [entry for entry in palette_entries(INSPECTOR_ACTIONS) if self.check_action(entry[2], ()) is not False]
+        return table_commands(self, INSPECTOR_ACTIONS)
 
 
 def run_editor(command: list[str]) -> int:

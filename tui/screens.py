@@ -16,8 +16,8 @@ from turnlens.formatting.model import EvalCase, FormattedCase
 from turnlens.formatting.sanitize import sanitize
 
 from . import render
-from .actions import Action, bindings
-from .commands import ScreenActionCommands
+from .actions import Action, bindings, table_commands
+from .commands import TableCommands
 from .theme import palette, use_theme
 from .widgets.footer import FittingFooter
 from .widgets.pane import Pane, PaneText
@@ -101,7 +101,7 @@ class ProfileDiffScreen(Screen):
         Action("c", "copy", "Copy the focused side.", footer="Copy", title="Copy the focused side"),
     )  # bindings and palette entries are made from it
     BINDINGS = bindings(ACTIONS)
-    COMMANDS = {ScreenActionCommands}
+    COMMANDS = {TableCommands}
 
     def __init__(self, case: EvalCase, agentv: FormattedCase, design: FormattedCase, mode: str) -> None:
         super().__init__()
@@ -167,6 +167,9 @@ class ProfileDiffScreen(Screen):
             target.scroll_to_line(line)
         finally:
             self._syncing = False
+
+    def palette_commands(self) -> list[tuple[str, str, str]]:
+        return table_commands(self, self.ACTIONS)
 
     def action_toggle_mode(self) -> None:
         self.mode = "agent" if self.mode == "lm" else "lm"

@@ -19,9 +19,10 @@ from turnlens.formatting.results.compare import CompareRow
 from turnlens.formatting.results.reader import visible_text
 from turnlens.formatting.sanitize import sanitize
 
-from ..actions import bindings
+from ..actions import bindings, table_commands
+from ..commands import TableCommands
 from ..widgets.footer import FittingFooter
-from .commands import ResultsCommands, show_help, table_commands
+from .commands import show_help
 from .keys import COMPARE_ACTIONS, PAIR_ACTIONS, marks_legend
 from .loading import RunLoader
 from .messages import Compared, IndexProgressed
@@ -33,7 +34,7 @@ from .widgets import CompareHeader, CompareList, ProblemsBar, SearchBox, Virtual
 class CompareScreen(ThemedScreen):
     """Results of two runs paired by id (AgentV 4: test id and target)."""
 
-    COMMANDS = {ResultsCommands}
+    COMMANDS = {TableCommands}
     BINDINGS = bindings(COMPARE_ACTIONS)
 
     def __init__(

@@ -22,10 +22,11 @@ from turnlens.formatting.results.reader import (
 )
 from turnlens.formatting.sanitize import sanitize as sanitize_copy
 
-from ..actions import bindings
+from ..actions import bindings, table_commands
+from ..commands import TableCommands
 from ..render import sanitize
 from ..widgets.footer import FittingFooter
-from .commands import ResultsCommands, show_help, table_commands
+from .commands import show_help
 from .keys import DETAIL_ACTIONS, PAIR_ACTIONS
 from .messages import DriftReported, PairLoaded, RecordLoaded
 from .model import Walk, is_failing
@@ -74,7 +75,7 @@ class ResultDetailScreen(ThemedScreen):
     """One result in full. ] / [ walk the list in its current order, n / N jump to the next / previous failing
     result (as n / N go to the next case with warnings in the eval view); 1–7 pick a tab; esc goes back."""
 
-    COMMANDS = {ResultsCommands}
+    COMMANDS = {TableCommands}
     BINDINGS = bindings(DETAIL_ACTIONS)
 
     def __init__(
@@ -263,7 +264,7 @@ class CompareDetailScreen(ThemedScreen):
     """The two answers (and verdicts) of one id side by side. ] / [ walk the compared pairs, n / N jump to the
     next / previous pair that changed."""
 
-    COMMANDS = {ResultsCommands}
+    COMMANDS = {TableCommands}
     BINDINGS = bindings(PAIR_ACTIONS)
 
     def __init__(

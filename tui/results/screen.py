@@ -24,9 +24,10 @@ from textual.widgets import Static
 from turnlens.formatting.results.reader import visible_text
 from turnlens.formatting.sanitize import sanitize
 
-from ..actions import bindings
+from ..actions import bindings, table_commands
+from ..commands import TableCommands
 from ..widgets.footer import FittingFooter
-from .commands import ResultsCommands, show_help, table_commands
+from .commands import show_help
 from .keys import ALL_TABLES, RESULTS_ACTIONS, marks_legend
 from .loading import RunLoader
 from .messages import DriftChecked, Followed, IndexProgressed, RowsSelected, RunsAppeared, TextFound
@@ -52,7 +53,7 @@ def _text_as_you_type(run: Run) -> bool:
 class ResultsScreen(ThemedScreen):
     """Results of one run (a file, or a folder of runs: { and } switch)."""
 
-    COMMANDS = {ResultsCommands}
+    COMMANDS = {TableCommands}
     BINDINGS = bindings(RESULTS_ACTIONS)
 
     def __init__(
