@@ -68,8 +68,6 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point; always ends with SystemExit carrying the exit status (also under `python -c`)."""
     try:
-        with ctrl_c_held():
-            from turnlens.formatting.evals import files  # noqa: F401  (the options' module: loaded with Ctrl-C held)
         status = run(argv)
     except KeyboardInterrupt:  # Ctrl-C before the command took it over (while starting): no traceback
         if sys.stderr is not None:
