@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
-from .textual_compat import CrashReportWithoutLocals
+from .textual_compat import CrashReportWithoutLocals, start_in_theme
 from .theme import TURNLENS, highlight_texts, use_theme
 from .widgets.footer import FittingFooter
 
@@ -42,7 +42,7 @@ class TurnlensApp(CrashReportWithoutLocals):
         super().__init__()
         self._first_screen_factory = first_screen_factory
         self.register_theme(TURNLENS)
-        self.theme = THEME
+        start_in_theme(self, THEME)
         use_theme(self.current_theme)
 
     def get_css_variables(self) -> dict[str, str]:

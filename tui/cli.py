@@ -36,6 +36,17 @@ def _version() -> str:
         return "unknown (not installed)"
 
 
+class _VersionAction(argparse.Action):
+    """--version, with the version looked up only when asked: importlib.metadata is ~20 ms of every start."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kwargs) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        print(f"turnlens {_version()}")
+        parser.exit()
+
+
 def _parser() -> argparse.ArgumentParser:
     from turnlens.formatting.evals.files import SIZE_OPTION_HELP
 
@@ -46,7 +57,7 @@ def _parser() -> argparse.ArgumentParser:
             "With no PATH, opens the bundled sample_evals/. `turnlens export EVAL_FILE` prints JSONL instead."
         ),
     )
-    parser.add_argument("--version", action="version", version=f"turnlens {_version()}")
+    parser.add_argument("--version", action=_VersionAction, help="show program's version number and exit")
     parser.add_argument("paths", nargs="*", metavar="PATH", help="eval files or folders (or AgentV results files)")
     parser.add_argument("--repo-root", metavar="DIR", help="repository root (default: nearest folder with .git)")
     parser.add_argument("--mode", choices=("lm", "agent"), default="lm", help="rendering mode shown first (default lm)")

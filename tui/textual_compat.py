@@ -15,7 +15,35 @@ from textual.widgets import OptionList
 from textual.widgets._footer import FooterKey
 from textual.widgets.option_list import Option
 
-__all__ = ["CrashReportWithoutLocals", "FooterKey", "HighlightDrawnApart", "set_virtual_size_without_layout"]
+__all__ = [
+    "CrashReportWithoutLocals",
+    "FooterKey",
+    "HighlightDrawnApart",
+    "set_virtual_size_without_layout",
+    "start_in_theme",
+]
+
+
+def start_in_theme(app: App, name: str) -> None:
+    """Make the registered theme `name` the one `app` starts in, from its __init__. Setting `App.theme` there runs
+    Textual's theme watcher, which has the whole stylesheet parsed again once the app runs (~15 ms before the first
+    frame): the first parse used the variables of the default theme, made when the app was. Here the theme is set
+    without the watcher and the stylesheet gets its variables before anything is parsed; the rest of what the
+    watcher does (the app's theme classes, the ANSI colour filter) is done as it does it."""
+    theme = app.get_theme(name)
+    assert theme is not None, name
+    app.set_reactive(App.theme, name)
+    app.update_classes(
+        {
+            **{cls: False for cls in app.classes if cls.startswith("-theme-")},
+            f"-theme-{theme.name}": True,
+            "-dark-mode": theme.dark,
+            "-light-mode": not theme.dark,
+        },
+        update=False,
+    )
+    app._refresh_truecolor_filter(app.ansi_theme)
+    app.stylesheet.set_variables(app.get_css_variables())
 
 
 class CrashReportWithoutLocals(App):

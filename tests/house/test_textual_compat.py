@@ -143,3 +143,46 @@ def test_footer_keys_are_what_the_fitting_footer_measures():
     source = inspect.getsource(Footer.compose)
     assert "FooterKey(" in source and '"-command-palette"' in source
     assert "self.recompose" in inspect.getsource(Footer.bindings_changed)
+
+
+def test_the_theme_watcher_start_in_theme_stands_in_for():
+    source = inspect.getsource(App._watch_theme)
+    for step in ('f"-theme-{', '"-dark-mode"', '"-light-mode"', "self._refresh_truecolor_filter(self.ansi_theme)"):
+        assert step in source, step
+    assert "self.refresh_css" in source  # the whole stylesheet parsed again: what start_in_theme spares
+    assert params(App._refresh_truecolor_filter) == ["self", "theme"]
+    assert "Stylesheet(variables=self.get_css_variables())" in inspect.getsource(App.__init__)
+
+
+@pytest.mark.parametrize("theme", ["nord", "textual-light"])
+async def test_an_app_started_in_a_theme_is_as_one_whose_theme_was_set(theme, monkeypatch):
+    from textual.css.stylesheet import Stylesheet
+    from textual.widgets import Static
+
+    reparsed: list[bool] = []
+    reparse = Stylesheet.reparse
+    monkeypatch.setattr(Stylesheet, "reparse", lambda self: (reparsed.append(True), reparse(self))[1])
+
+    class Host(App):
+        CSS = "Static { color: $primary; background: $boost; }"
+
+        def __init__(self, started: bool) -> None:
+            super().__init__()
+            if started:
+                textual_compat.start_in_theme(self, theme)
+            else:
+                self.theme = theme
+
+        def compose(self):
+            yield Static("x")
+
+    seen = []
+    for started in (False, True):
+        reparsed.clear()
+        async with Host(started).run_test(size=(20, 3)) as pilot:
+            await pilot.pause()
+            static = pilot.app.query_one(Static)
+            seen.append((pilot.app.theme, set(pilot.app.classes), static.styles.color, static.styles.background))
+            assert bool(reparsed) is not started
+    assert seen[0] == seen[1]
+    assert f"-theme-{theme}" in seen[1][1]
