@@ -7,6 +7,10 @@
 - `keep_long_lived()`: what exists now lives as long as the process (the inspector's loaded files, an export
   about to exit): moved out of every later collection (gc.freeze), so a full collection does not walk it again.
   `release_long_lived()` (gc.unfreeze) hands it back before it is replaced, so that it can be collected.
+- `pause_until_started()` … `started()`: no cyclic collection while the app starts (its modules imported, its first
+  screen built and drawn): what it makes then lives as long as the app, and the collections its allocations
+  triggered re-scanned it all (~40 ms of the inspector's first frame, a full collection among them;
+  benchmarks/bench_firstframe.py). A pause like `paused()`'s, begun at most once.
 """
 
 from __future__ import annotations
@@ -21,21 +25,49 @@ _pauses = 0
 _was_enabled = False
 
 
+_starting = False  # the start's pause is on
+
+
+def _pause() -> None:  # with _lock held
+    global _pauses, _was_enabled
+    if _pauses == 0:
+        _was_enabled = gc.isenabled()
+        gc.disable()
+    _pauses += 1
+
+
+def _resume() -> None:  # with _lock held
+    global _pauses
+    _pauses -= 1
+    if _pauses == 0 and _was_enabled:
+        gc.enable()
+
+
 @contextmanager
 def paused() -> Iterator[None]:
-    global _pauses, _was_enabled
     with _lock:
-        if _pauses == 0:
-            _was_enabled = gc.isenabled()
-            gc.disable()
-        _pauses += 1
+        _pause()
     try:
         yield
     finally:
         with _lock:
-            _pauses -= 1
-            if _pauses == 0 and _was_enabled:
-                gc.enable()
+            _resume()
+
+
+def pause_until_started() -> None:
+    global _starting
+    with _lock:
+        if not _starting:
+            _starting = True
+            _pause()
+
+
+def started() -> None:
+    global _starting
+    with _lock:
+        if _starting:
+            _starting = False
+            _resume()
 
 
 def keep_long_lived() -> None:

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from rich.text import Text
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
+
+from turnlens.formatting import gcpause
 
 from .textual_compat import CrashReportWithoutLocals, start_in_theme
 from .theme import TURNLENS, highlight_texts, use_theme
@@ -50,8 +53,16 @@ class TurnlensApp(CrashReportWithoutLocals):
         variables.update(highlight_texts(variables))
         return variables
 
+    def run(self, *args: Any, **kwargs: Any) -> Any:
+        gcpause.pause_until_started()  # the CLI began it before importing Textual
+        try:
+            return super().run(*args, **kwargs)
+        finally:
+            gcpause.started()  # if it ended before its first frame
+
     def on_mount(self) -> None:
         self.push_screen(self._first_screen_factory())
+        self.call_after_refresh(gcpause.started)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         from .inspector import InspectorScreen

@@ -92,7 +92,11 @@ class CaseLoader:
             workers.append(get_current_worker())
             self._post_steps(steps, generation)
 
-        self._host.run_worker(load, thread=True, group="load", exclusive=True)
+        if first:
+            # After the first frame: the worker would compete with the painting of the first case for the GIL.
+            self._host.call_after_refresh(self._host.run_worker, load, thread=True, group="load", exclusive=True)
+        else:
+            self._host.run_worker(load, thread=True, group="load", exclusive=True)
         return first
 
     def remake_rows(self, profile: str) -> None:

@@ -122,6 +122,9 @@ def run(argv: Sequence[str] | None = None) -> int:
         )
         return 2
 
+    from turnlens.formatting import gcpause
+
+    gcpause.pause_until_started()  # until the app's first frame (tui/app.py)
     with ctrl_c_held():
         from .app import make_app  # imports Textual: only now
 

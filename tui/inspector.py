@@ -410,7 +410,8 @@ class InspectorScreen(Screen):
             highlight.make_lexers(wanted)
             self.post_message(self.LexersMade())
 
-        self.run_worker(make, thread=True, group="lexers")
+        # After the first frame, which the worker would slow down (it competes for the GIL).
+        self.call_after_refresh(self.run_worker, make, thread=True, group="lexers")
 
     @on(LexersMade)
     def _lexers_made(self) -> None:
