@@ -105,6 +105,11 @@ _REFERENCE_HEADLINES: tuple[tuple[re.Pattern[str], str], ...] = (
         "Unresolved alias (the anchor must be set before the alias): {name}",
     ),
     (re.compile(r"a tab character is used for indentation"), "Tabs are not allowed as indentation"),
+    (re.compile(r"this line is indented past its list's '-' but does not start"), "Sequence item without - indicator"),
+    (
+        re.compile(r"the '\[' list opened at line \d+ is not closed with '\]'(, or this line| before the end)"),
+        "Flow sequence in block collection must be sufficiently indented and end with a ]",
+    ),
     (re.compile(r"a ': ' appears where no key can start"), "Nested mappings are not allowed in compact mappings"),
     (
         re.compile(r"this value runs on into line \d+, where a ': '"),
@@ -1586,6 +1591,23 @@ def _error_from_yaml(exc: yaml.YAMLError, text: str) -> YamlError:
             "a quoted value at the start of a line is not closed (or not indented as its neighbours)",
             start.line + 1,
             start.column + 1,
+        )
+    if problem == "did not find expected '-' indicator" and start is not None:
+        line = _line_at(text, mark)
+        indent = len(line) - len(line.lstrip(" "))
+        if indent > start.column and not line.lstrip(" ").startswith("-"):
+            # between a list's '-' and its items' keys: the reference reads it as an item that lacks its '-'
+            return YamlError(
+                "this line is indented past its list's '-' but does not start a new item with '- ' (check the "
+                "indentation)",
+                mark.line + 1,
+                mark.column + 1,
+            )
+    if problem.startswith("did not find expected ',' or ']'") and start is not None and not text[mark.index :].strip():
+        return YamlError(
+            f"the '[' list opened at line {start.line + 1} is not closed with ']' before the end of the text",
+            mark.line + 1,
+            mark.column + 1,
         )
     if problem == "could not find expected ':'" and start is not None:
         mark = start  # libyaml looks for the ':' until the end of the text; the line that lacks it is the news

@@ -18,6 +18,7 @@ from turnlens.formatting.evals import yaml12
 
 YamlError = yaml12.YamlError
 parse_yaml = yaml12.parse_yaml
+refusal_text = yaml12.refusal_text
 
 
 @pytest.mark.parametrize(
@@ -226,7 +227,8 @@ def test_matches_reference(fixture):
         ("a: 1\nb:\n\tc: 2\n", 3, "tab character"),
         ("a: 1\nb: x: y\n", 2, "quote a value that contains ': '"),
         ("a: 1\nb: [1, 2\nc: 3\n", 3, "'[' list opened at line 2 is not closed with ']'"),
-        ("a: 1\nb: [1, 2\n", 3, "'[' list (opened at line 2) is not closed"),
+        ("a: 1\nb: [1, 2\n", 3, "'[' list opened at line 2 is not closed with ']' before the end of the text"),
+        ("tests:\n  - id: a\n   criteria: c\n", 3, "indented past its list's '-' but does not start a new item"),
         ('a: "abc\nb: 1\n', 3, "quoted value (opened at line 1) is not closed"),
         ("a: 1\n---\nb: 2\n", 2, "more than one YAML document"),
         ("a: *nowhere\n", 1, "*nowhere refers to no anchor"),
@@ -241,6 +243,21 @@ def test_refusals_are_one_sentence_with_the_line(text, line, needle):
     assert needle in info.value.message
     assert "\n" not in info.value.message and "Traceback" not in str(info.value)
     assert str(info.value).startswith(f"line {line}")
+
+
+@pytest.mark.parametrize(
+    ("text", "headline"),
+    [
+        ("tests:\n  - id: a\n   criteria: c\n", "Sequence item without - indicator"),
+        ("name: [unclosed\n", "Flow sequence in block collection must be sufficiently indented and end with a ]"),
+        ("a: [1,\nb: 2]\n", "Flow sequence in block collection must be sufficiently indented and end with a ]"),
+    ],
+)
+def test_refusals_lead_with_the_reference_parsers_headline(text, headline):
+    """Where libyaml and AgentV's parser agree on the cause, the refusal starts with AgentV's own words."""
+    with pytest.raises(YamlError) as info:
+        parse_yaml(text)
+    assert refusal_text(info.value).startswith(headline + " — ")
 
 
 def test_lines_inside_flow_and_block_scalars():
