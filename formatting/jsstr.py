@@ -7,9 +7,9 @@ which JavaScript strips.
 from __future__ import annotations
 
 import datetime
-import json
 import math
 import re
+from json.encoder import encode_basestring
 from typing import Any
 
 from turnlens.formatting.evals.yaml12 import _js_number
@@ -37,7 +37,7 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 def json_string(text: str) -> str:
     """A JSON string literal as JSON.stringify writes it: non-ASCII kept, lone surrogates escaped."""
-    out = json.dumps(text, ensure_ascii=False)
+    out = encode_basestring(text)  # what json.dumps(text, ensure_ascii=False) returns, without making an encoder
     if _LONE_SURROGATE.search(out):
         out = _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
     return out

@@ -180,8 +180,11 @@ class EvalFile:
     description: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass
 class ChatMessage:
+    """One message of a chatPrompt. Not frozen: an export makes thousands, and a frozen dataclass is made three
+    times slower (each field is set through object.__setattr__); nothing changes one once made."""
+
     role: str
     content: str
 

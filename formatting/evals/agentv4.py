@@ -103,6 +103,8 @@ class _Ctx:
         for folder in [*self.resolver.roots]:
             result.watched_paths.add(os.path.join(folder, ".env"))
         self.texts: dict[str, tuple[str | None, str | None]] = {}
+        # a file reference as written -> (resolved path, display path, text, outside the root) once read
+        self.files_read: dict[str, tuple[str, str | None, str | None, bool]] = {}
         self.diags = result.diagnostics
         self.first_index = 0
         self.test_env_notes: dict[int, tuple[Any, list[str]]] = {}
@@ -203,26 +205,27 @@ def _build_message(
     only for an expected message, the only kind whose content is used: an input message's is None)."""
     role = raw.get("role")
     content = raw.get("content")
-    msg = Message(
-        index, role if isinstance(role, str) else "", line, isinstance(content, str), [], from_suite=from_suite
-    )
+    if not isinstance(role, str):
+        role = ""
     if isinstance(content, str):
-        msg.segments.append(Segment(0, "text", content, line))
-        return msg, content
+        return Message(index, role, line, True, [Segment(0, "text", content, line)], from_suite=from_suite), content
     if isinstance(content, dict):
         text = js_json_indent(content)
-        msg.segments.append(Segment(0, "text", text, line, origin="object content", raw=content))
-        msg.content_is_string = True
-        return msg, content
+        segment = Segment(0, "text", text, line, origin="object content", raw=content)
+        return Message(index, role, line, True, [segment], from_suite=from_suite), content
+    segments: list[Segment] = []
+    msg = Message(index, role, line, False, segments, from_suite=from_suite)
     if not isinstance(content, list):
         return msg, content
     resolved: list = []
-    lines = (doc.child_lines(content) if doc is not None else None) or ()
+    lines = doc.child_lines(content) if doc is not None else None
+    if not isinstance(lines, list):
+        lines = ()
     for i, entry in enumerate(content):
-        e_line = lines[i] if i < len(lines) and isinstance(lines, list) else line
+        e_line = lines[i] if i < len(lines) else line
         if isinstance(entry, str):
             if entry:
-                msg.segments.append(Segment(i, "text", entry, e_line, origin="string item"))
+                segments.append(Segment(i, "text", entry, e_line, origin="string item"))
                 if expected:
                     resolved.append({"type": "text", "value": entry})
             continue
@@ -230,20 +233,26 @@ def _build_message(
             continue
         seg_type = entry.get("type")
         value = entry.get("value")
-        seg = Segment(
-            i, seg_type if isinstance(seg_type, str) else "", value if isinstance(value, str) else None, e_line
-        )
-        if value is not None and not isinstance(value, str):
-            seg.raw = value
+        if not isinstance(seg_type, str):
+            seg_type = ""
+        if isinstance(value, str) or value is None:
+            seg = Segment(i, seg_type, value, e_line)
+        else:
+            seg = Segment(i, seg_type, None, e_line, raw=value)
+        if seg_type != "file" and seg_type != "image":
+            if expected:
+                resolved.append(entry)
+            segments.append(seg)
+            continue
         if origin_files and seg_type == "file":
             seg.origin = origin_files
-        if seg_type in ("file", "image") and value == "":
-            msg.segments.append(seg)  # AgentV skips an empty path without a word
+        if value == "":
+            segments.append(seg)  # AgentV skips an empty path without a word
             continue
-        if seg_type in ("file", "image") and isinstance(value, str):
+        if isinstance(value, str):
             found = _resolve_file(ctx, seg, value, e_line, expected, image=seg_type == "image")
             if not found:
-                msg.segments.append(seg)  # kept for the explanation (missing: no resolved_path), never rendered
+                segments.append(seg)  # kept for the explanation (missing: no resolved_path), never rendered
                 continue
             if seg_type == "file":
                 if expected:
@@ -257,11 +266,19 @@ def _build_message(
                 seg.raw, seg.text = None, None
         elif expected:
             resolved.append(entry)
-        msg.segments.append(seg)
+        segments.append(seg)
     return msg, resolved if expected else None
 
 
 def _resolve_file(ctx: _Ctx, seg: Segment, value: str, line: int | None, expected: bool, image: bool) -> bool:
+    if not image:
+        hit = ctx.files_read.get(value)
+        if hit is not None:  # a file this load read before (a suite refers to the same few thousands of times)
+            seg.resolved_path, seg.display_path, seg.text, outside = hit
+            if outside:
+                seg.outside_root = True
+                ctx.warn(outside_root_message(value, hit[0]), line)
+            return True
     resolved, tried = ctx.resolver.resolve(value)
     seg.display_path = ctx.resolver.display_path(value)
     if resolved is None:
@@ -299,6 +316,7 @@ def _resolve_file(ctx: _Ctx, seg: Segment, value: str, line: int | None, expecte
         ctx.warn(f"Could not read {what} {resolved}: {error}", line)
         return False
     seg.text = text
+    ctx.files_read[value] = (resolved, seg.display_path, text, seg.outside_root)
     return True
 
 

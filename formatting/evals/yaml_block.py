@@ -78,25 +78,28 @@ class _Reader:
         self.child_lines: dict = {}
         self.flows: dict = {}  # flow collection text -> its items: suites repeat the same few on many lines
 
+    # The loops below run once per line of a big suite: names are bound locally, and a mapping entry's match is
+    # handed on rather than made again.
+
     def node(self, pos: int, parent_indent: int, depth: int) -> tuple[Any, int]:
         """The block collection starting at line `pos` (its first content line), indented past `parent_indent`."""
         indent = self.indents[pos]
         if indent <= parent_indent or depth > MAX_DEPTH:
             raise _Unsure
-        content = self.lines[pos][indent:]
-        if content[0] == "-" and (len(content) == 1 or content[1] == " "):
+        line = self.lines[pos]
+        if line[indent] == "-" and (len(line) == indent + 1 or line[indent + 1] == " "):
             return self.sequence(pos, indent, depth)
-        return self.mapping(pos, indent, content, depth)
+        return self.mapping(pos, indent, _ENTRY.match(line, indent), depth)
 
-    def mapping(self, pos: int, indent: int, content: str, depth: int) -> tuple[dict, int]:
-        """A block mapping whose first entry is `content` on line `pos`, its keys at column `indent`."""
+    def mapping(self, pos: int, indent: int, match: re.Match | None, depth: int) -> tuple[dict, int]:
+        """A block mapping whose first entry is `match` (of _ENTRY on line `pos`), its keys at column `indent`."""
         result: dict = {}
         key_lines: dict = {}
         self.node_lines[id(result)] = pos + 1
         lines, indents, special, typed = self.lines, self.indents, self.special, self.typed
+        entry = _ENTRY.match
         n = len(lines)
         while True:
-            match = _ENTRY.match(content)
             if match is None:
                 raise _Unsure
             key, plain, other = match.groups()
@@ -127,11 +130,11 @@ class _Reader:
             if pos == n:
                 break
             at = indents[pos]
-            if at < indent:
-                break
-            if at > indent:
+            if at != indent:
+                if at < indent:
+                    break
                 raise _Unsure  # a continuation line, or a value the reference refuses
-            content = lines[pos][indent:]
+            match = entry(lines[pos], indent)
         self.child_lines[id(result)] = key_lines
         return result, pos
 
@@ -140,14 +143,16 @@ class _Reader:
         item_lines: list[int] = []
         self.node_lines[id(result)] = pos + 1
         lines, indents = self.lines, self.indents
+        entry = _ENTRY.match
         n = len(lines)
+        after = indent + 1
         while True:
             line = lines[pos]
-            if line[indent] != "-":
-                break  # a key of the mapping this sequence is the value of
-            body = line[indent + 1 :].lstrip(" ")
+            if line[indent] != "-" or (len(line) > after and line[after] != " "):
+                break  # a key of the mapping this sequence is the value of (`-x` is a key, not an item)
+            body = line[after:].lstrip(" ")
             if not body:
-                if len(line) != indent + 1:
+                if len(line) != after:
                     raise _Unsure  # trailing spaces
                 pos += 1
                 while pos < n and not lines[pos]:
@@ -163,19 +168,22 @@ class _Reader:
                     item, pos = self.inline(body, pos, indent)
                 elif first in "-?|>":
                     raise _Unsure  # a nested compact sequence, a complex key, a block scalar
-                elif _ENTRY.match(body):
-                    item, pos = self.mapping(pos, len(line) - len(body), body, depth + 1)
                 else:
-                    item, pos = self.inline(body, pos, indent)
+                    column = len(line) - len(body)
+                    match = entry(line, column)
+                    if match is not None:
+                        item, pos = self.mapping(pos, column, match, depth + 1)
+                    else:
+                        item, pos = self.inline(body, pos, indent)
             result.append(item)
             while pos < n and not lines[pos]:
                 pos += 1
             if pos == n:
                 break
             at = indents[pos]
-            if at < indent:
-                break
-            if at > indent:
+            if at != indent:
+                if at < indent:
+                    break
                 raise _Unsure
         self.child_lines[id(result)] = item_lines
         return result, pos
@@ -184,8 +192,15 @@ class _Reader:
         """A value written on line `pos` after its key or dash (`indent`: the column of its mapping or sequence);
         the next line to read."""
         first = text[0]
-        if first == "{":
-            return self.flow_mapping(text, pos), pos + 1
+        if first == "{":  # a flow mapping of plain or simply quoted scalars, all on this line
+            pairs = self.flows.get(text)
+            if pairs is None:
+                pairs = self.flows[text] = self._flow_pairs(text)
+            result = dict(pairs)
+            pos += 1
+            self.node_lines[id(result)] = pos
+            self.child_lines[id(result)] = dict.fromkeys(result, pos)
+            return result, pos
         if first == "[":
             return self.flow_sequence(text, pos), pos + 1
         if first == '"' or first == "'":
@@ -202,17 +217,6 @@ class _Reader:
         if plain is not None:
             return self.typed(plain) if plain[0] in self.special else plain
         return double if double is not None else single
-
-    def flow_mapping(self, text: str, pos: int) -> dict:
-        """A flow mapping of plain or simply quoted scalars, all on this line."""
-        line = pos + 1
-        pairs = self.flows.get(text)
-        if pairs is None:
-            pairs = self.flows[text] = self._flow_pairs(text)
-        result = dict(pairs)
-        self.node_lines[id(result)] = line
-        self.child_lines[id(result)] = dict.fromkeys(result, line)
-        return result
 
     def _flow_pairs(self, text: str) -> list:
         if text == "{}":

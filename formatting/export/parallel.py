@@ -11,6 +11,7 @@ point into another slice). Otherwise the caller exports in one process, exactly 
 
 from __future__ import annotations
 
+import marshal  # the summaries: plain data, and built in (importing pickle would cost 2 ms before the fork)
 import os
 import re
 import signal
@@ -172,10 +173,11 @@ class SliceLost(Exception):
 
 class DeferredSlices:
     """`work(slice_text, slice_number)` for every slice in a forked child that keeps its result: the parent gets
-    `summarise(result)` per slice (small, pickled), then calls `emit(number)` in slice order and that child runs
-    `emit(result)` itself (it writes its part of the output straight to the shared stdout/stderr), or `close()`
-    to let every child go without writing. So the bulk of the output is never copied between processes, and
-    nothing is written before every slice has been summarised (a refused slice must stop the whole output).
+    `summarise(result)` per slice (small plain data: str, numbers, tuples, lists, None), then calls `emit(number)`
+    in slice order and that child runs `emit(result)` itself (it writes its part of the output straight to the
+    shared stdout/stderr), or `close()` to let every child go without writing. So the bulk of the output is never
+    copied between processes, and nothing is written before every slice has been summarised (a refused slice must
+    stop the whole output).
 
     With `complete`, a child sends its summary of `work`'s result early and then makes `complete(result)`, which
     `emit` gets: the parent can let the first slice be written while later slices are still being completed.
@@ -205,15 +207,13 @@ class DeferredSlices:
             if stream is not None:
                 stream.flush()
         _reap_exited()
-        import pickle  # here, not at the top: an export that is not cut never pays for it
-
         try:
-            self._start(slices, work, summarise, complete, emit, pickle)
+            self._start(slices, work, summarise, complete, emit)
         except BaseException:  # Ctrl-C while the workers load: none of them may be left behind
             self.close()
             raise
 
-    def _start(self, slices, work, summarise, complete, emit, pickle) -> None:
+    def _start(self, slices, work, summarise, complete, emit) -> None:
         pieces = self._pieces
         for number in range(len(slices)):
             report_r, report_w = os.pipe()
@@ -242,7 +242,7 @@ class DeferredSlices:
             header = _read_exactly(report_r, 8)
             payload = _read_exactly(report_r, int.from_bytes(header, "little")) if len(header) == 8 else b""
             if len(header) == 8 and len(payload) == int.from_bytes(header, "little"):
-                self.summaries.append(pickle.loads(payload))
+                self.summaries.append(marshal.loads(payload))
                 continue
             self._reap(number)  # it died: do its slice here
             result = work(pieces[number](), number)
@@ -345,8 +345,6 @@ retained: list = []
 
 
 def _child(piece: Callable[[], str], number: int, work, summarise, complete, emit, report_w: int, go_r: int) -> None:
-    import pickle
-
     from turnlens.formatting.export import output
 
     global in_worker
@@ -356,7 +354,7 @@ def _child(piece: Callable[[], str], number: int, work, summarise, complete, emi
     status = 1
     try:
         result = work(piece(), number)
-        payload = pickle.dumps(summarise(result), protocol=5)
+        payload = marshal.dumps(summarise(result))
         _write_all(report_w, len(payload).to_bytes(8, "little") + payload)
         status = 0
         result = complete(result)  # a crash here reads as "died before writing": the parent redoes the slice

@@ -188,27 +188,45 @@ class _Analysis:
     lead: int = 0  # how many kept messages lead with the system role
 
 
-def _parts_v4(message: Message) -> list[_Part]:
+def _parts_v4(message: Message) -> tuple[list[_Part], bool]:
     """AgentV 4's segments of one message: every text (blank ones too, except a blank string content) and every file
-    that was read; images and unknown types render as nothing."""
+    that was read; images and unknown types render as nothing. Also whether they are visible content (_visible)."""
     parts: list[_Part] = []
+    visible = False
     for seg in message.segments:
-        if seg.type == "text":
+        kind = seg.type
+        if kind == "text":
+            value = seg.value
             # an empty text formats to nothing and leaves no line; a blank one is kept inside a content list
-            if not seg.value or (message.content_is_string and js_blank(seg.value)):
+            if not value:
                 continue
-            parts.append(_Part("text", seg.value, None, seg.index))
-        elif seg.type == "file" and seg.text is not None:
+            blank = js_blank(value)
+            if blank and message.content_is_string:
+                continue
+            parts.append(_Part("text", value, None, seg.index))
+        elif kind == "file" and seg.text is not None:
+            blank = js_blank(seg.text)
             parts.append(_Part("file", seg.display_path or "", seg.text, seg.index, seg.resolved_path or ""))
-    return parts
+        else:
+            continue
+        visible = visible or not blank
+    return parts, visible
 
 
 def _analyse_v4(case: EvalCase) -> _Analysis:
     kept = [m for m in case.messages if m.dropped is None]
-    parts = [_parts_v4(m) for m in kept]
-    non_user = [m.index for m in kept if m.role in ("assistant", "tool")]
-    flags = [_visible(p) for p in parts]
-    visible = [m.index for m, f in zip(kept, flags) if f]
+    parts = []
+    flags = []
+    non_user = []
+    visible = []
+    for m in kept:
+        message_parts, flag = _parts_v4(m)
+        parts.append(message_parts)
+        flags.append(flag)
+        if flag:
+            visible.append(m.index)
+        if m.role == "assistant" or m.role == "tool":
+            non_user.append(m.index)
     uses_markers = bool(non_user) or len(visible) > 1
     return _Analysis(kept, parts, [], [], [], uses_markers, non_user, visible, flags, _leading_system_count(kept))
 
@@ -307,7 +325,10 @@ def _leading_system_count(kept: list[Message]) -> int:
     return n
 
 
-def _agentv_chat(an: _Analysis, guidelines: str, mode: Mode, rendered_all: list[list[str]]) -> list[ChatMessage]:
+def _agentv_chat(
+    an: _Analysis, guidelines: str, mode: Mode, rendered_all: list[list[str]], refs: bool = True
+) -> list[ChatMessage]:
+    """`refs`: the parts may hold guideline references (0.15; a 4.x file has none)."""
     chat: list[ChatMessage] = []
     lead = an.lead
     system_parts = []
@@ -321,7 +342,9 @@ def _agentv_chat(an: _Analysis, guidelines: str, mode: Mode, rendered_all: list[
         chat.append(ChatMessage("system", "\n\n".join(system_parts)))
     for message, parts, texts in zip(an.kept[lead:], an.parts[lead:], rendered_all[lead:]):
         # a guideline reference shows in the question but not in chatPrompt: only then is the turn rendered again
-        rendered = _render_parts(parts, mode, with_refs=False) if any(p.kind == "ref" for p in parts) else texts
+        rendered = (
+            _render_parts(parts, mode, with_refs=False) if refs and any(p.kind == "ref" for p in parts) else texts
+        )
         if message.role in ("system", "tool"):
             chat.append(ChatMessage("assistant", "\n".join([role_marker(message.role), *rendered])))
         elif rendered:
@@ -373,6 +396,47 @@ def _render(
     return Rendered(question, guidelines, chat)
 
 
+def _render_v4(an: _Analysis) -> tuple[Rendered, Rendered]:
+    """AgentV 4 in the agentv profile, lm and agent mode at once: they differ only in how a file renders, so a
+    message without a file is rendered once for both, and a case without one makes one set of strings for both."""
+    lm_all: list[list[str]] = []
+    agent_all: list[list[str]] = []
+    with_files = False
+    for parts in an.parts:
+        lm: list[str] = []
+        agent = lm
+        for p in parts:
+            if p.kind == "text":
+                lm.append(p.value)
+                if agent is not lm:
+                    agent.append(p.value)
+                continue
+            if agent is lm:  # a file (4.x parts are text or file): the two modes part here
+                agent = lm.copy()
+                with_files = True
+            agent.append(f'<file: path="{p.agent_path or p.value}">')
+            if p.text:  # in lm mode an empty file renders as nothing
+                lm.append(f'<file path="{p.value}">\n{js_trim(p.text)}\n</file>')
+        lm_all.append(lm)
+        agent_all.append(agent)
+    lm_rendered = _rendered_v4(an, lm_all)
+    if not with_files:
+        chat = lm_rendered.chat_prompt
+        return lm_rendered, Rendered(
+            lm_rendered.question, "", None if chat is None else list(chat), lm_rendered.system_message, "agentv-4"
+        )
+    return lm_rendered, _rendered_v4(an, agent_all)
+
+
+def _rendered_v4(an: _Analysis, rendered: list[list[str]]) -> Rendered:
+    if an.uses_markers:
+        question = _marked_question(an, rendered)
+        chat = _agentv_chat(an, "", "lm", rendered, refs=False) or None
+    else:
+        question, chat = _flat_question_v4(rendered), None
+    return Rendered(question, "", chat, _system_message(an, rendered), "agentv-4")
+
+
 def evaluator_question(question: str, kept: list[Message]) -> str:
     """The question the evaluator sees: the candidate's, or, when that is empty, the messages' loose text.
 
@@ -399,8 +463,11 @@ def format_case(case: EvalCase, eval_file: EvalFile, profile: Profile = "agentv"
         raise ValueError(f"case {case.index} is skipped: {case.skipped}")
     if eval_file.dialect == "agentv-4":
         an = _analyse_v4(case)
-        lm = _render(an, "lm", profile, "", (), v4=True)
-        agent = _render(an, "agent", profile, "", (), v4=True)
+        if profile == "agentv":
+            lm, agent = _render_v4(an)
+        else:
+            lm = _render(an, "lm", profile, "", (), v4=True)
+            agent = _render(an, "agent", profile, "", (), v4=True)
         prompt = grader_prompt_v4(case.criteria or "", evaluator_question(lm.question, an.kept), case.reference_answer)
         return FormattedCase(case, profile, lm, agent, prompt, explain(case, an, (), eval_file.repo_root, v4=True))
     patterns = tuple(eval_file.config.patterns)
@@ -545,7 +612,8 @@ def _explanation_head(case: EvalCase, an: _Analysis, v4: bool) -> tuple:
         case.suite_input_count if v4 else 0,
         tuple([(m.index, m.role, m.dropped) for m in case.messages]),
         tuple(an.visible),
-        tuple([any(p.kind != "ref" for p in parts) for parts in an.parts]),  # per kept message
+        # per kept message: content besides guideline references (a 4.x message has none of those)
+        tuple(map(bool, an.parts)) if v4 else tuple([any(p.kind != "ref" for p in parts) for parts in an.parts]),
     )
     head = _heads.get(key)
     if head is None:
