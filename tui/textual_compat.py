@@ -7,9 +7,11 @@ an upgrade fails there, by name, rather than somewhere in the app.
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import App
 from textual.geometry import Size
-from textual.visual import Visual
+from textual.visual import Visual, VisualType
 from textual.widget import Widget
 from textual.widgets import OptionList
 from textual.widgets._footer import FooterKey
@@ -76,7 +78,17 @@ class HighlightDrawnApart(OptionList):
     """An OptionList whose highlighted option may be drawn from a visual of its own (`highlighted_visual`), so
     that its text can take colours that read on the highlight. Textual's OptionList draws an option from
     `_get_visual(option)` and caches the strips per option and per style; the highlighted option alone is drawn in
-    the highlight's style, so the two drawings of an option never mix in that cache."""
+    the highlight's style, so the two drawings of an option never mix in that cache.
+
+    `RENDER_CACHE_OPTIONS` bounds that cache (Textual keeps the strips of up to 2,048 options, ~3 KB each: walking
+    a list of thousands of options filled it); None leaves Textual's bound."""
+
+    RENDER_CACHE_OPTIONS: int | None = None
+
+    def __init__(self, *content: Option | VisualType | None, **options: Any) -> None:
+        super().__init__(*content, **options)
+        if self.RENDER_CACHE_OPTIONS is not None:
+            self._option_render_cache.maxsize = self.RENDER_CACHE_OPTIONS
 
     def highlighted_visual(self, option: Option) -> Visual | None:
         """The visual to draw `option` with while it is highlighted; None: its own."""

@@ -134,6 +134,26 @@ async def test_the_highlighted_option_is_drawn_apart():
         assert [listed.render_line(y).text.strip() for y in range(2)] == ["HIGHLIGHTED", "two"]
 
 
+async def test_the_option_render_cache_is_bounded():
+    from textual.cache import LRUCache
+    from textual.widgets.option_list import Option
+
+    class Listed(textual_compat.HighlightDrawnApart):
+        RENDER_CACHE_OPTIONS = 3
+
+    class Host(App):
+        def compose(self):
+            yield Listed(*(Option(f"option {n}") for n in range(20)))
+
+    async with Host().run_test(size=(40, 24)) as pilot:
+        listed = pilot.app.query_one(Listed)
+        assert isinstance(listed._option_render_cache, LRUCache)
+        await pilot.pause()
+        assert listed._option_render_cache.maxsize == 3
+        assert len(listed._option_render_cache) == 3  # 20 drawn, the last 3 kept
+        assert [listed.render_line(y).text.strip() for y in range(3)] == ["option 0", "option 1", "option 2"]
+
+
 def test_footer_keys_are_what_the_fitting_footer_measures():
     from textual.widgets import Footer
 

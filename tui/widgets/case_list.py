@@ -9,8 +9,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.content import Content
+from textual.css.styles import RulesMap
 from textual.message import Message
-from textual.visual import Visual, visualize
+from textual.strip import Strip
+from textual.style import Style
+from textual.visual import RenderOptions, Visual
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
@@ -20,15 +24,43 @@ from ..textual_compat import HighlightDrawnApart
 from ..theme import generation as theme_generation
 
 
+class RowVisual(Visual):
+    """A case's row, made into Content only while it is drawn: the list holds thousands of rows, and a row's Content
+    (its spans, each with a Style) kept per option came to ~2 KB each. Its height is worked out once per width."""
+
+    __slots__ = ("row", "width", "selected", "_height")
+
+    def __init__(self, row: CaseRow, width: int, *, selected: bool = False) -> None:
+        self.row = row
+        self.width = width
+        self.selected = selected
+        self._height: tuple[object, int] | None = None
+
+    def content(self) -> Content:
+        return Content.from_rich_text(case_row_text(self.row, self.width, selected=self.selected))
+
+    def render_strips(self, width: int, height: int | None, style: Style, options: RenderOptions) -> list[Strip]:
+        return self.content().render_strips(width, height, style, options)
+
+    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
+        return self.content().get_optimal_width(rules, container_width)
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        # The list asks for every row's height whenever its line cache is cleared (a resize, a focus change).
+        key = (width, rules.get("line_pad", 0), rules.get("text_overflow", "fold"), rules.get("text_wrap", "wrap"))
+        if self._height is None or self._height[0] != key:
+            self._height = (key, self.content().get_height(rules, width))
+        return self._height[1]
+
+
 class CaseOption(Option):
     """A case's row in the list, drawn as `case_row_text` draws it, or as it draws a selected row while the row is
     under the highlight."""
 
     def __init__(self, row: CaseRow, width: int) -> None:
-        super().__init__(case_row_text(row, width), id=row.key)
+        super().__init__(RowVisual(row, width), id=row.key)
         self.row = row
         self.width = width
-        self.selected_visual: Visual | None = None
 
 
 def row_matches(row: CaseRow, query: str) -> bool:
@@ -53,16 +85,19 @@ class CaseOptions(HighlightDrawnApart):
         Binding("G", "last", "Last", show=False),
     ]
 
+    RENDER_CACHE_OPTIONS = 256  # rows' strips kept: a few screenfuls, in the plain and highlighted styles
+
     def __init__(self, on_highlight: Callable[[int | None], None], *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._on_highlight = on_highlight
+        self._selected: tuple[CaseOption, RowVisual] | None = None  # the highlighted row's visual, only its
 
     def highlighted_visual(self, option: Option) -> Visual | None:
         if not isinstance(option, CaseOption):
             return None
-        if option.selected_visual is None:
-            option.selected_visual = visualize(self, case_row_text(option.row, option.width, selected=True))
-        return option.selected_visual
+        if self._selected is None or self._selected[0] is not option:
+            self._selected = (option, RowVisual(option.row, option.width, selected=True))
+        return self._selected[1]
 
     def watch_highlighted(self, highlighted: int | None) -> None:
         self._on_highlight(highlighted)

@@ -30,7 +30,7 @@ LAZY_LAYOUT_CHARS = 16_000
 class PaneText:
     """A pane's content prepared for display: the styled text, laid out in rows per width (cached)."""
 
-    __slots__ = ("text", "copy", "hang", "_styled", "_layouts", "_strips")
+    __slots__ = ("text", "copy", "hang", "_styled", "_layouts")
 
     def __init__(self, text: Text, copy: str, *, hang: int = 0) -> None:
         self.text = text
@@ -38,16 +38,6 @@ class PaneText:
         self.hang = hang  # indentation of wrapped continuation rows (at least the line's own)
         self._styled: StyledText | None = None
         self._layouts: dict[int, RowLayout] = {}
-        # Drawn rows, per (width, pane style): going back to a case redraws from here.
-        self._strips: dict[tuple[int, Style], dict[int, Strip]] = {}
-
-    def strips(self, width: int, style: Style) -> dict[int, Strip]:
-        """The cache of rows already drawn at `width` in a pane styled `style` (row index -> strip)."""
-        key = (width, style)
-        cache = self._strips.get(key)
-        if cache is None:
-            cache = self._strips[key] = {}
-        return cache
 
     @property
     def styled(self) -> StyledText:
@@ -128,7 +118,11 @@ class Pane(ScrollView, can_focus=True):
         self._layout: RowLayout | None = None
         self._rows: list[Row] = []  # the layout's rows: the first screenful at least, all once finished
         self._rows_width = -1
+        # The rows drawn of what is on screen, for the content, width and style they were drawn with: only the
+        # pane's own, never kept with the content (a strip weighs ~1 KB; kept with the cached views, the strips of
+        # the last 32 cases looked at were ~10 MB).
         self._strips: dict[int, Strip] = {}
+        self._strips_for: tuple[PaneText, int, Style] | None = None
         self._pending_line: int | None = None
         # Looked up once per paint rather than once per row (rich_style walks every ancestor's styles).
         self._paint_style: Style | None = None
@@ -245,7 +239,9 @@ class Pane(ScrollView, can_focus=True):
             # Laid out at a new width since the last resize event: wrap now (no virtual size change here).
             self._wrap(width)
             self.call_later(self._layout_rows)
-        self._strips = self._content.strips(width, style)
+        if self._strips_for != (self._content, width, style):
+            self._strips_for = (self._content, width, style)
+            self._strips = {}
         try:
             return super().render_lines(crop)
         finally:
