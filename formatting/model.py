@@ -9,31 +9,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+# Defined apart (records.py) so that reading a results file does not build this module's dataclasses; the same
+# classes, named here too.
+from turnlens.formatting.records import ChatMessage, Diagnostic
+
 Mode = Literal["lm", "agent"]
 Profile = Literal["agentv", "design"]
 MODES: tuple[Mode, ...] = ("lm", "agent")
 PROFILES: tuple[Profile, ...] = ("agentv", "design")
 
-Severity = Literal["error", "warning", "info"]
-
 # The AgentV file format a file is read in (see formatting/evals/dialect.py): 0.15.x (`evalcases`,
 # `input_messages`, guidelines) or 4.x (`tests`, `input`, `input_files`, `criteria`, `expected_output`).
 Dialect = Literal["agentv-0.15", "agentv-4"]
 DIALECTS: tuple[Dialect, ...] = ("agentv-0.15", "agentv-4")
-
-
-@dataclass(frozen=True)
-class Diagnostic:
-    """A problem found in an input file, always with the file and, where known, the line (1-based)."""
-
-    file: str
-    line: int | None
-    message: str
-    severity: Severity = "warning"
-
-    def __str__(self) -> str:
-        where = f"{self.file}:{self.line}" if self.line else self.file
-        return f"{where}: {self.message}"
 
 
 # What became of one content segment of one message, for the explanation.
@@ -178,18 +166,6 @@ class EvalFile:
     # agentv-4: the suite's name (`name`, the sidecar's, or the file name) and description
     suite_name: str | None = None
     description: str | None = None
-
-
-@dataclass
-class ChatMessage:
-    """One message of a chatPrompt. Not frozen: an export makes thousands, and a frozen dataclass is made three
-    times slower (each field is set through object.__setattr__); nothing changes one once made."""
-
-    role: str
-    content: str
-
-    def to_json(self) -> dict:
-        return {"role": self.role, "content": self.content}
 
 
 @dataclass

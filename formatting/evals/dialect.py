@@ -149,11 +149,14 @@ def _walk_eval_files(
     """(path, in the current format) of each eval file in `folder` as the walk finds it."""
     from wcmatch import glob as wglob  # here, not at the top: only a folder needs it (export startup time)
 
+    from turnlens.formatting.evals.files import relative_path
+
     flags = wglob.GLOBSTAR | wglob.IGNORECASE | wglob.BRACE | wglob.EXTGLOB
     # Compiled once: globmatch() compiles (and brace-expands) its patterns on every call, ~4/5 of a folder's time.
     folder_match = wglob.compile(FOLDER_PATTERNS, flags=flags).match
     root_match = wglob.compile(patterns, flags=flags).match
     seen_real: set[str] = set()
+    root_prefix = os.path.join(root, "")
     for current, dirs, files in os.walk(folder, followlinks=True):
         real = os.path.realpath(current)
         if real in seen_real:  # a symlink loop
@@ -165,10 +168,9 @@ def _walk_eval_files(
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
         for name in sorted(files):
             path = os.path.join(current, name)
-            rel = os.path.relpath(path, folder).replace(os.sep, "/")
-            from_root = os.path.relpath(path, root).replace(os.sep, "/")
-            if from_root.startswith("../"):
-                from_root = rel
+            rel = relative_path(path, folder).replace(os.sep, "/")
+            # A file outside the root is matched by its path from the folder.
+            from_root = relative_path(path, root).replace(os.sep, "/") if path.startswith(root_prefix) else rel
             if folder_match(rel) or root_match(from_root):
                 yield path, True
             elif declares_v2_schema(path):

@@ -254,3 +254,13 @@ def outside_root(path: str, root: str) -> bool:
 
 def outside_root_message(written: str, resolved: str) -> str:
     return f"File outside the repository root: {written} (reads {resolved})"
+
+
+def relative_path(path: str, start: str) -> str:
+    """os.path.relpath(path, start), taken as a slice when `path` is under `start` (both absolute and normalised, as
+    os.path.abspath and an os.walk from such a folder make them): relpath normalises and splits both on every call,
+    ~15 µs, and discovering a folder of 300 eval files called it 900 times before the first frame."""
+    prefix = start if start.endswith(os.sep) else start + os.sep
+    if path.startswith(prefix) and os.path.isabs(start):
+        return path[len(prefix) :]
+    return os.path.relpath(path, start)

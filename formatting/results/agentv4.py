@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from turnlens.formatting.model import ChatMessage
+from turnlens.formatting.records import ChatMessage
 
 # 4.x row keys that a 0.15-era row never has: one of them makes a row a 4.x row.
 V4_KEYS = frozenset(

@@ -16,7 +16,7 @@ from typing import Any
 import orjson
 
 from turnlens.formatting.evals.files import FileReadError, read_head
-from turnlens.formatting.model import Diagnostic
+from turnlens.formatting.records import Diagnostic
 
 READ_LIMIT = 4 * 1024 * 1024  # bytes of one artifact read; the rest is said to be cut
 

@@ -18,7 +18,7 @@ from typing import Any
 import orjson
 
 from turnlens.formatting.evals.files import FileReadError, read_head
-from turnlens.formatting.model import Diagnostic
+from turnlens.formatting.records import Diagnostic
 from turnlens.formatting.sanitize import sanitize
 
 BENCHMARK_NAME = "benchmark.json"

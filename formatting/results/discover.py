@@ -23,7 +23,7 @@ from datetime import datetime, timezone
 import orjson
 
 from turnlens.formatting.evals.files import FileReadError, read_head
-from turnlens.formatting.model import Diagnostic
+from turnlens.formatting.records import Diagnostic
 
 RESULTS_SUFFIXES = (".jsonl", ".ndjson", ".json", ".yaml", ".yml")
 YAML_SUFFIXES = (".yaml", ".yml")

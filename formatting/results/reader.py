@@ -24,7 +24,7 @@ from typing import Any
 import orjson
 
 from turnlens.formatting.evals.files import FileReadError
-from turnlens.formatting.model import ChatMessage, Diagnostic
+from turnlens.formatting.records import ChatMessage, Diagnostic
 from turnlens.formatting.results import agentv4
 from turnlens.formatting.results.source import FileChanged, Source
 from turnlens.formatting.sanitize import sanitize

@@ -31,3 +31,21 @@ def test_export_command_does_not_import_textual():
         "assert 'textual' not in sys.modules and 'rich' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+
+
+def test_the_results_view_opens_without_the_eval_engine():
+    """The results view's first frame is timed (benchmarks/bench_results4.py): its screen is made without the eval
+    model's dataclasses, the YAML reader of eval files or the compare machinery, loaded when a view needs them."""
+    code = (
+        "import sys\n"
+        "from turnlens.tui.app import make_app\n"
+        "app = make_app(['sample_evals/.agentv/results'], watch=False)\n"
+        "screen = app._first_screen_factory()\n"
+        "assert type(screen).__name__ == 'ResultsScreen', screen\n"
+        "unwanted = ('turnlens.formatting.model', 'turnlens.formatting.evals.loader',\n"
+        "            'turnlens.formatting.evals.yaml12', 'turnlens.formatting.prompts.engine',\n"
+        "            'turnlens.formatting.results.compare', 'yaml')\n"
+        "print(','.join(name for name in unwanted if name in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""

@@ -26,7 +26,6 @@ from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from turnlens.formatting.results.agentv4 import STATUS_QUALITY_FAILURE
-from turnlens.formatting.results.compare import CompareRow
 from turnlens.formatting.results.reader import DEFAULT_THRESHOLD, ResultsFile, visible_text
 
 from ..theme import palette
@@ -556,6 +555,8 @@ class CompareList(VirtualList):
         self.threshold = threshold
 
     def render_row(self, row: object, width: int) -> Text:
+        from turnlens.formatting.results.compare import CompareRow  # here: a run's list, the first frame, needs none
+
         assert isinstance(row, CompareRow)
         text = Text(end="")
         text.append(f" {row.status:<10} ", style=status_style(row.status))
