@@ -4,6 +4,7 @@
 
 Each figure is a fresh process, timed from its start to the first frame the app writes with a case in it (for the
 reference: a bare Textual app with one Static and a Footer, its first frame), headless at 200x50, median of --runs;
+turnlens is made as the `turnlens PATH --no-watch` command makes it (tui/cli.open_app), both from their bytecode;
 the runs of every input are interleaved (bare, then each input, again and again) so that a busy machine weighs on
 all alike. Inputs: the bundled sample_evals/, one generated 0.15 eval file of --cases cases (benchmarks/
 bench_export.py's generator), a generated folder of --files eval files, and a generated AgentV 4 JSONL dataset of
@@ -59,15 +60,17 @@ app.run(headless=True, size=(200, 50))
 """
 
 # Stamps the first frame written once a case is on screen; with --walk, then waits for the whole load and walks
-# every case (one drawn frame each), printing RSS figures.
+# every case (one drawn frame each), printing RSS figures. The app is the one `turnlens PATH --no-watch` runs, made
+# as the command makes it (tui/cli.open_app: its options parsed, Textual and the app imported, the app made), only
+# run headless and without the check that the process has a terminal.
 INSPECTOR = r"""
 import asyncio, json, resource, sys, time
-from turnlens.tui.app import make_app
-from turnlens.tui.inspector import InspectorScreen
+from turnlens.tui import cli
 
 path, walk = sys.argv[1], sys.argv[2] == "walk"
 start = time.perf_counter()
-app = make_app([path] if path != "-" else [], watch=False)
+app = cli.open_app(([path] if path != "-" else []) + ["--no-watch"], terminal=False)
+from turnlens.tui.inspector import InspectorScreen
 display = app._display
 frames = [0]
 

@@ -7,6 +7,10 @@ import contextlib
 import signal
 import sys
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from textual.app import App
 
 
 @contextlib.contextmanager
@@ -95,6 +99,17 @@ def run(argv: Sequence[str] | None = None) -> int:
 
         return export_main(args[1:])
 
+    made = open_app(args)
+    if isinstance(made, int):
+        return made
+    made.run()
+    return made.return_code or 0
+
+
+def open_app(args: Sequence[str], *, terminal: bool = True) -> App | int:
+    """The app `turnlens ARGS` runs (Textual imported only now), or the exit status of a refusal, said on stderr.
+    `terminal=False` leaves out the check that standard input and output are a terminal (for
+    benchmarks/bench_firstframe.py, which runs the app headless and times what the command does)."""
     options = _parser().parse_args(args)
     import os
 
@@ -113,7 +128,9 @@ def run(argv: Sequence[str] | None = None) -> int:
         print(f"turnlens: --repo-root {options.repo_root}: not a folder", file=sys.stderr)
         return 2
 
-    if not (sys.stdin is not None and sys.stdin.isatty() and sys.stdout is not None and sys.stdout.isatty()):
+    if terminal and not (
+        sys.stdin is not None and sys.stdin.isatty() and sys.stdout is not None and sys.stdout.isatty()
+    ):
         # Without a terminal the app would run forever writing escape codes into a file or a pipe.
         print(
             "turnlens: the app needs a terminal (standard input and output are not one); "
@@ -128,7 +145,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     with ctrl_c_held():
         from .app import make_app  # imports Textual: only now
 
-    app = make_app(
+    return make_app(
         options.paths,
         repo_root=options.repo_root,
         mode=options.mode,
@@ -137,8 +154,6 @@ def run(argv: Sequence[str] | None = None) -> int:
         watch=not options.no_watch,
         dialect=options.dialect,
     )
-    app.run()
-    return app.return_code or 0
 
 
 if __name__ == "__main__":

@@ -427,7 +427,8 @@ def relative_to_repo(path: str, repo_root: str) -> str:
 
 
 def default_sample_dir() -> Path:
-    """The bundled samples: package data of `turnlens`, in a checkout (editable install) and in a wheel alike."""
-    from importlib.resources import files
+    """The bundled samples: package data of `turnlens`, in a checkout (editable install) and in a wheel alike. From
+    the package's own path: importlib.resources, which says the same of a package on disk, was ~3 ms of the start."""
+    import turnlens
 
-    return Path(str(files("turnlens") / "sample_evals"))
+    return Path(turnlens.__file__).parent / "sample_evals"
