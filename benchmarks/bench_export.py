@@ -3,13 +3,17 @@
 Generates a 5,000-case eval file (text, multi-turn, fenced code, file references and guideline files) in a temporary
 repo, then times the whole process, start to exit, of
 
-    turnlens export FILE --repo-root ROOT                     (.venv/bin/turnlens)
+    turnlens export FILE --repo-root ROOT                     (a plain install of this checkout, see below)
     node /work/shared/oracle/agentv-0.15.1-oracle.cjs FILE .  (skipped when node or the oracle is absent)
 
 several runs each, and prints the medians, the ratio (target: turnlens <= 1/10 of the oracle) and each side's peak
 RSS (from wait4, so it costs nothing). Also says on how many cases both outputs agree byte for byte.
 
-    .venv/bin/python benchmarks/bench_export.py [--cases 5000] [--runs 5] [--keep DIR] [--breakdown]
+The `turnlens` timed is a plain (non-editable) install of the checkout in benchmarks/out/plain-venv, built afresh by
+each run (benchmarks/plain_install.py): what `pip install turnlens` gives users. `--editable` times .venv/bin/turnlens
+instead (a developer's editable install, ~35 ms slower to start). The script prints which one it timed.
+
+    .venv/bin/python benchmarks/bench_export.py [--cases 5000] [--runs 5] [--keep DIR] [--breakdown] [--editable]
 """
 
 from __future__ import annotations
@@ -26,7 +30,9 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-TURNLENS = REPO / ".venv" / "bin" / "turnlens"
+sys.path.insert(0, str(REPO / "benchmarks"))
+from plain_install import EDITABLE, turnlens_command  # noqa: E402
+
 ORACLE = Path(os.environ.get("TURNLENS_ORACLE", "/work/shared/oracle/agentv-0.15.1-oracle.cjs"))
 # An installed turnlens runs from its bytecode cache (pip compiles it at install). With PYTHONDONTWRITEBYTECODE set,
 # the warm-up run could not write that cache and every timed run would compile turnlens' sources first.
@@ -176,6 +182,7 @@ def main(argv=None) -> int:
         action="store_true",
         help="also time turnlens' phases (import, load, format, json) in one process, no slicing",
     )
+    ap.add_argument("--editable", action="store_true", help="time .venv/bin/turnlens instead of a plain install")
     args = ap.parse_args(argv)
 
     tmp = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="turnlens-bench-"))
@@ -185,12 +192,14 @@ def main(argv=None) -> int:
         rel = eval_file.relative_to(root).as_posix()
         size = eval_file.stat().st_size
         print(f"eval file: {args.cases} cases, {size / 1024:.0f} KiB, 220 referenced files; {args.runs} runs each")
-        if not TURNLENS.exists():
-            print(f"turnlens not found at {TURNLENS}", file=sys.stderr)
+        if not EDITABLE.exists():
+            print(f"turnlens not found at {EDITABLE}", file=sys.stderr)
             return 2
-        ours, _, our_out = bench("turnlens", [str(TURNLENS), "export", rel, "--repo-root", "."], root, args.runs)
+        turnlens, how = turnlens_command(args.editable)
+        print(f"turnlens: {how}")
+        ours, _, our_out = bench("turnlens", [str(turnlens), "export", rel, "--repo-root", "."], root, args.runs)
         if args.breakdown:
-            python = TURNLENS.parent / "python"
+            python = turnlens.parent / "python"
             out = subprocess.run([str(python), "-c", BREAKDOWN, rel], cwd=root, capture_output=True, text=True)
             print("phases    " + (out.stdout.strip() or out.stderr.strip().splitlines()[-1]))
         node = shutil.which("node")

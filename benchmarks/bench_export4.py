@@ -4,14 +4,18 @@ Generates a 5,000-test suite (suite `input` and `input_files` defaults, `skip_de
 inputs, file references in content lists, multi-turn with tool turns, `{{ var }}` and `${{ VAR }}` interpolation,
 expected outputs, graders) in a temporary repo, then times the whole process, start to exit, of
 
-    turnlens export FILE --repo-root ROOT                      (.venv/bin/turnlens)
+    turnlens export FILE --repo-root ROOT                      (a plain install of this checkout, see below)
     node /work/shared/oracle/agentv-4.42.4-oracle.cjs FILE .   (skipped when node or the oracle is absent)
 
 several runs each, alternating, with stdout and stderr written to files (as `> out.jsonl` would), and prints the
 medians and the ratio (target: turnlens <= 1/10 of the oracle). Also says on how many tests both outputs agree byte
 for byte.
 
-    .venv/bin/python benchmarks/bench_export4.py [--tests 5000] [--runs 5] [--keep DIR]
+The `turnlens` timed is a plain (non-editable) install of the checkout in benchmarks/out/plain-venv, built afresh by
+each run (benchmarks/plain_install.py): what `pip install turnlens` gives users. `--editable` times .venv/bin/turnlens
+instead (a developer's editable install, ~35 ms slower to start). The script prints which one it timed.
+
+    .venv/bin/python benchmarks/bench_export4.py [--tests 5000] [--runs 5] [--keep DIR] [--editable]
 """
 
 from __future__ import annotations
@@ -28,7 +32,9 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-TURNLENS = REPO / ".venv" / "bin" / "turnlens"
+sys.path.insert(0, str(REPO / "benchmarks"))
+from plain_install import EDITABLE, turnlens_command  # noqa: E402
+
 ORACLE = Path(os.environ.get("TURNLENS_ORACLE4", "/work/shared/oracle/agentv-4.42.4-oracle.cjs"))
 ENV = {"BENCH_TEAM": "payments"}
 # An installed turnlens runs from its bytecode cache (pip compiles it at install). With PYTHONDONTWRITEBYTECODE set,
@@ -139,10 +145,12 @@ def main(argv=None) -> int:
     ap.add_argument("--tests", type=int, default=5000)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--keep", metavar="DIR", help="generate into DIR and keep it (default: a temp dir)")
+    ap.add_argument("--editable", action="store_true", help="time .venv/bin/turnlens instead of a plain install")
     args = ap.parse_args(argv)
-    if not TURNLENS.exists():
-        print(f"turnlens not found at {TURNLENS}", file=sys.stderr)
+    if not EDITABLE.exists():
+        print(f"turnlens not found at {EDITABLE}", file=sys.stderr)
         return 2
+    turnlens, how = turnlens_command(args.editable)
     tmp = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="turnlens-bench4-"))
     try:
         root = tmp.resolve()
@@ -152,7 +160,8 @@ def main(argv=None) -> int:
             f"suite: {args.tests} tests, {eval_file.stat().st_size / 1024:.0f} KiB, 201 referenced files, "
             f"suite input/input_files/assertions; {args.runs} runs each, alternating"
         )
-        ours_cmd = [str(TURNLENS), "export", rel, "--repo-root", "."]
+        print(f"turnlens: {how}")
+        ours_cmd = [str(turnlens), "export", rel, "--repo-root", "."]
         node = shutil.which("node")
         theirs_cmd = [node, str(ORACLE), rel, "."] if node and ORACLE.exists() else None
         timed(ours_cmd, root)  # warm the file cache and the bytecode cache

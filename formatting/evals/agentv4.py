@@ -20,7 +20,7 @@ import orjson
 from turnlens.formatting.evals.files import FileReadError, outside_root_message, read_bytes
 from turnlens.formatting.evals.interpolate import dotenv_values_for, interpolate_env, interpolate_vars
 from turnlens.formatting.evals.loader import _read_error_text, _read_text, _Resolver, decode_eval_bytes
-from turnlens.formatting.evals.yaml12 import YamlDoc, YamlError, parse_yaml, refusal_text
+from turnlens.formatting.evals.yaml12 import YamlDoc, YamlError, has_alias, parse_yaml, refusal_text
 from turnlens.formatting.jsjson import js_json_error
 from turnlens.formatting.jsstr import js_blank, js_json, js_json_indent, js_trim
 from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, Grader, Message, Segment
@@ -810,7 +810,7 @@ def _load_suite(ctx: _Ctx, result: EvalFile, doc: YamlDoc, text: str) -> EvalFil
     if not isinstance(data, dict):
         raise Refused(f"Invalid test file format: {result.path}", 1)
     if "${{" in text:
-        _env_suite(ctx, data, doc)
+        _env_suite(ctx, data, doc, text)
     name = data.get("name")
     base = os.path.basename(result.path)
     result.suite_name = name if isinstance(name, str) else re.sub(r"(\.eval)?\.ya?ml$", "", base)
@@ -961,13 +961,14 @@ def _env_in_place(
                 notes.extend((line, n) for n in replaced)
 
 
-def _env_suite(ctx: _Ctx, data: dict, doc: YamlDoc) -> None:
+def _env_suite(ctx: _Ctx, data: dict, doc: YamlDoc, text: str) -> None:
     """Env interpolation of a whole suite, said where it happened: each inline test's replacements on that test,
     the rest (name, description, suite input, defaults…) once for the file, with its line."""
-    tests = next((data[k] for k in ("tests", "eval_cases", "evalcases") if isinstance(data.get(k), list)), None)
+    key = next((k for k in ("tests", "eval_cases", "evalcases") if isinstance(data.get(k), list)), None)
+    tests = data[key] if key is not None else None
     suite_notes: list[tuple[int | None, str]] = []
     _env_in_place(data, ctx.env, doc, suite_notes, skip=tests)
-    if tests is not None:
+    if tests is not None and _tests_may_hold(text, "${{", doc, data, key):
         for i, entry in enumerate(tests):
             if isinstance(entry, dict):
                 test_notes: list[tuple[int | None, str]] = []
@@ -982,6 +983,23 @@ def _env_suite(ctx: _Ctx, data: dict, doc: YamlDoc) -> None:
         if (line, note) not in seen:
             seen.add((line, note))
             ctx.diags.append(Diagnostic(ctx.path, line, note, "info"))
+
+
+def _tests_may_hold(text: str, needle: str, doc: YamlDoc, data: dict, key: Any) -> bool:
+    """Whether a string in the tests may hold `needle`: not when the text has none from the line of the tests' key
+    on (their values are written after it) and no string can come from elsewhere (an escape can write one, an
+    alias can bring one from before). Spares walking thousands of tests for nothing."""
+    if "\\" in text or has_alias(text):
+        return True
+    line = _line(doc, data, key)
+    if line is None:
+        return True
+    start = 0
+    for _ in range(line - 1):
+        start = text.find("\n", start) + 1
+        if start == 0:
+            return True
+    return text.find(needle, start) != -1
 
 
 def _check_preprocessors(ctx: _Ctx, preprocessors: Any, line: int | None) -> None:

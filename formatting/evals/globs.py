@@ -182,6 +182,7 @@ class _PatternSet:
         self.seen: dict[str, bool] | None = (
             None if any(isinstance(m, _Budgeted) for _negated, m in self.magic.values()) else {}
         )
+        self.firsts: dict[str, str | None] = {}  # first_match by path, under the same condition
 
     def _match(self, path: str, pattern: str) -> bool:
         negated, matcher = self.magic[pattern]
@@ -202,13 +203,21 @@ class _PatternSet:
         return found
 
     def first_match(self, path: str, patterns: tuple[str, ...]) -> str | None:
-        if not self.matches(path):
-            return None
-        for p in patterns:  # which one, in the config's order
-            literal = _literal(p)
-            if literal == path or (literal is None and p in self.magic and self._match(path, p)):
-                return p
-        return None  # pragma: no cover
+        firsts = self.firsts if self.seen is not None else None  # (kept, as `seen`, unless a pattern is timed)
+        if firsts is not None and path in firsts:
+            return firsts[path]
+        found = None
+        if self.matches(path):
+            for p in patterns:  # which one, in the config's order
+                literal = _literal(p)
+                if literal == path or (literal is None and p in self.magic and self._match(path, p)):
+                    found = p
+                    break
+        if firsts is not None:
+            if len(firsts) >= 8192:
+                firsts.clear()
+            firsts[path] = found
+        return found
 
 
 @lru_cache(maxsize=16)

@@ -92,41 +92,42 @@ def interpolate_vars(data: Any, vars_: Mapping[str, Any], notes: list[str] | Non
     """`data` with `{{ var }}` references to `vars_` replaced (unknown names left as written)."""
     if not vars_:
         return data
+    if isinstance(data, str):
+        return _vars_in_string(data, vars_, notes, where) if "{{" in data else data
+    return _vars_walk(data, vars_, notes, where)
 
-    def sub_string(text: str) -> Any:
-        if "{{" not in text:
+
+def _vars_walk(value: Any, vars_: Mapping[str, Any], notes: list[str] | None, where: str) -> Any:
+    if isinstance(value, str):
+        return _vars_in_string(value, vars_, notes, where) if "{{" in value else value
+    if isinstance(value, list):
+        return [_vars_walk(v, vars_, notes, where) for v in value]
+    if isinstance(value, dict):
+        return {k: _vars_walk(v, vars_, notes, where) for k, v in value.items()}
+    return value
+
+
+def _vars_in_string(text: str, vars_: Mapping[str, Any], notes: list[str] | None, where: str) -> Any:
+    whole = _VAR.fullmatch(text)
+    if whole:
+        value = _lookup(vars_, whole.group(1))
+        if value is _MISSING:
             return text
-        whole = _VAR.fullmatch(text)
-        if whole:
-            value = _lookup(vars_, whole.group(1))
-            if value is _MISSING:
-                return text
-            if notes is not None:
-                notes.append(f"{where}{{{{ {whole.group(1)} }}}} is the whole value: replaced by {js_json(value)[:80]}")
-            return value
-
-        def one(match: re.Match) -> str:
-            value = _lookup(vars_, match.group(1))
-            if value is _MISSING:
-                return match.group(0)
-            return value if isinstance(value, str) else js_json(value)
-
-        out = _VAR.sub(one, text)
-        if notes is not None and out != text:
-            names = sorted({m.group(1) for m in _VAR.finditer(text) if _lookup(vars_, m.group(1)) is not _MISSING})
-            notes.append(f"{where}{', '.join('{{ ' + n + ' }}' for n in names)} replaced from vars")
-        return out
-
-    def walk(value: Any) -> Any:
-        if isinstance(value, str):
-            return sub_string(value)
-        if isinstance(value, list):
-            return [walk(v) for v in value]
-        if isinstance(value, dict):
-            return {k: walk(v) for k, v in value.items()}
+        if notes is not None:
+            notes.append(f"{where}{{{{ {whole.group(1)} }}}} is the whole value: replaced by {js_json(value)[:80]}")
         return value
 
-    return walk(data)
+    def one(match: re.Match) -> str:
+        value = _lookup(vars_, match.group(1))
+        if value is _MISSING:
+            return match.group(0)
+        return value if isinstance(value, str) else js_json(value)
+
+    out = _VAR.sub(one, text)
+    if notes is not None and out != text:
+        names = sorted({m.group(1) for m in _VAR.finditer(text) if _lookup(vars_, m.group(1)) is not _MISSING})
+        notes.append(f"{where}{', '.join('{{ ' + n + ' }}' for n in names)} replaced from vars")
+    return out
 
 
 def dotenv_values_for(

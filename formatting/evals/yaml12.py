@@ -637,6 +637,12 @@ _ALIAS = re.compile(r"\*[^\s,\[\]{}*]")
 _TOKEN_BEFORE = frozenset(" \t\r\n[{,")
 
 
+def has_alias(text: str) -> bool:
+    """Whether the text uses an alias (`*name`, which a merge key `<<` needs too): one parsed value can then stand
+    in several places of the data."""
+    return "*" in text and _has_token(_ALIAS, text)
+
+
 def _has_token(pattern: re.Pattern, text: str) -> bool:
     """Whether `pattern` matches where a YAML token can start (line start, after a space, `[`, `{` or `,`)."""
     for match in pattern.finditer(text):
@@ -1709,7 +1715,7 @@ def _parse(text: str, merge: bool = False) -> YamlDoc:
         raise error from None
     if root is None:
         return YamlDoc(None)
-    count_aliases = "*" in text and _has_token(_ALIAS, text)
+    count_aliases = has_alias(text)
     builder: _Builder
     merge = merge and "<<" in text
     if version is None and not count_aliases and restore_text is None and not merge:

@@ -396,22 +396,24 @@ def _render(
     return Rendered(question, guidelines, chat)
 
 
-def _render_v4(an: _Analysis) -> tuple[Rendered, Rendered]:
-    """AgentV 4 in the agentv profile, lm and agent mode at once: they differ only in how a file renders, so a
-    message without a file is rendered once for both, and a case without one makes one set of strings for both."""
+def _texts_by_mode(parts_all: list[list[_Part]]) -> tuple[list[list[str]], list[list[str]], bool]:
+    """Every kept message's parts rendered (_render_parts) in lm and in agent mode at once, and whether any file made
+    the two differ. They differ only in how a file renders: a message without one has one list for both."""
     lm_all: list[list[str]] = []
     agent_all: list[list[str]] = []
     with_files = False
-    for parts in an.parts:
+    for parts in parts_all:
         lm: list[str] = []
         agent = lm
         for p in parts:
-            if p.kind == "text":
-                lm.append(p.value)
+            kind = p.kind
+            if kind != "file":
+                text = p.value if kind == "text" else f"<Attached: {p.value}>"
+                lm.append(text)
                 if agent is not lm:
-                    agent.append(p.value)
+                    agent.append(text)
                 continue
-            if agent is lm:  # a file (4.x parts are text or file): the two modes part here
+            if agent is lm:  # the two modes part here
                 agent = lm.copy()
                 with_files = True
             agent.append(f'<file: path="{p.agent_path or p.value}">')
@@ -419,13 +421,39 @@ def _render_v4(an: _Analysis) -> tuple[Rendered, Rendered]:
                 lm.append(f'<file path="{p.value}">\n{js_trim(p.text)}\n</file>')
         lm_all.append(lm)
         agent_all.append(agent)
-    lm_rendered = _rendered_v4(an, lm_all)
+    return lm_all, agent_all, with_files
+
+
+def _same_rendered(rendered: Rendered) -> Rendered:
+    """Agent mode's Rendered when it equals lm mode's (no file in the case)."""
+    chat = rendered.chat_prompt
+    return Rendered(
+        rendered.question,
+        rendered.guidelines,
+        None if chat is None else list(chat),
+        rendered.system_message,
+        rendered.dialect,
+    )
+
+
+def _render_v4(an: _Analysis) -> tuple[Rendered, Rendered]:
+    """AgentV 4 in the agentv profile, lm and agent mode at once (_render for each, with less work)."""
+    lm_all, agent_all, with_files = _texts_by_mode(an.parts)
+    lm = _rendered_v4(an, lm_all)
+    return lm, _rendered_v4(an, agent_all) if with_files else _same_rendered(lm)
+
+
+def _render_015(an: _Analysis, guidelines: str, patterns: tuple[str, ...]) -> tuple[Rendered, Rendered]:
+    """0.15 in the agentv profile, lm and agent mode at once (_render for each, with less work)."""
+    if not an.uses_markers:
+        lm_flat = Rendered(_flat_question(an, "lm", patterns), guidelines, None)
+        return lm_flat, Rendered(_flat_question(an, "agent", patterns), guidelines, None)
+    lm_all, agent_all, with_files = _texts_by_mode(an.parts)
+    lm = Rendered(_marked_question(an, lm_all), guidelines, _agentv_chat(an, guidelines, "lm", lm_all) or None)
     if not with_files:
-        chat = lm_rendered.chat_prompt
-        return lm_rendered, Rendered(
-            lm_rendered.question, "", None if chat is None else list(chat), lm_rendered.system_message, "agentv-4"
-        )
-    return lm_rendered, _rendered_v4(an, agent_all)
+        return lm, _same_rendered(lm)
+    chat = _agentv_chat(an, guidelines, "agent", agent_all) or None
+    return lm, Rendered(_marked_question(an, agent_all), guidelines, chat)
 
 
 def _rendered_v4(an: _Analysis, rendered: list[list[str]]) -> Rendered:
@@ -473,8 +501,11 @@ def format_case(case: EvalCase, eval_file: EvalFile, profile: Profile = "agentv"
     patterns = tuple(eval_file.config.patterns)
     an = _analyse(case, patterns)
     guidelines = _guidelines(an)
-    lm = _render(an, "lm", profile, guidelines, patterns)
-    agent = _render(an, "agent", profile, guidelines, patterns)
+    if profile == "agentv":
+        lm, agent = _render_015(an, guidelines, patterns)
+    else:
+        lm = _render(an, "lm", profile, guidelines, patterns)
+        agent = _render(an, "agent", profile, guidelines, patterns)
     question = evaluator_question(lm.question, an.kept)
     prompt = evaluator_prompt(case.outcome or "", question, case.reference_answer)
     explanation = explain(case, an, patterns, eval_file.repo_root)
