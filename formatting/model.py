@@ -2,6 +2,7 @@
 
 Everything here is a frozen-ish dataclass of strings, ints and lists so that the
 TUI, the exporter and the tests can consume it without knowing how it was made.
+Each has a docstring: without one @dataclass writes one with inspect.signature, at every start.
 """
 
 from __future__ import annotations
@@ -66,6 +67,8 @@ class Segment:
 
 @dataclass
 class Message:
+    """One input or expected message, as written, with its segments."""
+
     index: int
     role: str
     line: int | None
@@ -106,6 +109,8 @@ class EvaluatorPrompt:
 
 @dataclass
 class EvalCase:
+    """One case (0.15) or test (4.x) as loaded: its messages, what the grader gets, and why it is skipped."""
+
     index: int  # position in `evalcases`
     id: str | None  # as written (None when missing or not a string)
     line: int | None
@@ -145,6 +150,8 @@ class EvalCase:
 
 @dataclass
 class GuidelineConfig:
+    """agentv-0.15: the `.agentv/config.yaml` in force and its guideline patterns."""
+
     path: str | None  # the config file used, None when none found
     patterns: list[str]
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -152,6 +159,8 @@ class GuidelineConfig:
 
 @dataclass
 class EvalFile:
+    """One loaded eval file: its cases, its warnings, or why it was refused."""
+
     path: str  # as given
     abs_path: str
     repo_root: str
@@ -195,6 +204,8 @@ RuleKind = Literal["non-user turn", "several visible turns", "single visible tur
 
 @dataclass
 class SegmentFate:
+    """What became of one segment, for the explanation."""
+
     message_index: int
     segment_index: int
     fate: SegmentFateKind
@@ -204,6 +215,8 @@ class SegmentFate:
 
 @dataclass
 class MessageFate:
+    """What became of one message, for the explanation."""
+
     message_index: int
     role: str
     visible: bool  # counts as a visible turn for the marker rule
@@ -214,6 +227,8 @@ class MessageFate:
 
 @dataclass
 class Explanation:
+    """Which marker rule fired and why, with the fate of every message and segment."""
+
     rule: RuleKind
     uses_markers: bool
     summary: str  # one line: "Markers: message 3 (assistant) is a non-user turn"
@@ -238,6 +253,8 @@ class Explanation:
 
 @dataclass
 class FormattedCase:
+    """Everything the model and the grader receive for one case, in both modes, and why."""
+
     case: EvalCase
     profile: Profile
     lm: Rendered

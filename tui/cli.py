@@ -81,9 +81,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Entry point; always ends with SystemExit carrying the exit status (also under `python -c`)."""
+    """Entry point; always ends with SystemExit carrying the exit status (also under `python -c`), but for
+    `turnlens export`, which ends the process itself once its output is flushed."""
     try:
-        status = run(argv)
+        status = run(argv, exit_process=True)
     except KeyboardInterrupt:  # Ctrl-C before the command took it over (while starting): no traceback
         if sys.stderr is not None:
             print("turnlens: interrupted", file=sys.stderr)
@@ -91,13 +92,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     raise SystemExit(status)
 
 
-def run(argv: Sequence[str] | None = None) -> int:
+def run(argv: Sequence[str] | None = None, exit_process: bool = False) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "export":
         with ctrl_c_held():
             from turnlens.formatting.export.evals import main as export_main
 
-        return export_main(args[1:])
+        return export_main(args[1:], exit_process=exit_process)
 
     made = open_app(args)
     if isinstance(made, int):

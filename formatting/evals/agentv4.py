@@ -421,6 +421,7 @@ class _Suite:
         self.input_files: Any = None
         self.has_input_files = False
         self.assertions: Any = None
+        self.graders: list[Grader] | None = None  # made from `assertions` (_suite_graders)
         self.doc: YamlDoc | None = None
 
 
@@ -607,8 +608,19 @@ def _build_test(
             ),
         )
     if suite.assertions is not None and not skip_defaults:
-        case.assertions.extend(_graders(ctx, suite.assertions, label, suite.doc, from_suite=True))
+        case.assertions.extend(_suite_graders(ctx, suite, label))
     return case
+
+
+def _suite_graders(ctx: _Ctx, suite: _Suite, label: str) -> list[Grader]:
+    """The suite's graders, made once unless making them warns (a warning names the test: it is said per test)."""
+    if suite.graders is not None:
+        return suite.graders
+    warned = len(ctx.diags)
+    graders = _graders(ctx, suite.assertions, label, suite.doc, from_suite=True)
+    if len(ctx.diags) == warned:
+        suite.graders = graders
+    return graders
 
 
 def _conversation_note(case: EvalCase, raw: dict, turns: Any) -> None:

@@ -292,8 +292,7 @@ def _write_rows(out, rows: list[tuple[bytes, list[str]]], quiet: bool) -> None:
 
 
 def _flush_chunk(out, chunk: list[bytes], warnings: list[str]) -> None:
-    for line in warnings:
-        output.warn(f"turnlens export: warning: {line}")
+    output.warn_lines([f"turnlens export: warning: {line}" for line in warnings])
     warnings.clear()
     chunk.append(b"")
     output.write_rows(out, b"\n".join(chunk))  # every byte, whole rows (a short write is continued)
@@ -345,11 +344,15 @@ def _has_eval_files(folder: str) -> bool:
     return bool(discover_eval_files(folder))
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, exit_process: bool = False) -> int:
+    """`turnlens export ARGV`'s exit status; with `exit_process` (the command itself) the process ends with it."""
     output.guard_std_fds()
     args = _parser().parse_args(argv)
     output.install_sigint_handler()
-    return run_guarded(lambda: _main(args, argv))
+    status = run_guarded(lambda: _main(args, argv))
+    if exit_process:
+        output.exit_now(status)
+    return status
 
 
 def run_guarded(export) -> int:

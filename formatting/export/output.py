@@ -19,7 +19,7 @@ import os
 import signal
 import sys
 from collections.abc import Iterator
-from typing import BinaryIO, cast
+from typing import BinaryIO, NoReturn, cast
 
 from turnlens.formatting.sanitize import sanitize
 
@@ -159,11 +159,28 @@ def silence_stdout() -> None:
 
 def warn(line: str) -> None:
     """One message on stderr, control characters made visible; dropped when stderr is closed."""
+    warn_lines([line])
+
+
+def warn_lines(lines: list[str]) -> None:
+    """Messages on stderr as `warn` writes them, with one write for all (an export can have thousands)."""
     stream = sys.stderr
-    if stream is None:
+    if stream is None or not lines:
         return
     try:
-        stream.write(sanitize(line) + "\n")
+        stream.write("".join([sanitize(line) + "\n" for line in lines]))
         stream.flush()
     except (OSError, ValueError):
         pass
+
+
+def exit_now(status: int) -> NoReturn:
+    """End the process with `status` once stdout and stderr are flushed, skipping the interpreter's shutdown (a
+    full collection, then the modules torn down one by one: 7-18 ms after a big export, for nothing)."""
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            try:
+                stream.flush()
+            except (OSError, ValueError):  # (a closed or broken output was reported already)
+                pass
+    os._exit(status)

@@ -592,9 +592,9 @@ def explain(
 
     fates: list[SegmentFate] = []
     lead = an.lead
-    kept_pos = {m.index: pos for pos, m in enumerate(an.kept)}
-    visible_indexes = set(an.visible)
-    for message in case.messages:
+    # a message's position among the kept ones: its own when none was dropped (always so in 4.x)
+    kept_pos = None if len(an.kept) == len(case.messages) else {m.index: pos for pos, m in enumerate(an.kept)}
+    for n, message in enumerate(case.messages):
         if message.dropped is not None:
             for seg in message.segments:
                 fates.append(
@@ -607,10 +607,9 @@ def explain(
                     )
                 )
             continue
-        pos = kept_pos[message.index]
-        visible = message.index in visible_indexes
+        pos = n if kept_pos is None else kept_pos[message.index]
         if v4:
-            sent = visible or pos < lead
+            sent = an.visible_flags[pos] or pos < lead
         else:
             parts = an.parts[pos]
             # only a file's fate depends on its part
@@ -878,13 +877,14 @@ def _segment_fate_v4(message: Message, seg, sent: bool) -> SegmentFate:
     m, i = message.index, seg.index
     origin = f" ({seg.origin})" if seg.origin else ""
     if seg.type == "text":
-        if seg.value is None:
+        value = seg.value
+        if value is None:
             return SegmentFate(m, i, "unknown type dropped", _not_a_string(seg))
-        if js_blank(seg.value):
+        if js_blank(value):
             if message.content_is_string or not sent:
                 return SegmentFate(m, i, "blank dropped", "only white space" + origin)
             return SegmentFate(m, i, "blank kept", "only white space, sent as is inside its message" + origin)
-        return SegmentFate(m, i, "text kept", _lines(seg.value) + origin)
+        return SegmentFate(m, i, "text kept", _lines(value) + origin)
     if seg.type in ("file", "image") and seg.value == "":
         return SegmentFate(m, i, "unknown type dropped", "the path is empty: AgentV skips it without a warning")
     if seg.type == "image":
