@@ -182,6 +182,8 @@ def test_random_documents_read_the_same_or_are_left_to_libyaml(odd):
         "a:\n  - b\n  c: d\n",
         "? a\n: b\n",
         "- - a\n",
+        "a:\n- b\n-c: d\n",  # `-c` at the items' column is a key of `a`'s mapping, not an item
+        "- a\n-b\n",
         "a: 'it''s'\n",
         "plain scalar\n",
         "",
