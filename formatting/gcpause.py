@@ -10,7 +10,8 @@
 - `pause_until_started()` … `started()`: no cyclic collection while the app starts (its modules imported, its first
   screen built and drawn): what it makes then lives as long as the app, and the collections its allocations
   triggered re-scanned it all (~40 ms of the inspector's first frame, a full collection among them;
-  benchmarks/bench_firstframe.py). A pause like `paused()`'s, begun at most once.
+  benchmarks/bench_firstframe.py). A pause like `paused()`'s, begun at most once; what exists when it ends is kept
+  out of later collections (gc.freeze).
 """
 
 from __future__ import annotations
@@ -67,6 +68,11 @@ def started() -> None:
     with _lock:
         if _starting:
             _starting = False
+            # Kept out of later collections, as keep_long_lived does: the first collection after the pause would
+            # scan everything made while starting at once (~20 ms for the results view, ~80 for the inspector),
+            # holding the GIL just when Textual's writer thread has the first frame to write. What of it is garbage
+            # (~1,500 objects of cycles) waits for release_long_lived.
+            gc.freeze()
             _resume()
 
 

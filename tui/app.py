@@ -61,6 +61,11 @@ class TurnlensApp(CrashReportWithoutLocals):
             gcpause.started()  # if it ended before its first frame
 
     def on_mount(self) -> None:
+        # Once the app's start is over: Textual mounts the app inside a batch update, and a frame drawn in one is
+        # not written to the terminal (the first screen's first frame was drawn for nothing, and drawn again later).
+        self.call_later(self._open_first_screen)
+
+    def _open_first_screen(self) -> None:
         self.push_screen(self._first_screen_factory())
         self.call_after_refresh(gcpause.started)
 
