@@ -122,7 +122,9 @@ class EvalCase:
     guideline_paths: list[str] = field(default_factory=list)  # absolute, in load order (export makes them relative)
     skipped: str | None = None  # reason the reference skips the case
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    raw: object = None  # the case mapping as parsed (plain dict/list/str)
+    # the mapping's `id` as parsed, whatever its type (1042, true; None when missing or not a mapping): names a case
+    # whose id is not a string. Not the whole mapping: kept for every case of a loaded file, it was a third of it.
+    raw_id: object = None
     # --- agentv-0.15: the case's own `evaluators`, as written (None when it declares none)
     evaluators: list | None = None
     # --- agentv-4 (see formatting/evals/agentv4.py); defaults for agentv-0.15 cases

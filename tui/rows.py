@@ -14,7 +14,7 @@ def case_label(case: EvalCase) -> str:
     wrote it, else its position."""
     if case.id is not None:
         return case.id
-    raw = case.raw.get("id") if isinstance(case.raw, dict) else None
+    raw = case.raw_id
     if raw is None:
         return f"#{case.index + 1} (no id)"
     if isinstance(raw, bool):

@@ -440,10 +440,10 @@ def _build_test(
 ) -> EvalCase:
     if not isinstance(raw, dict):
         ctx.warn("Skipping invalid test entry (expected object)", line)
-        return EvalCase(index, None, line, ctx.path, skipped="not a mapping (expected object)", raw=raw, source=source)
+        return EvalCase(index, None, line, ctx.path, skipped="not a mapping (expected object)", source=source)
     raw_id = raw.get("id")
     test_id = raw_id if isinstance(raw_id, str) else None
-    case = EvalCase(index, test_id, line, ctx.path, raw=raw, source=source)
+    case = EvalCase(index, test_id, line, ctx.path, raw_id=raw_id, source=source)
     label = test_id if test_id is not None else "unknown"  # an empty id is named as written: ''
     notes = case.interpolations
     notes.extend(ctx.test_env(raw))  # what `${{ VAR }}` replaced in this test's own text
@@ -1133,7 +1133,7 @@ def load_skill_evals(result: EvalFile, text: str, cwd: str, environ: Mapping[str
     suite = _Suite()
     for index, ev in enumerate(evals):
         if not isinstance(ev, dict):
-            case = EvalCase(index, None, None, result.path, skipped="not an object", raw=ev)
+            case = EvalCase(index, None, None, result.path, skipped="not an object")
             message = f"Skipping eval case unknown in '{result.path}': missing or empty 'prompt'"
             case.diagnostics.append(Diagnostic(result.path, None, message))
             result.cases.append(case)
@@ -1142,7 +1142,7 @@ def load_skill_evals(result: EvalFile, text: str, cwd: str, environ: Mapping[str
         sid = eid if isinstance(eid, str) else ("undefined" if eid is None else js_json(eid))  # JavaScript String()
         prompt = ev.get("prompt")
         if not isinstance(prompt, str) or not prompt.strip():
-            case = EvalCase(index, sid, None, result.path, raw=ev, skipped="`prompt` is empty or not a string")
+            case = EvalCase(index, sid, None, result.path, raw_id=eid, skipped="`prompt` is empty or not a string")
             named = "unknown" if eid is None else f"id={sid}"
             case.diagnostics.append(
                 Diagnostic(
@@ -1165,7 +1165,7 @@ def load_skill_evals(result: EvalFile, text: str, cwd: str, environ: Mapping[str
             test["assertions"] = assertions
         case = _build_test(ctx, test, index, None, None, suite, use_vars=False, require_spec=False)
         case.interpolations[:0] = ctx.test_env(ev)
-        case.raw = ev
+        case.raw_id = eid
         files = ev.get("files")
         if isinstance(files, list) and files:
             case.notes.append(

@@ -410,9 +410,9 @@ def _load_case(
     line = _line(doc, raw) if isinstance(raw, (dict, list)) else _line(doc, doc.data.get("evalcases"), position)
     if not isinstance(raw, dict):
         file_diags.append(Diagnostic(ctx.eval_path, line, "Skipping invalid eval case entry (expected object)"))
-        return EvalCase(index, None, line, ctx.eval_path, skipped="not a mapping (expected object)", raw=raw)
+        return EvalCase(index, None, line, ctx.eval_path, skipped="not a mapping (expected object)")
     case_id = raw.get("id")
-    case = EvalCase(index, case_id if isinstance(case_id, str) else None, line, ctx.eval_path, raw=raw)
+    case = EvalCase(index, case_id if isinstance(case_id, str) else None, line, ctx.eval_path, raw_id=case_id)
     outcome = raw.get("outcome")
     if alias_outcome and outcome is None and "expected_outcome" in raw:
         outcome = raw.get("expected_outcome")

@@ -122,7 +122,7 @@ def _iter_rows(ev: EvalFile, profile: str, plain: bool) -> Iterator[dict]:
 
 
 def _id_as_written(case) -> object:
-    raw = case.raw.get("id") if isinstance(case.raw, dict) else None
+    raw = case.raw_id
     return raw if isinstance(raw, (str, int, float, bool)) else None
 
 

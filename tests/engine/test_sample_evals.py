@@ -48,7 +48,7 @@ def _all_cases() -> dict[str, tuple[Path, object]]:
     cases = {}
     for path in EVAL_FILES:
         for case in _load(path).cases:
-            cases[case.id if case.id is not None else str(case.raw.get("id"))] = (path, case)
+            cases[case.id if case.id is not None else str(case.raw_id)] = (path, case)
     return cases
 
 
@@ -68,7 +68,7 @@ class TestSampleEvalFiles:
     def test_case_ids_are_unique_across_suites(self) -> None:
         seen: list[str] = []
         for path in EVAL_FILES:
-            seen += [str(c.id if c.id is not None else c.raw.get("id")) for c in _load(path).cases]
+            seen += [str(c.id if c.id is not None else c.raw_id) for c in _load(path).cases]
         assert len(seen) == len(set(seen))
 
     def test_readme_table_lists_every_case_and_nothing_else(self) -> None:
