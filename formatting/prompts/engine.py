@@ -160,6 +160,21 @@ def _format_parts(message: Message, file_texts: dict[str, str], patterns: tuple[
     return parts
 
 
+def _has_kind(parts: list[_Part], kind: str) -> bool:
+    # (loops rather than any() over a generator: asked for every message of every case)
+    for p in parts:
+        if p.kind == kind:
+            return True
+    return False
+
+
+def _has_other_than_refs(parts: list[_Part]) -> bool:
+    for p in parts:
+        if p.kind != "ref":
+            return True
+    return False
+
+
 def _visible(parts: list[_Part]) -> bool:
     """Visible content: a non-blank text, or a file whose text is not blank (a guideline reference is not)."""
     for p in parts:
@@ -342,9 +357,7 @@ def _agentv_chat(
         chat.append(ChatMessage("system", "\n\n".join(system_parts)))
     for message, parts, texts in zip(an.kept[lead:], an.parts[lead:], rendered_all[lead:]):
         # a guideline reference shows in the question but not in chatPrompt: only then is the turn rendered again
-        rendered = (
-            _render_parts(parts, mode, with_refs=False) if refs and any(p.kind == "ref" for p in parts) else texts
-        )
+        rendered = _render_parts(parts, mode, with_refs=False) if refs and _has_kind(parts, "ref") else texts
         if message.role in ("system", "tool"):
             chat.append(ChatMessage("assistant", "\n".join([role_marker(message.role), *rendered])))
         elif rendered:
@@ -643,7 +656,7 @@ def _explanation_head(case: EvalCase, an: _Analysis, v4: bool) -> tuple:
         tuple([(m.index, m.role, m.dropped) for m in case.messages]),
         tuple(an.visible),
         # per kept message: content besides guideline references (a 4.x message has none of those)
-        tuple(map(bool, an.parts)) if v4 else tuple([any(p.kind != "ref" for p in parts) for parts in an.parts]),
+        tuple(map(bool, an.parts)) if v4 else tuple([_has_other_than_refs(parts) for parts in an.parts]),
     )
     head = _heads.get(key)
     if head is None:
@@ -761,7 +774,7 @@ def _make_explanation_head(case: EvalCase, an: _Analysis, v4: bool) -> tuple:
                 chat_role, note = "system", "merged into the leading system message"
             elif message.role in ("system", "tool"):
                 chat_role, note = "assistant", f"sent as an assistant message starting with {role_marker(message.role)}"
-            elif any(p.kind != "ref" for p in parts):
+            elif _has_other_than_refs(parts):
                 chat_role, note = (
                     message.role,
                     f"kept as {'an' if message.role == 'assistant' else 'a'} {message.role} message",
