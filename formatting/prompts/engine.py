@@ -625,13 +625,17 @@ def explain(
             sent = an.visible_flags[pos] or pos < lead
         else:
             parts = an.parts[pos]
-            # only a file's fate depends on its part
-            part_by_seg = {p.segment_index: p for p in parts} if an.uses_markers and parts else {}
+            part_by_seg: dict[int, _Part] | None = None if an.uses_markers and parts else {}
         for seg in message.segments:
             if v4:
                 fate = _segment_fate_v4(message, seg, sent)
             else:
-                fate = _segment_fate(message, seg, part_by_seg.get(seg.index), an.uses_markers, patterns, repo_root)
+                part = None
+                if seg.type == "file":  # only a file's fate depends on its part
+                    if part_by_seg is None:
+                        part_by_seg = {p.segment_index: p for p in parts}
+                    part = part_by_seg.get(seg.index)
+                fate = _segment_fate(message, seg, part, an.uses_markers, patterns, repo_root)
             if seg.outside_root:
                 fate = replace(fate, detail=f"{fate.detail}; outside the repository root ({seg.resolved_path})")
             fates.append(fate)
