@@ -7,6 +7,7 @@ Kept free of textual/rich imports so the command starts fast.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 from collections.abc import Iterator
@@ -300,10 +301,13 @@ def _flush_chunk(out, chunk: list[bytes], warnings: list[str]) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
+    # add_argument makes a help formatter to check each option, and a formatter asks the terminal's width through
+    # shutil (importing it costs ~3 ms of start-up): the checks get one of fixed width, help the usual one.
     p = argparse.ArgumentParser(
         prog="turnlens export",
         description="Write what every case of an eval file becomes (question, guidelines, chatPrompt for lm and "
         "agent mode, evaluator prompt, marker rule) as JSONL; or export a results file.",
+        formatter_class=functools.partial(argparse.HelpFormatter, width=80),
     )
     p.add_argument(
         "paths",
@@ -324,6 +328,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings on stderr")
     p.add_argument("--max-file-size", metavar="SIZE", help=SIZE_OPTION_HELP)
+    p.formatter_class = argparse.HelpFormatter
     return p
 
 
@@ -421,12 +426,12 @@ def _expand_folders(args) -> tuple[list[str], list[str]]:
     """Every path named; a folder gives the eval files discovered in it (evals/dialect.py), relative to the cwd.
     Also the folders in which none was found. A candidate file that could not be read or sniffed is named on
     stderr (left out silently, a broken eval file would go unnoticed)."""
-    from turnlens.formatting.evals.dialect import discover_eval_files
-
     out: list[str] = []
     empty: list[str] = []
     for path in args.paths:
         if os.path.isdir(path):
+            from turnlens.formatting.evals.dialect import discover_eval_files  # (only for a folder: start-up time)
+
             unread: list[tuple[str, str]] = []
             found = discover_eval_files(path, args.repo_root, unread=unread)
             for skipped, reason in [] if args.quiet else unread:
