@@ -40,11 +40,17 @@ def plain_turnlens() -> Path:
         (Path(site) / "turnlens-bench-deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     wheels = OUT / "wheel"
     shutil.rmtree(wheels, ignore_errors=True)
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(REPO)],
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    build = REPO / "build"  # where setuptools builds the wheel: taken away again unless it was there before
+    had_build = build.exists()
+    try:
+        subprocess.run(
+            [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(REPO)],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+    finally:
+        if not had_build:
+            shutil.rmtree(build, ignore_errors=True)
     wheel = next(wheels.glob("turnlens-*.whl"))
     subprocess.run(
         [str(python), "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall", "--no-index", str(wheel)],

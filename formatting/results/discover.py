@@ -36,10 +36,8 @@ MAX_RUNS = 5000
 
 _ID_KEY = re.compile(rb'"(?:eval_id|test_id|testId)"\s*:')
 _SCORE_KEY = re.compile(rb'"score"\s*:\s*-?[0-9]')
-_YAML_EVAL_ID = re.compile(rb"^(?:-\s+)?eval_id\s*:", re.M)
-_YAML_TEST_ID = re.compile(rb"^(?:-\s+)?test_id\s*:", re.M)
-_YAML_SCORE = re.compile(rb"^(?:-\s+)?score\s*:", re.M)
-_YAML_EVAL_SCHEMA = re.compile(rb"^\$schema\s*:\s*['\"]?agentv-eval", re.M)
+# In one pass over the head (it runs before `turnlens export` starts): an eval file's schema, or a results key.
+_YAML_KEYS = re.compile(rb"^(?:(\$schema\s*:\s*['\"]?agentv-eval)|(?:-\s+)?(eval_id|test_id|score)\s*:)", re.M)
 # 2026-11-23T21-50-12-345Z (AgentV replaces : and . by -), or the ISO form itself
 _TIME_IN_NAME = re.compile(r"(\d{4}-\d{2}-\d{2})[T_ ](\d{2})[-:](\d{2})[-:](\d{2})(?:[-.](\d{1,6}))?Z?")
 
@@ -76,9 +74,12 @@ def is_results_file(path: str) -> bool:
     except (OSError, FileReadError):
         return False
     if is_yaml_path(path):
-        if _YAML_EVAL_SCHEMA.search(head):
-            return False
-        return bool(_YAML_EVAL_ID.search(head) or (_YAML_TEST_ID.search(head) and _YAML_SCORE.search(head)))
+        keys = set()
+        for match in _YAML_KEYS.finditer(head):
+            if match.group(1):
+                return False  # an eval file
+            keys.add(match.group(2))
+        return b"eval_id" in keys or (b"test_id" in keys and b"score" in keys)
     return _json_row_is_result(head)
 
 
