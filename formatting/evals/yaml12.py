@@ -92,31 +92,51 @@ class YamlError(Exception):
         return f"line {self.line}, column {self.column}: {self.message}"
 
 
+class _LazyPattern:
+    """A regex compiled when first used. Most of this module's serve YAML 1.1 documents, refusal wording or rare
+    characters, which reading plain files never needs: compiled up front they took ~3 ms of every start."""
+
+    __slots__ = ("_args", "_pattern")
+
+    def __init__(self, *args: Any) -> None:
+        self._args = args
+        self._pattern: re.Pattern[str] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        pattern = self._pattern
+        if pattern is None:
+            pattern = self._pattern = re.compile(*self._args)
+        return getattr(pattern, name)
+
+
 # The headline the reference's `yaml` parser gives for the refusals where it and this reader agree on the cause
 # (checked against both oracles' recordings); elsewhere the two parsers describe the same bad text differently.
-_REFERENCE_HEADLINES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"duplicate key "), "Map keys must be unique"),
+_REFERENCE_HEADLINES: tuple[tuple[_LazyPattern, str], ...] = (
+    (_LazyPattern(r"duplicate key "), "Map keys must be unique"),
     (
-        re.compile(r"the file holds more than one YAML document"),
+        _LazyPattern(r"the file holds more than one YAML document"),
         "Source contains multiple documents; please use YAML.parseAllDocuments()",
     ),
     (
-        re.compile(r"the alias \*(?P<name>\S+) refers to no anchor"),
+        _LazyPattern(r"the alias \*(?P<name>\S+) refers to no anchor"),
         "Unresolved alias (the anchor must be set before the alias): {name}",
     ),
-    (re.compile(r"a tab character is used for indentation"), "Tabs are not allowed as indentation"),
-    (re.compile(r"this line is indented past its list's '-' but does not start"), "Sequence item without - indicator"),
+    (_LazyPattern(r"a tab character is used for indentation"), "Tabs are not allowed as indentation"),
     (
-        re.compile(r"the '\[' list opened at line \d+ is not closed with '\]'(, or this line| before the end)"),
+        _LazyPattern(r"this line is indented past its list's '-' but does not start"),
+        "Sequence item without - indicator",
+    ),
+    (
+        _LazyPattern(r"the '\[' list opened at line \d+ is not closed with '\]'(, or this line| before the end)"),
         "Flow sequence in block collection must be sufficiently indented and end with a ]",
     ),
-    (re.compile(r"a ': ' appears where no key can start"), "Nested mappings are not allowed in compact mappings"),
+    (_LazyPattern(r"a ': ' appears where no key can start"), "Nested mappings are not allowed in compact mappings"),
     (
-        re.compile(r"this value runs on into line \d+, where a ': '"),
+        _LazyPattern(r"this value runs on into line \d+, where a ': '"),
         "Nested mappings are not allowed in compact mappings",
     ),
-    (re.compile(r"the double-quoted value opened at line \d+ continues"), 'Missing closing "quote'),
-    (re.compile(r"the single-quoted value opened at line \d+ continues"), "Missing closing 'quote"),
+    (_LazyPattern(r"the double-quoted value opened at line \d+ continues"), 'Missing closing "quote'),
+    (_LazyPattern(r"the single-quoted value opened at line \d+ continues"), "Missing closing 'quote"),
 )
 
 
@@ -346,17 +366,17 @@ def _core_plain(value: str) -> Any:
 
 # --- YAML 1.1 typing, for documents that declare `%YAML 1.1` ----------------------------------------------------
 
-_Y11_TRUE = re.compile(r"(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)\Z")
-_Y11_FALSE = re.compile(r"(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)\Z")
-_Y11_INT_BIN = re.compile(r"[-+]?0b[0-1_]+\Z")
-_Y11_INT_OCT = re.compile(r"[-+]?0[0-7_]+\Z")
-_Y11_INT_DEC = re.compile(r"[-+]?[0-9][0-9_]*\Z")
-_Y11_INT_HEX = re.compile(r"[-+]?0x[0-9a-fA-F_]+\Z")
-_Y11_INT_SEX = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\Z")
-_Y11_FLOAT_EXP = re.compile(r"[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+\Z")
-_Y11_FLOAT = re.compile(r"[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*\Z")
-_Y11_FLOAT_SEX = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*\Z")
-_TIMESTAMP_RE = re.compile(
+_Y11_TRUE = _LazyPattern(r"(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)\Z")
+_Y11_FALSE = _LazyPattern(r"(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)\Z")
+_Y11_INT_BIN = _LazyPattern(r"[-+]?0b[0-1_]+\Z")
+_Y11_INT_OCT = _LazyPattern(r"[-+]?0[0-7_]+\Z")
+_Y11_INT_DEC = _LazyPattern(r"[-+]?[0-9][0-9_]*\Z")
+_Y11_INT_HEX = _LazyPattern(r"[-+]?0x[0-9a-fA-F_]+\Z")
+_Y11_INT_SEX = _LazyPattern(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\Z")
+_Y11_FLOAT_EXP = _LazyPattern(r"[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+\Z")
+_Y11_FLOAT = _LazyPattern(r"[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*\Z")
+_Y11_FLOAT_SEX = _LazyPattern(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*\Z")
+_TIMESTAMP_RE = _LazyPattern(
     r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})"
     r"(?:(?:t|T|[ \t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2})(\.[0-9]+)?"
     r"(?:[ \t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?\Z"
@@ -457,7 +477,7 @@ def _tagged_scalar(tag: str, value: str) -> Any:
     return _UNRESOLVED
 
 
-_BASE64_KEEP = re.compile(r"[^A-Za-z0-9+/\-_]")
+_BASE64_KEEP = _LazyPattern(r"[^A-Za-z0-9+/\-_]")
 
 
 def _node_base64(text: str) -> bytes:
@@ -567,7 +587,7 @@ def _has_odd_chars(text: str) -> bool:
 # A CR not followed by LF is not a line break for the reference (the line goes on): here too, an ordinary character.
 _LONE_CR = re.compile("\r(?!\n)")
 _STAND_IN_BASE = 0xF0000  # Supplementary Private Use Area-A: printable for libyaml
-_STAND_INS = re.compile("[\U000f0000-\U000fffff]")
+_STAND_INS = _LazyPattern("[\U000f0000-\U000fffff]")
 
 
 def _stand_in(match: re.Match) -> str:
@@ -584,9 +604,9 @@ def _restore(text: str) -> str:
 # text where it is not in double quotes; afterwards both forms are turned back, and pairs joined. (Only the columns
 # of that line shift, by 4 per escape.)
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
-_SURROGATE_STAND_IN_ESCAPE = re.compile(r"\\U0010[0-7][0-9A-F]{3}")
-_SURROGATE_STAND_INS = re.compile("[\U00100000-\U00107fff]")
-_SURROGATE_CLASH = re.compile("[\U00100000-\U00107fff]|\\\\[uU]0010[0-7]")
+_SURROGATE_STAND_IN_ESCAPE = _LazyPattern(r"\\U0010[0-7][0-9A-F]{3}")
+_SURROGATE_STAND_INS = _LazyPattern("[\U00100000-\U00107fff]")
+_SURROGATE_CLASH = _LazyPattern("[\U00100000-\U00107fff]|\\\\[uU]0010[0-7]")
 
 
 def _surrogate_stand_in(match: re.Match) -> str:
@@ -617,7 +637,7 @@ def _give_back_surrogates(value: str) -> str:
 # Block nesting needs one more column of indentation, or one more compact indicator (`- `, `? `, `: `) on a line,
 # per one or two levels; flow nesting needs one bracket per level. Spelled so the regex engine can skip ahead fast.
 _DEEP_INDENT = "\n" + " " * 160
-_COMPACT_CHAIN = re.compile(r"[-?:] +[-?:] +[-?:] +[-?:] +(?:[-?:] +){36}")
+_COMPACT_CHAIN = _LazyPattern(r"[-?:] +[-?:] +[-?:] +[-?:] +(?:[-?:] +){36}")
 # Such a chain is a run of 80 or more characters from "-?: ": on ASCII text, two C-level passes rule it out before
 # the regex (which tries every indicator in the text) has to run.
 _CHAIN_CHARS = bytes(1 if c in b"-?: " else 0 for c in range(256))
@@ -669,7 +689,7 @@ _SAFE_FLOW = 400
 _MAX_THREAD_FLOW = 20_000
 # A `{{ name }}` / `${{ NAME }}` template reference opens two flow levels and closes them itself: it adds at most two
 # to the nesting wherever it stands, so its openers need not count (AgentV 4 suites are full of them).
-_TEMPLATE_REF = re.compile(r"\{\{\s*[A-Za-z_][A-Za-z0-9_.]*\s*\}\}")
+_TEMPLATE_REF = _LazyPattern(r"\{\{\s*[A-Za-z_][A-Za-z0-9_.]*\s*\}\}")
 _STACK_PER_LEVEL = 1024
 _MIN_THREAD_STACK = 16 * 1024 * 1024
 
