@@ -28,13 +28,16 @@ from dataclasses import dataclass
 
 from turnlens.formatting.evals.files import FileReadError, read_bytes, read_head, wide_encoding
 from turnlens.formatting.evals.loader import NOT_UTF8, decode_eval_bytes, load_eval_file
-from turnlens.formatting.export.parallel import MIN_PARALLEL_BYTES, cut_key, joined, piece, split_slices
+from turnlens.formatting.export.parallel import cut_key, joined, piece, split_slices
 from turnlens.formatting.model import Diagnostic, EvalFile, FormattedCase, Profile
 from turnlens.formatting.prompts.engine import format_case
 
 from .rows import RULE_SHORT, CaseRow, case_label
 
 FIRST_SLICE_BYTES = 8 * 1024  # what the first frame loads of a big file (about 20 cases: a screenful of rows)
+# A file from this size on is big: its first slice is loaded alone for the first frame. Loaded whole before it, a
+# file of 100 KB (300 cases) delayed the first frame by ~70 ms, one of 240 KB by ~160 ms.
+CUT_FROM_BYTES = 32 * 1024
 SLICE_BYTES = 256 * 1024  # the slices after the first: a parse tree of ~12 MB at a time, a step per ~600 cases
 ROW_BATCH_SECONDS = 0.1  # a big file's rows are sent at least this often while they are being made
 
@@ -93,15 +96,15 @@ def cut_file(path: str, dialect: str = "auto") -> Cut | None:
         raw = read_bytes(path)
     except FileReadError:
         return None  # the whole load words the refusal
-    if len(raw) < MIN_PARALLEL_BYTES or wide_encoding(raw) is not None or path.lower().endswith((".jsonl", ".json")):
+    if len(raw) < CUT_FROM_BYTES or wide_encoding(raw) is not None or path.lower().endswith((".jsonl", ".json")):
         return None
     text, bad_line = decode_eval_bytes(raw)
     key = cut_key(path, text, dialect)
     if key is None:
         return None
-    slices = split_slices(text, max(2, min(256, len(text) // FIRST_SLICE_BYTES)), key)
+    slices = split_slices(text, max(2, min(256, len(text) // FIRST_SLICE_BYTES)), key, min_bytes=CUT_FROM_BYTES)
     if slices is None:
-        slices = split_slices(text, 2, key)  # few, big cases
+        slices = split_slices(text, 2, key, min_bytes=CUT_FROM_BYTES)  # few, big cases
     if slices is None:
         return None
     parts = [slices[0]]
@@ -125,7 +128,7 @@ def first_slice(path: str) -> tuple[str, int] | None:
         except (OSError, FileReadError):
             return None
         end = head.rfind(b"\n")
-        if size < MIN_PARALLEL_BYTES or wide_encoding(head) is not None or end <= 0:
+        if size < CUT_FROM_BYTES or wide_encoding(head) is not None or end <= 0:
             return None
         return decode_eval_bytes(head[: end + 1])[0], size
     cut = cut_file(path)
@@ -196,7 +199,7 @@ def quick_first(path: str, dialect: str = "auto") -> tuple[bool, Cut | None]:
         size = os.stat(path).st_size
     except OSError:
         return True, None  # refused at once
-    if size < MIN_PARALLEL_BYTES or path.lower().endswith(".jsonl"):
+    if size < CUT_FROM_BYTES or path.lower().endswith(".jsonl"):
         return True, None
     cut = cut_file(path, dialect)
     return cut is not None, cut

@@ -49,11 +49,14 @@ def split_points(text: str, parts: int) -> list[tuple[int, int, int]] | None:
     return None if slices is None else [s[:3] for s in slices]
 
 
-def split_slices(text: str, parts: int, key: str = "evalcases") -> list[tuple[int, int, int, int, int]] | None:
+def split_slices(
+    text: str, parts: int, key: str = "evalcases", *, min_bytes: int = MIN_PARALLEL_BYTES
+) -> list[tuple[int, int, int, int, int]] | None:
     """split_points() with each slice's text offsets added: (start line, end line, first case, start offset, end
     offset); the end offset of the last slice is len(text) + 1, as if the text ended with a line break.
-    `key`: the top-level list that is cut (`evalcases`, or `tests` for an AgentV 4 suite)."""
-    if parts < 2 or len(text) < MIN_PARALLEL_BYTES:
+    `key`: the top-level list that is cut (`evalcases`, or `tests` for an AgentV 4 suite); `min_bytes`: a shorter
+    text is not cut (the inspector cuts smaller files than the exporter: tui/loading.py)."""
+    if parts < 2 or len(text) < min_bytes:
         return None
     if text.startswith(("---", "...", "%")) or _DOCUMENT_MARKER.search(text):
         return None  # directives or document markers

@@ -239,6 +239,20 @@ def test_a_big_file_loaded_in_slices_is_its_whole_load(tmp_path, monkeypatch, ma
     assert (merged.dialect, merged.dialect_reason, merged.config) == (whole.dialect, whole.dialect_reason, whole.config)
 
 
+def test_a_mid_size_file_is_cut_for_the_first_frame_too(tmp_path):
+    """Under the exporter's threshold for cutting, over the inspector's: its first slice is the first frame's (a
+    file of 100 KB loaded whole held the first frame ~70 ms), and its slices end as its whole load."""
+    from turnlens.formatting.export.parallel import MIN_PARALLEL_BYTES
+
+    path = big_eval(tmp_path, cases=80)
+    assert loading.CUT_FROM_BYTES < path.stat().st_size < MIN_PARALLEL_BYTES
+    quick, cut = loading.quick_first(str(path))
+    assert quick and cut is not None and len(cut.parts) >= 2
+    parts = list(loading.load_in_slices(str(path), cut, repo_root=str(tmp_path), cwd=None, dialect="auto"))
+    assert 0 < len(parts[0].cases) < len(parts[-1].cases)
+    assert parts[-1].cases == load_eval_file(path, repo_root=str(tmp_path)).cases
+
+
 def test_a_file_whose_later_slice_is_refused_ends_refused_without_a_stale_part(tmp_path):
     """The first slice shows, then a later one is refused: the whole load says why, and the part shown meanwhile
     is not kept as a "last good version"."""
