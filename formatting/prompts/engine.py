@@ -264,10 +264,19 @@ def _analyse(case: EvalCase, patterns: tuple[str, ...]) -> _Analysis:
                 else:
                     flat_segments.append(seg)
                     file_texts[cast(str, seg.display_path)] = seg.text
-    parts = [_format_parts(m, file_texts, patterns) for m in kept]
-    non_user = [m.index for m in kept if m.role in ("assistant", "tool")]
-    flags = [_visible(p) for p in parts]
-    visible = [m.index for m, f in zip(kept, flags) if f]
+    parts = []
+    flags = []
+    non_user = []
+    visible = []
+    for m in kept:
+        message_parts = _format_parts(m, file_texts, patterns)
+        flag = _visible(message_parts)
+        parts.append(message_parts)
+        flags.append(flag)
+        if flag:
+            visible.append(m.index)
+        if m.role == "assistant" or m.role == "tool":
+            non_user.append(m.index)
     uses_markers = bool(non_user) or len(visible) > 1
     lead = _leading_system_count(kept)
     return _Analysis(
