@@ -8,6 +8,7 @@ text and width (see textlayout.py).
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections import OrderedDict
 
 from rich.segment import Segment
 from rich.style import Style
@@ -25,6 +26,7 @@ from .textlayout import Row, RowLayout, StyledText
 # Texts longer than this are wrapped a screenful first and the rest right after that is drawn (shorter ones wrap in
 # about a millisecond: all at once, so their scrollbar never shows an estimate).
 LAZY_LAYOUT_CHARS = 16_000
+DRAWN_KEPT = 8  # contents whose drawn rows a pane keeps (the cases just seen, e.g. back and forth with [ and ])
 
 
 class PaneText:
@@ -118,11 +120,11 @@ class Pane(ScrollView, can_focus=True):
         self._layout: RowLayout | None = None
         self._rows: list[Row] = []  # the layout's rows: the first screenful at least, all once finished
         self._rows_width = -1
-        # The rows drawn of what is on screen, for the content, width and style they were drawn with: only the
-        # pane's own, never kept with the content (a strip weighs ~1 KB; kept with the cached views, the strips of
-        # the last 32 cases looked at were ~10 MB).
+        # The rows drawn, per content, width and style, for the last DRAWN_KEPT contents this pane showed: going
+        # back to a case just seen redraws from here. Kept by the pane, not with the content: a strip weighs ~1 KB,
+        # and kept with the cached views the strips of the last 32 cases looked at were ~10 MB.
+        self._drawn: OrderedDict[tuple[PaneText, int, Style], dict[int, Strip]] = OrderedDict()
         self._strips: dict[int, Strip] = {}
-        self._strips_for: tuple[PaneText, int, Style] | None = None
         self._pending_line: int | None = None
         # Looked up once per paint rather than once per row (rich_style walks every ancestor's styles).
         self._paint_style: Style | None = None
@@ -239,13 +241,21 @@ class Pane(ScrollView, can_focus=True):
             # Laid out at a new width since the last resize event: wrap now (no virtual size change here).
             self._wrap(width)
             self.call_later(self._layout_rows)
-        if self._strips_for != (self._content, width, style):
-            self._strips_for = (self._content, width, style)
-            self._strips = {}
+        self._strips = self._drawn_strips(width, style)
         try:
             return super().render_lines(crop)
         finally:
             self._paint_style = None
+
+    def _drawn_strips(self, width: int, style: Style) -> dict[int, Strip]:
+        key = (self._content, width, style)
+        strips = self._drawn.get(key)
+        if strips is None:
+            strips = self._drawn[key] = {}
+            while len(self._drawn) > DRAWN_KEPT:
+                self._drawn.popitem(last=False)
+        self._drawn.move_to_end(key)
+        return strips
 
     def render_line(self, y: int) -> Strip:
         style = self._paint_style
