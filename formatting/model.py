@@ -43,7 +43,7 @@ SegmentFateKind = Literal[
 ]
 
 
-@dataclass
+@dataclass(slots=True)
 class Segment:
     """One entry of a message's content, as written, with what loading made of it."""
 
@@ -65,7 +65,7 @@ class Segment:
     origin: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Message:
     """One input or expected message, as written, with its segments."""
 
@@ -107,7 +107,7 @@ class EvaluatorPrompt:
         return {"name": self.name, "type": self.type, "prompt": self.prompt}
 
 
-@dataclass
+@dataclass(slots=True)
 class EvalCase:
     """One case (0.15) or test (4.x) as loaded: its messages, what the grader gets, and why it is skipped."""
 
