@@ -9,6 +9,7 @@ hidden until the footer is wide enough again.
 from __future__ import annotations
 
 from rich.cells import cell_len
+from textual.screen import Screen
 from textual.widgets import Footer
 
 from ..textual_compat import FooterKey
@@ -29,14 +30,26 @@ def entry_width(key: FooterKey) -> int:
 class FittingFooter(Footer):
     """Footer whose entries past the width are hidden whole, never cut."""
 
+    _recompose_waiting = False  # a recompose for changed bindings is scheduled and has not started
+
     def on_resize(self) -> None:
         self._fit()
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # Not super().on_mount(): Textual calls Footer's own on_mount as well, and a second subscription to the
+        # screen's bindings signal made every change of bindings recompose the footer twice.
         self.call_after_refresh(self._fit)
 
+    def bindings_changed(self, screen: Screen) -> None:
+        # Bindings change in bursts (focus moves, a load's steps, refresh_bindings): one recompose, made when it
+        # runs, shows the last of them; each one rebuilds every key (~20 ms, several after the first frame).
+        if self._recompose_waiting:
+            return
+        super().bindings_changed(screen)  # the screen is the footer's own: it subscribes to its screen's signal
+        self._recompose_waiting = self.is_attached and screen.app.app_focus  # as Footer decides to recompose
+
     async def recompose(self) -> None:
+        self._recompose_waiting = False
         await super().recompose()
         self._fit()
 

@@ -1,0 +1,69 @@
+"""The footer follows its screen's bindings with one rebuild per burst of changes (each rebuild remakes every key)."""
+
+from __future__ import annotations
+
+from textual.app import App
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Input
+
+from turnlens.tui.textual_compat import FooterKey
+from turnlens.tui.widgets.footer import FittingFooter
+
+
+class Counted(FittingFooter):
+    recomposed = 0
+
+    async def recompose(self) -> None:
+        Counted.recomposed += 1
+        await super().recompose()
+
+
+class Keys(Screen):
+    BINDINGS = [Binding("f1", "alpha", "Alpha"), Binding("f2", "beta", "Beta")]
+    shown = True
+
+    def compose(self):
+        yield Input(id="one")
+        yield Input(id="two")
+        yield Counted()
+
+    def action_alpha(self) -> None:
+        pass
+
+    def action_beta(self) -> None:
+        pass
+
+    def check_action(self, action, parameters):
+        return self.shown if action in ("alpha", "beta") else True
+
+
+class Host(App):
+    def on_mount(self) -> None:
+        self.push_screen(Keys())
+
+
+async def test_a_burst_of_binding_changes_rebuilds_the_footer_once():
+    async with Host().run_test(size=(80, 10)) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        Counted.recomposed = 0
+        screen.query_one("#one").focus()
+        screen.refresh_bindings()
+        screen.query_one("#two").focus()
+        screen.shown = False  # the last change: Alpha and Beta hidden
+        screen.refresh_bindings()
+        await pilot.pause()
+        await pilot.pause()
+        # One rebuild for the burst (a change posted once it has begun makes a second); eight before.
+        # One rebuild for the burst (a change posted once it has begun makes a second); eight before.
+        assert Counted.recomposed <= 2
+        labels = [key.description for key in screen.query(FooterKey)]
+        assert "Alpha" not in labels and "Beta" not in labels
+        screen.shown = True
+        before = Counted.recomposed
+        screen.refresh_bindings()
+        await pilot.pause()
+        await pilot.pause()
+        assert Counted.recomposed == before + 1
+        assert {"Alpha", "Beta"} <= {key.description for key in screen.query(FooterKey)}
