@@ -24,6 +24,10 @@ from .theme import palette
 from .widgets.pane import PaneText
 
 VIEW_CACHE_SIZE = 32  # case views kept (each holds its panes' wrapped lines): bounded by what was looked at lately
+# ... and by the characters they hold: a view takes ~35 bytes a character (its spans, its rows at one width), so a
+# case of tens of KB weighs several MB; this keeps the views cached to ~35 MB whatever the cases' sizes (a few cases
+# of 60 KB, as many as 32 of a few KB).
+VIEW_CACHE_CHARS = 1_000_000
 PRERENDER_AROUND = 12  # cases each side of the one on screen whose views are built ahead of a switch
 
 
@@ -46,6 +50,11 @@ class CaseView:
 
     title_label: str = ""  # the title's parts, to fit it to a narrower toolbar (id cut first, file:line kept)
     title_where: str = ""
+
+    @property
+    def chars(self) -> int:
+        """The characters the panes hold: what the view weighs in the cache."""
+        return sum(len(pane.text) for pane in self.panes().values())
 
     @property
     def title_need(self) -> int:
@@ -194,26 +203,40 @@ class CaseViews:
     bounded, like what they hold (each view keeps its panes' wrapped lines). Built on the event loop when a case is
     shown, or ahead in a worker thread around the case on screen (`prerender`)."""
 
-    def __init__(self, session: Session, size: int | None = None) -> None:
+    def __init__(self, session: Session, size: int | None = None, chars: int | None = None) -> None:
         self._session = session
-        self._views: BoundedCache[tuple, CaseView] = BoundedCache(size or VIEW_CACHE_SIZE)
+        self._max_chars = chars or VIEW_CACHE_CHARS
+        self._views: BoundedCache[tuple, CaseView] = BoundedCache(
+            size or VIEW_CACHE_SIZE, max_weight=self._max_chars, weigh=lambda view: view.chars
+        )
 
     def __len__(self) -> int:
         return len(self._views)
 
+    @property
+    def chars(self) -> int:
+        return self._views.weight
+
     def get(self, key: str, mode: str, profile: str) -> CaseView | None:
         """The view of case `key`, built now if it is not cached (safe from a worker thread)."""
+        return self._get(key, mode, profile)[0]
+
+    def _get(
+        self, key: str, mode: str, profile: str, keep: set[tuple] | None = None
+    ) -> tuple[CaseView | None, tuple | None]:
+        """(view, its cache key; None when it is not cached: with `keep`, a view that does not fit beside those
+        is built and not cached)."""
         found = self._session.case(key)
         if found is None:
-            return None
+            return None, None
         loaded, case = found
         cache_key = (loaded.path, loaded.generation, case.index, mode, profile, theme_generation())
         view = self._views.get(cache_key)
         if view is None:
             view = build_case_view(self._session, key, mode, profile)
-            if view is not None:
-                self._views.set(cache_key, view)
-        return view
+            if view is None or not self._views.set(cache_key, view, keep=keep):
+                return view, None
+        return view, cache_key
 
     def forget_file(self, path: str) -> None:
         self._views.discard_where(lambda key: key[0] == path)
@@ -229,19 +252,28 @@ class CaseViews:
         self, current: str | None, mode: str, profile: str, widths: dict[str, int], cancelled: Callable[[], bool]
     ) -> bool:
         """Build (and wrap, at the panes' `widths`) the views of the cases around `current`, nearest first: the
-        likely next switches are then a redraw. Bounded, like the cache they go to. False when cancelled."""
+        likely next switches are then a redraw. Bounded, like the cache they go to: a view built here never pushes
+        out a nearer one (the pass stops when the next does not fit beside them). False when cancelled."""
         keys = self._session.case_keys()
         here = keys.index(current) if current in keys else 0
         nearby = keys[max(0, here - PRERENDER_AROUND) : here + PRERENDER_AROUND + 1]
         remaining = set(nearby)
+        kept: set[tuple] = set()
+        kept_chars = 0
         while remaining:
             if cancelled():
                 return False
+            if kept_chars >= self._max_chars // 2:  # the next may not fit: building it could be for nothing
+                return True
             key = nearest_first(nearby, current, remaining)
             remaining.discard(key)
-            view = self.get(key, mode, profile)
+            view, cache_key = self._get(key, mode, profile, keep=kept)
             if view is None:
                 continue
+            if cache_key is None:
+                return True  # the cache is full of views nearer to the case on screen
+            kept.add(cache_key)
+            kept_chars += view.chars
             for pane_id, content in view.panes().items():
                 if widths.get(pane_id, 0) > 0:
                     content.rows(widths[pane_id])

@@ -20,6 +20,7 @@ from .cache import BoundedCache
 from .rows import CaseRow
 
 FORMATTED_CACHE_SIZE = 64  # formatted cases kept (the ones around the case on screen); the list keeps only rows
+FORMATTED_CACHE_CHARS = 4_000_000  # ... and the characters they hold (~1 byte each): a few MB for big cases
 
 SKIP_DIRS = {".agentv", ".git", ".venv", "node_modules", "__pycache__", ".mypy_cache", ".pytest_cache"}
 EVAL_SUFFIXES = (".yaml", ".yml")
@@ -118,7 +119,9 @@ class Session:
             for p in find_eval_files(self.roots, self.scanned_folders, self.repo_root, unread)
         ]
         self.unread = _unread_warnings(unread)
-        self._formatted: BoundedCache[tuple[str, int, int, str], FormattedCase] = BoundedCache(FORMATTED_CACHE_SIZE)
+        self._formatted: BoundedCache[tuple[str, int, int, str], FormattedCase] = BoundedCache(
+            FORMATTED_CACHE_SIZE, max_weight=FORMATTED_CACHE_CHARS, weigh=formatted_chars
+        )
         self.notes: list[str] = []  # said once above the panes (e.g. a results file named among eval files)
 
     def rescan(self) -> list[int]:
@@ -390,6 +393,15 @@ class Session:
                 break
             folder = parent
         return out
+
+
+def formatted_chars(formatted: FormattedCase) -> int:
+    """The characters a formatted case holds (both modes' texts and the grader's prompt): its weight in the cache."""
+    chars = len(formatted.evaluator_prompt)
+    for rendered in (formatted.lm, formatted.agent):
+        chars += len(rendered.question) + len(rendered.guidelines) + len(rendered.system_message or "")
+        chars += sum(len(message.content) for message in rendered.chat_prompt or ())
+    return chars
 
 
 def _dependencies(eval_file: EvalFile, cases: list[EvalCase] | None = None) -> set[str]:
