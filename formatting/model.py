@@ -7,6 +7,7 @@ Each has a docstring: without one @dataclass writes one with inspect.signature, 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -56,7 +57,7 @@ class Segment:
     display_path: str | None = None  # path relative to the repo root as the reference shows it
     text: str | None = None  # file contents, CRLF -> LF
     is_guideline: bool = False  # matched guideline_patterns at load time (relative to repo root)
-    tried: list[str] = field(default_factory=list)  # absolute paths tried, when missing
+    tried: Sequence[str] = ()  # absolute paths tried, when missing (a tuple by default: no list made per segment)
     outside_root: bool = False  # resolved (symbolic links followed) outside the repository root: read all the same
     raw: object = None  # the entry's `value` when it is not a string (for the explanation)
     # agentv-4 only: where the segment came from when it was not written in the message itself:
