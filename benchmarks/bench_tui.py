@@ -102,10 +102,10 @@ def _indent(text: str, n: int) -> str:
 
 async def bench_switch(path: Path, rounds: int, prerender: bool) -> tuple[list[float], list[float], int]:
     from turnlens.tui.app import make_app
-    from turnlens.tui.inspector import InspectorScreen
+    from turnlens.tui.prerender import Prerenderer
 
     if not prerender:
-        InspectorScreen._prerender = lambda self: None  # cold: every first visit builds its view
+        Prerenderer.start = lambda self: None  # type: ignore[method-assign]  # cold: each first visit builds its view
     app = make_app([path], repo_root=str(path.parent), watch=False)
     first_visits: list[float] = []
     revisits: list[float] = []
