@@ -482,10 +482,9 @@ def _export_all(args) -> int:
                     status = 1
                     break
             else:
-                if not args.quiet:
+                if not args.quiet:  # one write per slice: a big file can have thousands
                     for _, (diagnostics, _rows) in slices:
-                        for line in diagnostics:
-                            output.warn(f"turnlens export: warning: {line}")
+                        output.warn_lines([f"turnlens export: warning: {line}" for line in diagnostics])
                 for _, (_diagnostics, rows) in slices:
                     if isinstance(rows, _SliceRows):
                         rows.write()
