@@ -106,16 +106,16 @@ class _Part:
     agent_path: str = ""  # the path agent mode names: as written (0.15), the resolved absolute path (4.x)
 
 
-def _render_parts(parts: list[_Part], mode: Mode, with_refs: bool = True) -> list[str]:
-    """Rendered parts of one turn. In lm mode an empty file renders as nothing and leaves no line behind."""
+def _chat_parts(parts: list[_Part], mode: Mode) -> list[str]:
+    """Rendered parts of one turn as chatPrompt has them: guideline references left out. In lm mode an empty file
+    renders as nothing and leaves no line behind."""
     out = []
     for p in parts:
         kind = p.kind
         if kind == "text":
             out.append(p.value)
         elif kind == "ref":
-            if with_refs:
-                out.append(f"<Attached: {p.value}>")
+            continue
         elif mode == "agent":
             out.append(f'<file: path="{p.agent_path or p.value}">')
         elif p.text:
@@ -232,18 +232,25 @@ def _analyse_v4(case: EvalCase) -> _Analysis:
     kept = [m for m in case.messages if m.dropped is None]
     parts = []
     flags = []
-    non_user = []
-    visible = []
     for m in kept:
         message_parts, flag = _parts_v4(m)
         parts.append(message_parts)
         flags.append(flag)
+    uses_markers, non_user, visible = _marker_rule(kept, flags)
+    return _Analysis(kept, parts, [], [], [], uses_markers, non_user, visible, flags, _leading_system_count(kept))
+
+
+def _marker_rule(kept: list[Message], flags: list[bool]) -> tuple[bool, list[int], list[int]]:
+    """Whether the question carries role markers (a non-user turn, or more than one turn with visible content), with
+    the evidence: the non-user turns and the visible ones. `flags`: each kept message's visibility."""
+    non_user = []
+    visible = []
+    for m, flag in zip(kept, flags):
         if flag:
             visible.append(m.index)
         if m.role == "assistant" or m.role == "tool":
             non_user.append(m.index)
-    uses_markers = bool(non_user) or len(visible) > 1
-    return _Analysis(kept, parts, [], [], [], uses_markers, non_user, visible, flags, _leading_system_count(kept))
+    return bool(non_user) or len(visible) > 1, non_user, visible
 
 
 def _analyse(case: EvalCase, patterns: tuple[str, ...]) -> _Analysis:
@@ -264,20 +271,9 @@ def _analyse(case: EvalCase, patterns: tuple[str, ...]) -> _Analysis:
                 else:
                     flat_segments.append(seg)
                     file_texts[cast(str, seg.display_path)] = seg.text
-    parts = []
-    flags = []
-    non_user = []
-    visible = []
-    for m in kept:
-        message_parts = _format_parts(m, file_texts, patterns)
-        flag = _visible(message_parts)
-        parts.append(message_parts)
-        flags.append(flag)
-        if flag:
-            visible.append(m.index)
-        if m.role == "assistant" or m.role == "tool":
-            non_user.append(m.index)
-    uses_markers = bool(non_user) or len(visible) > 1
+    parts = [_format_parts(m, file_texts, patterns) for m in kept]
+    flags = [_visible(message_parts) for message_parts in parts]
+    uses_markers, non_user, visible = _marker_rule(kept, flags)
     lead = _leading_system_count(kept)
     return _Analysis(
         kept, parts, flat_segments, snippets, guideline_segments, uses_markers, non_user, visible, flags, lead
@@ -366,7 +362,7 @@ def _agentv_chat(
         chat.append(ChatMessage("system", "\n\n".join(system_parts)))
     for message, parts, texts in zip(an.kept[lead:], an.parts[lead:], rendered_all[lead:]):
         # a guideline reference shows in the question but not in chatPrompt: only then is the turn rendered again
-        rendered = _render_parts(parts, mode, with_refs=False) if refs and _has_kind(parts, "ref") else texts
+        rendered = _chat_parts(parts, mode) if refs and _has_kind(parts, "ref") else texts
         if message.role in ("system", "tool"):
             chat.append(ChatMessage("assistant", "\n".join([role_marker(message.role), *rendered])))
         elif rendered:
@@ -399,28 +395,10 @@ def _design_chat(an: _Analysis, guidelines: str, mode: Mode) -> list[ChatMessage
     return chat
 
 
-def _render(
-    an: _Analysis, mode: Mode, profile: Profile, guidelines: str, patterns: tuple[str, ...], v4: bool = False
-) -> Rendered:
-    # each kept message's parts rendered once, for the question, chatPrompt and systemMessage alike
-    rendered = [_render_parts(parts, mode) for parts in an.parts] if an.uses_markers or v4 else []
-    if an.uses_markers:
-        question = _marked_question(an, rendered)
-    else:
-        question = _flat_question_v4(rendered) if v4 else _flat_question(an, mode, patterns)
-    chat: list[ChatMessage] | None
-    if profile == "design":
-        chat = _design_chat(an, guidelines, mode)
-    else:
-        chat = (_agentv_chat(an, guidelines, mode, rendered) or None) if an.uses_markers else None
-    if v4:
-        return Rendered(question, "", chat, _system_message(an, rendered), "agentv-4")
-    return Rendered(question, guidelines, chat)
-
-
 def _texts_by_mode(parts_all: list[list[_Part]]) -> tuple[list[list[str]], list[list[str]], bool]:
-    """Every kept message's parts rendered (_render_parts) in lm and in agent mode at once, and whether any file made
-    the two differ. They differ only in how a file renders: a message without one has one list for both."""
+    """Every kept message's parts rendered in lm and in agent mode at once (a guideline reference as
+    `<Attached: …>`), and whether any file made the two differ. They differ only in how a file renders: a message
+    without one has one list for both."""
     lm_all: list[list[str]] = []
     agent_all: list[list[str]] = []
     with_files = False
@@ -459,14 +437,14 @@ def _same_rendered(rendered: Rendered) -> Rendered:
 
 
 def _render_v4(an: _Analysis) -> tuple[Rendered, Rendered]:
-    """AgentV 4 in the agentv profile, lm and agent mode at once (_render for each, with less work)."""
+    """AgentV 4 in the agentv profile, lm and agent mode at once."""
     lm_all, agent_all, with_files = _texts_by_mode(an.parts)
     lm = _rendered_v4(an, lm_all)
     return lm, _rendered_v4(an, agent_all) if with_files else _same_rendered(lm)
 
 
 def _render_015(an: _Analysis, guidelines: str, patterns: tuple[str, ...]) -> tuple[Rendered, Rendered]:
-    """0.15 in the agentv profile, lm and agent mode at once (_render for each, with less work)."""
+    """0.15 in the agentv profile, lm and agent mode at once."""
     if not an.uses_markers:
         lm_flat = Rendered(_flat_question(an, "lm", patterns), guidelines, None)
         return lm_flat, Rendered(_flat_question(an, "agent", patterns), guidelines, None)
@@ -476,6 +454,19 @@ def _render_015(an: _Analysis, guidelines: str, patterns: tuple[str, ...]) -> tu
         return lm, _same_rendered(lm)
     chat = _agentv_chat(an, guidelines, "agent", agent_all) or None
     return lm, Rendered(_marked_question(an, agent_all), guidelines, chat)
+
+
+def _with_profile(
+    rendered: tuple[Rendered, Rendered], an: _Analysis, profile: Profile, guidelines: str
+) -> tuple[Rendered, Rendered]:
+    """The agentv profile's lm and agent mode as they are; the design profile changes only their chatPrompt."""
+    if profile != "design":
+        return rendered
+    lm, agent = rendered
+    return (
+        replace(lm, chat_prompt=_design_chat(an, guidelines, "lm")),
+        replace(agent, chat_prompt=_design_chat(an, guidelines, "agent")),
+    )
 
 
 def _rendered_v4(an: _Analysis, rendered: list[list[str]]) -> Rendered:
@@ -513,21 +504,13 @@ def format_case(case: EvalCase, eval_file: EvalFile, profile: Profile = "agentv"
         raise ValueError(f"case {case.index} is skipped: {case.skipped}")
     if eval_file.dialect == "agentv-4":
         an = _analyse_v4(case)
-        if profile == "agentv":
-            lm, agent = _render_v4(an)
-        else:
-            lm = _render(an, "lm", profile, "", (), v4=True)
-            agent = _render(an, "agent", profile, "", (), v4=True)
+        lm, agent = _with_profile(_render_v4(an), an, profile, "")
         prompt = grader_prompt_v4(case.criteria or "", evaluator_question(lm.question, an.kept), case.reference_answer)
         return FormattedCase(case, profile, lm, agent, prompt, explain(case, an, (), eval_file.repo_root, v4=True))
     patterns = tuple(eval_file.config.patterns)
     an = _analyse(case, patterns)
     guidelines = _guidelines(an)
-    if profile == "agentv":
-        lm, agent = _render_015(an, guidelines, patterns)
-    else:
-        lm = _render(an, "lm", profile, guidelines, patterns)
-        agent = _render(an, "agent", profile, guidelines, patterns)
+    lm, agent = _with_profile(_render_015(an, guidelines, patterns), an, profile, guidelines)
     question = evaluator_question(lm.question, an.kept)
     prompt = evaluator_prompt(case.outcome or "", question, case.reference_answer)
     explanation = explain(case, an, patterns, eval_file.repo_root)
