@@ -8,7 +8,6 @@ text and width (see textlayout.py).
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections import OrderedDict
 
 from rich.segment import Segment
 from rich.style import Style
@@ -20,6 +19,7 @@ from textual.scroll_view import ScrollView
 from textual.selection import Selection
 from textual.strip import Strip
 
+from ..cache import BoundedCache
 from ..textual_compat import set_virtual_size_without_layout
 from .textlayout import Row, RowLayout, StyledText
 
@@ -123,7 +123,7 @@ class Pane(ScrollView, can_focus=True):
         # The rows drawn, per content, width and style, for the last DRAWN_KEPT contents this pane showed: going
         # back to a case just seen redraws from here. Kept by the pane, not with the content: a strip weighs ~1 KB,
         # and kept with the cached views the strips of the last 32 cases looked at were ~10 MB.
-        self._drawn: OrderedDict[tuple[PaneText, int, Style], dict[int, Strip]] = OrderedDict()
+        self._drawn: BoundedCache[tuple[PaneText, int, Style], dict[int, Strip]] = BoundedCache(DRAWN_KEPT)
         self._strips: dict[int, Strip] = {}
         self._pending_line: int | None = None
         # Looked up once per paint rather than once per row (rich_style walks every ancestor's styles).
@@ -251,10 +251,8 @@ class Pane(ScrollView, can_focus=True):
         key = (self._content, width, style)
         strips = self._drawn.get(key)
         if strips is None:
-            strips = self._drawn[key] = {}
-            while len(self._drawn) > DRAWN_KEPT:
-                self._drawn.popitem(last=False)
-        self._drawn.move_to_end(key)
+            strips = {}
+            self._drawn.set(key, strips)
         return strips
 
     def render_line(self, y: int) -> Strip:
