@@ -92,8 +92,6 @@ def interpolate_vars(data: Any, vars_: Mapping[str, Any], notes: list[str] | Non
     """`data` with `{{ var }}` references to `vars_` replaced (unknown names left as written)."""
     if not vars_:
         return data
-    if isinstance(data, str):
-        return _vars_in_string(data, vars_, notes, where) if "{{" in data else data
     return _vars_walk(data, vars_, notes, where)
 
 
