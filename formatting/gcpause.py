@@ -12,6 +12,9 @@
   triggered re-scanned it all (~40 ms of the inspector's first frame, a full collection among them;
   benchmarks/bench_firstframe.py). A pause like `paused()`'s, begun at most once; what exists when it ends is kept
   out of later collections (gc.freeze).
+- `exit_without_freeing()`: this process ends with os._exit (an export worker, the export command), so what it is
+  given to `keep_to_exit` is never freed one object at a time (a loaded 2,500-test slice takes ~10 ms to free).
+  `drop_kept()` lets go of it (an export of several files, before the next one).
 """
 
 from __future__ import annotations
@@ -82,3 +85,22 @@ def keep_long_lived() -> None:
 
 def release_long_lived() -> None:
     gc.unfreeze()
+
+
+_kept: list | None = None  # what keep_to_exit holds, once exit_without_freeing was called
+
+
+def exit_without_freeing() -> None:
+    global _kept
+    if _kept is None:
+        _kept = []
+
+
+def keep_to_exit(obj: object) -> None:
+    if _kept is not None:
+        _kept.append(obj)
+
+
+def drop_kept() -> None:
+    if _kept is not None:
+        _kept.clear()

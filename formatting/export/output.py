@@ -168,7 +168,7 @@ def warn_lines(lines: list[str]) -> None:
     if stream is None or not lines:
         return
     try:
-        stream.write("".join([sanitize(line) + "\n" for line in lines]))
+        stream.write(sanitize("".join([line + "\n" for line in lines])))  # (what it changes stays on its line)
         stream.flush()
     except (OSError, ValueError):
         pass

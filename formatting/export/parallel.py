@@ -1,6 +1,7 @@
 """Exporting a big eval file on every core: the `evalcases` block is cut at case boundaries and each slice is
 parsed, loaded and formatted in a forked worker, which then writes its own part of the output when told to
-(DeferredSlices): only small summaries travel between processes.
+(DeferredSlices): only small summaries travel between processes. The last slice is worked by the exporting process
+itself, which would otherwise only wait.
 
 A slice is the original text with the lines of other slices blanked out, so every line keeps its number and every
 case its index; the header (everything before `evalcases:`) is kept in every slice, so it is checked as before.
@@ -18,6 +19,8 @@ import signal
 import sys
 from collections.abc import Callable
 from typing import Any
+
+from turnlens.formatting import gcpause
 
 MIN_PARALLEL_BYTES = 256 * 1024
 
@@ -50,12 +53,13 @@ def split_points(text: str, parts: int) -> list[tuple[int, int, int]] | None:
 
 
 def split_slices(
-    text: str, parts: int, key: str = "evalcases", *, min_bytes: int = MIN_PARALLEL_BYTES
+    text: str, parts: int, key: str = "evalcases", *, min_bytes: int = MIN_PARALLEL_BYTES, last_share: float = 1.0
 ) -> list[tuple[int, int, int, int, int]] | None:
     """split_points() with each slice's text offsets added: (start line, end line, first case, start offset, end
     offset); the end offset of the last slice is len(text) + 1, as if the text ended with a line break.
     `key`: the top-level list that is cut (`evalcases`, or `tests` for an AgentV 4 suite); `min_bytes`: a shorter
-    text is not cut (the inspector cuts smaller files than the exporter: tui/loading.py)."""
+    text is not cut (the inspector cuts smaller files than the exporter: tui/loading.py); `last_share`: the last
+    slice's number of cases, as a multiple of the others'."""
     if parts < 2 or len(text) < min_bytes:
         return None
     if text.startswith(("---", "...", "%")) or _DOCUMENT_MARKER.search(text):
@@ -83,7 +87,7 @@ def split_slices(
     start_offsets = [m.start() + 1 for m in item.finditer(text, first.start())]
     if len(start_offsets) < parts * 8:
         return None
-    step = len(start_offsets) / parts
+    step = len(start_offsets) / (parts - 1 + last_share)
     firsts = [int(k * step) for k in range(parts)]
     total_lines = text.count("\n") + 1
     bounds = _line_numbers(text, [start_offsets[f] for f in firsts]) + [total_lines]
@@ -152,6 +156,19 @@ def slice_text(text: str, header_end: int, start: int, end: int) -> str:
     return "\n".join(lines[:header_end] + [""] * (start - header_end) + lines[start:end])
 
 
+def _widen(fd: int) -> None:
+    """A pipe that holds a summary of up to 1 MiB (Linux; 64 KiB by default), so a child that reported is not held
+    up until this process reads it (a slice's file warnings can be thousands of lines)."""
+    import fcntl
+
+    if not hasattr(fcntl, "F_SETPIPE_SZ"):
+        return
+    try:
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, 1 << 20)
+    except OSError:  # not Linux, or above /proc/sys/fs/pipe-max-size: it is only slower
+        pass
+
+
 def _read_exactly(fd: int, size: int) -> bytes:
     """`size` bytes from `fd`, or fewer when the writer closed it first."""
     parts, got = [], 0
@@ -188,6 +205,9 @@ class DeferredSlices:
     A child that dies before its summary is re-run here (its result is kept and emitted from this process); one
     that dies after it is re-run here when its turn to write comes.
     Children exit with os._exit: their big parsed structures are never freed one object at a time.
+
+    With `here`, the last slice is worked in this process, which would otherwise only wait: one fork fewer, and
+    pages this process already has are not copied for it. Its `complete` is made while the first child writes.
     """
 
     def __init__(
@@ -198,11 +218,13 @@ class DeferredSlices:
         summarise: Callable[[Any], Any],
         emit: Callable[[Any], None],
         complete: Callable[[Any], Any] = lambda result: result,
+        here: bool = False,
     ):
         self._emit_result = emit
         self._work, self._complete = work, complete
         self._children: dict[int, tuple[int, int, int]] = {}  # number -> (pid, report fd, go fd)
-        self._local: dict[int, Any] = {}
+        self._local: dict[int, Any] = {}  # number -> its completed result, made here
+        self._worked: dict[int, Any] = {}  # number -> its result, worked here and not completed yet
         header_lines, header_end = slices[0][0], slices[0][3]
         pieces = [lambda s=s: _slice_by_offsets(text, header_end, s[0] - header_lines, s[3], s[4]) for s in slices]
         self._pieces = pieces
@@ -211,15 +233,16 @@ class DeferredSlices:
                 stream.flush()
         _reap_exited()
         try:
-            self._start(slices, work, summarise, complete, emit)
+            self._start(len(slices), work, summarise, complete, emit, here)
         except BaseException:  # Ctrl-C while the workers load: none of them may be left behind
             self.close()
             raise
 
-    def _start(self, slices, work, summarise, complete, emit) -> None:
+    def _start(self, count: int, work, summarise, complete, emit, here: bool) -> None:
         pieces = self._pieces
-        for number in range(len(slices)):
+        for number in range(count - 1 if here else count):
             report_r, report_w = os.pipe()
+            _widen(report_w)
             go_r, go_w = os.pipe()
             # SIGINT is blocked across the fork: the child sets how it takes Ctrl-C before it can get one.
             signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
@@ -239,8 +262,13 @@ class DeferredSlices:
             os.close(report_w)
             os.close(go_r)
             self._children[number] = (pid, report_r, go_w)
+        if here:
+            self._worked[count - 1] = work(pieces[count - 1](), count - 1)
         self.summaries: list[Any] = []
-        for number in range(len(slices)):
+        for number in range(count):
+            if number in self._worked:
+                self.summaries.append(summarise(self._worked[number]))
+                continue
             pid, report_r, _go_w = self._children[number]
             header = _read_exactly(report_r, 8)
             payload = _read_exactly(report_r, int.from_bytes(header, "little")) if len(header) == 8 else b""
@@ -255,6 +283,8 @@ class DeferredSlices:
     def emit(self, number: int) -> None:
         """Have slice `number` written (by its child, or here when it was re-run here). Raises BrokenPipeError when
         the reader went away, SliceLost when the child died while writing."""
+        if number in self._worked:
+            self._local[number] = self._complete(self._worked.pop(number))
         if number in self._local:
             self._emit_result(self._local.pop(number))
             return
@@ -267,8 +297,11 @@ class DeferredSlices:
                 os.write(go_w, b"g")
             except BrokenPipeError:  # it is gone already
                 pass
+            while self._worked:  # made while the child writes (a later slice: it is written after this one)
+                later = min(self._worked)
+                self._local[later] = self._complete(self._worked.pop(later))
             status = os.read(report_r, 1)
-        except KeyboardInterrupt:
+        except BaseException:  # Ctrl-C (or a failure here): the child stops after the rows it is writing
             self._stop_writer(number)
             raise
         message = _read_exactly(report_r, 1 << 16) if status == b"o" else b""
@@ -315,6 +348,7 @@ class DeferredSlices:
                 pass
             self._reap(number, wait=False)
         self._local.clear()
+        self._worked.clear()
         _reap_exited()
 
     def _reap(self, number: int, wait: bool = True) -> None:
@@ -341,17 +375,10 @@ def _reap_exited() -> None:
             _exiting.remove(pid)
 
 
-# True in a forked worker: it ends with os._exit, so what it builds never needs freeing (see `retained`).
-in_worker = False
-# Objects a worker keeps to the end rather than free them one by one (the OS takes the whole process back).
-retained: list = []
-
-
 def _child(piece: Callable[[], str], number: int, work, summarise, complete, emit, report_w: int, go_r: int) -> None:
     from turnlens.formatting.export import output
 
-    global in_worker
-    in_worker = True
+    gcpause.exit_without_freeing()
     output.defer_sigint()  # Ctrl-C: the parent stops this worker between two chunks of whole rows
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     status = 1

@@ -452,6 +452,24 @@ def test_crash_report_has_no_locals():
     assert "ValueError" in text and "HIDDEN-VALUE" not in text
 
 
+def test_sanitize_ascii_shortcut_and_joined_lines_agree_with_the_full_pass():
+    """sanitize() takes a shortcut for ASCII text, and stderr's messages are sanitised joined: both must give what
+    the character-by-character pass gives, on every ASCII character and on lines that end or start with a joiner."""
+    from turnlens.formatting import sanitize as sanitize_module
+    from turnlens.formatting.sanitize import sanitize
+
+    def full(text: str) -> str:
+        return sanitize_module._UNSAFE.sub(lambda m: sanitize_module._picture(m.group()), text)
+
+    every_ascii = "".join(chr(c) for c in range(128))
+    assert sanitize(every_ascii) == full(every_ascii)
+    assert sanitize("plain\ttext\nwith lines") == "plain\ttext\nwith lines"
+    for ch in [*map(chr, range(32)), "\x7f"]:
+        assert sanitize(f"a{ch}b") == full(f"a{ch}b")
+    lines = ["\u200dstart", "end\u200d", "\U0001f468\u200d\U0001f469", "x\x1b[31m", "\u202eevil", "ok", ""]
+    assert sanitize("".join(line + "\n" for line in lines)) == "".join(sanitize(line) + "\n" for line in lines)
+
+
 # --- one sanitiser: markdown export, stderr, the app ------------------------------------------------------------
 
 

@@ -35,6 +35,20 @@ def test_offsets_cut_the_same_text_as_lines(parts, trailing):
         )
 
 
+@pytest.mark.parametrize("parts", [2, 3])
+def test_the_last_slice_can_take_a_larger_share(parts):
+    even = split_slices(_text(), parts)
+    larger = split_slices(_text(), parts, last_share=1.05)
+    assert even is not None and larger is not None
+
+    def cases(slices):
+        firsts = [s[2] for s in slices] + [4000]
+        return [b - a for a, b in zip(firsts, firsts[1:])]
+
+    assert cases(even)[-1] in (4000 // parts, 4000 // parts + 1)
+    assert abs(cases(larger)[-1] - 4000 * 1.05 / (parts - 1 + 1.05)) < 1 and sum(cases(larger)) == 4000
+
+
 RUN = r"""
 import os, sys
 from turnlens.formatting.export.parallel import DeferredSlices, split_slices
@@ -54,7 +68,7 @@ def complete(r):
     return (r[0], r[1], os.getpid() == parent)
 
 run = DeferredSlices(text, slices, work, lambda r: r, lambda r: sys.stdout.write(f"slice {r[0]}: {r[1]} {r[2]}\n"),
-                     complete=complete)
+                     complete=complete, here=len(sys.argv) > 3)
 print("summaries", [s[:2] for s in run.summaries], flush=True)
 if mode == "cancel":
     run.close()
@@ -66,12 +80,16 @@ print("end")
 """
 
 
-def _run(tmp_path: Path, mode: str) -> str:
+def _run(tmp_path: Path, mode: str, here: bool = False) -> str:
     path = tmp_path / "e.yaml"
     path.write_text(_text())
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.run(
-        [sys.executable, "-c", RUN, str(path), mode], capture_output=True, text=True, env=env, timeout=60
+        [sys.executable, "-c", RUN, str(path), mode, *(["here"] if here else [])],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
@@ -100,3 +118,20 @@ def test_a_worker_that_dies_after_its_summary_is_redone_when_its_turn_comes(tmp_
     assert [line.split(":")[0] for line in out[1:4]] == ["slice 0", "slice 1", "slice 2"]
     assert out[2].endswith("True") and out[1].endswith("False") and out[3].endswith("False")
     assert sum(int(line.split()[2]) for line in out[1:4]) == 4000
+
+
+def test_with_here_the_last_slice_is_worked_and_written_by_this_process(tmp_path):
+    out = _run(tmp_path, "emit", here=True).splitlines()
+    assert [line.split(":")[0] for line in out[1:4]] == ["slice 0", "slice 1", "slice 2"]
+    assert [line.endswith("True") for line in out[1:4]] == [False, False, True]
+    assert sum(int(line.split()[2]) for line in out[1:4]) == 4000 and out[-1] == "end"
+
+
+def test_with_here_a_worker_that_dies_is_still_redone_here(tmp_path):
+    out = _run(tmp_path, "die", here=True).splitlines()
+    assert [line.endswith("True") for line in out[1:4]] == [False, True, True]
+    assert sum(int(line.split()[2]) for line in out[1:4]) == 4000
+
+
+def test_with_here_closing_writes_nothing(tmp_path):
+    assert _run(tmp_path, "cancel", here=True).splitlines()[1:] == ["end"]
