@@ -200,9 +200,11 @@ def _build_message(
     expected: bool = False,
     from_suite: bool = False,
     origin_files: str | None = None,
+    written: dict | None = None,
 ) -> tuple[Message, Any]:
     """A loaded message and its content as AgentV resolves it, for the reference answer (a content list is resolved
-    only for an expected message, the only kind whose content is used: an input message's is None)."""
+    only for an expected message, the only kind whose content is used: an input message's is None). `written`: the
+    message as written in `doc`, when `raw` is a copy of it with `{{ var }}` replaced (its entries' lines are there)."""
     role = raw.get("role")
     content = raw.get("content")
     if not isinstance(role, str):
@@ -218,7 +220,7 @@ def _build_message(
     if not isinstance(content, list):
         return msg, content
     resolved: list = []
-    lines = doc.child_lines(content) if doc is not None else None
+    lines = doc.child_lines(content if written is None else written.get("content")) if doc is not None else None
     if not isinstance(lines, list):
         lines = ()
     for i, entry in enumerate(content):
@@ -423,6 +425,11 @@ class _Suite:
         self.assertions: Any = None
         self.graders: list[Grader] | None = None  # made from `assertions` (_suite_graders)
         self.doc: YamlDoc | None = None
+        # Whether `{{ var }}` can change `input` / `input_files` (a test's vars apply to the suite's as well)
+        self.input_has_vars = False
+        self.input_files_have_vars = False
+        # The messages made from `input`, shared by the tests that get them unchanged (_shared_suite_messages)
+        self.messages: tuple[Message, ...] | None = None
 
 
 def _build_test(
@@ -487,7 +494,7 @@ def _build_test(
         files, files_origin = fields["input_files"], "input_files"
     elif suite.has_input_files and not skip_defaults:
         files = suite.input_files
-        if isinstance(vars_, dict) and vars_:
+        if isinstance(vars_, dict) and vars_ and suite.input_files_have_vars:
             files = interpolate_vars(files, vars_, notes, "suite input_files: ")
         files_origin = "suite input_files"
     else:
@@ -554,15 +561,10 @@ def _build_test(
     # suite input goes first
     messages: list[Message] = []
     if suite.input is not None and not skip_defaults:
-        suite_input = suite.input
-        if isinstance(vars_, dict) and vars_:
-            suite_input = interpolate_vars(suite_input, vars_, notes, "suite input: ")
-        suite_msgs = _input_messages(suite_input) or []
-        for m in suite_msgs:
-            suite_msg, _ = _build_message(
-                ctx, m, len(messages), _line(doc, m) or suite.input_line, suite.doc, from_suite=True
-            )
-            messages.append(suite_msg)
+        if isinstance(vars_, dict) and vars_ and suite.input_has_vars:
+            messages = _suite_messages(ctx, suite, interpolate_vars(suite.input, vars_, notes, "suite input: "))
+        else:
+            messages = _shared_suite_messages(ctx, suite)
         case.suite_input_count = len(messages)
         if messages:
             case.notes.append(f"The suite's `input` prepends {len(messages)} message(s) to this test's.")
@@ -610,6 +612,49 @@ def _build_test(
     if suite.assertions is not None and not skip_defaults:
         case.assertions.extend(_suite_graders(ctx, suite, label))
     return case
+
+
+def _suite_messages(ctx: _Ctx, suite: _Suite, suite_input: Any) -> list[Message]:
+    """The suite's `input` (`suite_input`: after a test's `{{ var }}` replacements) as the first messages of a test.
+    A message's line is its line in the suite, whatever replaced its text or wherever the test is written."""
+    as_written: dict[int, Any] = {}
+    if suite_input is not suite.input:  # interpolated: a copy, whose messages are where the suite's are
+        if isinstance(suite_input, list) and isinstance(suite.input, list):
+            as_written = {id(copy): written for copy, written in zip(suite_input, suite.input)}
+        elif isinstance(suite_input, dict):
+            as_written = {id(suite_input): suite.input}
+    messages: list[Message] = []
+    for m in _input_messages(suite_input) or []:
+        written = as_written.get(id(m))
+        if not isinstance(written, dict):
+            written = None
+        line = _line(suite.doc, m if written is None else written) or suite.input_line
+        suite_msg, _ = _build_message(ctx, m, len(messages), line, suite.doc, from_suite=True, written=written)
+        messages.append(suite_msg)
+    return messages
+
+
+def _shared_suite_messages(ctx: _Ctx, suite: _Suite) -> list[Message]:
+    """The suite's `input` as messages, made once and shared by the tests that get it unchanged, unless making them
+    warns (a missing file: said for each test)."""
+    if suite.messages is not None:
+        return list(suite.messages)
+    warned = len(ctx.diags)
+    messages = _suite_messages(ctx, suite, suite.input)
+    if len(ctx.diags) == warned:
+        suite.messages = tuple(messages)
+    return messages
+
+
+def _has_vars(value: Any) -> bool:
+    """Whether `{{` is in any string of `value` (else `{{ var }}` interpolation cannot change it)."""
+    if isinstance(value, str):
+        return "{{" in value
+    if isinstance(value, list):
+        return any(_has_vars(v) for v in value)
+    if isinstance(value, dict):
+        return any(_has_vars(v) for v in value.values())
+    return False
 
 
 def _suite_graders(ctx: _Ctx, suite: _Suite, label: str) -> list[Grader]:
@@ -848,6 +893,8 @@ def _load_suite(ctx: _Ctx, result: EvalFile, doc: YamlDoc, text: str) -> EvalFil
     if "input_files" in data and data["input_files"] is not None:
         suite.has_input_files = True
         suite.input_files = data["input_files"]
+    suite.input_has_vars = _has_vars(suite.input)
+    suite.input_files_have_vars = _has_vars(suite.input_files)
     sa = data.get("assertions")
     if sa is None and data.get("assert") is not None:
         sa = data["assert"]

@@ -115,16 +115,19 @@ def _vars_in_string(text: str, vars_: Mapping[str, Any], notes: list[str] | None
             notes.append(f"{where}{{{{ {whole.group(1)} }}}} is the whole value: replaced by {js_json(value)[:80]}")
         return value
 
+    replaced: set[str] = set()
+
     def one(match: re.Match) -> str:
-        value = _lookup(vars_, match.group(1))
+        name = match.group(1)
+        value = _lookup(vars_, name)
         if value is _MISSING:
             return match.group(0)
+        replaced.add(name)
         return value if isinstance(value, str) else js_json(value)
 
     out = _VAR.sub(one, text)
     if notes is not None and out != text:
-        names = sorted({m.group(1) for m in _VAR.finditer(text) if _lookup(vars_, m.group(1)) is not _MISSING})
-        notes.append(f"{where}{', '.join('{{ ' + n + ' }}' for n in names)} replaced from vars")
+        notes.append(f"{where}{', '.join('{{ ' + n + ' }}' for n in sorted(replaced))} replaced from vars")
     return out
 
 
