@@ -62,24 +62,26 @@ def split_slices(
     slice's number of cases, as a multiple of the others'."""
     if parts < 2 or len(text) < min_bytes:
         return None
-    if text.startswith(("---", "...", "%")) or _DOCUMENT_MARKER.search(text):
-        return None  # directives or document markers
-    if _has_yaml_token(text):
-        return None
+    if text.startswith(("---", "...", "%")) or _has_yaml_token(text):
+        return None  # a directive or document marker; an anchor, alias or tag
     head_line = _EVALCASES_LINE if key == "evalcases" else re.compile(rf"{key}:[ \t]*(?:#[^\n]*)?\r?(?:\n|\Z)")
-    heads = [pos + 1 for pos in _find_all(text, f"\n{key}:") if head_line.match(text, pos + 1)]
-    if text.startswith(f"{key}:") and head_line.match(text, 0):
-        heads.insert(0, 0)
-    if len(heads) != 1:
-        return None
-    head = head_line.match(text, heads[0])
-    assert head is not None  # matched when heads was built
+    head = head_line.match(text, 0) if text.startswith(f"{key}:") else None
+    pos = -1
+    while head is None:  # the first line that is the key and nothing else
+        pos = text.find(f"\n{key}:", pos + 1)
+        if pos == -1:
+            return None
+        head = head_line.match(text, pos + 1)
     head_end = head.end()
     first = _FIRST_ITEM.search(text, head_end - 1)
     if first is None or _blank_or_comment_lines(text, head_end - 1, first.start()) < 0:
         return None
     indent = len(first.group(1))
-    # Every content line after the first item must be an item start at `indent`, or indented deeper than it.
+    # Every content line after the first item must be an item start at `indent`, or indented deeper than it: so
+    # the key is not written again, and (items indented) no document marker or directive is there. Before the first
+    # item, one search for those; with items at column 0 (a marker `---` could pass for one), one in the whole text.
+    if _DOCUMENT_MARKER.search(text, 0, len(text) if indent == 0 else first.start()):
+        return None
     shallower = re.compile(rf"\n {{0,{indent - 1}}}[^ \t\r\n#]") if indent else re.compile(r"\n[^ \t\r\n#-]")
     if shallower.search(text, first.start()):
         return None
@@ -122,14 +124,6 @@ def piece(text: str, slices: list[tuple[int, int, int, int, int]], cut: tuple[in
     line per line of the slices before, then its own lines."""
     header_lines, header_end = slices[0][0], slices[0][3]
     return _slice_by_offsets(text, header_end, cut[0] - header_lines, cut[3], cut[4])
-
-
-def _find_all(text: str, needle: str) -> list[int]:
-    out, pos = [], text.find(needle)
-    while pos != -1:
-        out.append(pos)
-        pos = text.find(needle, pos + 1)
-    return out
 
 
 def _blank_or_comment_lines(text: str, start: int, end: int) -> int:

@@ -122,7 +122,21 @@ def test_an_error_in_a_later_slice_refuses_the_whole_file(tmp_path):
     assert fast.stderr == slow.stderr and b"duplicate key 'outcome'" in fast.stderr
 
 
-@pytest.mark.parametrize("extra", ["other_key: 1\n", "x: &anchor 1\n"])
+@pytest.mark.parametrize(
+    "extra", ["other_key: 1\n", "x: &anchor 1\n", "---\nx: 1\n", "...\n", "evalcases:\n  - id: again\n"]
+)
 def test_unusual_files_are_not_cut(tmp_path, extra):
     path = big_eval(tmp_path, extra=extra)
     assert split_points(path.read_text(), 2) is None
+
+
+@pytest.mark.parametrize("indent", ["", "  "])
+def test_a_document_marker_anywhere_stops_the_cut(tmp_path, indent):
+    text = big_eval(tmp_path).read_text()
+    if not indent:  # items at column 0, where a `---` line could pass for one
+        text = text.replace("\n  ", "\n")
+    assert split_points(text, 2) is not None
+    middle = text.index(f"\n{indent}- id: case-40\n")
+    assert split_points(text[:middle] + "\n---" + text[middle:], 2) is None
+    head = text.index("\nevalcases:")
+    assert split_points(text[:head] + "\n---\nname: x" + text[head:], 2) is None
