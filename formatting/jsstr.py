@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import datetime
 import math
-import re
 from json.encoder import encode_basestring
 from typing import Any
 
 from turnlens.formatting.evals.yaml12 import _js_number
+from turnlens.formatting.patterns import LazyPattern
 
 JS_WHITESPACE = (
     "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
@@ -24,15 +24,20 @@ def js_trim(text: str) -> str:
     return text.strip(JS_WHITESPACE)
 
 
-_NON_WHITESPACE = re.compile(f"[^{re.escape(JS_WHITESPACE)}]")
+_WHITESPACE = frozenset(JS_WHITESPACE)
 
 
 def js_blank(text: str) -> bool:
-    """`text.trim() === ""`, without copying the text."""
-    return _NON_WHITESPACE.search(text) is None
+    """`text.trim() === ""`; text that starts or ends with anything but white space is answered without a scan or a
+    copy. (A regex over the class of JavaScript white space took ~4 ms to compile, at every start.)"""
+    if not text:
+        return True
+    if text[0] not in _WHITESPACE or text[-1] not in _WHITESPACE:
+        return False
+    return not text.strip(JS_WHITESPACE)
 
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_LONE_SURROGATE = LazyPattern("[\ud800-\udfff]")
 
 
 def json_string(text: str) -> str:

@@ -14,20 +14,20 @@ so a pane border drawn after one lands elsewhere; each emoji is then drawn on it
 
 from __future__ import annotations
 
-import re
+from turnlens.formatting.patterns import LazyPattern
 
 _BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 _ZERO_WIDTH = "\u200b\u200c\u2060-\u2064\ufeff\u180e\U000e0000-\U000e007f"
 _EMOJI = "\u00a9\u00ae\u203c-\u3299\U0001f000-\U0001faff\ufe0f"
 # A ZWJ between emoji (👨‍👩‍👧) joins them and stays; anywhere else it only hides things.
-_UNSAFE = re.compile(
+_UNSAFE = LazyPattern(
     rf"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff{_BIDI}{_ZERO_WIDTH}]|\u200d(?<![{_EMOJI}]\u200d)|\u200d(?![{_EMOJI}])"
 )
 _LINE_BREAKS = {ord("\n"): "\u2424", ord("\t"): "\u2409", 0x2028: "\\u2028", 0x2029: "\\u2029"}
 
 
 # Left after the pass above, a ZWJ is one between emoji.
-_UNMEASURABLE = re.compile("[\u200d\ufe0e\ufe0f\U0001f3fb-\U0001f3ff]")
+_UNMEASURABLE = LazyPattern("[\u200d\ufe0e\ufe0f\U0001f3fb-\U0001f3ff]")
 
 
 def _picture(ch: str) -> str:

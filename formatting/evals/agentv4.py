@@ -24,6 +24,7 @@ from turnlens.formatting.evals.yaml12 import YamlDoc, YamlError, has_alias, pars
 from turnlens.formatting.jsjson import js_json_error
 from turnlens.formatting.jsstr import js_blank, js_json, js_json_indent, js_trim
 from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, Grader, Message, Segment
+from turnlens.formatting.patterns import LazyPattern
 
 ROLES = ("system", "user", "assistant", "tool")
 INCOMPLETE = "Missing required fields: id, input, and at least one of criteria/expected_output/assertions/turns"
@@ -66,7 +67,7 @@ KNOWN_GRADERS = {
     "script",
     "inline-assert",
 }
-SUITE_NAME = re.compile(r"[a-z0-9-]+")
+SUITE_NAME = LazyPattern(r"[a-z0-9-]+")
 _GLOB_CHARS = re.compile(r"[*?{]")
 
 

@@ -16,12 +16,14 @@ import os
 import re
 import stat
 
+from turnlens.formatting.patterns import LazyPattern
+
 MAX_FILE_SIZE_ENV = "TURNLENS_MAX_FILE_SIZE"
 DEFAULT_MAX_FILE_SIZE = 64 << 20
 
 _override: int | None = None
 
-_SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(i?b?)\s*", re.I)
+_SIZE = LazyPattern(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(i?b?)\s*", re.I)
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 
 

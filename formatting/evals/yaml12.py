@@ -56,6 +56,7 @@ from typing import Any
 from turnlens.formatting import gcpause
 from turnlens.formatting.evals.files import MAX_FILE_SIZE_ENV, format_size, max_file_size
 from turnlens.formatting.evals.yaml_block import parse_block
+from turnlens.formatting.patterns import LazyPattern
 
 __all__ = [
     "YamlError",
@@ -92,51 +93,34 @@ class YamlError(Exception):
         return f"line {self.line}, column {self.column}: {self.message}"
 
 
-class _LazyPattern:
-    """A regex compiled when first used. Most of this module's serve YAML 1.1 documents, refusal wording or rare
-    characters, which reading plain files never needs: compiled up front they took ~3 ms of every start."""
-
-    __slots__ = ("_args", "_pattern")
-
-    def __init__(self, *args: Any) -> None:
-        self._args = args
-        self._pattern: re.Pattern[str] | None = None
-
-    def __getattr__(self, name: str) -> Any:
-        pattern = self._pattern
-        if pattern is None:
-            pattern = self._pattern = re.compile(*self._args)
-        return getattr(pattern, name)
-
-
 # The headline the reference's `yaml` parser gives for the refusals where it and this reader agree on the cause
 # (checked against both oracles' recordings); elsewhere the two parsers describe the same bad text differently.
-_REFERENCE_HEADLINES: tuple[tuple[_LazyPattern, str], ...] = (
-    (_LazyPattern(r"duplicate key "), "Map keys must be unique"),
+_REFERENCE_HEADLINES: tuple[tuple[LazyPattern, str], ...] = (
+    (LazyPattern(r"duplicate key "), "Map keys must be unique"),
     (
-        _LazyPattern(r"the file holds more than one YAML document"),
+        LazyPattern(r"the file holds more than one YAML document"),
         "Source contains multiple documents; please use YAML.parseAllDocuments()",
     ),
     (
-        _LazyPattern(r"the alias \*(?P<name>\S+) refers to no anchor"),
+        LazyPattern(r"the alias \*(?P<name>\S+) refers to no anchor"),
         "Unresolved alias (the anchor must be set before the alias): {name}",
     ),
-    (_LazyPattern(r"a tab character is used for indentation"), "Tabs are not allowed as indentation"),
+    (LazyPattern(r"a tab character is used for indentation"), "Tabs are not allowed as indentation"),
     (
-        _LazyPattern(r"this line is indented past its list's '-' but does not start"),
+        LazyPattern(r"this line is indented past its list's '-' but does not start"),
         "Sequence item without - indicator",
     ),
     (
-        _LazyPattern(r"the '\[' list opened at line \d+ is not closed with '\]'(, or this line| before the end)"),
+        LazyPattern(r"the '\[' list opened at line \d+ is not closed with '\]'(, or this line| before the end)"),
         "Flow sequence in block collection must be sufficiently indented and end with a ]",
     ),
-    (_LazyPattern(r"a ': ' appears where no key can start"), "Nested mappings are not allowed in compact mappings"),
+    (LazyPattern(r"a ': ' appears where no key can start"), "Nested mappings are not allowed in compact mappings"),
     (
-        _LazyPattern(r"this value runs on into line \d+, where a ': '"),
+        LazyPattern(r"this value runs on into line \d+, where a ': '"),
         "Nested mappings are not allowed in compact mappings",
     ),
-    (_LazyPattern(r"the double-quoted value opened at line \d+ continues"), 'Missing closing "quote'),
-    (_LazyPattern(r"the single-quoted value opened at line \d+ continues"), "Missing closing 'quote"),
+    (LazyPattern(r"the double-quoted value opened at line \d+ continues"), 'Missing closing "quote'),
+    (LazyPattern(r"the single-quoted value opened at line \d+ continues"), "Missing closing 'quote"),
 )
 
 
@@ -366,17 +350,17 @@ def _core_plain(value: str) -> Any:
 
 # --- YAML 1.1 typing, for documents that declare `%YAML 1.1` ----------------------------------------------------
 
-_Y11_TRUE = _LazyPattern(r"(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)\Z")
-_Y11_FALSE = _LazyPattern(r"(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)\Z")
-_Y11_INT_BIN = _LazyPattern(r"[-+]?0b[0-1_]+\Z")
-_Y11_INT_OCT = _LazyPattern(r"[-+]?0[0-7_]+\Z")
-_Y11_INT_DEC = _LazyPattern(r"[-+]?[0-9][0-9_]*\Z")
-_Y11_INT_HEX = _LazyPattern(r"[-+]?0x[0-9a-fA-F_]+\Z")
-_Y11_INT_SEX = _LazyPattern(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\Z")
-_Y11_FLOAT_EXP = _LazyPattern(r"[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+\Z")
-_Y11_FLOAT = _LazyPattern(r"[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*\Z")
-_Y11_FLOAT_SEX = _LazyPattern(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*\Z")
-_TIMESTAMP_RE = _LazyPattern(
+_Y11_TRUE = LazyPattern(r"(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)\Z")
+_Y11_FALSE = LazyPattern(r"(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)\Z")
+_Y11_INT_BIN = LazyPattern(r"[-+]?0b[0-1_]+\Z")
+_Y11_INT_OCT = LazyPattern(r"[-+]?0[0-7_]+\Z")
+_Y11_INT_DEC = LazyPattern(r"[-+]?[0-9][0-9_]*\Z")
+_Y11_INT_HEX = LazyPattern(r"[-+]?0x[0-9a-fA-F_]+\Z")
+_Y11_INT_SEX = LazyPattern(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\Z")
+_Y11_FLOAT_EXP = LazyPattern(r"[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+\Z")
+_Y11_FLOAT = LazyPattern(r"[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*\Z")
+_Y11_FLOAT_SEX = LazyPattern(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*\Z")
+_TIMESTAMP_RE = LazyPattern(
     r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})"
     r"(?:(?:t|T|[ \t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2})(\.[0-9]+)?"
     r"(?:[ \t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?\Z"
@@ -477,7 +461,7 @@ def _tagged_scalar(tag: str, value: str) -> Any:
     return _UNRESOLVED
 
 
-_BASE64_KEEP = _LazyPattern(r"[^A-Za-z0-9+/\-_]")
+_BASE64_KEEP = LazyPattern(r"[^A-Za-z0-9+/\-_]")
 
 
 def _node_base64(text: str) -> bytes:
@@ -574,7 +558,7 @@ def _is_array_index(key: str) -> bool:
 # --- characters libyaml refuses or reads as line breaks, which YAML 1.2 takes as ordinary text ----------------
 
 # C0 (but tab, LF, CR), DEL, C1 (NEL included), U+2028/U+2029, lone surrogates, U+FFFE/U+FFFF.
-_ODD_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
+_ODD_CHARS = LazyPattern("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
 _ASCII_ORDINARY = bytes(range(0x20, 0x7F)) + b"\t\n\r"
 
 
@@ -585,9 +569,9 @@ def _has_odd_chars(text: str) -> bool:
 
 
 # A CR not followed by LF is not a line break for the reference (the line goes on): here too, an ordinary character.
-_LONE_CR = re.compile("\r(?!\n)")
+_LONE_CR = LazyPattern("\r(?!\n)")
 _STAND_IN_BASE = 0xF0000  # Supplementary Private Use Area-A: printable for libyaml
-_STAND_INS = _LazyPattern("[\U000f0000-\U000fffff]")
+_STAND_INS = LazyPattern("[\U000f0000-\U000fffff]")
 
 
 def _stand_in(match: re.Match) -> str:
@@ -603,10 +587,10 @@ def _restore(text: str) -> str:
 # becomes the `\U0010xxxx` escape of a private-use character that encodes it (value and letter case), which stays
 # text where it is not in double quotes; afterwards both forms are turned back, and pairs joined. (Only the columns
 # of that line shift, by 4 per escape.)
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
-_SURROGATE_STAND_IN_ESCAPE = _LazyPattern(r"\\U0010[0-7][0-9A-F]{3}")
-_SURROGATE_STAND_INS = _LazyPattern("[\U00100000-\U00107fff]")
-_SURROGATE_CLASH = _LazyPattern("[\U00100000-\U00107fff]|\\\\[uU]0010[0-7]")
+_SURROGATE_ESCAPE = LazyPattern(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_SURROGATE_STAND_IN_ESCAPE = LazyPattern(r"\\U0010[0-7][0-9A-F]{3}")
+_SURROGATE_STAND_INS = LazyPattern("[\U00100000-\U00107fff]")
+_SURROGATE_CLASH = LazyPattern("[\U00100000-\U00107fff]|\\\\[uU]0010[0-7]")
 
 
 def _surrogate_stand_in(match: re.Match) -> str:
@@ -637,7 +621,7 @@ def _give_back_surrogates(value: str) -> str:
 # Block nesting needs one more column of indentation, or one more compact indicator (`- `, `? `, `: `) on a line,
 # per one or two levels; flow nesting needs one bracket per level. Spelled so the regex engine can skip ahead fast.
 _DEEP_INDENT = "\n" + " " * 160
-_COMPACT_CHAIN = _LazyPattern(r"[-?:] +[-?:] +[-?:] +[-?:] +(?:[-?:] +){36}")
+_COMPACT_CHAIN = LazyPattern(r"[-?:] +[-?:] +[-?:] +[-?:] +(?:[-?:] +){36}")
 # Such a chain is a run of 80 or more characters from "-?: ": on ASCII text, two C-level passes rule it out before
 # the regex (which tries every indicator in the text) has to run.
 _CHAIN_CHARS = bytes(1 if c in b"-?: " else 0 for c in range(256))
@@ -651,9 +635,9 @@ def _has_compact_chain(text: str) -> bool:
 
 
 # A bare `!` tag (non-specific): libyaml types `! 12` as if untagged; YAML (and the reference) make it a string.
-_BARE_TAG = re.compile(r"!(?=[\s\]},]|\Z)")
+_BARE_TAG = LazyPattern(r"!(?=[\s\]},]|\Z)")
 # An alias token `*name`: only then are aliases counted.
-_ALIAS = re.compile(r"\*[^\s,\[\]{}*]")
+_ALIAS = LazyPattern(r"\*[^\s,\[\]{}*]")
 _TOKEN_BEFORE = frozenset(" \t\r\n[{,")
 
 
@@ -663,7 +647,7 @@ def has_alias(text: str) -> bool:
     return "*" in text and _has_token(_ALIAS, text)
 
 
-def _has_token(pattern: re.Pattern, text: str) -> bool:
+def _has_token(pattern: LazyPattern, text: str) -> bool:
     """Whether `pattern` matches where a YAML token can start (line start, after a space, `[`, `{` or `,`)."""
     for match in pattern.finditer(text):
         start = match.start()
@@ -689,7 +673,7 @@ _SAFE_FLOW = 400
 _MAX_THREAD_FLOW = 20_000
 # A `{{ name }}` / `${{ NAME }}` template reference opens two flow levels and closes them itself: it adds at most two
 # to the nesting wherever it stands, so its openers need not count (AgentV 4 suites are full of them).
-_TEMPLATE_REF = _LazyPattern(r"\{\{\s*[A-Za-z_][A-Za-z0-9_.]*\s*\}\}")
+_TEMPLATE_REF = LazyPattern(r"\{\{\s*[A-Za-z_][A-Za-z0-9_.]*\s*\}\}")
 _STACK_PER_LEVEL = 1024
 _MIN_THREAD_STACK = 16 * 1024 * 1024
 

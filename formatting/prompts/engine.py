@@ -35,6 +35,7 @@ from turnlens.formatting.model import (
     RuleKind,
     SegmentFate,
 )
+from turnlens.formatting.patterns import LazyPattern
 
 _CODE_BLOCK = re.compile(r"```[\s\S]*?```")
 
@@ -518,7 +519,7 @@ def format_case(case: EvalCase, eval_file: EvalFile, profile: Profile = "agentv"
     return FormattedCase(case, profile, lm, agent, prompt, explanation, own)
 
 
-_TEMPLATE_VAR_015 = re.compile(r"\{\{([a-zA-Z0-9_]+)\}\}")
+_TEMPLATE_VAR_015 = LazyPattern(r"\{\{([a-zA-Z0-9_]+)\}\}")
 
 
 def _evaluator_prompts(case: EvalCase, an: _Analysis, question: str, default_prompt: str) -> list[EvaluatorPrompt]:

@@ -23,6 +23,7 @@ from datetime import datetime, timezone
 import orjson
 
 from turnlens.formatting.evals.files import FileReadError, read_head
+from turnlens.formatting.patterns import LazyPattern
 from turnlens.formatting.records import Diagnostic
 
 RESULTS_SUFFIXES = (".jsonl", ".ndjson", ".json", ".yaml", ".yml")
@@ -34,12 +35,12 @@ RUN_SIDECARS = frozenset({"benchmark.json", "timing.json", "grading.json", "trac
 MAX_DEPTH = 4  # .agentv/results/runs/<experiment>/<timestamp>
 MAX_RUNS = 5000
 
-_ID_KEY = re.compile(rb'"(?:eval_id|test_id|testId)"\s*:')
-_SCORE_KEY = re.compile(rb'"score"\s*:\s*-?[0-9]')
+_ID_KEY = LazyPattern(rb'"(?:eval_id|test_id|testId)"\s*:')
+_SCORE_KEY = LazyPattern(rb'"score"\s*:\s*-?[0-9]')
 # In one pass over the head (it runs before `turnlens export` starts): an eval file's schema, or a results key.
 _YAML_KEYS = re.compile(rb"^(?:(\$schema\s*:\s*['\"]?agentv-eval)|(?:-\s+)?(eval_id|test_id|score)\s*:)", re.M)
 # 2026-11-23T21-50-12-345Z (AgentV replaces : and . by -), or the ISO form itself
-_TIME_IN_NAME = re.compile(r"(\d{4}-\d{2}-\d{2})[T_ ](\d{2})[-:](\d{2})[-:](\d{2})(?:[-.](\d{1,6}))?Z?")
+_TIME_IN_NAME = LazyPattern(r"(\d{4}-\d{2}-\d{2})[T_ ](\d{2})[-:](\d{2})[-:](\d{2})(?:[-.](\d{1,6}))?Z?")
 
 
 def is_yaml_path(path: str) -> bool:
