@@ -34,6 +34,7 @@ from turnlens.formatting.model import (
     Rendered,
     RuleKind,
     SegmentFate,
+    SegmentFateKind,
 )
 from turnlens.formatting.patterns import LazyPattern
 
@@ -322,21 +323,17 @@ def _flat_question_v4(rendered: list[list[str]]) -> str:
     return "\n\n".join(chunks)
 
 
-def _system_message(an: _Analysis, rendered: list[list[str]]) -> str | None:
-    """AgentV 4's systemMessage: the leading system messages' formatted segments (no visibility check)."""
-    contents = ["\n".join(texts) for texts in rendered[: an.lead]]
-    joined = "\n\n".join(c for c in contents if c)
-    return joined or None
+def _bodies(rendered: list[list[str]], upto: int | None = None) -> list[str]:
+    """Each message's rendered parts as one text, one line each: its body in the marked question, in chatPrompt and
+    in systemMessage alike (joined once, not once for each). `upto`: only the first messages'."""
+    return ["\n".join(texts) for texts in (rendered if upto is None else rendered[:upto])]
 
 
-def _marked_question(an: _Analysis, rendered: list[list[str]]) -> str:
-    turns = []
-    for message, texts, visible in zip(an.kept, rendered, an.visible_flags):
-        if not visible:
-            continue
-        body = "\n".join(texts)
-        turns.append(f"{role_marker(message.role)}\n{body}")
-    return "\n\n".join(turns)
+def _system_text(an: _Analysis, bodies: list[str]) -> str:
+    """The leading system messages' bodies, the empty ones left out (no visibility check): AgentV 4's
+    systemMessage (None when empty), and the leading system message of the agentv chatPrompt (after the guidelines)
+    in both dialects."""
+    return "\n\n".join([body for body in bodies[: an.lead] if body])
 
 
 def _leading_system_count(kept: list[Message]) -> int:
@@ -346,29 +343,42 @@ def _leading_system_count(kept: list[Message]) -> int:
     return n
 
 
-def _agentv_chat(
-    an: _Analysis, guidelines: str, mode: Mode, rendered_all: list[list[str]], refs: bool = True
-) -> list[ChatMessage]:
-    """`refs`: the parts may hold guideline references (0.15; a 4.x file has none)."""
-    chat: list[ChatMessage] = []
+def _marked(
+    an: _Analysis, guidelines: str, mode: Mode, rendered_all: list[list[str]], bodies: list[str], refs: bool = True
+) -> tuple[str, list[ChatMessage], str]:
+    """The marked question, the agentv chatPrompt and _system_text, in one walk over the kept messages. `refs`: the
+    parts may hold guideline references (0.15; a 4.x file has none)."""
     lead = an.lead
-    system_parts = []
-    if guidelines:
-        system_parts.append(f"[[ ## Guidelines ## ]]\n\n{guidelines}")
-    for texts in rendered_all[:lead]:
-        content = "\n".join(texts)
-        if content:
-            system_parts.append(content)
-    if system_parts:
-        chat.append(ChatMessage("system", "\n\n".join(system_parts)))
-    for message, parts, texts in zip(an.kept[lead:], an.parts[lead:], rendered_all[lead:]):
+    turns = []
+    chat: list[ChatMessage] = []
+    system_bodies = []
+    parts_all, flags = an.parts, an.visible_flags
+    for n, message in enumerate(an.kept):
+        role, body = message.role, bodies[n]
+        if flags[n]:
+            turns.append(f"{role_marker(role)}\n{body}")
+        if n < lead:  # merged into chatPrompt's leading system message
+            if body:
+                system_bodies.append(body)
+            continue
+        texts = rendered_all[n]
         # a guideline reference shows in the question but not in chatPrompt: only then is the turn rendered again
-        rendered = _chat_parts(parts, mode) if refs and _has_kind(parts, "ref") else texts
-        if message.role in ("system", "tool"):
-            chat.append(ChatMessage("assistant", "\n".join([role_marker(message.role), *rendered])))
-        elif rendered:
-            chat.append(ChatMessage(message.role, "\n".join(rendered)))
-    return chat
+        if refs and _has_kind(parts_all[n], "ref"):
+            texts = _chat_parts(parts_all[n], mode)
+            body = "\n".join(texts)
+        if role == "system" or role == "tool":
+            marker = role_marker(role)
+            chat.append(ChatMessage("assistant", f"{marker}\n{body}" if texts else marker))
+        elif texts:
+            chat.append(ChatMessage(role, body))
+    system = "\n\n".join(system_bodies)
+    chat_system = system
+    if guidelines:
+        block = f"[[ ## Guidelines ## ]]\n\n{guidelines}"
+        chat_system = f"{block}\n\n{system}" if system else block
+    if chat_system:
+        chat.insert(0, ChatMessage("system", chat_system))
+    return "\n\n".join(turns), chat, system
 
 
 def _design_chat(an: _Analysis, guidelines: str, mode: Mode) -> list[ChatMessage]:
@@ -440,8 +450,17 @@ def _same_rendered(rendered: Rendered) -> Rendered:
 def _render_v4(an: _Analysis) -> tuple[Rendered, Rendered]:
     """AgentV 4 in the agentv profile, lm and agent mode at once."""
     lm_all, agent_all, with_files = _texts_by_mode(an.parts)
-    lm = _rendered_v4(an, lm_all)
-    return lm, _rendered_v4(an, agent_all) if with_files else _same_rendered(lm)
+    # a flat question needs the bodies of the leading system messages only (systemMessage)
+    lm_bodies = _bodies(lm_all, None if an.uses_markers else an.lead)
+    lm = _rendered_v4(an, lm_all, lm_bodies)
+    if not with_files:
+        return lm, _same_rendered(lm)
+    return lm, _rendered_v4(an, agent_all, _agent_bodies(lm_all, agent_all, lm_bodies))
+
+
+def _agent_bodies(lm_all: list[list[str]], agent_all: list[list[str]], lm_bodies: list[str]) -> list[str]:
+    """Agent mode's bodies: lm mode's where a message renders the same in both (_texts_by_mode shares its list)."""
+    return [body if agent is lm else "\n".join(agent) for lm, agent, body in zip(lm_all, agent_all, lm_bodies)]
 
 
 def _render_015(an: _Analysis, guidelines: str, patterns: tuple[str, ...]) -> tuple[Rendered, Rendered]:
@@ -450,11 +469,13 @@ def _render_015(an: _Analysis, guidelines: str, patterns: tuple[str, ...]) -> tu
         lm_flat = Rendered(_flat_question(an, "lm", patterns), guidelines, None)
         return lm_flat, Rendered(_flat_question(an, "agent", patterns), guidelines, None)
     lm_all, agent_all, with_files = _texts_by_mode(an.parts)
-    lm = Rendered(_marked_question(an, lm_all), guidelines, _agentv_chat(an, guidelines, "lm", lm_all) or None)
+    bodies = _bodies(lm_all)
+    question, chat, _ = _marked(an, guidelines, "lm", lm_all, bodies)
+    lm = Rendered(question, guidelines, chat or None)
     if not with_files:
         return lm, _same_rendered(lm)
-    chat = _agentv_chat(an, guidelines, "agent", agent_all) or None
-    return lm, Rendered(_marked_question(an, agent_all), guidelines, chat)
+    question, chat, _ = _marked(an, guidelines, "agent", agent_all, _agent_bodies(lm_all, agent_all, bodies))
+    return lm, Rendered(question, guidelines, chat or None)
 
 
 def _with_profile(
@@ -470,13 +491,11 @@ def _with_profile(
     )
 
 
-def _rendered_v4(an: _Analysis, rendered: list[list[str]]) -> Rendered:
+def _rendered_v4(an: _Analysis, rendered: list[list[str]], bodies: list[str]) -> Rendered:
     if an.uses_markers:
-        question = _marked_question(an, rendered)
-        chat = _agentv_chat(an, "", "lm", rendered, refs=False) or None
-    else:
-        question, chat = _flat_question_v4(rendered), None
-    return Rendered(question, "", chat, _system_message(an, rendered), "agentv-4")
+        question, chat, system = _marked(an, "", "lm", rendered, bodies, refs=False)
+        return Rendered(question, "", chat or None, system or None, "agentv-4")
+    return Rendered(_flat_question_v4(rendered), "", None, _system_text(an, bodies) or None, "agentv-4")
 
 
 def evaluator_question(question: str, kept: list[Message]) -> str:
@@ -572,7 +591,11 @@ def _msg_label(message: Message) -> str:
 
 def _lines(text: str) -> str:
     n = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-    return f"{n} line{'s' if n != 1 else ''}"
+    return _LINE_COUNTS[n] if n < 64 else f"{n} lines"
+
+
+# (_lines is asked for every text segment of every case: the usual counts are made once)
+_LINE_COUNTS = [f"{n} line{'s' if n != 1 else ''}" for n in range(64)]
 
 
 def _fill_015(template: str, values: dict[str, str]) -> str:
@@ -583,59 +606,78 @@ def _fill_015(template: str, values: dict[str, str]) -> str:
 def explain(
     case: EvalCase, an: _Analysis, patterns: tuple[str, ...], repo_root: str = "/", v4: bool = False
 ) -> Explanation:
-    head = _explanation_head(case, an, v4)
-    evidence = list(head[2])
+    rule, summary, head_evidence, trigger, msg_fates = _explanation_head(case, an, v4)
+    evidence = list(head_evidence)
     if v4:
-        evidence.extend(case.notes)
-        evidence.extend(f"Interpolation: {n}" for n in case.interpolations)
+        evidence += case.notes
+        if case.interpolations:
+            evidence += [f"Interpolation: {n}" for n in case.interpolations]
         if case.assertions:
             evidence.append(
                 f"The test has {len(case.assertions)} grader(s) of its own, so AgentV does not run the default "
                 "grader: its prompt is shown for reference."
             )
-    elif case.notes:
-        evidence.extend(case.notes)
-
-    fates: list[SegmentFate] = []
-    lead = an.lead
-    # a message's position among the kept ones: its own when none was dropped (always so in 4.x)
-    kept_pos = None if len(an.kept) == len(case.messages) else {m.index: pos for pos, m in enumerate(an.kept)}
-    for n, message in enumerate(case.messages):
-        if message.dropped is not None:
-            for seg in message.segments:
-                fates.append(
-                    SegmentFate(
-                        message.index,
-                        seg.index,
-                        "not a mapping" if "not a mapping" in message.dropped else "unknown type dropped",
-                        f"lost with its message ({message.dropped})",
-                        seg.value,
-                    )
-                )
-            continue
-        pos = n if kept_pos is None else kept_pos[message.index]
-        if v4:
-            sent = an.visible_flags[pos] or pos < lead
-        else:
-            parts = an.parts[pos]
-            part_by_seg: dict[int, _Part] | None = None if an.uses_markers and parts else {}
-        for seg in message.segments:
-            if v4:
-                fate = _segment_fate_v4(message, seg, sent)
-            else:
-                part = None
-                if seg.type == "file":  # only a file's fate depends on its part
-                    if part_by_seg is None:
-                        part_by_seg = {p.segment_index: p for p in parts}
-                    part = part_by_seg.get(seg.index)
-                fate = _segment_fate(message, seg, part, an.uses_markers, patterns, repo_root)
-            if seg.outside_root:
-                fate = replace(fate, detail=f"{fate.detail}; outside the repository root ({seg.resolved_path})")
-            fates.append(fate)
-    rule, summary, _evidence, trigger, msg_fates = head
+        fates = _segment_fates_v4(case, an)
+    else:
+        evidence += case.notes
+        fates = _segment_fates(case, an, patterns, repo_root)
     return Explanation(
         rule, an.uses_markers, summary, evidence, list(trigger), list(an.visible), list(msg_fates), fates
     )
+
+
+def _segment_fates_v4(case: EvalCase, an: _Analysis) -> list[SegmentFate]:
+    fates: list[SegmentFate] = []
+    lead, flags = an.lead, an.visible_flags
+    pos = 0  # the message's position among the kept ones
+    for message in case.messages:
+        if message.dropped is not None:
+            fates += _dropped_fates(message)
+            continue
+        sent = flags[pos] or pos < lead
+        pos += 1
+        for seg in message.segments:
+            fate = _segment_fate_v4(message, seg, sent)
+            if seg.outside_root:
+                fate = _outside_root(fate, seg)
+            fates.append(fate)
+    return fates
+
+
+def _segment_fates(case: EvalCase, an: _Analysis, patterns: tuple[str, ...], repo_root: str) -> list[SegmentFate]:
+    fates: list[SegmentFate] = []
+    pos = 0  # the message's position among the kept ones
+    for message in case.messages:
+        if message.dropped is not None:
+            fates += _dropped_fates(message)
+            continue
+        parts = an.parts[pos]
+        pos += 1
+        part_by_seg: dict[int, _Part] | None = None if an.uses_markers and parts else {}
+        for seg in message.segments:
+            part = None
+            if seg.type == "file":  # only a file's fate depends on its part
+                if part_by_seg is None:
+                    part_by_seg = {p.segment_index: p for p in parts}
+                part = part_by_seg.get(seg.index)
+            fate = _segment_fate(message, seg, part, an.uses_markers, patterns, repo_root)
+            if seg.outside_root:
+                fate = _outside_root(fate, seg)
+            fates.append(fate)
+    return fates
+
+
+def _dropped_fates(message: Message) -> list[SegmentFate]:
+    dropped = cast(str, message.dropped)
+    fate: SegmentFateKind = "not a mapping" if "not a mapping" in dropped else "unknown type dropped"
+    return [
+        SegmentFate(message.index, seg.index, fate, f"lost with its message ({dropped})", seg.value)
+        for seg in message.segments
+    ]
+
+
+def _outside_root(fate: SegmentFate, seg) -> SegmentFate:
+    return replace(fate, detail=f"{fate.detail}; outside the repository root ({seg.resolved_path})")
 
 
 # Explanation heads by the shape of the case they explain: thousands of tests of a suite share a few shapes.
@@ -894,7 +936,7 @@ def _segment_fate_v4(message: Message, seg, sent: bool) -> SegmentFate:
             if message.content_is_string or not sent:
                 return SegmentFate(m, i, "blank dropped", "only white space" + origin)
             return SegmentFate(m, i, "blank kept", "only white space, sent as is inside its message" + origin)
-        return SegmentFate(m, i, "text kept", _lines(value) + origin)
+        return SegmentFate(m, i, "text kept", _lines(value) + origin if origin else _lines(value))
     if seg.type in ("file", "image") and seg.value == "":
         return SegmentFate(m, i, "unknown type dropped", "the path is empty: AgentV skips it without a warning")
     if seg.type == "image":
