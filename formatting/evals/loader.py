@@ -15,10 +15,10 @@ from typing import Any, cast
 
 from turnlens.formatting.evals.files import (
     FileReadError,
-    outside_root,
     outside_root_message,
     read_bytes,
     read_head,
+    real_outside,
     wide_encoding,
 )
 from turnlens.formatting.evals.globs import MAX_MAGIC_PATTERNS, is_guideline, slow_patterns, unused_patterns
@@ -171,6 +171,10 @@ def load_config(eval_dir: str, repo_root: str) -> GuidelineConfig:
 # --- file references ----------------------------------------------------------------------------------------
 
 
+# A folder listed to rule out missing files holds at most this many entries (else each is looked up on its own).
+_LISTING_LIMIT = 10_000
+
+
 class _Resolver:
     """The reference's search order for a file reference, with a cache (eval files repeat references)."""
 
@@ -179,10 +183,27 @@ class _Resolver:
         for extra in (repo_root, cwd):
             if extra not in roots:
                 roots.append(extra)
-        self.roots = roots
+        self.roots = [os.path.normpath(root) for root in roots]
         self.repo_root = repo_root
         self._cache: dict[str, tuple[str | None, list[str]]] = {}
         self._outside: dict[str, bool] = {}
+        # folder -> the lower-cased names in it; None when it could not be listed (or is too big to be worth it)
+        self._listings: dict[str, frozenset[str] | None] = {}
+        self._real_root: str | None = None
+        self._real_folders: dict[str, str] = {}  # folder -> its real path (symbolic links followed)
+
+    def _may_exist(self, path: str) -> bool:
+        """False when `path` is certainly missing: its name is not in its folder, listed once per load. A suite can
+        refer to thousands of files that are not there, each tried in several folders: one listing per folder
+        instead of a lookup per place tried. Only ASCII names are ruled out, compared without case, so that a file
+        system that ignores case (or normalises Unicode) is never contradicted."""
+        folder, _sep, name = path.rpartition(os.sep)  # (a path made by resolve: absolute and normalised)
+        if not name.isascii():
+            return True
+        names = self._listings.get(folder, _NOT_LISTED)
+        if names is _NOT_LISTED:
+            names = self._listings[folder] = _lower_names(folder)
+        return names is None or name.lower() in names
 
     @staticmethod
     def display_path(raw: str) -> str:
@@ -196,21 +217,63 @@ class _Resolver:
         tried: list[str] = []
         if os.path.isabs(raw):
             tried.append(os.path.normpath(raw))
+        plain = _plain_relative(display)
         for root in self.roots:
-            cand = os.path.normpath(os.path.join(root, display))
+            # (normpath and join cost ~4 us each: a reference that needs no normalising is appended as it is)
+            cand = f"{root.rstrip(os.sep)}{os.sep}{display}" if plain else os.path.normpath(os.path.join(root, display))
             if cand not in tried:
                 tried.append(cand)
-        found = next((p for p in tried if os.path.exists(p)), None)
+        found = next((p for p in tried if self._may_exist(p) and os.path.exists(p)), None)
         result = (found, tried)
         self._cache[raw] = result
         return result
 
     def outside_root(self, resolved: str) -> bool:
-        """files.outside_root against the repo root, once per file per load (realpath costs a syscall per folder)."""
+        """files.outside_root against the repo root, once per file per load. realpath is pure Python and costs a
+        system call per folder of the path: the root's and each folder's are found once, and a file that is not a
+        symbolic link is its real folder and its name."""
         hit = self._outside.get(resolved)
         if hit is None:
-            hit = self._outside[resolved] = outside_root(resolved, self.repo_root)
+            if self._real_root is None:
+                self._real_root = os.path.realpath(self.repo_root)
+            folder, sep, name = resolved.rpartition(os.sep)
+            if not sep or not name or os.path.islink(resolved):
+                real = os.path.realpath(resolved)
+            else:
+                real_folder = self._real_folders.get(folder)
+                if real_folder is None:
+                    real_folder = self._real_folders[folder] = os.path.realpath(folder or os.sep)
+                real = f"{real_folder.rstrip(os.sep)}{os.sep}{name}"
+            hit = self._outside[resolved] = real_outside(real, self._real_root)
         return hit
+
+
+_NOT_LISTED: Any = object()
+
+
+def _plain_relative(path: str) -> bool:
+    """A relative path that os.path.normpath would leave as it is, appended to a normalised folder: no empty, `.`
+    or `..` part, no separator at either end (POSIX only)."""
+    if os.sep != "/" or not path or path[0] == "/" or path[-1] == "/" or "//" in path:
+        return False
+    return "." not in path or not any(part in (".", "..") for part in path.split("/"))
+
+
+def _lower_names(folder: str) -> frozenset[str] | None:
+    """The names in `folder`, lower-cased; empty when it does not exist; None when it cannot be listed or holds
+    more than _LISTING_LIMIT entries."""
+    names = []
+    try:
+        with os.scandir(folder) as entries:
+            for count, entry in enumerate(entries):
+                if count >= _LISTING_LIMIT:
+                    return None
+                names.append(entry.name.lower())
+    except FileNotFoundError:
+        return frozenset()  # (its folder, or one above it, is missing: nothing in it can be found)
+    except OSError:  # not a folder, not readable...: every path is looked up on its own
+        return None
+    return frozenset(names)
 
 
 # --- eval file ----------------------------------------------------------------------------------------------
