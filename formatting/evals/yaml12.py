@@ -148,22 +148,34 @@ class YamlWarning:
 class YamlDoc:
     data: Any
     warnings: list = field(default_factory=list)
-    # id(container) -> line of the container; id(container) -> {key: line} or [item line, ...].
+    # id(container) -> line of the container; id(container) -> {key: line} or [item line, ...], or one line for
+    # children all on that line (a one-line flow collection). A container missing from _node_lines is on the line
+    # of its first child: the block reader (yaml_block.py) leaves out what it can, as it makes thousands of them.
     # `data` keeps every container alive, so the ids stay valid as long as this object lives.
     _node_lines: dict = field(default_factory=dict, repr=False)
     _child_lines: dict = field(default_factory=dict, repr=False)
 
     def child_lines(self, obj: Any) -> Any:
         """The lines of all of `obj`'s children at once: {key: line} for a dict, [line, …] for a list, or None."""
-        return self._child_lines.get(id(obj))
+        children = self._child_lines.get(id(obj))
+        if children.__class__ is int:
+            return dict.fromkeys(obj, children) if isinstance(obj, dict) else [children] * len(obj)
+        return children
 
     def line(self, obj: Any, key: Any = None) -> int | None:
         """Line (1-based) of container `obj`, or of key `key` in dict `obj` / item `key` in list `obj`."""
-        if key is None:
-            return self._node_lines.get(id(obj))
         children = self._child_lines.get(id(obj))
+        if key is None:
+            line = self._node_lines.get(id(obj))
+            if line is not None or not children:
+                return line
+            if children.__class__ is int:
+                return children
+            return children[0] if isinstance(children, list) else next(iter(children.values()))
         if children is None:
             return None
+        if children.__class__ is int:
+            children = self.child_lines(obj)
         if isinstance(children, dict):
             return children.get(key)
         if isinstance(key, int) and not isinstance(key, bool) and -len(children) <= key < len(children):

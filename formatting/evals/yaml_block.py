@@ -1,9 +1,9 @@
 """A fast reader for the plain block YAML most eval files are written in, used by yaml12 before libyaml.
 
 PyYAML hands every node to Python as objects (a node, two marks, a resolver call) that yaml12's builder then walks;
-most eval files use a small part of YAML, which is read here line by line 40% faster (a third of `turnlens
-export`'s time on a 5,000-test suite went to reading YAML), giving the same data and line numbers as libyaml and
-yaml12's builder:
+most eval files use a small part of YAML, which is read here line by line in a third of the time (a third of
+`turnlens export`'s time on a 5,000-test suite went to reading YAML), giving the same data and line numbers as
+libyaml and yaml12's builder:
 
 - block mappings with plain keys (letters, digits, `_`, `$`, `-`, not starting with a digit) and block sequences,
   compact (`- key: value`) or not, a sequence at its key's indentation;
@@ -19,6 +19,7 @@ reads the text with libyaml as before: this reader never refuses a text, and nev
 from __future__ import annotations
 
 import re
+from itertools import compress
 from typing import Any
 
 _KEY_CHARS = r"[A-Za-z_$][A-Za-z0-9_$-]{0,200}"
@@ -32,8 +33,9 @@ _PLAIN_VALUE = re.compile(_PLAIN)
 # lazily, the engine tried the end of the pair after every character, twice as slow.)
 _FLOW_SCALAR = r"""(?:"([^"\\]*)"|'([^']*)'|([^\s\-?:,\[\]{}#&*!|>'"%@`][^,\[\]{}:]*))"""
 _FLOW_PAIR = rf" *({_KEY_CHARS}): +{_FLOW_SCALAR} *(?=[,}}])"
-_FLOW_MAP = re.compile(rf"\{{{_FLOW_PAIR}(?:,{_FLOW_PAIR})*\}}")
-_FLOW_PAIRS = re.compile(_FLOW_PAIR)
+# A flow mapping is read a few pairs at a time, each match giving up to four pairs as groups (a repeated group keeps
+# only its last match) and the `,` before more pairs or the closing `}`.
+_FLOW_PAIRS = re.compile(rf"{_FLOW_PAIR}(?:,{_FLOW_PAIR}(?:,{_FLOW_PAIR}(?:,{_FLOW_PAIR})?)?)?([,}}])")
 _FLOW_ITEM = rf" *{_FLOW_SCALAR} *(?=[,\]])"
 _FLOW_SEQ = re.compile(rf"\[{_FLOW_ITEM}(?:,{_FLOW_ITEM})*\]")
 _FLOW_ITEMS = re.compile(_FLOW_ITEM)
@@ -52,71 +54,95 @@ def parse_block(text: str, typed, special: frozenset) -> tuple[Any, dict, dict] 
         return None  # comments, tabs, CR, escapes; trailing spaces (and lines of spaces only)
     if text.startswith(("---", "...")) or "\n---" in text or "\n..." in text:
         return None  # document markers
-    reader = _Reader(text.split("\n"), typed, special)
-    lines = reader.lines
-    pos, n = 0, len(lines)
-    while pos < n and not lines[pos]:
-        pos += 1
-    if pos == n:
+    # Only the lines with text are walked, each with its line number: the empty ones (up to half the lines of a
+    # slice of a big file, see export/parallel.py) cost nothing but the split. (No line is only spaces: see above.)
+    lines = text.split("\n")
+    content = list(filter(None, lines))
+    if not content:
         return None
+    reader = _Reader(content, list(compress(range(1, len(lines) + 1), lines)), typed, special)
     try:
-        data, pos = reader.node(pos, -1, 0)
+        data, pos = reader.node(0, -1, 0)
     except (_Unsure, RecursionError):
         return None
-    while pos < n and not lines[pos]:
-        pos += 1
-    if pos != n:
+    if pos != len(content):
         return None
     return data, reader.node_lines, reader.child_lines
 
 
 class _Reader:
-    def __init__(self, lines: list[str], typed, special: frozenset):
+    """Reads `lines`, the lines with text (`numbers`: their 1-based line numbers); a position is an index in both."""
+
+    def __init__(self, lines: list[str], numbers: list[int], typed, special: frozenset):
         self.lines = lines
+        self.numbers = numbers
         self.indents = [len(line) - len(line.lstrip(" ")) for line in lines]
         self.typed = typed
         self.special = special
         self.node_lines: dict = {}
         self.child_lines: dict = {}
-        self.flows: dict = {}  # flow collection text -> its items: suites repeat the same few on many lines
+        # Suites repeat most of their lines (`- role: user`, `input:`, `execution: {skip_defaults: true}`): what a
+        # line holds is worked out once, by its text (its indentation included, so it is always read the same way).
+        self.entries: dict = {}  # a mapping entry's line -> (key, value, rest), see _entry
+        self.items: dict = {}  # a sequence item's line -> (column, what), see _item
+        self.flows: dict = {}  # flow collection text -> its value
+        self.string_keys: set = set()  # flow mapping keys seen to be plain strings (typed() says so once)
 
-    # The loops below run once per line of a big suite: names are bound locally, and a mapping entry's match is
-    # handed on rather than made again.
+    # The loops below run once per line of a big suite: names are bound locally.
 
     def node(self, pos: int, parent_indent: int, depth: int) -> tuple[Any, int]:
-        """The block collection starting at line `pos` (its first content line), indented past `parent_indent`."""
+        """The block collection starting at line `pos`, indented past `parent_indent`."""
         indent = self.indents[pos]
         if indent <= parent_indent or depth > MAX_DEPTH:
             raise _Unsure
         line = self.lines[pos]
         if line[indent] == "-" and (len(line) == indent + 1 or line[indent + 1] == " "):
             return self.sequence(pos, indent, depth)
-        return self.mapping(pos, indent, _ENTRY.match(line, indent), depth)
+        return self.mapping(pos, indent, self.entries.get(line) or self._entry(line, indent), depth)
 
-    def mapping(self, pos: int, indent: int, match: re.Match | None, depth: int) -> tuple[dict, int]:
-        """A block mapping whose first entry is `match` (of _ENTRY on line `pos`), its keys at column `indent`."""
+    def _entry(self, line: str, column: int) -> tuple[str, Any, str | None]:
+        """The mapping entry on `line` (not a sequence item) whose key starts at `column`, its indentation."""
+        entry = self.entries[line] = self._entry_of(_ENTRY.match(line, column))
+        return entry
+
+    def _entry_of(self, match: re.Match | None) -> tuple[str, Any, str | None]:
+        """The mapping entry `match` (of _ENTRY) found: (key, value, None) for a plain scalar value, (key, None,
+        text) for another value written on the line, (key, None, "") for a value on the next lines."""
+        if match is None:
+            raise _Unsure
+        key, plain, other = match.groups()
+        if not self._string_key(key):
+            raise _Unsure  # a key that is not a plain string
+        if plain is not None:
+            return (key, self.typed(plain) if plain[0] in self.special else plain, None)
+        return (key, None, other or "")
+
+    def _string_key(self, key: str) -> bool:
+        if key in self.string_keys:
+            return True
+        if key[0] in self.special and self.typed(key).__class__ is not str:
+            return False
+        self.string_keys.add(key)
+        return True
+
+    def mapping(self, pos: int, indent: int, entry: tuple, depth: int) -> tuple[dict, int]:
+        """A block mapping whose first entry (see _entry) is on line `pos`, its keys at column `indent`."""
         result: dict = {}
         key_lines: dict = {}
-        self.node_lines[id(result)] = pos + 1
-        lines, indents, special, typed = self.lines, self.indents, self.special, self.typed
-        entry = _ENTRY.match
+        lines, indents, numbers, entries = self.lines, self.indents, self.numbers, self.entries
         n = len(lines)
         while True:
-            if match is None:
-                raise _Unsure
-            key, plain, other = match.groups()
-            if key in key_lines or (key[0] in special and typed(key).__class__ is not str):
-                raise _Unsure  # a duplicate (the reference words the error), or a key that is not a plain string
-            key_lines[key] = pos + 1
-            if plain is not None:
-                result[key] = typed(plain) if plain[0] in special else plain
+            key, value, rest = entry
+            if key in key_lines:
+                raise _Unsure  # a duplicate: the reference words the error
+            key_lines[key] = numbers[pos]
+            if rest is None:
+                result[key] = value
                 pos += 1
-            elif other is not None:
-                result[key], pos = self.inline(other, pos, indent)
+            elif rest:
+                result[key], pos = self.inline(rest, pos, indent)
             else:
                 pos += 1
-                while pos < n and not lines[pos]:
-                    pos += 1
                 if pos == n:
                     result[key] = None
                 else:
@@ -127,8 +153,6 @@ class _Reader:
                         result[key], pos = self.sequence(pos, indent, depth + 1)
                     else:
                         result[key] = None
-            while pos < n and not lines[pos]:
-                pos += 1
             if pos == n:
                 break
             at = indents[pos]
@@ -136,50 +160,58 @@ class _Reader:
                 if at < indent:
                     break
                 raise _Unsure  # a continuation line, or a value the reference refuses
-            match = entry(lines[pos], indent)
+            line = lines[pos]
+            entry = entries.get(line) or self._entry(line, indent)
         self.child_lines[id(result)] = key_lines
         return result, pos
+
+    def _item(self, line: str, indent: int) -> tuple[int, Any]:
+        """The sequence item on `line`, its dash at column `indent` and a space or nothing after it: (column, entry)
+        for a compact mapping (`- key: value`, its key at `column`), (0, text) for a value written after the dash,
+        (0, "") for a value on the next lines."""
+        body = line[indent + 2 :].lstrip(" ")
+        item: tuple[int, Any] = (0, body)
+        if not body:
+            if len(line) != indent + 1:
+                raise _Unsure  # trailing spaces
+        elif body[0] in "-?|>":
+            raise _Unsure  # a nested compact sequence, a complex key, a block scalar
+        elif body[0] not in "{[\"'":
+            column = len(line) - len(body)
+            match = _ENTRY.match(line, column)
+            if match is not None:
+                item = (column, self._entry_of(match))
+        self.items[line] = item
+        return item
 
     def sequence(self, pos: int, indent: int, depth: int) -> tuple[list, int]:
         result: list = []
         item_lines: list[int] = []
-        self.node_lines[id(result)] = pos + 1
-        lines, indents = self.lines, self.indents
-        entry = _ENTRY.match
+        lines, indents, numbers, items = self.lines, self.indents, self.numbers, self.items
+        first_line = numbers[pos]
         n = len(lines)
         after = indent + 1
         while True:
             line = lines[pos]
-            if line[indent] != "-" or (len(line) > after and line[after] != " "):
-                break  # a key of the mapping this sequence is the value of (`-x` is a key, not an item)
-            body = line[after:].lstrip(" ")
-            if not body:
-                if len(line) != after:
-                    raise _Unsure  # trailing spaces
+            item = items.get(line)
+            if item is None:
+                if line[indent] != "-" or (len(line) > after and line[after] != " "):
+                    break  # a key of the mapping this sequence is the value of (`-x` is a key, not an item)
+                item = self._item(line, indent)
+            column, what = item
+            if column:
+                item_lines.append(numbers[pos])
+                value, pos = self.mapping(pos, column, what, depth + 1)
+            elif what:
+                item_lines.append(numbers[pos])
+                value, pos = self.inline(what, pos, indent)
+            else:
                 pos += 1
-                while pos < n and not lines[pos]:
-                    pos += 1
                 if pos == n or indents[pos] <= indent:
                     raise _Unsure  # an empty item
-                item_lines.append(pos + 1)
-                item, pos = self.node(pos, indent, depth + 1)
-            else:
-                item_lines.append(pos + 1)
-                first = body[0]
-                if first == "{" or first == "[" or first == '"' or first == "'":
-                    item, pos = self.inline(body, pos, indent)
-                elif first in "-?|>":
-                    raise _Unsure  # a nested compact sequence, a complex key, a block scalar
-                else:
-                    column = len(line) - len(body)
-                    match = entry(line, column)
-                    if match is not None:
-                        item, pos = self.mapping(pos, column, match, depth + 1)
-                    else:
-                        item, pos = self.inline(body, pos, indent)
-            result.append(item)
-            while pos < n and not lines[pos]:
-                pos += 1
+                item_lines.append(numbers[pos])
+                value, pos = self.node(pos, indent, depth + 1)
+            result.append(value)
             if pos == n:
                 break
             at = indents[pos]
@@ -188,6 +220,8 @@ class _Reader:
                     break
                 raise _Unsure
         self.child_lines[id(result)] = item_lines
+        if item_lines[0] != first_line:
+            self.node_lines[id(result)] = first_line  # `-` alone, its item on the next lines
         return result, pos
 
     def inline(self, text: str, pos: int, indent: int) -> tuple[Any, int]:
@@ -198,11 +232,9 @@ class _Reader:
             pairs = self.flows.get(text)
             if pairs is None:
                 pairs = self.flows[text] = self._flow_pairs(text)
-            result = dict(pairs)
-            pos += 1
-            self.node_lines[id(result)] = pos
-            self.child_lines[id(result)] = dict.fromkeys(result, pos)
-            return result, pos
+            result = pairs.copy()
+            self.child_lines[id(result)] = self.numbers[pos]
+            return result, pos + 1
         if first == "[":
             return self.flow_sequence(text, pos), pos + 1
         if first == '"' or first == "'":
@@ -215,69 +247,81 @@ class _Reader:
             raise _Unsure
         return (self.typed(text) if first in self.special else text), pos + 1
 
-    def _scalar(self, double, single, plain):
-        if plain is not None:
-            return self.typed(plain) if plain[0] in self.special else plain
-        return double if double is not None else single
-
-    def _flow_pairs(self, text: str) -> list:
+    def _flow_pairs(self, text: str) -> dict:
         if text == "{}":
-            return []
-        if not _FLOW_MAP.fullmatch(text):
-            raise _Unsure
+            return {}
         special, typed = self.special, self.typed
-        pairs = []
-        for key, double, single, plain in _FLOW_PAIRS.findall(text, 1):
-            plain = plain.rstrip(" ")
-            if key[0] in special and typed(key).__class__ is not str:
+        pairs: dict = {}
+        pos = 1
+        while True:
+            match = _FLOW_PAIRS.match(text, pos)
+            if match is None:
                 raise _Unsure
-            # (findall gives "" for a group that did not take part: an empty quoted scalar is "" either way)
-            pairs.append((key, (typed(plain) if plain[0] in special else plain) if plain else (double or single)))
-        if len({key for key, _value in pairs}) != len(pairs):
-            raise _Unsure  # a duplicate key: the reference words the error
-        return pairs
+            found = match.groups()
+            parts = iter(found)  # (key, double, single, plain) four times, then the `,` or `}` zip leaves out
+            for key, double, single, plain in zip(parts, parts, parts, parts):
+                if key is None:
+                    break  # fewer than four pairs
+                if key in pairs:
+                    raise _Unsure  # a duplicate key: the reference words the error
+                if not self._string_key(key):
+                    raise _Unsure
+                if plain:
+                    plain = plain.rstrip(" ")
+                    pairs[key] = typed(plain) if plain[0] in special else plain
+                else:
+                    pairs[key] = double or single or ""  # (an empty quoted scalar)
+            pos = match.end()
+            if found[-1] == "}":
+                if pos != len(text):
+                    raise _Unsure
+                return pairs
 
     def flow_sequence(self, text: str, pos: int) -> list:
         """A flow sequence of plain or simply quoted scalars, all on this line."""
-        line = pos + 1
-        items: list = []
+        values = self.flows.get(text)
+        if values is None:
+            values = self.flows[text] = self._flow_items(text)
+        items = values.copy()
+        self.child_lines[id(items)] = self.numbers[pos]
+        return items
+
+    def _flow_items(self, text: str) -> list:
         if text == "[]":
-            pass
-        elif _FLOW_SEQ.fullmatch(text):
-            special, typed = self.special, self.typed
-            for double, single, plain in _FLOW_ITEMS.findall(text, 1):
-                plain = plain.rstrip(" ")
-                items.append((typed(plain) if plain[0] in special else plain) if plain else (double or single))
-        else:
+            return []
+        if not _FLOW_SEQ.fullmatch(text):
             raise _Unsure
-        self.node_lines[id(items)] = line
-        self.child_lines[id(items)] = [line] * len(items)
+        special, typed = self.special, self.typed
+        items = []
+        for double, single, plain in _FLOW_ITEMS.findall(text, 1):
+            plain = plain.rstrip(" ")
+            items.append((typed(plain) if plain[0] in special else plain) if plain else (double or single))
         return items
 
     def literal(self, header: str, pos: int, indent: int) -> tuple[str, int]:
         """A literal block scalar (`|` keeps one final line break, `|-` none) under a mapping key."""
         if header not in ("|", "|-"):
             raise _Unsure
-        lines, indents = self.lines, self.indents
+        lines, indents, numbers = self.lines, self.indents, self.numbers
+        n = len(lines)
         nxt = pos + 1
-        if nxt == len(lines) or not lines[nxt] or indents[nxt] <= indent:
+        if nxt == n or numbers[nxt] != numbers[pos] + 1 or indents[nxt] <= indent:
             raise _Unsure  # leading blank lines, or an empty block scalar
         block = indents[nxt]
         body: list[str] = []
-        while nxt < len(lines):
-            line = lines[nxt]
-            if not line:
-                body.append("")
-            elif indents[nxt] >= block:
-                body.append(line[block:])
-            elif indents[nxt] > indent:
+        last = numbers[pos]
+        while nxt < n:
+            at = indents[nxt]
+            if at >= block:
+                number = numbers[nxt]
+                body.append("\n" * (number - last - 1) + lines[nxt][block:])  # (and the empty lines before it)
+                last = number
+            elif at > indent:
                 raise _Unsure  # under-indented content
             else:
                 break
             nxt += 1
-        while body and not body[-1]:
-            body.pop()
-        if nxt == len(lines) and header == "|":
+        if nxt == n and header == "|":
             raise _Unsure  # at the end of the text the final line break depends on how the text ends
         text = "\n".join(body)
         return (text + "\n" if header == "|" else text), nxt

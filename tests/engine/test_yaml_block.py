@@ -33,13 +33,19 @@ def _libyaml(text: str):
 
 
 def _canonical(data, node_lines, child_lines):
-    """The data with every collection's line and its children's lines, comparable across two reads."""
+    """The data with what YamlDoc answers about every collection (its line, its children's lines, each child's line,
+    a missing one's), comparable across two reads."""
+    return _answers(data, yaml12.YamlDoc(data, [], node_lines, child_lines))
+
+
+def _answers(data, doc):
     if isinstance(data, dict):
-        items = [(k, _canonical(v, node_lines, child_lines)) for k, v in data.items()]
-        return ("map", node_lines.get(id(data)), child_lines.get(id(data)), items)
+        lines = [doc.line(data, key) for key in [*data, "not-a-key"]]
+        items = [(k, _answers(v, doc)) for k, v in data.items()]
+        return ("map", doc.line(data), doc.child_lines(data), lines, items)
     if isinstance(data, list):
-        items = [_canonical(v, node_lines, child_lines) for v in data]
-        return ("seq", node_lines.get(id(data)), child_lines.get(id(data)), items)
+        lines = [doc.line(data, i) for i in range(-len(data) - 1, len(data) + 1)]
+        return ("seq", doc.line(data), doc.child_lines(data), lines, [_answers(v, doc) for v in data])
     if isinstance(data, float) and math.isnan(data):
         return ("nan",)
     return (type(data).__name__, data)
@@ -87,7 +93,9 @@ _ODD = ["a: b", "-x", "- x", "?x", "{x}", "[x]", 'say "hi"', "!tag", "&anc", "*a
 _KEYS = ["a", "b", "id", "role", "content", "true", "null", "no", "y", "$schema", "a-b", "x_y", "Yes", "on", "nan"]
 
 
-def _document(rng: random.Random, odd: bool) -> str:
+def _document(rng: random.Random, odd: bool, long: bool = False) -> str:
+    """A random block YAML document; `odd`: with scalars the reader leaves to libyaml; `long`: with runs of empty
+    lines and long sequences."""
     atoms = _ATOMS + (_ODD if odd else [])
 
     def scalar() -> str:
@@ -101,7 +109,8 @@ def _document(rng: random.Random, odd: bool) -> str:
 
     def flow() -> str:
         if rng.random() < 0.5:
-            pairs = [f"{rng.choice(_KEYS)}:{rng.choice([' ', '  '])}{scalar()}" for _ in range(rng.randint(0, 3))]
+            count = rng.randint(0, 9 if long else 3)  # (the reader takes four pairs at a time)
+            pairs = [f"{rng.choice(_KEYS)}:{rng.choice([' ', '  '])}{scalar()}" for _ in range(count)]
             return "{" + rng.choice([", ", ",", " , "]).join(pairs) + rng.choice(["", " ", ","]) + "}"
         return "[" + ", ".join(scalar() for _ in range(rng.randint(0, 3))) + rng.choice(["", " ", ","]) + "]"
 
@@ -123,17 +132,19 @@ def _document(rng: random.Random, odd: bool) -> str:
                 out.append(f"{pad}{key}:")
             else:
                 out.append(f"{pad}{key}:")
+                if long:  # like a slice of a big file (formatting/export/parallel.py): empty lines, then items
+                    out += [""] * rng.choice([0, 0, 0, 1, 25])
                 if rng.random() < 0.3:
                     out += sequence(indent, depth + 1)
                 else:
                     out += mapping(indent + rng.choice([1, 2, 4]), depth + 1)
             if rng.random() < 0.1:
-                out.append("")
+                out += [""] * (rng.choice([1, 1, 2, 30]) if long else 1)
         return out
 
     def sequence(indent: int, depth: int) -> list[str]:
         out = []
-        for _ in range(rng.randint(1, 4)):
+        for _ in range(rng.randint(1, 25) if long and depth < 2 else rng.randint(1, 4)):
             dash = " " * indent + rng.choice(["- ", "-  "])
             roll = rng.random()
             if roll < 0.35:
@@ -153,11 +164,68 @@ def _document(rng: random.Random, odd: bool) -> str:
     return "\n".join(lines) + rng.choice(["\n", "", "\n\n"])
 
 
-@pytest.mark.parametrize("odd", [False, True])
-def test_random_documents_read_the_same_or_are_left_to_libyaml(odd):
-    rng = random.Random(20261124 + odd)
-    read = sum(_agrees(_document(rng, odd)) for _ in range(1500))
+@pytest.mark.parametrize(("odd", "long"), [(False, False), (True, False), (False, True)])
+def test_random_documents_read_the_same_or_are_left_to_libyaml(odd, long):
+    rng = random.Random(20261124 + odd + 2 * long)
+    read = sum(_agrees(_document(rng, odd, long)) for _ in range(1500))
     assert read >= 100
+
+
+def _soup(rng: random.Random) -> str:
+    """Nested mappings and sequences from a tiny vocabulary, so that the same line stands in many places (under
+    other parents, as an entry and as an item: the reader remembers what a line holds by its text), some lines then
+    moved into another role."""
+    keys = ["a", "b", "id", "n"]
+    values = ["x", "1", "{a: 1}", "[x]", "|", '"q"']
+
+    def mapping(pad: str, depth: int) -> list[str]:
+        out = []
+        for key in rng.sample(keys, rng.randint(1, 3)):
+            roll = rng.random()
+            if roll < 0.5 or depth > 3:
+                out.append(f"{pad}{key}: {rng.choice(values)}")
+                if out[-1].endswith("|"):
+                    out.append(pad + "  " + rng.choice(values))
+            else:
+                out.append(f"{pad}{key}:")
+                out += mapping(pad + "  ", depth + 1) if roll < 0.75 else sequence(pad + rng.choice(["", "  "]), depth)
+        return out
+
+    def sequence(pad: str, depth: int) -> list[str]:
+        out = []
+        for _ in range(rng.randint(1, 3)):
+            if rng.random() < 0.6:
+                sub = mapping(pad + "  ", depth + 1)
+                out += [pad + "- " + sub[0].lstrip(" "), *sub[1:]]
+            else:
+                out.append(f"{pad}- {rng.choice(values)}")
+        return out
+
+    lines = mapping("", 0) if rng.random() < 0.7 else sequence("", 0)
+    for _ in range(rng.randint(0, 3)):
+        k = rng.randrange(len(lines))
+        roll = rng.random()
+        if roll < 0.2:
+            lines.insert(k, lines[rng.randrange(len(lines))])  # a line again, elsewhere
+        elif roll < 0.5:  # a line again after one at its column
+            column = len(lines[k]) - len(lines[k].lstrip(" "))
+            same = [line for line in lines if line and len(line) - len(line.lstrip(" ")) == column]
+            lines.insert(k + 1, rng.choice(same or [""]))
+        elif roll < 0.7:  # an entry made an item, or an item an entry
+            text = lines[k].lstrip(" ")
+            pad = lines[k][: len(lines[k]) - len(text)]
+            lines[k] = pad + (text[2:] if text.startswith("- ") else "- " + text)
+        elif roll < 0.85:
+            lines[k] = "  " + lines[k]
+        else:
+            lines.insert(k, "")
+    return "\n".join(lines) + rng.choice(["", "\n"])
+
+
+def test_the_same_lines_in_other_places_read_the_same_or_are_left_to_libyaml():
+    rng = random.Random(20261124)
+    read = sum(_agrees(_soup(rng)) for _ in range(8000))
+    assert read >= 1000
 
 
 @pytest.mark.parametrize(
@@ -183,6 +251,9 @@ def test_random_documents_read_the_same_or_are_left_to_libyaml(odd):
         "? a\n: b\n",
         "- - a\n",
         "a:\n- b\n-c: d\n",  # `-c` at the items' column is a key of `a`'s mapping, not an item
+        "x:\n  - id: 1\ny:\n  k: v\n  - id: 1\n",  # the same line read as an item, then where an entry should be
+        "a: {b: 1, c: 2, d: 3, e: 4, f: 5, b: 6}\n",  # a duplicate key after the first four pairs
+        "a: {b: 1, c: 2, d: 3, e: 4,}\n",  # a trailing comma (libyaml takes it, the reference too: left to them)
         "- a\n-b\n",
         "a: 'it''s'\n",
         "plain scalar\n",
@@ -197,4 +268,4 @@ def test_parse_yaml_gives_the_same_document_either_way():
     text = (ROOT / "sample_evals").rglob("*.eval.yaml").__next__().read_text(encoding="utf-8")
     doc = yaml12.parse_yaml(text)
     data, node_lines, child_lines = _libyaml(text)
-    assert _canonical(doc.data, doc._node_lines, doc._child_lines) == _canonical(data, node_lines, child_lines)
+    assert _answers(doc.data, doc) == _canonical(data, node_lines, child_lines)
