@@ -124,7 +124,7 @@ def make_app(
 def _is_results_input(path: str) -> bool:
     """Results (a results file, a run folder, a folder of runs) and not a folder of eval files: decided by content,
     the same way `turnlens export` decides."""
-    from turnlens.formatting.results.discover import is_results_input, is_run_folder
+    from turnlens.formatting.results.sniff import is_results_input, is_run_folder
 
     if os.path.isdir(path):
         if is_run_folder(path):  # decided at once: a run folder of 50,000 tests is not walked for eval files

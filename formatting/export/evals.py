@@ -345,7 +345,7 @@ def _is_results(path: str) -> bool:
         return False
     if looks_like_eval_file(path):  # declares the eval schema, so not a results file: spares importing that reader
         return False
-    from turnlens.formatting.results.discover import is_results_input
+    from turnlens.formatting.results.sniff import is_results_input
 
     return is_results_input(path)
 

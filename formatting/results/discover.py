@@ -1,10 +1,5 @@
-"""Which paths are AgentV results, decided by content, and the runs a path holds.
-
-One function decides whether a path opens as results (`is_results_input`), for the app and for `turnlens export`
-alike. A path is results when it is:
-- a results file: JSONL whose first record is an object with a numeric `score` (AgentV 4 reads any such row), or
-  that names an `eval_id` / `test_id` (0.15-era and 4.x rows, even without a score); YAML documents with a
-  top-level `eval_id:` or `test_id:` + `score:` and no `$schema: agentv-eval…` (that is an eval file);
+"""The runs a path holds. Whether a path opens as results at all is sniff.py's `is_results_input`: it is
+- a results file (sniff.py says which files are);
 - an AgentV 4 run folder (`<run>/index.jsonl` is a results file);
 - a folder holding results files or run folders, at most a few levels down (`.agentv/results/runs/<exp>/<ts>/`).
 
@@ -16,78 +11,18 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-import orjson
-
-from turnlens.formatting.evals.files import FileReadError, read_head
 from turnlens.formatting.patterns import LazyPattern
 from turnlens.formatting.records import Diagnostic
+from turnlens.formatting.results.sniff import INDEX_NAME, RESULTS_SUFFIXES, is_results_file, is_run_folder
 
-RESULTS_SUFFIXES = (".jsonl", ".ndjson", ".json", ".yaml", ".yml")
-YAML_SUFFIXES = (".yaml", ".yml")
-SNIFF_BYTES = 64 * 1024
-INDEX_NAME = "index.jsonl"
-# AgentV 4's run folder sidecars: JSON but never results rows.
-RUN_SIDECARS = frozenset({"benchmark.json", "timing.json", "grading.json", "trace.json"})
 MAX_DEPTH = 4  # .agentv/results/runs/<experiment>/<timestamp>
 MAX_RUNS = 5000
 
-_ID_KEY = LazyPattern(rb'"(?:eval_id|test_id|testId)"\s*:')
-_SCORE_KEY = LazyPattern(rb'"score"\s*:\s*-?[0-9]')
-# In one pass over the head (it runs before `turnlens export` starts): an eval file's schema, or a results key.
-_YAML_KEYS = re.compile(rb"^(?:(\$schema\s*:\s*['\"]?agentv-eval)|(?:-\s+)?(eval_id|test_id|score)\s*:)", re.M)
 # 2026-11-23T21-50-12-345Z (AgentV replaces : and . by -), or the ISO form itself
 _TIME_IN_NAME = LazyPattern(r"(\d{4}-\d{2}-\d{2})[T_ ](\d{2})[-:](\d{2})[-:](\d{2})(?:[-.](\d{1,6}))?Z?")
-
-
-def is_yaml_path(path: str) -> bool:
-    return path.lower().endswith(YAML_SUFFIXES)
-
-
-def _json_row_is_result(head: bytes) -> bool:
-    stripped = head.removeprefix(b"\xef\xbb\xbf").lstrip()
-    if not stripped.startswith(b"{"):
-        return False
-    first, newline, _ = stripped.partition(b"\n")
-    if newline or len(head) < SNIFF_BYTES:
-        try:
-            data = orjson.loads(first)
-        except orjson.JSONDecodeError:
-            data = None
-        if isinstance(data, dict):
-            score = data.get("score")
-            has_score = isinstance(score, (int, float)) and not isinstance(score, bool) and math.isfinite(score)
-            return has_score or "eval_id" in data or "test_id" in data or "testId" in data
-    # a first row longer than the sniff (a 10 MB answer), or broken: look for the keys in what was read
-    return bool(_ID_KEY.search(stripped) or _SCORE_KEY.search(first))
-
-
-def is_results_file(path: str) -> bool:
-    """Cheap check, reading at most 64 KiB: does the file hold AgentV results rows (any era)?"""
-    name = os.path.basename(path).lower()
-    if not name.endswith(RESULTS_SUFFIXES) or name in RUN_SIDECARS:
-        return False
-    try:
-        head = read_head(path, SNIFF_BYTES)  # a FIFO or a device is never opened for reading
-    except (OSError, FileReadError):
-        return False
-    if is_yaml_path(path):
-        keys = set()
-        for match in _YAML_KEYS.finditer(head):
-            if match.group(1):
-                return False  # an eval file
-            keys.add(match.group(2))
-        return b"eval_id" in keys or (b"test_id" in keys and b"score" in keys)
-    return _json_row_is_result(head)
-
-
-def is_run_folder(path: str) -> bool:
-    """An AgentV 4 run folder: its `index.jsonl` holds results rows."""
-    index = os.path.join(path, INDEX_NAME)
-    return os.path.isfile(index) and is_results_file(index)
 
 
 @dataclass(frozen=True)
@@ -182,30 +117,6 @@ def holds_results(folder: str) -> bool:
     found: list[RunSource] = []
     _walk(folder, MAX_DEPTH, found)
     return bool(found)
-
-
-def is_results_input(path: str) -> bool:
-    """Does `path` open as results? The one decision shared by the app and `turnlens export`."""
-    if os.path.isdir(path):
-        return holds_results(path)
-    return os.path.isfile(path) and (is_results_file(path) or _json_lines_of_no_kind(path))
-
-
-def _json_lines_of_no_kind(path: str) -> bool:
-    """A file named explicitly, JSON lines by its name, that is blank or starts with an empty object `{}` (no
-    result and no eval row): read as results, which then says there is no usable record (as an eval file it would
-    only get a YAML error)."""
-    if not path.lower().endswith((".jsonl", ".ndjson")):
-        return False
-    try:
-        head = read_head(path, SNIFF_BYTES)
-    except (OSError, FileReadError):
-        return False
-    first = head.removeprefix(b"\xef\xbb\xbf").lstrip().partition(b"\n")[0]
-    try:
-        return not first.strip() or orjson.loads(first) == {}
-    except orjson.JSONDecodeError:
-        return False
 
 
 def expand_results_paths(paths: list[str]) -> tuple[list[RunSource], list[Diagnostic]]:

@@ -54,8 +54,8 @@ def is_yaml_path(path: str) -> bool:
 
 
 def looks_like_results_file(path: str) -> bool:
-    """Is `path` results (a file, a run folder, a folder of runs)? See `discover.is_results_input`."""
-    from turnlens.formatting.results.discover import is_results_input
+    """Is `path` results (a file, a run folder, a folder of runs)? See `sniff.is_results_input`."""
+    from turnlens.formatting.results.sniff import is_results_input
 
     return is_results_input(path)
 

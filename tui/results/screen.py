@@ -114,7 +114,7 @@ class ResultsScreen(ThemedScreen):
         if self.follow:
             self.set_interval(FOLLOW_EVERY, lambda: self.loader.follow(self.run))
             if len(self.paths) == 1 and os.path.isdir(self.paths[0]):
-                from turnlens.formatting.results.discover import is_run_folder
+                from turnlens.formatting.results.sniff import is_run_folder
 
                 if not is_run_folder(self.paths[0]):
                     self.loader.watch_runs(self.paths[0], [run.path for run in self.model.runs])
