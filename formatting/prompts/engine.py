@@ -16,6 +16,7 @@ import os
 import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from operator import attrgetter
 from typing import cast
 
 from turnlens.formatting.evals.globs import is_guideline, matching_pattern
@@ -194,7 +195,9 @@ def _visible(parts: list[_Part]) -> bool:
 @dataclass(slots=True)
 class _Analysis:
     kept: list[Message]  # messages the reference keeps, in order
-    parts: list[list[_Part]]  # format-time parts, per kept message
+    # format-time parts, per kept message (4.x: made only for the design profile, which renders them again; the agentv
+    # profile renders from `texts`)
+    parts: list[list[_Part]]
     flat_segments: list  # load-time (text | non-guideline file) segments, in order
     code_snippets: list[str]
     guideline_segments: list  # load-time guideline segments, in order
@@ -203,12 +206,18 @@ class _Analysis:
     visible: list[int]  # message indexes (as written) with visible content at format time
     visible_flags: list[bool]  # per kept message
     lead: int = 0  # how many kept messages lead with the system role
+    # agentv-4: _texts_by_mode's answer, made with the parts
+    texts: tuple[list[list[str]], list[list[str]], bool] | None = None
 
 
-def _parts_v4(message: Message) -> tuple[list[_Part], bool]:
+def _parts_v4(message: Message, with_parts: bool = True) -> tuple[list[_Part], bool, list[str], list[str]]:
     """AgentV 4's segments of one message: every text (blank ones too, except a blank string content) and every file
-    that was read; images and unknown types render as nothing. Also whether they are visible content (_visible)."""
+    that was read; images and unknown types render as nothing. Also whether they are visible content (_visible), and
+    the parts rendered in lm and in agent mode (_message_texts), made in the same walk; the parts themselves only
+    `with_parts`."""
     parts: list[_Part] = []
+    lm: list[str] = []
+    agent = lm
     visible = False
     for seg in message.segments:
         kind = seg.type
@@ -220,26 +229,50 @@ def _parts_v4(message: Message) -> tuple[list[_Part], bool]:
             blank = js_blank(value)
             if blank and message.content_is_string:
                 continue
-            parts.append(_Part("text", value, None, seg.index))
+            if with_parts:
+                parts.append(_Part("text", value, None, seg.index))
+            lm.append(value)
+            if agent is not lm:
+                agent.append(value)
         elif kind == "file" and seg.text is not None:
-            blank = js_blank(seg.text)
-            parts.append(_Part("file", seg.display_path or "", seg.text, seg.index, seg.resolved_path or ""))
+            text = seg.text
+            blank = js_blank(text)
+            path = seg.display_path or ""
+            agent_path = seg.resolved_path or ""
+            if with_parts:
+                parts.append(_Part("file", path, text, seg.index, agent_path))
+            if agent is lm:  # the two modes part here
+                agent = lm.copy()
+            agent.append(_agent_file(agent_path or path))
+            if text:
+                lm.append(_lm_file(path, text))
         else:
             continue
         visible = visible or not blank
-    return parts, visible
+    return parts, visible, lm, agent
 
 
-def _analyse_v4(case: EvalCase) -> _Analysis:
+def _analyse_v4(case: EvalCase, with_parts: bool = True) -> _Analysis:
+    """`with_parts`: keep each message's parts (_Analysis.parts), which only the design profile needs."""
     kept = [m for m in case.messages if m.dropped is None]
     parts = []
     flags = []
+    lm_all = []
+    agent_all = []
+    with_files = False
     for m in kept:
-        message_parts, flag = _parts_v4(m)
-        parts.append(message_parts)
+        message_parts, flag, lm, agent = _parts_v4(m, with_parts)
+        if with_parts:
+            parts.append(message_parts)
         flags.append(flag)
+        lm_all.append(lm)
+        agent_all.append(agent)
+        if agent is not lm:
+            with_files = True
     uses_markers, non_user, visible = _marker_rule(kept, flags)
-    return _Analysis(kept, parts, [], [], [], uses_markers, non_user, visible, flags, _leading_system_count(kept))
+    lead = _leading_system_count(kept)
+    texts = (lm_all, agent_all, with_files)
+    return _Analysis(kept, parts, [], [], [], uses_markers, non_user, visible, flags, lead, texts)
 
 
 def _marker_rule(kept: list[Message], flags: list[bool]) -> tuple[bool, list[int], list[int]]:
@@ -407,32 +440,49 @@ def _design_chat(an: _Analysis, guidelines: str, mode: Mode) -> list[ChatMessage
 
 
 def _texts_by_mode(parts_all: list[list[_Part]]) -> tuple[list[list[str]], list[list[str]], bool]:
-    """Every kept message's parts rendered in lm and in agent mode at once (a guideline reference as
-    `<Attached: …>`), and whether any file made the two differ. They differ only in how a file renders: a message
-    without one has one list for both."""
+    """Every kept message's parts rendered in lm and in agent mode at once (_message_texts), and whether any file made
+    the two differ."""
     lm_all: list[list[str]] = []
     agent_all: list[list[str]] = []
     with_files = False
     for parts in parts_all:
-        lm: list[str] = []
-        agent = lm
-        for p in parts:
-            kind = p.kind
-            if kind != "file":
-                text = p.value if kind == "text" else f"<Attached: {p.value}>"
-                lm.append(text)
-                if agent is not lm:
-                    agent.append(text)
-                continue
-            if agent is lm:  # the two modes part here
-                agent = lm.copy()
-                with_files = True
-            agent.append(f'<file: path="{p.agent_path or p.value}">')
-            if p.text:  # in lm mode an empty file renders as nothing
-                lm.append(f'<file path="{p.value}">\n{js_trim(p.text)}\n</file>')
+        lm, agent = _message_texts(parts)
+        if agent is not lm:
+            with_files = True
         lm_all.append(lm)
         agent_all.append(agent)
     return lm_all, agent_all, with_files
+
+
+def _message_texts(parts: list[_Part]) -> tuple[list[str], list[str]]:
+    """One message's parts rendered in lm and in agent mode (a guideline reference as `<Attached: …>`). They differ
+    only in how a file renders: a message without one has one list for both."""
+    lm: list[str] = []
+    agent = lm
+    for p in parts:
+        kind = p.kind
+        if kind != "file":
+            text = p.value if kind == "text" else f"<Attached: {p.value}>"
+            lm.append(text)
+            if agent is not lm:
+                agent.append(text)
+            continue
+        if agent is lm:  # the two modes part here
+            agent = lm.copy()
+        agent.append(_agent_file(p.agent_path or p.value))
+        if p.text:  # in lm mode an empty file renders as nothing
+            lm.append(_lm_file(p.value, p.text))
+    return lm, agent
+
+
+def _agent_file(path: str) -> str:
+    return f'<file: path="{path}">'
+
+
+@lru_cache(maxsize=1024)
+def _lm_file(path: str, text: str) -> str:
+    """A file's block in lm mode (cached: an eval file embeds the same few files in thousands of cases)."""
+    return f'<file path="{path}">\n{js_trim(text)}\n</file>'
 
 
 def _same_rendered(rendered: Rendered) -> Rendered:
@@ -449,7 +499,7 @@ def _same_rendered(rendered: Rendered) -> Rendered:
 
 def _render_v4(an: _Analysis) -> tuple[Rendered, Rendered]:
     """AgentV 4 in the agentv profile, lm and agent mode at once."""
-    lm_all, agent_all, with_files = _texts_by_mode(an.parts)
+    lm_all, agent_all, with_files = cast(tuple, an.texts)  # (made by _analyse_v4)
     # a flat question needs the bodies of the leading system messages only (systemMessage)
     lm_bodies = _bodies(lm_all, None if an.uses_markers else an.lead)
     lm = _rendered_v4(an, lm_all, lm_bodies)
@@ -523,7 +573,7 @@ def format_case(case: EvalCase, eval_file: EvalFile, profile: Profile = "agentv"
     if case.skipped is not None:
         raise ValueError(f"case {case.index} is skipped: {case.skipped}")
     if eval_file.dialect == "agentv-4":
-        an = _analyse_v4(case)
+        an = _analyse_v4(case, with_parts=profile == "design")
         lm, agent = _with_profile(_render_v4(an), an, profile, "")
         prompt = grader_prompt_v4(case.criteria or "", evaluator_question(lm.question, an.kept), case.reference_answer)
         return FormattedCase(case, profile, lm, agent, prompt, explain(case, an, (), eval_file.repo_root, v4=True))
@@ -621,9 +671,8 @@ def explain(
     else:
         evidence += case.notes
         fates = _segment_fates(case, an, patterns, repo_root)
-    return Explanation(
-        rule, an.uses_markers, summary, evidence, list(trigger), list(an.visible), list(msg_fates), fates
-    )
+    # (an.visible is this case's own list)
+    return Explanation(rule, an.uses_markers, summary, evidence, list(trigger), an.visible, list(msg_fates), fates)
 
 
 def _segment_fates_v4(case: EvalCase, an: _Analysis) -> list[SegmentFate]:
@@ -680,6 +729,8 @@ def _outside_root(fate: SegmentFate, seg) -> SegmentFate:
     return replace(fate, detail=f"{fate.detail}; outside the repository root ({seg.resolved_path})")
 
 
+_message_shape = attrgetter("index", "role", "dropped")  # (a message's part of a case's shape, made in C)
+
 # Explanation heads by the shape of the case they explain: thousands of tests of a suite share a few shapes.
 _heads: dict[tuple, tuple] = {}
 
@@ -692,10 +743,11 @@ def _explanation_head(case: EvalCase, an: _Analysis, v4: bool) -> tuple:
         bool(an.guideline_segments),
         len(an.code_snippets),
         case.suite_input_count if v4 else 0,
-        tuple([(m.index, m.role, m.dropped) for m in case.messages]),
+        tuple(map(_message_shape, case.messages)),
         tuple(an.visible),
-        # per kept message: content besides guideline references (a 4.x message has none of those)
-        tuple(map(bool, an.parts)) if v4 else tuple([_has_other_than_refs(parts) for parts in an.parts]),
+        # per kept message: content besides guideline references (a 4.x message has none of those, and renders one
+        # agent-mode text per part)
+        tuple(map(bool, cast(tuple, an.texts)[1])) if v4 else tuple([_has_other_than_refs(p) for p in an.parts]),
     )
     head = _heads.get(key)
     if head is None:
@@ -805,7 +857,6 @@ def _make_explanation_head(case: EvalCase, an: _Analysis, v4: bool) -> tuple:
             )
             continue
         pos = kept_pos[message.index]
-        parts = an.parts[pos]
         visible = message.index in visible_indexes
         in_question = visible if an.uses_markers else True
         if an.uses_markers:
@@ -813,7 +864,7 @@ def _make_explanation_head(case: EvalCase, an: _Analysis, v4: bool) -> tuple:
                 chat_role, note = "system", "merged into the leading system message"
             elif message.role in ("system", "tool"):
                 chat_role, note = "assistant", f"sent as an assistant message starting with {role_marker(message.role)}"
-            elif _has_other_than_refs(parts):
+            elif bool(cast(tuple, an.texts)[1][pos]) if v4 else _has_other_than_refs(an.parts[pos]):
                 chat_role, note = (
                     message.role,
                     f"kept as {'an' if message.role == 'assistant' else 'a'} {message.role} message",
