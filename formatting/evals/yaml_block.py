@@ -70,6 +70,13 @@ def parse_block(text: str, typed, special: frozenset) -> tuple[Any, dict, dict] 
     return data, reader.node_lines, reader.child_lines
 
 
+# How a value written on a line is read where it stands (see _Reader._value).
+_SCALAR = 0  # the value itself
+_FLOW = 1  # a copy of the value: a flow collection, which each place it stands in gets its own of
+_LITERAL = 2  # a literal block scalar, on the next lines
+_BELOW = 3  # nothing on the line: the value is on the next lines
+
+
 class _Reader:
     """Reads `lines`, the lines with text (`numbers`: their 1-based line numbers); a position is an index in both."""
 
@@ -83,10 +90,79 @@ class _Reader:
         self.child_lines: dict = {}
         # Suites repeat most of their lines (`- role: user`, `input:`, `execution: {skip_defaults: true}`): what a
         # line holds is worked out once, by its text (its indentation included, so it is always read the same way).
-        self.entries: dict = {}  # a mapping entry's line -> (key, value, rest), see _entry
-        self.items: dict = {}  # a sequence item's line -> (column, what), see _item
+        self.entries: dict = {}  # a mapping entry's line -> (key, value, how), see _entry
+        self.items: dict = {}  # a sequence item's line -> (column, value, how), see _item
         self.flows: dict = {}  # flow collection text -> its value
-        self.string_keys: set = set()  # flow mapping keys seen to be plain strings (typed() says so once)
+        self.string_keys: set = set()  # keys seen to be plain strings (typed() says so once)
+
+    def _entry(self, line: str, column: int) -> tuple[str, Any, int]:
+        """The mapping entry on `line` (not a sequence item) whose key starts at `column`, its indentation."""
+        entry = self.entries[line] = self._entry_of(_ENTRY.match(line, column))
+        return entry
+
+    def _entry_of(self, match: re.Match | None) -> tuple[str, Any, int]:
+        """The mapping entry `match` (of _ENTRY) found: (key, value, how), see _value."""
+        if match is None:
+            raise _Unsure
+        key, plain, other = match.groups()
+        if not self._string_key(key):
+            raise _Unsure  # a key that is not a plain string
+        if plain is not None:
+            return (key, self.typed(plain) if plain[0] in self.special else plain, _SCALAR)
+        if other is None:
+            return (key, None, _BELOW)
+        return (key, *self._value(other))
+
+    def _item(self, line: str, indent: int) -> tuple[int, Any, int]:
+        """The sequence item on `line`, its dash at column `indent` and a space or nothing after it: (column,
+        entry, 0) for a compact mapping (`- key: value`, its key at `column`, see _entry_of), else (0, value, how)
+        (see _value; _BELOW for `-` alone)."""
+        body = line[indent + 2 :].lstrip(" ")
+        if not body:
+            if len(line) != indent + 1:
+                raise _Unsure  # trailing spaces
+            item: tuple[int, Any, int] = (0, None, _BELOW)
+        elif body[0] in "-?|>":
+            raise _Unsure  # a nested compact sequence, a complex key, a block scalar
+        else:
+            column = len(line) - len(body)
+            match = _ENTRY.match(line, column) if body[0] not in "{[\"'" else None
+            item = (column, self._entry_of(match), 0) if match is not None else (0, *self._value(body))
+        self.items[line] = item
+        return item
+
+    def _value(self, text: str) -> tuple[Any, int]:
+        """A value written on a line after its key or dash: (value, how) (the literal header for _LITERAL)."""
+        first = text[0]
+        if first == "{":  # a flow mapping of plain or simply quoted scalars, all on this line
+            value = self.flows.get(text)
+            if value is None:
+                value = self.flows[text] = self._flow_pairs(text)
+            return value, _FLOW
+        if first == "[":
+            value = self.flows.get(text)
+            if value is None:
+                value = self.flows[text] = self._flow_items(text)
+            return value, _FLOW
+        if first == '"' or first == "'":
+            if len(text) < 2 or text[-1] != first or first in text[1:-1]:
+                raise _Unsure
+            return text[1:-1], _SCALAR
+        if first == "|":
+            if text not in ("|", "|-"):
+                raise _Unsure
+            return text, _LITERAL
+        if _PLAIN_VALUE.fullmatch(text) is None:
+            raise _Unsure
+        return (self.typed(text) if first in self.special else text), _SCALAR
+
+    def _string_key(self, key: str) -> bool:
+        if key in self.string_keys:
+            return True
+        if key[0] in self.special and self.typed(key).__class__ is not str:
+            return False
+        self.string_keys.add(key)
+        return True
 
     # The loops below run once per line of a big suite: names are bound locally.
 
@@ -100,47 +176,27 @@ class _Reader:
             return self.sequence(pos, indent, depth)
         return self.mapping(pos, indent, self.entries.get(line) or self._entry(line, indent), depth)
 
-    def _entry(self, line: str, column: int) -> tuple[str, Any, str | None]:
-        """The mapping entry on `line` (not a sequence item) whose key starts at `column`, its indentation."""
-        entry = self.entries[line] = self._entry_of(_ENTRY.match(line, column))
-        return entry
-
-    def _entry_of(self, match: re.Match | None) -> tuple[str, Any, str | None]:
-        """The mapping entry `match` (of _ENTRY) found: (key, value, None) for a plain scalar value, (key, None,
-        text) for another value written on the line, (key, None, "") for a value on the next lines."""
-        if match is None:
-            raise _Unsure
-        key, plain, other = match.groups()
-        if not self._string_key(key):
-            raise _Unsure  # a key that is not a plain string
-        if plain is not None:
-            return (key, self.typed(plain) if plain[0] in self.special else plain, None)
-        return (key, None, other or "")
-
-    def _string_key(self, key: str) -> bool:
-        if key in self.string_keys:
-            return True
-        if key[0] in self.special and self.typed(key).__class__ is not str:
-            return False
-        self.string_keys.add(key)
-        return True
-
     def mapping(self, pos: int, indent: int, entry: tuple, depth: int) -> tuple[dict, int]:
         """A block mapping whose first entry (see _entry) is on line `pos`, its keys at column `indent`."""
         result: dict = {}
         key_lines: dict = {}
         lines, indents, numbers, entries = self.lines, self.indents, self.numbers, self.entries
+        child_lines = self.child_lines
         n = len(lines)
         while True:
-            key, value, rest = entry
+            key, value, how = entry
             if key in key_lines:
                 raise _Unsure  # a duplicate: the reference words the error
             key_lines[key] = numbers[pos]
-            if rest is None:
+            if how == _SCALAR:
                 result[key] = value
                 pos += 1
-            elif rest:
-                result[key], pos = self.inline(rest, pos, indent)
+            elif how == _FLOW:
+                result[key] = value = value.copy()
+                child_lines[id(value)] = numbers[pos]
+                pos += 1
+            elif how == _LITERAL:
+                result[key], pos = self.literal(value, pos, indent)
             else:
                 pos += 1
                 if pos == n:
@@ -162,32 +218,14 @@ class _Reader:
                 raise _Unsure  # a continuation line, or a value the reference refuses
             line = lines[pos]
             entry = entries.get(line) or self._entry(line, indent)
-        self.child_lines[id(result)] = key_lines
+        child_lines[id(result)] = key_lines
         return result, pos
-
-    def _item(self, line: str, indent: int) -> tuple[int, Any]:
-        """The sequence item on `line`, its dash at column `indent` and a space or nothing after it: (column, entry)
-        for a compact mapping (`- key: value`, its key at `column`), (0, text) for a value written after the dash,
-        (0, "") for a value on the next lines."""
-        body = line[indent + 2 :].lstrip(" ")
-        item: tuple[int, Any] = (0, body)
-        if not body:
-            if len(line) != indent + 1:
-                raise _Unsure  # trailing spaces
-        elif body[0] in "-?|>":
-            raise _Unsure  # a nested compact sequence, a complex key, a block scalar
-        elif body[0] not in "{[\"'":
-            column = len(line) - len(body)
-            match = _ENTRY.match(line, column)
-            if match is not None:
-                item = (column, self._entry_of(match))
-        self.items[line] = item
-        return item
 
     def sequence(self, pos: int, indent: int, depth: int) -> tuple[list, int]:
         result: list = []
         item_lines: list[int] = []
         lines, indents, numbers, items = self.lines, self.indents, self.numbers, self.items
+        child_lines = self.child_lines
         first_line = numbers[pos]
         n = len(lines)
         after = indent + 1
@@ -198,14 +236,19 @@ class _Reader:
                 if line[indent] != "-" or (len(line) > after and line[after] != " "):
                     break  # a key of the mapping this sequence is the value of (`-x` is a key, not an item)
                 item = self._item(line, indent)
-            column, what = item
-            if column:
+            column, value, how = item
+            if column:  # a compact mapping
                 item_lines.append(numbers[pos])
-                value, pos = self.mapping(pos, column, what, depth + 1)
-            elif what:
+                value, pos = self.mapping(pos, column, value, depth + 1)
+            elif how == _SCALAR:
                 item_lines.append(numbers[pos])
-                value, pos = self.inline(what, pos, indent)
-            else:
+                pos += 1
+            elif how == _FLOW:
+                item_lines.append(numbers[pos])
+                value = value.copy()
+                child_lines[id(value)] = numbers[pos]
+                pos += 1
+            else:  # `-` alone
                 pos += 1
                 if pos == n or indents[pos] <= indent:
                     raise _Unsure  # an empty item
@@ -219,33 +262,10 @@ class _Reader:
                 if at < indent:
                     break
                 raise _Unsure
-        self.child_lines[id(result)] = item_lines
+        child_lines[id(result)] = item_lines
         if item_lines[0] != first_line:
             self.node_lines[id(result)] = first_line  # `-` alone, its item on the next lines
         return result, pos
-
-    def inline(self, text: str, pos: int, indent: int) -> tuple[Any, int]:
-        """A value written on line `pos` after its key or dash (`indent`: the column of its mapping or sequence);
-        the next line to read."""
-        first = text[0]
-        if first == "{":  # a flow mapping of plain or simply quoted scalars, all on this line
-            pairs = self.flows.get(text)
-            if pairs is None:
-                pairs = self.flows[text] = self._flow_pairs(text)
-            result = pairs.copy()
-            self.child_lines[id(result)] = self.numbers[pos]
-            return result, pos + 1
-        if first == "[":
-            return self.flow_sequence(text, pos), pos + 1
-        if first == '"' or first == "'":
-            if len(text) < 2 or text[-1] != first or first in text[1:-1]:
-                raise _Unsure
-            return text[1:-1], pos + 1
-        if first == "|":
-            return self.literal(text, pos, indent)
-        if _PLAIN_VALUE.fullmatch(text) is None:
-            raise _Unsure
-        return (self.typed(text) if first in self.special else text), pos + 1
 
     def _flow_pairs(self, text: str) -> dict:
         if text == "{}":
@@ -277,15 +297,6 @@ class _Reader:
                     raise _Unsure
                 return pairs
 
-    def flow_sequence(self, text: str, pos: int) -> list:
-        """A flow sequence of plain or simply quoted scalars, all on this line."""
-        values = self.flows.get(text)
-        if values is None:
-            values = self.flows[text] = self._flow_items(text)
-        items = values.copy()
-        self.child_lines[id(items)] = self.numbers[pos]
-        return items
-
     def _flow_items(self, text: str) -> list:
         if text == "[]":
             return []
@@ -299,9 +310,7 @@ class _Reader:
         return items
 
     def literal(self, header: str, pos: int, indent: int) -> tuple[str, int]:
-        """A literal block scalar (`|` keeps one final line break, `|-` none) under a mapping key."""
-        if header not in ("|", "|-"):
-            raise _Unsure
+        """A literal block scalar (`|` keeps one final line break, `|-` none) under a mapping key; the next line."""
         lines, indents, numbers = self.lines, self.indents, self.numbers
         n = len(lines)
         nxt = pos + 1
