@@ -169,7 +169,7 @@ class _Reader:
     def node(self, pos: int, parent_indent: int, depth: int) -> tuple[Any, int]:
         """The block collection starting at line `pos`, indented past `parent_indent`."""
         indent = self.indents[pos]
-        if indent <= parent_indent or depth > MAX_DEPTH:
+        if indent <= parent_indent:
             raise _Unsure
         line = self.lines[pos]
         if line[indent] == "-" and (len(line) == indent + 1 or line[indent + 1] == " "):
@@ -178,6 +178,8 @@ class _Reader:
 
     def mapping(self, pos: int, indent: int, entry: tuple, depth: int) -> tuple[dict, int]:
         """A block mapping whose first entry (see _entry) is on line `pos`, its keys at column `indent`."""
+        if depth > MAX_DEPTH:
+            raise _Unsure  # (yaml12 refuses what is nested too deeply: libyaml tells where)
         result: dict = {}
         key_lines: dict = {}
         lines, indents, numbers, entries = self.lines, self.indents, self.numbers, self.entries
@@ -222,6 +224,8 @@ class _Reader:
         return result, pos
 
     def sequence(self, pos: int, indent: int, depth: int) -> tuple[list, int]:
+        if depth > MAX_DEPTH:
+            raise _Unsure
         result: list = []
         item_lines: list[int] = []
         lines, indents, numbers, items = self.lines, self.indents, self.numbers, self.items

@@ -264,6 +264,20 @@ def test_what_it_leaves_to_libyaml(text):
     assert _fast(text) is None
 
 
+def _chain(levels: int) -> str:
+    """Sequences at their key's column and compact mappings, nested `levels` times: no line is a collection indented
+    under a key, the way the reader counts nesting elsewhere."""
+    lines = ["a:"] + ["  " * i + f"- k{i}:" for i in range(levels)] + ["  " * levels + "- x"]
+    return "\n".join(lines) + "\n"
+
+
+def test_deep_nesting_is_left_to_libyaml_however_it_is_written():
+    assert _agrees(_chain(20))
+    assert _fast(_chain(40)) is None  # 80 levels
+    with pytest.raises(yaml12.YamlError, match="nested more than 800 levels deep"):
+        yaml12.parse_yaml(_chain(600))  # which the reader used to read (its own limit checked for indented ones only)
+
+
 def test_parse_yaml_gives_the_same_document_either_way():
     text = (ROOT / "sample_evals").rglob("*.eval.yaml").__next__().read_text(encoding="utf-8")
     doc = yaml12.parse_yaml(text)
