@@ -105,7 +105,7 @@ class _Reader:
         if match is None:
             raise _Unsure
         key, plain, other = match.groups()
-        if not self._string_key(key):
+        if key not in self.string_keys and not self._string_key(key):
             raise _Unsure  # a key that is not a plain string
         if plain is not None:
             return (key, self.typed(plain) if plain[0] in self.special else plain, _SCALAR)
@@ -157,8 +157,6 @@ class _Reader:
         return (self.typed(text) if first in self.special else text), _SCALAR
 
     def _string_key(self, key: str) -> bool:
-        if key in self.string_keys:
-            return True
         if key[0] in self.special and self.typed(key).__class__ is not str:
             return False
         self.string_keys.add(key)
@@ -199,16 +197,17 @@ class _Reader:
                 pos += 1
             elif how == _LITERAL:
                 result[key], pos = self.literal(value, pos, indent)
-            else:
+            else:  # on the next lines: a collection indented past the key, or a sequence at its column, or null
                 pos += 1
-                if pos == n:
+                at = indents[pos] if pos < n else -1
+                if at < indent:
                     result[key] = None
                 else:
-                    at = indents[pos]
-                    if at > indent:
-                        result[key], pos = self.node(pos, indent, depth + 1)
-                    elif at == indent and lines[pos][at] == "-" and lines[pos][at : at + 2] in ("-", "- "):
-                        result[key], pos = self.sequence(pos, indent, depth + 1)
+                    line = lines[pos]
+                    if line[at] == "-" and (len(line) == at + 1 or line[at + 1] == " "):
+                        result[key], pos = self.sequence(pos, at, depth + 1)
+                    elif at > indent:
+                        result[key], pos = self.mapping(pos, at, entries.get(line) or self._entry(line, at), depth + 1)
                     else:
                         result[key] = None
             if pos == n:
@@ -274,7 +273,7 @@ class _Reader:
     def _flow_pairs(self, text: str) -> dict:
         if text == "{}":
             return {}
-        special, typed = self.special, self.typed
+        special, typed, string_keys = self.special, self.typed, self.string_keys
         pairs: dict = {}
         pos = 1
         while True:
@@ -288,7 +287,7 @@ class _Reader:
                     break  # fewer than four pairs
                 if key in pairs:
                     raise _Unsure  # a duplicate key: the reference words the error
-                if not self._string_key(key):
+                if key not in string_keys and not self._string_key(key):
                     raise _Unsure
                 if plain:
                     plain = plain.rstrip(" ")
