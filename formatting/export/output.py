@@ -81,7 +81,7 @@ def whole() -> Iterator[None]:
         check()
 
 
-def write_all(out: BinaryIO, data: bytes | bytearray | memoryview) -> None:
+def write_all(out: BinaryIO, data: bytes | memoryview) -> None:
     """All of `data` to `out` (continuing short writes), then flushed. Raises BrokenPipeError or OutputError."""
     view = memoryview(data)
     try:
@@ -100,7 +100,7 @@ def write_all(out: BinaryIO, data: bytes | bytearray | memoryview) -> None:
         raise OutputError(_reason(exc)) from None
 
 
-def write_rows(out: BinaryIO, data: bytes | bytearray) -> None:
+def write_rows(out: BinaryIO, data: bytes) -> None:
     """Whole rows: all written, or (Ctrl-C) all written before the interrupt is raised."""
     with whole():
         write_all(out, data)
