@@ -206,8 +206,8 @@ class _Analysis:
     visible: list[int]  # message indexes (as written) with visible content at format time
     visible_flags: list[bool]  # per kept message
     lead: int = 0  # how many kept messages lead with the system role
-    # agentv-4: _texts_by_mode's answer, made with the parts
-    texts: tuple[list[list[str]], list[list[str]], bool] | None = None
+    # agentv-4: _texts_by_mode's answer (lm texts, agent texts, with files), made with the parts; () for 0.15
+    texts: tuple = ()
 
 
 def _parts_v4(message: Message, with_parts: bool = True) -> tuple[list[_Part], bool, list[str], list[str]]:
@@ -260,6 +260,10 @@ def _analyse_v4(case: EvalCase, with_parts: bool = True) -> _Analysis:
     lm_all = []
     agent_all = []
     with_files = False
+    # _marker_rule's evidence and _leading_system_count, gathered in the same walk
+    non_user = []
+    visible = []
+    lead = 0
     for m in kept:
         message_parts, flag, lm, agent = _parts_v4(m, with_parts)
         if with_parts:
@@ -269,15 +273,22 @@ def _analyse_v4(case: EvalCase, with_parts: bool = True) -> _Analysis:
         agent_all.append(agent)
         if agent is not lm:
             with_files = True
-    uses_markers, non_user, visible = _marker_rule(kept, flags)
-    lead = _leading_system_count(kept)
+        if flag:
+            visible.append(m.index)
+        role = m.role
+        if role == "assistant" or role == "tool":
+            non_user.append(m.index)
+        elif role == "system" and lead == len(lm_all) - 1:
+            lead += 1
     texts = (lm_all, agent_all, with_files)
+    uses_markers = _uses_markers(non_user, visible)
     return _Analysis(kept, parts, [], [], [], uses_markers, non_user, visible, flags, lead, texts)
 
 
 def _marker_rule(kept: list[Message], flags: list[bool]) -> tuple[bool, list[int], list[int]]:
     """Whether the question carries role markers (a non-user turn, or more than one turn with visible content), with
-    the evidence: the non-user turns and the visible ones. `flags`: each kept message's visibility."""
+    the evidence: the non-user turns and the visible ones. `flags`: each kept message's visibility. (_analyse_v4
+    gathers the same evidence in the walk that makes the parts.)"""
     non_user = []
     visible = []
     for m, flag in zip(kept, flags):
@@ -285,7 +296,12 @@ def _marker_rule(kept: list[Message], flags: list[bool]) -> tuple[bool, list[int
             visible.append(m.index)
         if m.role == "assistant" or m.role == "tool":
             non_user.append(m.index)
-    return bool(non_user) or len(visible) > 1, non_user, visible
+    return _uses_markers(non_user, visible), non_user, visible
+
+
+def _uses_markers(non_user: list[int], visible: list[int]) -> bool:
+    """The marker rule itself, given its evidence (_marker_rule)."""
+    return bool(non_user) or len(visible) > 1
 
 
 def _analyse(case: EvalCase, patterns: tuple[str, ...]) -> _Analysis:
@@ -377,7 +393,7 @@ def _leading_system_count(kept: list[Message]) -> int:
 
 
 def _marked(
-    an: _Analysis, guidelines: str, mode: Mode, rendered_all: list[list[str]], bodies: list[str], refs: bool = True
+    an: _Analysis, guidelines: str, mode: Mode, bodies: list[str], refs: bool = True
 ) -> tuple[str, list[ChatMessage], str]:
     """The marked question, the agentv chatPrompt and _system_text, in one walk over the kept messages. `refs`: the
     parts may hold guideline references (0.15; a 4.x file has none)."""
@@ -394,15 +410,14 @@ def _marked(
             if body:
                 system_bodies.append(body)
             continue
-        texts = rendered_all[n]
         # a guideline reference shows in the question but not in chatPrompt: only then is the turn rendered again
         if refs and _has_kind(parts_all[n], "ref"):
-            texts = _chat_parts(parts_all[n], mode)
-            body = "\n".join(texts)
+            body = "\n".join(_chat_parts(parts_all[n], mode))
+        # (no rendered part is empty: a body is empty only when the turn has no part)
         if role == "system" or role == "tool":
             marker = role_marker(role)
-            chat.append(ChatMessage("assistant", f"{marker}\n{body}" if texts else marker))
-        elif texts:
+            chat.append(ChatMessage("assistant", f"{marker}\n{body}" if body else marker))
+        elif body:
             chat.append(ChatMessage(role, body))
     system = "\n\n".join(system_bodies)
     chat_system = system
@@ -499,7 +514,7 @@ def _same_rendered(rendered: Rendered) -> Rendered:
 
 def _render_v4(an: _Analysis) -> tuple[Rendered, Rendered]:
     """AgentV 4 in the agentv profile, lm and agent mode at once."""
-    lm_all, agent_all, with_files = cast(tuple, an.texts)  # (made by _analyse_v4)
+    lm_all, agent_all, with_files = an.texts
     # a flat question needs the bodies of the leading system messages only (systemMessage)
     lm_bodies = _bodies(lm_all, None if an.uses_markers else an.lead)
     lm = _rendered_v4(an, lm_all, lm_bodies)
@@ -520,11 +535,11 @@ def _render_015(an: _Analysis, guidelines: str, patterns: tuple[str, ...]) -> tu
         return lm_flat, Rendered(_flat_question(an, "agent", patterns), guidelines, None)
     lm_all, agent_all, with_files = _texts_by_mode(an.parts)
     bodies = _bodies(lm_all)
-    question, chat, _ = _marked(an, guidelines, "lm", lm_all, bodies)
+    question, chat, _ = _marked(an, guidelines, "lm", bodies)
     lm = Rendered(question, guidelines, chat or None)
     if not with_files:
         return lm, _same_rendered(lm)
-    question, chat, _ = _marked(an, guidelines, "agent", agent_all, _agent_bodies(lm_all, agent_all, bodies))
+    question, chat, _ = _marked(an, guidelines, "agent", _agent_bodies(lm_all, agent_all, bodies))
     return lm, Rendered(question, guidelines, chat or None)
 
 
@@ -543,7 +558,7 @@ def _with_profile(
 
 def _rendered_v4(an: _Analysis, rendered: list[list[str]], bodies: list[str]) -> Rendered:
     if an.uses_markers:
-        question, chat, system = _marked(an, "", "lm", rendered, bodies, refs=False)
+        question, chat, system = _marked(an, "", "lm", bodies, refs=False)
         return Rendered(question, "", chat or None, system or None, "agentv-4")
     return Rendered(_flat_question_v4(rendered), "", None, _system_text(an, bodies) or None, "agentv-4")
 
@@ -573,8 +588,9 @@ def format_case(case: EvalCase, eval_file: EvalFile, profile: Profile = "agentv"
     if case.skipped is not None:
         raise ValueError(f"case {case.index} is skipped: {case.skipped}")
     if eval_file.dialect == "agentv-4":
-        an = _analyse_v4(case, with_parts=profile == "design")
-        lm, agent = _with_profile(_render_v4(an), an, profile, "")
+        design = profile == "design"
+        an = _analyse_v4(case, design)
+        lm, agent = _with_profile(_render_v4(an), an, profile, "") if design else _render_v4(an)
         prompt = grader_prompt_v4(case.criteria or "", evaluator_question(lm.question, an.kept), case.reference_answer)
         return FormattedCase(case, profile, lm, agent, prompt, explain(case, an, (), eval_file.repo_root, v4=True))
     patterns = tuple(eval_file.config.patterns)
@@ -747,7 +763,7 @@ def _explanation_head(case: EvalCase, an: _Analysis, v4: bool) -> tuple:
         tuple(an.visible),
         # per kept message: content besides guideline references (a 4.x message has none of those, and renders one
         # agent-mode text per part)
-        tuple(map(bool, cast(tuple, an.texts)[1])) if v4 else tuple([_has_other_than_refs(p) for p in an.parts]),
+        tuple(map(bool, an.texts[1])) if v4 else tuple([_has_other_than_refs(p) for p in an.parts]),
     )
     head = _heads.get(key)
     if head is None:
@@ -864,7 +880,7 @@ def _make_explanation_head(case: EvalCase, an: _Analysis, v4: bool) -> tuple:
                 chat_role, note = "system", "merged into the leading system message"
             elif message.role in ("system", "tool"):
                 chat_role, note = "assistant", f"sent as an assistant message starting with {role_marker(message.role)}"
-            elif bool(cast(tuple, an.texts)[1][pos]) if v4 else _has_other_than_refs(an.parts[pos]):
+            elif bool(an.texts[1][pos]) if v4 else _has_other_than_refs(an.parts[pos]):
                 chat_role, note = (
                     message.role,
                     f"kept as {'an' if message.role == 'assistant' else 'a'} {message.role} message",
@@ -978,16 +994,17 @@ def _file_lines(text: str) -> str:
 def _segment_fate_v4(message: Message, seg, sent: bool) -> SegmentFate:
     """What AgentV 4 made of one segment (`sent`: its message is visible or a leading system message)."""
     m, i = message.index, seg.index
-    origin = f" ({seg.origin})" if seg.origin else ""
     if seg.type == "text":
         value = seg.value
         if value is None:
             return SegmentFate(m, i, "unknown type dropped", _not_a_string(seg))
-        if js_blank(value):
-            if message.content_is_string or not sent:
-                return SegmentFate(m, i, "blank dropped", "only white space" + origin)
-            return SegmentFate(m, i, "blank kept", "only white space, sent as is inside its message" + origin)
-        return SegmentFate(m, i, "text kept", _lines(value) + origin if origin else _lines(value))
+        if not js_blank(value):
+            return SegmentFate(m, i, "text kept", f"{_lines(value)} ({seg.origin})" if seg.origin else _lines(value))
+        origin = f" ({seg.origin})" if seg.origin else ""
+        if message.content_is_string or not sent:
+            return SegmentFate(m, i, "blank dropped", "only white space" + origin)
+        return SegmentFate(m, i, "blank kept", "only white space, sent as is inside its message" + origin)
+    origin = f" ({seg.origin})" if seg.origin else ""
     if seg.type in ("file", "image") and seg.value == "":
         return SegmentFate(m, i, "unknown type dropped", "the path is empty: AgentV skips it without a warning")
     if seg.type == "image":
