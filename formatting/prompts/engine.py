@@ -402,10 +402,11 @@ def _marked(
     chat: list[ChatMessage] = []
     system_bodies = []
     parts_all, flags = an.parts, an.visible_flags
+    markers = _ROLE_MARKERS  # (role_marker's cache, asked here without a call)
     for n, message in enumerate(an.kept):
         role, body = message.role, bodies[n]
         if flags[n]:
-            turns.append(f"{role_marker(role)}\n{body}")
+            turns.append(f"{markers.get(role) or role_marker(role)}\n{body}")
         if n < lead:  # merged into chatPrompt's leading system message
             if body:
                 system_bodies.append(body)
@@ -656,6 +657,8 @@ def _msg_label(message: Message) -> str:
 
 
 def _lines(text: str) -> str:
+    if "\n" not in text:  # (most texts: one line)
+        return "1 line" if text else "0 lines"
     n = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
     return _LINE_COUNTS[n] if n < 64 else f"{n} lines"
 
