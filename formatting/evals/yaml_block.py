@@ -72,7 +72,7 @@ def parse_block(text: str, typed, special: frozenset) -> tuple[Any, dict, dict] 
 
 # How a value written on a line is read where it stands (see _Reader._value).
 _SCALAR = 0  # the value itself
-_FLOW = 1  # a copy of the value: a flow collection, which each place it stands in gets its own of
+_FLOW = 1  # a flow collection: each place it stands in gets its own copy
 _LITERAL = 2  # a literal block scalar, on the next lines
 _BELOW = 3  # nothing on the line: the value is on the next lines
 
