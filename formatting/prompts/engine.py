@@ -206,7 +206,8 @@ class _Analysis:
     visible: list[int]  # message indexes (as written) with visible content at format time
     visible_flags: list[bool]  # per kept message
     lead: int = 0  # how many kept messages lead with the system role
-    # agentv-4: _texts_by_mode's answer (lm texts, agent texts, with files), made with the parts; () for 0.15
+    # agentv-4: _texts_by_mode's answer (lm texts, agent texts, with files) and each message's body in lm and agent
+    # mode (_bodies, _agent_bodies), made with the parts; () for 0.15
     texts: tuple = ()
 
 
@@ -259,6 +260,8 @@ def _analyse_v4(case: EvalCase, with_parts: bool = True) -> _Analysis:
     flags = []
     lm_all = []
     agent_all = []
+    lm_bodies = []
+    agent_bodies = []
     with_files = False
     # _marker_rule's evidence and _leading_system_count, gathered in the same walk
     non_user = []
@@ -271,8 +274,12 @@ def _analyse_v4(case: EvalCase, with_parts: bool = True) -> _Analysis:
         flags.append(flag)
         lm_all.append(lm)
         agent_all.append(agent)
+        body = "\n".join(lm)
+        lm_bodies.append(body)
         if agent is not lm:
             with_files = True
+            body = "\n".join(agent)
+        agent_bodies.append(body)
         if flag:
             visible.append(m.index)
         role = m.role
@@ -280,7 +287,7 @@ def _analyse_v4(case: EvalCase, with_parts: bool = True) -> _Analysis:
             non_user.append(m.index)
         elif role == "system" and lead == len(lm_all) - 1:
             lead += 1
-    texts = (lm_all, agent_all, with_files)
+    texts = (lm_all, agent_all, with_files, lm_bodies, agent_bodies)
     uses_markers = _uses_markers(non_user, visible)
     return _Analysis(kept, parts, [], [], [], uses_markers, non_user, visible, flags, lead, texts)
 
@@ -372,10 +379,10 @@ def _flat_question_v4(rendered: list[list[str]]) -> str:
     return "\n\n".join(chunks)
 
 
-def _bodies(rendered: list[list[str]], upto: int | None = None) -> list[str]:
+def _bodies(rendered: list[list[str]]) -> list[str]:
     """Each message's rendered parts as one text, one line each: its body in the marked question, in chatPrompt and
-    in systemMessage alike (joined once, not once for each). `upto`: only the first messages'."""
-    return ["\n".join(texts) for texts in (rendered if upto is None else rendered[:upto])]
+    in systemMessage alike (joined once, not once for each)."""
+    return ["\n".join(texts) for texts in rendered]
 
 
 def _system_text(an: _Analysis, bodies: list[str]) -> str:
@@ -515,13 +522,11 @@ def _same_rendered(rendered: Rendered) -> Rendered:
 
 def _render_v4(an: _Analysis) -> tuple[Rendered, Rendered]:
     """AgentV 4 in the agentv profile, lm and agent mode at once."""
-    lm_all, agent_all, with_files = an.texts
-    # a flat question needs the bodies of the leading system messages only (systemMessage)
-    lm_bodies = _bodies(lm_all, None if an.uses_markers else an.lead)
+    lm_all, agent_all, with_files, lm_bodies, agent_bodies = an.texts  # (made by _analyse_v4)
     lm = _rendered_v4(an, lm_all, lm_bodies)
     if not with_files:
         return lm, _same_rendered(lm)
-    return lm, _rendered_v4(an, agent_all, _agent_bodies(lm_all, agent_all, lm_bodies))
+    return lm, _rendered_v4(an, agent_all, agent_bodies)
 
 
 def _agent_bodies(lm_all: list[list[str]], agent_all: list[list[str]], lm_bodies: list[str]) -> list[str]:
