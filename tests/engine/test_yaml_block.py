@@ -12,6 +12,7 @@ import pytest
 
 from turnlens.formatting.evals import yaml12
 from turnlens.formatting.evals.yaml_block import parse_block
+from turnlens.formatting.export import parallel
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -81,6 +82,21 @@ def test_every_corpus_file_reads_the_same_or_is_left_to_libyaml():
         assert _canonical(*_fast(text)) == _canonical(*_libyaml(text)), path
         read += 1
     assert read >= 100  # the reader is actually used on the corpora
+
+
+def test_export_slices_of_corpus_files_read_the_same_or_are_left_to_libyaml():
+    """A slice as an export worker reads it: the header, an empty line per line of the slices before, its lines."""
+    sliced = 0
+    for path in _corpus_files():
+        try:
+            text = path.read_text(encoding="utf-8").removeprefix("\ufeff")
+        except (UnicodeDecodeError, OSError):
+            continue
+        for key in ("tests", "evalcases"):
+            slices = parallel.split_slices(text, 3, key, min_bytes=0)
+            for cut in slices or ():
+                sliced += _agrees(parallel.piece(text, slices, cut))
+    assert sliced >= 100
 
 
 _ATOMS = [
