@@ -285,7 +285,7 @@ def _analyse_v4(case: EvalCase, with_parts: bool = True) -> _Analysis:
         role = m.role
         if role == "assistant" or role == "tool":
             non_user.append(m.index)
-        elif role == "system" and lead == len(lm_all) - 1:
+        elif role == "system" and lead == len(lm_all) - 1:  # still in the leading run of system messages
             lead += 1
     texts = (lm_all, agent_all, with_files, lm_bodies, agent_bodies)
     uses_markers = _uses_markers(non_user, visible)
@@ -502,9 +502,7 @@ def _agent_file(path: str) -> str:
     return f'<file: path="{path}">'
 
 
-@lru_cache(maxsize=1024)
 def _lm_file(path: str, text: str) -> str:
-    """A file's block in lm mode (cached: an eval file embeds the same few files in thousands of cases)."""
     return f'<file path="{path}">\n{js_trim(text)}\n</file>'
 
 
