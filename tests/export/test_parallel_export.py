@@ -113,8 +113,9 @@ def test_sliced_export_equals_serial_export_byte_for_byte(tmp_path):
     assert fast.stderr == slow.stderr  # same warnings, same order
 
 
-def test_an_error_in_a_later_slice_refuses_the_whole_file(tmp_path):
-    path = big_eval(tmp_path, broken_at=400)
+@pytest.mark.parametrize("broken_at", [5, 400])  # in the first slice (a worker's), in the last (this process's)
+def test_an_error_in_any_slice_refuses_the_whole_file(tmp_path, broken_at):
+    path = big_eval(tmp_path, broken_at=broken_at)
     assert split_points(path.read_text(), 2) is not None
     fast, slow = export(path), serial(path)
     assert fast.returncode == slow.returncode == 1
