@@ -18,7 +18,7 @@ from typing import Any
 import orjson
 
 from turnlens.formatting.evals.files import FileReadError, outside_root_message, read_bytes
-from turnlens.formatting.evals.interpolate import dotenv_values_for, interpolate_env, interpolate_vars
+from turnlens.formatting.evals.interpolate import dotenv_values_for, has_vars, interpolate_env, interpolate_vars
 from turnlens.formatting.evals.loader import _read_error_text, _read_text, _Resolver, decode_eval_bytes
 from turnlens.formatting.evals.yaml12 import YamlDoc, YamlError, has_alias, parse_yaml, refusal_text
 from turnlens.formatting.jsjson import js_json_error
@@ -647,17 +647,6 @@ def _shared_suite_messages(ctx: _Ctx, suite: _Suite) -> list[Message]:
     return messages
 
 
-def _has_vars(value: Any) -> bool:
-    """Whether `{{` is in any string of `value` (else `{{ var }}` interpolation cannot change it)."""
-    if isinstance(value, str):
-        return "{{" in value
-    if isinstance(value, list):
-        return any(_has_vars(v) for v in value)
-    if isinstance(value, dict):
-        return any(_has_vars(v) for v in value.values())
-    return False
-
-
 def _suite_graders(ctx: _Ctx, suite: _Suite, label: str) -> list[Grader]:
     """The suite's graders, made once unless making them warns (a warning names the test: it is said per test)."""
     if suite.graders is not None:
@@ -894,8 +883,8 @@ def _load_suite(ctx: _Ctx, result: EvalFile, doc: YamlDoc, text: str) -> EvalFil
     if "input_files" in data and data["input_files"] is not None:
         suite.has_input_files = True
         suite.input_files = data["input_files"]
-    suite.input_has_vars = _has_vars(suite.input)
-    suite.input_files_have_vars = _has_vars(suite.input_files)
+    suite.input_has_vars = has_vars(suite.input)
+    suite.input_files_have_vars = has_vars(suite.input_files)
     sa = data.get("assertions")
     if sa is None and data.get("assert") is not None:
         sa = data["assert"]

@@ -88,6 +88,17 @@ def _lookup(vars_: Mapping[str, Any], path: str) -> Any:
     return value
 
 
+def has_vars(data: Any) -> bool:
+    """Whether any string of `data` holds `{{` (else interpolate_vars can change nothing in it)."""
+    if isinstance(data, str):
+        return "{{" in data
+    if isinstance(data, list):
+        return any(has_vars(v) for v in data)
+    if isinstance(data, dict):
+        return any(has_vars(v) for v in data.values())
+    return False
+
+
 def interpolate_vars(data: Any, vars_: Mapping[str, Any], notes: list[str] | None = None, where: str = "") -> Any:
     """`data` with `{{ var }}` references to `vars_` replaced (unknown names left as written)."""
     if not vars_:

@@ -109,19 +109,16 @@ def _iter_rows(ev: EvalFile, profile: str, plain: bool) -> Iterator[dict]:
         }
         if v4:
             row["criteria"] = case.criteria
-            graders = case.assertions
-            row["assertions"] = (
-                [{"name": g.name, "type": g.type, "weight": g.weight, "from_suite": g.from_suite} for g in graders]
-                if graders
-                else []
-            )
+            row["assertions"] = [
+                {"name": g.name, "type": g.type, "weight": g.weight, "from_suite": g.from_suite}
+                for g in case.assertions
+            ]
             row["default_grader_runs"] = case.default_grader_runs
         else:
             row["guideline_paths"] = [rel(p) for p in case.guideline_paths]
             if fc.evaluator_prompts is not None:
                 row["evaluator_prompts"] = [e.to_json() for e in fc.evaluator_prompts]
-        # (most cases have no warning: no list comprehension run for nothing)
-        row["warnings"] = [str(d) for d in case.diagnostics] if case.diagnostics else []
+        row["warnings"] = [str(d) for d in case.diagnostics]
         yield row
 
 
@@ -191,11 +188,16 @@ def _rows_of(path: str, args, loaded: tuple[str, Any]) -> tuple[str, Any]:
     return "ok", (diagnostics, _chunked(rows, args.quiet))
 
 
+# The last slice's share of the cases, against the others' (split_slices): see _export_slices.
+# (benchmarks/bench_export4.py: 1.04-1.06 finish first on a 5,000-test suite)
+LAST_SLICE_SHARE = 1.05
+
+
 def _export_slices(path: str, args) -> list[tuple[str, Any]]:
     """The export of one file, in slices exported on every core when the file is big enough to gain from it.
 
-    A sliced export's rows stay in the worker that made them (the last slice's, here): in their place is a
-    _SliceRows, which has them written (in order, once every slice was found good)."""
+    A sliced export's rows stay in the process that made them (a forked worker; this one for the last slice): in
+    their place is a _SliceRows, which has them written (in order, once every slice was found good)."""
     from turnlens.formatting.evals.loader import NOT_UTF8, decode_eval_bytes
     from turnlens.formatting.export.parallel import DeferredSlices, cut_key, split_slices
 
@@ -236,9 +238,6 @@ def _export_slices(path: str, args) -> list[tuple[str, Any]]:
     if bad_line is not None:
         results[0][1][0].insert(0, f"{path}:{bad_line}: {NOT_UTF8}")
     return results
-
-
-LAST_SLICE_SHARE = 1.05  # (benchmarks/bench_export4.py: 1.04-1.06 finish first on a 5,000-test suite)
 
 
 def _summary(result: tuple[str, Any]) -> tuple[str, Any]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from operator import attrgetter
@@ -206,9 +207,13 @@ class _Analysis:
     visible: list[int]  # message indexes (as written) with visible content at format time
     visible_flags: list[bool]  # per kept message
     lead: int = 0  # how many kept messages lead with the system role
-    # agentv-4: _texts_by_mode's answer (lm texts, agent texts, with files) and each message's body in lm and agent
-    # mode (_bodies, _agent_bodies), made with the parts; () for 0.15
-    texts: tuple = ()
+    # agentv-4, made by _analyse_v4 with the parts: what _texts_by_mode and _bodies give for each kept message in lm
+    # and in agent mode (an agent list is the lm one where no file makes them differ), and whether a file does
+    lm_texts: Sequence[list[str]] = ()
+    agent_texts: Sequence[list[str]] = ()
+    with_files: bool = False
+    lm_bodies: Sequence[str] = ()
+    agent_bodies: Sequence[str] = ()
 
 
 def _parts_v4(message: Message, with_parts: bool = True) -> tuple[list[_Part], bool, list[str], list[str]]:
@@ -287,9 +292,24 @@ def _analyse_v4(case: EvalCase, with_parts: bool = True) -> _Analysis:
             non_user.append(m.index)
         elif role == "system" and lead == len(lm_all) - 1:  # still in the leading run of system messages
             lead += 1
-    texts = (lm_all, agent_all, with_files, lm_bodies, agent_bodies)
     uses_markers = _uses_markers(non_user, visible)
-    return _Analysis(kept, parts, [], [], [], uses_markers, non_user, visible, flags, lead, texts)
+    return _Analysis(
+        kept,
+        parts,
+        [],
+        [],
+        [],
+        uses_markers,
+        non_user,
+        visible,
+        flags,
+        lead,
+        lm_all,
+        agent_all,
+        with_files,
+        lm_bodies,
+        agent_bodies,
+    )
 
 
 def _marker_rule(kept: list[Message], flags: list[bool]) -> tuple[bool, list[int], list[int]]:
@@ -368,7 +388,7 @@ def _flat_question(an: _Analysis, mode: Mode, patterns: tuple[str, ...]) -> str:
     return "\n\n".join(chunks)
 
 
-def _flat_question_v4(rendered: list[list[str]]) -> str:
+def _flat_question_v4(rendered: Sequence[list[str]]) -> str:
     """AgentV 4: every segment of every message, formatted, trimmed, the empty ones dropped; no code appendix."""
     chunks = []
     for texts in rendered:
@@ -385,7 +405,7 @@ def _bodies(rendered: list[list[str]]) -> list[str]:
     return ["\n".join(texts) for texts in rendered]
 
 
-def _system_text(an: _Analysis, bodies: list[str]) -> str:
+def _system_text(an: _Analysis, bodies: Sequence[str]) -> str:
     """The leading system messages' bodies, the empty ones left out (no visibility check): AgentV 4's
     systemMessage (None when empty), and the leading system message of the agentv chatPrompt (after the guidelines)
     in both dialects."""
@@ -400,7 +420,7 @@ def _leading_system_count(kept: list[Message]) -> int:
 
 
 def _marked(
-    an: _Analysis, guidelines: str, mode: Mode, bodies: list[str], refs: bool = True
+    an: _Analysis, guidelines: str, mode: Mode, bodies: Sequence[str], refs: bool = True
 ) -> tuple[str, list[ChatMessage], str]:
     """The marked question, the agentv chatPrompt and _system_text, in one walk over the kept messages. `refs`: the
     parts may hold guideline references (0.15; a 4.x file has none)."""
@@ -520,11 +540,10 @@ def _same_rendered(rendered: Rendered) -> Rendered:
 
 def _render_v4(an: _Analysis) -> tuple[Rendered, Rendered]:
     """AgentV 4 in the agentv profile, lm and agent mode at once."""
-    lm_all, agent_all, with_files, lm_bodies, agent_bodies = an.texts  # (made by _analyse_v4)
-    lm = _rendered_v4(an, lm_all, lm_bodies)
-    if not with_files:
+    lm = _rendered_v4(an, an.lm_texts, an.lm_bodies)
+    if not an.with_files:
         return lm, _same_rendered(lm)
-    return lm, _rendered_v4(an, agent_all, agent_bodies)
+    return lm, _rendered_v4(an, an.agent_texts, an.agent_bodies)
 
 
 def _agent_bodies(lm_all: list[list[str]], agent_all: list[list[str]], lm_bodies: list[str]) -> list[str]:
@@ -560,7 +579,7 @@ def _with_profile(
     )
 
 
-def _rendered_v4(an: _Analysis, rendered: list[list[str]], bodies: list[str]) -> Rendered:
+def _rendered_v4(an: _Analysis, rendered: Sequence[list[str]], bodies: Sequence[str]) -> Rendered:
     if an.uses_markers:
         question, chat, system = _marked(an, "", "lm", bodies, refs=False)
         return Rendered(question, "", chat or None, system or None, "agentv-4")
@@ -769,7 +788,7 @@ def _explanation_head(case: EvalCase, an: _Analysis, v4: bool) -> tuple:
         tuple(an.visible),
         # per kept message: content besides guideline references (a 4.x message has none of those, and renders one
         # agent-mode text per part)
-        tuple(map(bool, an.texts[1])) if v4 else tuple([_has_other_than_refs(p) for p in an.parts]),
+        tuple(map(bool, an.agent_texts)) if v4 else tuple([_has_other_than_refs(p) for p in an.parts]),
     )
     head = _heads.get(key)
     if head is None:
@@ -886,7 +905,7 @@ def _make_explanation_head(case: EvalCase, an: _Analysis, v4: bool) -> tuple:
                 chat_role, note = "system", "merged into the leading system message"
             elif message.role in ("system", "tool"):
                 chat_role, note = "assistant", f"sent as an assistant message starting with {role_marker(message.role)}"
-            elif bool(an.texts[1][pos]) if v4 else _has_other_than_refs(an.parts[pos]):
+            elif bool(an.agent_texts[pos]) if v4 else _has_other_than_refs(an.parts[pos]):
                 chat_role, note = (
                     message.role,
                     f"kept as {'an' if message.role == 'assistant' else 'a'} {message.role} message",
