@@ -247,14 +247,10 @@ def read_text_file(path: str, limit: int | None = None, *, utf16_ok: bool = Fals
     return raw.decode("utf-8", errors="replace")
 
 
-def outside_root(path: str, root: str) -> bool:
-    """Whether `path` (symbolic links followed) lies outside the folder `root`: AgentV reads such a file all the
-    same (`../../etc/passwd`, `/proc/self/environ`), so turnlens embeds it too but says so."""
-    return real_outside(os.path.realpath(path), os.path.realpath(root))
-
-
 def real_outside(real: str, real_root: str) -> bool:
-    """outside_root() for paths whose symbolic links were followed already."""
+    """Whether `real` lies outside the folder `real_root`, both with their symbolic links followed (os.path.realpath;
+    the loader's resolver finds them once per folder): AgentV reads such a file all the same (`../../etc/passwd`,
+    `/proc/self/environ`), so turnlens embeds it too but says so."""
     return real != real_root and not real.startswith(real_root.rstrip(os.sep) + os.sep)
 
 

@@ -89,4 +89,4 @@ def test_outside_the_root_follows_links_of_files_and_folders(tmp_path):
         (tmp_path / "secret.txt", True),
     ]:
         assert resolver.outside_root(str(path)) is outside, path
-        assert files_module.outside_root(str(path), str(repo)) is outside, path
+        assert files_module.real_outside(os.path.realpath(path), os.path.realpath(repo)) is outside, path
