@@ -275,8 +275,8 @@ class DeferredSlices:
             self._local[number] = complete(result)
 
     def emit(self, number: int) -> None:
-        """Have slice `number` written (by its child, or here when it was re-run here). Raises BrokenPipeError when
-        the reader went away, SliceLost when the child died while writing."""
+        """Have slice `number` written: by its child, or here when it was worked (`here`) or re-run here. Raises
+        BrokenPipeError when the reader went away, SliceLost when the child died while writing."""
         if number in self._worked:
             self._local[number] = self._complete(self._worked.pop(number))
         if number in self._local:
