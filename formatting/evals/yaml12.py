@@ -1759,6 +1759,20 @@ def _parse(text: str, merge: bool = False) -> YamlDoc:
 _MAX_PATCHES = 100
 
 
+# libyaml 0.2.6 (PyYAML 6.0.4's wheels) stops at its own nesting limit, 1,000 levels, with this `problem`; earlier
+# libyaml versions and the pure-Python parser have none, and MAX_DEPTH stops the text. Either way it is one refusal.
+_LIBRARY_NESTING_PROBLEM = "exceeded maximum nesting depth"
+
+
+def _nesting_refusal(exc: Any) -> _NestingError | None:
+    """The library's own nesting refusal as turnlens words it (MAX_DEPTH's), or None for any other error."""
+    if getattr(exc, "problem", None) != _LIBRARY_NESTING_PROBLEM:
+        return None
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    line, column = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
+    return _NestingError(f"the data is nested more than {MAX_DEPTH} levels deep", line, column)
+
+
 def _compose(text: str, careful: bool, flow_openers: int) -> tuple[Any, Any]:
     """The node tree (or None for an empty stream) and the %YAML version (None when not known to be given)."""
     loader = _new_loader(text)
@@ -1769,8 +1783,14 @@ def _compose(text: str, careful: bool, flow_openers: int) -> tuple[Any, Any]:
             if flow_openers > _SAFE_FLOW:
                 return _compose_with_big_stack(loader, flow_openers), None
             return loader.get_single_node(), None
-        except yaml.composer.ComposerError as exc:
-            if "duplicate anchor" not in f"{exc.context} {exc.problem}":
+        except yaml.YAMLError as exc:
+            nesting = _nesting_refusal(exc)
+            if nesting is not None:
+                raise nesting from None
+            if (
+                not isinstance(exc, yaml.composer.ComposerError)
+                or "duplicate anchor" not in f"{exc.context} {exc.problem}"
+            ):
                 raise
         # YAML 1.2 lets an anchor be redefined; libyaml's composer does not: compose it ourselves.
         loader.dispose()

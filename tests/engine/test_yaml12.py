@@ -344,7 +344,48 @@ def test_hostile_nesting_is_refused_without_crashing(text):
         cwd=Path(__file__).parents[2],
     )
     assert done.returncode == 0, done.stderr[-500:]
-    assert "nested" in done.stdout or done.stdout == ""
+    assert done.stdout.strip() == "the data is nested more than 800 levels deep"
+
+
+class _Mark:
+    line, column = 0, 1002
+
+
+@pytest.mark.parametrize("context", ["while increasing flow level", "while increasing block level"])
+def test_the_library_s_own_nesting_refusal_is_worded_as_turnlens_words_it(context):
+    # libyaml 0.2.6 (PyYAML 6.0.4) has a nesting limit of its own and says so in these words
+    import yaml
+
+    error = yaml.parser.ParserError(context, _Mark(), "exceeded maximum nesting depth", _Mark())
+    refusal = yaml12._nesting_refusal(error)
+    assert refusal is not None
+    assert (refusal.message, refusal.line, refusal.column) == ("the data is nested more than 800 levels deep", 1, 1003)
+
+
+def test_other_library_errors_are_not_taken_for_nesting():
+    import yaml
+
+    assert yaml12._nesting_refusal(yaml.parser.ParserError("while parsing", _Mark(), "found unexpected ':'")) is None
+    assert yaml12._nesting_refusal(ValueError("exceeded maximum nesting depth")) is None
+
+
+@pytest.mark.parametrize("library_limit", [True, False], ids=["libyaml-0.2.6", "libyaml-0.2.5"])
+def test_deep_flow_nesting_is_one_refusal_whatever_the_library_s_limit(monkeypatch, library_limit):
+    # libyaml before 0.2.6 has no limit of its own: turnlens's MAX_DEPTH refuses the text, with the same sentence.
+
+    text = "a: " + "[" * 1200 + "]" * 1200
+    if not library_limit:
+        real_compose = yaml12._compose
+
+        def compose_without_library_limit(text, careful, flow_openers):
+            try:
+                return real_compose(text, careful, flow_openers)
+            except yaml12.YamlError:
+                return real_compose(text, True, flow_openers)  # the event path stops at MAX_DEPTH itself
+
+        monkeypatch.setattr(yaml12, "_compose", compose_without_library_limit)
+    with pytest.raises(YamlError, match=r"^line 1, column \d+: the data is nested more than 800 levels deep$"):
+        parse_yaml(text)
 
 
 def test_mapping_switching_to_javascript_keys_midway_keeps_values_and_lines():
