@@ -99,6 +99,11 @@ def run(argv: Sequence[str] | None = None, exit_process: bool = False) -> int:
             from turnlens.formatting.export.evals import main as export_main
 
         return export_main(args[1:], exit_process=exit_process)
+    if args and args[0] == "diff":
+        with ctrl_c_held():
+            from turnlens.tui.diff_cli import main as diff_main
+
+        return diff_main(args[1:])
 
     made = open_app(args)
     if isinstance(made, int):
