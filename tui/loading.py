@@ -27,7 +27,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from turnlens.formatting.evals.files import FileReadError, read_bytes, read_head, wide_encoding
-from turnlens.formatting.evals.loader import NOT_UTF8, decode_eval_bytes, load_eval_file
+from turnlens.formatting.evals.loader import load_eval_file
+from turnlens.formatting.evals.references import NOT_UTF8, decode_eval_bytes
 from turnlens.formatting.export.parallel import cut_key, joined, piece, split_slices
 from turnlens.formatting.model import Diagnostic, EvalFile, FormattedCase, Profile
 from turnlens.formatting.prompts.engine import format_case

@@ -105,7 +105,7 @@ class Session:
     def __init__(
         self, paths: Iterable[str], *, repo_root: str | None = None, cwd: str | None = None, dialect: str = "auto"
     ):
-        from turnlens.formatting.evals.loader import find_repo_root
+        from turnlens.formatting.evals.paths import find_repo_root
 
         self.dialect = dialect  # "auto" (each file's shape decides), "agentv-0.15" or "agentv-4"
 

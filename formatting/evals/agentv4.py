@@ -19,7 +19,7 @@ import orjson
 
 from turnlens.formatting.evals.files import FileReadError, outside_root_message, read_bytes
 from turnlens.formatting.evals.interpolate import dotenv_values_for, has_vars, interpolate_env, interpolate_vars
-from turnlens.formatting.evals.loader import _read_error_text, _read_text, _Resolver, decode_eval_bytes
+from turnlens.formatting.evals.references import Resolver, decode_eval_bytes, read_error_text, read_text
 from turnlens.formatting.evals.yaml12 import YamlDoc, YamlError, has_alias, parse_yaml, refusal_text
 from turnlens.formatting.jsjson import js_json_error
 from turnlens.formatting.jsstr import js_blank, js_json, js_json_indent, js_trim
@@ -98,7 +98,7 @@ class _Ctx:
         self.eval_dir = os.path.dirname(result.abs_path)
         self.repo_root = result.repo_root
         self.cwd = cwd
-        self.resolver = _Resolver(self.eval_dir, self.repo_root, cwd)
+        self.resolver = Resolver(self.eval_dir, self.repo_root, cwd)
         self.env, env_files = dotenv_values_for(self.eval_dir, self.repo_root, cwd, environ)
         self.env_files = env_files
         for folder in [*self.resolver.roots]:
@@ -136,10 +136,10 @@ class _Ctx:
         hit = self.texts.get(path)
         if hit is None:
             try:
-                text, _valid = _read_text(path)
+                text, _valid = read_text(path)
                 hit = (text, None)
             except FileReadError as exc:
-                hit = (None, _read_error_text(exc, path))
+                hit = (None, read_error_text(exc, path))
             self.texts[path] = hit
         return hit
 
@@ -306,7 +306,7 @@ def _resolve_file(ctx: _Ctx, seg: Segment, value: str, line: int | None, expecte
             data = read_bytes(resolved)
         except FileReadError as exc:
             what = "expected output image" if expected else "image"
-            ctx.warn(f"Could not read {what} {resolved}: {_read_error_text(exc, resolved)}", line)
+            ctx.warn(f"Could not read {what} {resolved}: {read_error_text(exc, resolved)}", line)
             return False
         import base64
 
@@ -692,7 +692,7 @@ def _read_case_file(ctx: _Ctx, abs_path: str, shown: str) -> str:
     try:
         raw = read_bytes(abs_path)
     except FileReadError as exc:
-        raise Refused(f"Cannot read external test file: {abs_path}\n  {_read_error_text(exc, abs_path)}") from None
+        raise Refused(f"Cannot read external test file: {abs_path}\n  {read_error_text(exc, abs_path)}") from None
     return decode_eval_bytes(raw)[0].replace("\r\n", "\n")
 
 
@@ -1109,7 +1109,7 @@ def load_jsonl(result: EvalFile, text: str, cwd: str, environ: Mapping[str, str]
             ctx.warn(f"Could not read sidecar metadata from {sidecar}: {refusal_text(exc)}", exc.line, sidecar)
             side = {}
         except FileReadError as exc:
-            ctx.warn(f"Could not read sidecar metadata from {sidecar}: {_read_error_text(exc, sidecar)}", 1, sidecar)
+            ctx.warn(f"Could not read sidecar metadata from {sidecar}: {read_error_text(exc, sidecar)}", 1, sidecar)
             side = {}
         if not isinstance(side, dict):
             ctx.warn(f"Invalid sidecar metadata format in {sidecar}", 1, sidecar)

@@ -90,7 +90,7 @@ def eval_patterns(folder: str, repo_root: str | None = None) -> tuple[list[str],
     """AgentV 4's discovery patterns for `folder`: the `eval_patterns` of the first `.agentv/config.yaml` from the
     folder up to the repo root, else the defaults. Returns (patterns, the config that gave them or None)."""
     from turnlens.formatting.evals.files import FileReadError, read_bytes
-    from turnlens.formatting.evals.loader import dirs_up, find_repo_root
+    from turnlens.formatting.evals.paths import dirs_up, find_repo_root
     from turnlens.formatting.evals.yaml12 import YamlError, parse_yaml_bytes
 
     root = repo_root or find_repo_root(folder)
@@ -122,7 +122,7 @@ def discover_eval_files(
     subfolders. `folders`, when given, receives every folder searched;
     `unread`, (path, reason) for every .yaml/.yml/.json/.jsonl file that could not be read or sniffed (unreadable,
     UTF-16/32, not a regular file), so it is named rather than silently left out."""
-    from turnlens.formatting.evals.loader import find_repo_root
+    from turnlens.formatting.evals.paths import find_repo_root
 
     folder = os.path.abspath(folder)
     root = os.path.abspath(repo_root) if repo_root else find_repo_root(folder)
@@ -136,7 +136,7 @@ def discover_eval_files(
 
 def has_eval_files(folder: str, repo_root: str | None = None) -> bool:
     """Whether `folder` holds an eval file (as discover_eval_files finds them), stopping at the first."""
-    from turnlens.formatting.evals.loader import find_repo_root
+    from turnlens.formatting.evals.paths import find_repo_root
 
     folder = os.path.abspath(folder)
     root = os.path.abspath(repo_root) if repo_root else find_repo_root(folder)

@@ -151,7 +151,7 @@ def dotenv_values_for(
     Returns (environment, .env files read, nearest first).
     """
     from turnlens.formatting.evals.files import FileReadError, read_text_file
-    from turnlens.formatting.evals.loader import dirs_up
+    from turnlens.formatting.evals.paths import dirs_up
 
     env_files: list[str] = []
     for folder in [*dirs_up(eval_dir, repo_root), repo_root, cwd]:

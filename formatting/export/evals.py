@@ -198,7 +198,7 @@ def _export_slices(path: str, args) -> list[tuple[str, Any]]:
 
     A sliced export's rows stay in the process that made them (a forked worker; this one for the last slice): in
     their place is a _SliceRows, which has them written (in order, once every slice was found good)."""
-    from turnlens.formatting.evals.loader import NOT_UTF8, decode_eval_bytes
+    from turnlens.formatting.evals.references import NOT_UTF8, decode_eval_bytes
     from turnlens.formatting.export.parallel import DeferredSlices, cut_key, split_slices
 
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

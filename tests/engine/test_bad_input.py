@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from turnlens.formatting.evals import loader as loader_module
+from turnlens.formatting.evals import agentv015, references
 from turnlens.formatting.evals.files import FileReadError
 from turnlens.formatting.evals.loader import load_eval_file
 from turnlens.formatting.prompts.engine import format_case
@@ -212,7 +212,7 @@ def test_directory_reference_is_a_warning(tmp_path):
 def test_unreadable_file_is_a_warning(tmp_path, monkeypatch):
     secret = tmp_path / "secret.txt"
     secret.write_text("s")
-    real = loader_module.read_bytes
+    real = references.read_bytes
 
     def deny(path, limit=None):
         if path == str(secret):
@@ -220,7 +220,7 @@ def test_unreadable_file_is_a_warning(tmp_path, monkeypatch):
             raise FileReadError(path, "Permission denied", error)
         return real(path, limit)
 
-    monkeypatch.setattr(loader_module, "read_bytes", deny)  # tests run as root: chmod would not deny
+    monkeypatch.setattr(references, "read_bytes", deny)  # tests run as root: chmod would not deny
     ev = load(tmp_path, _file_case("secret.txt"))
     assert any("EACCES" in d.message for d in ev.cases[0].diagnostics)
     assert format_case(ev.cases[0], ev).lm.question == "look"
@@ -235,7 +235,7 @@ def test_missing_file_lists_where_it_looked(tmp_path):
 
 
 def test_huge_file_is_embedded_with_a_note(tmp_path):
-    (tmp_path / "huge.txt").write_text("x" * (loader_module.LARGE_FILE_BYTES + 10))
+    (tmp_path / "huge.txt").write_text("x" * (agentv015.LARGE_FILE_BYTES + 10))
     ev = load(tmp_path, _file_case("huge.txt"))
     assert any("Large file" in d.message for d in ev.cases[0].diagnostics)
 

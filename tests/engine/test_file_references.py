@@ -1,4 +1,4 @@
-"""Where a file reference is looked for (formatting/evals/loader.py's _Resolver): the reference's search order, the
+"""Where a file reference is looked for (formatting/evals/references.py's Resolver): the reference's search order, the
 same places and the same answer whether a folder's listing rules a path out or each place is looked up."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from turnlens.formatting.evals import files as files_module
-from turnlens.formatting.evals import loader
-from turnlens.formatting.evals.loader import _Resolver
+from turnlens.formatting.evals import references
+from turnlens.formatting.evals.references import Resolver
 
 
 def _tree(tmp_path: Path) -> Path:
@@ -32,17 +32,17 @@ def test_plain_relative_paths_are_joined_as_normpath_would():
         for combo in itertools.product(parts, repeat=n):
             rel = "/".join(combo)
             for root in ("/", "/x/y"):
-                if loader._plain_relative(rel):
+                if references._plain_relative(rel):
                     assert f"{root.rstrip('/')}/{rel}" == os.path.normpath(os.path.join(root, rel)), (root, rel)
-    assert not loader._plain_relative("a/../b") and not loader._plain_relative("a//b")
-    assert not loader._plain_relative("a/") and loader._plain_relative("a/.../b")
+    assert not references._plain_relative("a/../b") and not references._plain_relative("a//b")
+    assert not references._plain_relative("a/") and references._plain_relative("a/.../b")
 
 
 @pytest.mark.parametrize("listing_limit", [10_000, 0])  # folders listed, or every place looked up on its own
 def test_the_answer_does_not_depend_on_folder_listings(tmp_path, monkeypatch, listing_limit):
-    monkeypatch.setattr(loader, "_LISTING_LIMIT", listing_limit)
+    monkeypatch.setattr(references, "_LISTING_LIMIT", listing_limit)
     repo = _tree(tmp_path)
-    resolver = _Resolver(str(repo / "evals"), str(repo), str(repo))
+    resolver = Resolver(str(repo / "evals"), str(repo), str(repo))
     found = {
         ref: resolver.resolve(ref)[0]
         for ref in (
@@ -79,7 +79,7 @@ def test_outside_the_root_follows_links_of_files_and_folders(tmp_path):
     (files / "secret-link.md").symlink_to(tmp_path / "secret.txt")
     (files / "out").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
     (repo / "alias").symlink_to(repo / "evals", target_is_directory=True)
-    resolver = _Resolver(str(repo / "evals"), str(repo), str(repo))
+    resolver = Resolver(str(repo / "evals"), str(repo), str(repo))
     for path, outside in [
         (files / "Here.md", False),
         (files / "link.md", False),  # a link to a file inside the root
