@@ -17,8 +17,9 @@ from typing import Any
 
 import orjson
 
-from turnlens.formatting.evals.files import FileReadError, outside_root_message, read_bytes
-from turnlens.formatting.evals.interpolate import dotenv_values_for, has_vars, interpolate_env, interpolate_vars
+from turnlens.formatting.evals.envfile import load_env
+from turnlens.formatting.evals.files import FileReadError, outside_root_message, read_bytes, relative_path
+from turnlens.formatting.evals.interpolate import has_vars, interpolate_env, interpolate_vars
 from turnlens.formatting.evals.references import Resolver, decode_eval_bytes, read_error_text, read_text
 from turnlens.formatting.evals.yaml12 import YamlDoc, YamlError, has_alias, parse_yaml, refusal_text
 from turnlens.formatting.jsjson import js_json_error
@@ -99,7 +100,7 @@ class _Ctx:
         self.repo_root = result.repo_root
         self.cwd = cwd
         self.resolver = Resolver(self.eval_dir, self.repo_root, cwd)
-        self.env, env_files = dotenv_values_for(self.eval_dir, self.repo_root, cwd, environ)
+        self.env, env_files, env_problems = load_env(self.eval_dir, self.repo_root, cwd, environ)
         self.env_files = env_files
         for folder in [*self.resolver.roots]:
             result.watched_paths.add(os.path.join(folder, ".env"))
@@ -108,6 +109,8 @@ class _Ctx:
         self.files_read: dict[str, tuple[str, str | None, str | None, bool]] = {}
         self.diags = result.diagnostics
         self.first_index = 0
+        for problem in env_problems:  # what the agentv command ignores silently in a .env (never its text)
+            self.warn(problem.message, problem.line, relative_path(problem.path, cwd))
         self.test_env_notes: dict[int, tuple[Any, list[str]]] = {}
 
     def warn(self, message: str, line: int | None = None, file: str | None = None, severity: str = "warning") -> None:

@@ -12,7 +12,6 @@ Both work on parsed data (every string value, recursively), as AgentV does after
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -140,37 +139,6 @@ def _vars_in_string(text: str, vars_: Mapping[str, Any], notes: list[str] | None
     if notes is not None and out != text:
         notes.append(f"{where}{', '.join('{{ ' + n + ' }}' for n in sorted(replaced))} replaced from vars")
     return out
-
-
-def dotenv_values_for(
-    eval_dir: str, repo_root: str, cwd: str, environ: Mapping[str, str] | None = None
-) -> tuple[dict[str, str], list[str]]:
-    """The environment the `agentv` command gives a suite: `.env` files from the eval file's folder up to the repo
-    root, then the repo root's and the cwd's, the nearest winning; variables already exported win over all of them.
-
-    Returns (environment, .env files read, nearest first).
-    """
-    from turnlens.formatting.evals.files import FileReadError, read_text_file
-    from turnlens.formatting.evals.paths import dirs_up
-
-    env_files: list[str] = []
-    for folder in [*dirs_up(eval_dir, repo_root), repo_root, cwd]:
-        candidate = os.path.join(folder, ".env")
-        if candidate not in env_files and os.path.isfile(candidate):
-            env_files.append(candidate)
-    merged: dict[str, str] = {}
-    if env_files:  # python-dotenv is imported only for a suite that has a .env (export startup time)
-        import io
-
-        from dotenv import dotenv_values
-    for env_file in reversed(env_files):  # farthest first, so the nearest overrides
-        try:  # read through the bounded reader: a .env that is a FIFO or huge must not hang the load
-            values = dotenv_values(stream=io.StringIO(read_text_file(env_file)))
-        except (FileReadError, ValueError):
-            continue
-        merged.update({k: v for k, v in values.items() if v is not None})
-    merged.update(os.environ if environ is None else environ)
-    return merged, env_files
 
 
 def is_env_note(message: str) -> bool:

@@ -168,9 +168,9 @@ def _load_one(
         return "error", " ".join(part.strip() for part in str(ev.error).splitlines() if part.strip())
     diagnostics = ev.diagnostics if config_diagnostics else ev.diagnostics[len(ev.config.diagnostics) :]
     if not config_diagnostics and ev.dialect == "agentv-4" and ev.cases:
-        # a later slice of a 4.x suite: what its header says was said by the first slice
+        # a later slice of a 4.x suite: what its header (and its .env files) says was said by the first slice
         first_line = ev.cases[0].line or 0
-        diagnostics = [d for d in diagnostics if d.line is not None and d.line >= first_line]
+        diagnostics = [d for d in diagnostics if d.line is not None and d.line >= first_line and d.file == ev.path]
     # what `${{ VAR }}` replaced in the suite is no warning (the inspector says it in the rule panel); a test's own
     # replacements are in its row's markers
     return "ok", ([str(d) for d in diagnostics if not (d.severity == "info" and is_env_note(d.message))], ev)
