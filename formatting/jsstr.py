@@ -11,13 +11,53 @@ import math
 from json.encoder import encode_basestring
 from typing import Any
 
-from turnlens.formatting.evals.yaml12 import _js_number
 from turnlens.formatting.patterns import LazyPattern
 
 JS_WHITESPACE = (
     "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
     "\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
+
+
+_EXACT_LIMIT = 2**53  # integers up to it (Number.MAX_SAFE_INTEGER + 1) print as they are
+
+
+def js_number(value: float | int) -> str:
+    """Number::toString as JavaScript gives it (shortest round-trip digits, JavaScript's layout)."""
+    if isinstance(value, int):
+        if -_EXACT_LIMIT <= value <= _EXACT_LIMIT:
+            return str(value)
+        value = float(value)
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value == 0:
+        return "0"
+    if value.is_integer() and abs(value) <= _EXACT_LIMIT:
+        return str(int(value))
+    sign = "-" if value < 0 else ""
+    digits_repr = repr(abs(value))  # shortest round-trip digits, as JavaScript uses
+    if "e" in digits_repr:
+        mant, _, e = digits_repr.partition("e")
+        exponent = int(e)
+    else:
+        mant, exponent = digits_repr, 0
+    int_part, _, frac_part = mant.partition(".")
+    all_digits = int_part + frac_part
+    digits = all_digits.lstrip("0")
+    point = len(int_part) + exponent - (len(all_digits) - len(digits))
+    digits = digits.rstrip("0") or "0"
+    k, n = len(digits), point
+    if k <= n <= 21:
+        return sign + digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return sign + digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return sign + "0." + "0" * (-n) + digits
+    exp = n - 1
+    exp_str = f"e+{exp}" if exp >= 0 else f"e-{-exp}"
+    return sign + digits[0] + ("." + digits[1:] if k > 1 else "") + exp_str
 
 
 def js_trim(text: str) -> str:
@@ -37,14 +77,14 @@ def js_blank(text: str) -> bool:
     return not text.strip(JS_WHITESPACE)
 
 
-_LONE_SURROGATE = LazyPattern("[\ud800-\udfff]")
+LONE_SURROGATE = LazyPattern("[\ud800-\udfff]")
 
 
 def json_string(text: str) -> str:
     """A JSON string literal as JSON.stringify writes it: non-ASCII kept, lone surrogates escaped."""
     out = encode_basestring(text)  # what json.dumps(text, ensure_ascii=False) returns, without making an encoder
-    if _LONE_SURROGATE.search(out):
-        out = _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
+    if LONE_SURROGATE.search(out):
+        out = LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
     return out
 
 
@@ -59,7 +99,7 @@ def js_json(value: Any) -> str:
     if isinstance(value, (int, float)):
         if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
             return "null"
-        return _js_number(value)
+        return js_number(value)
     if isinstance(value, str):
         return json_string(value)
     if isinstance(value, dict):

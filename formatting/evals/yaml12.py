@@ -56,6 +56,7 @@ from typing import Any
 from turnlens.formatting import gcpause
 from turnlens.formatting.evals.files import MAX_FILE_SIZE_ENV, format_size, max_file_size
 from turnlens.formatting.evals.yaml_block import parse_block
+from turnlens.formatting.jsstr import js_number
 from turnlens.formatting.patterns import LazyPattern
 
 __all__ = [
@@ -489,44 +490,6 @@ def _node_base64(text: str) -> bytes:
 # --- JavaScript String() of a value, for mapping keys -----------------------------------------------------------
 
 
-def _js_number(value: float | int) -> str:
-    """Number::toString as JavaScript gives it (shortest round-trip digits, JavaScript's layout)."""
-    if isinstance(value, int):
-        if -_MAX_SAFE <= value <= _MAX_SAFE:
-            return str(value)
-        value = float(value)
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "Infinity" if value > 0 else "-Infinity"
-    if value == 0:
-        return "0"
-    if value.is_integer() and abs(value) <= _MAX_SAFE:
-        return str(int(value))
-    sign = "-" if value < 0 else ""
-    digits_repr = repr(abs(value))  # shortest round-trip digits, as JavaScript uses
-    if "e" in digits_repr:
-        mant, _, e = digits_repr.partition("e")
-        exponent = int(e)
-    else:
-        mant, exponent = digits_repr, 0
-    int_part, _, frac_part = mant.partition(".")
-    all_digits = int_part + frac_part
-    digits = all_digits.lstrip("0")
-    point = len(int_part) + exponent - (len(all_digits) - len(digits))
-    digits = digits.rstrip("0") or "0"
-    k, n = len(digits), point
-    if k <= n <= 21:
-        return sign + digits + "0" * (n - k)
-    if 0 < n <= 21:
-        return sign + digits[:n] + "." + digits[n:]
-    if -6 < n <= 0:
-        return sign + "0." + "0" * (-n) + digits
-    exp = n - 1
-    exp_str = f"e+{exp}" if exp >= 0 else f"e-{-exp}"
-    return sign + digits[0] + ("." + digits[1:] if k > 1 else "") + exp_str
-
-
 def js_string(value: Any) -> str:
     """String(value) as the reference makes a mapping key of it."""
     if value is None:
@@ -536,7 +499,7 @@ def js_string(value: Any) -> str:
     if value is False:
         return "false"
     if isinstance(value, (int, float)):
-        return _js_number(value)
+        return js_number(value)
     if isinstance(value, str):
         return value
     return _flow_text(value)

@@ -26,7 +26,7 @@ from turnlens.formatting.evals.files import (
 from turnlens.formatting.evals.interpolate import is_env_note
 from turnlens.formatting.evals.loader import load_eval_file, looks_like_eval_file
 from turnlens.formatting.export import output
-from turnlens.formatting.jsstr import _LONE_SURROGATE
+from turnlens.formatting.jsstr import LONE_SURROGATE
 from turnlens.formatting.model import DIALECTS, PROFILES, Diagnostic, EvalFile
 from turnlens.formatting.prompts.engine import format_case
 
@@ -36,8 +36,8 @@ def _dumps_slow(obj) -> bytes:
     import json  # here, not at the top: rarely needed (startup time)
 
     out = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), default=str)
-    if _LONE_SURROGATE.search(out):
-        out = _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
+    if LONE_SURROGATE.search(out):
+        out = LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
     return out.encode("utf-8")
 
 

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from turnlens.formatting.evals.files import FileReadError, read_head, wide_encoding
 from turnlens.formatting.export import output
-from turnlens.formatting.jsstr import _LONE_SURROGATE
+from turnlens.formatting.jsstr import LONE_SURROGATE
 from turnlens.formatting.model import Diagnostic
 from turnlens.formatting.results.discover import expand_results_paths
 from turnlens.formatting.results.reader import DEFAULT_THRESHOLD, ResultRecord, ResultsFile, passes
@@ -172,7 +172,7 @@ def _no_lone_surrogates(value: Any) -> Any:
     """The row with lone surrogates (a YAML "\\ud83d" escape) as U+FFFD: TOON and Markdown are UTF-8 text, and
     TOON has no escape for them (the JSONL export keeps them, escaped as JSON does)."""
     if isinstance(value, str):
-        return _LONE_SURROGATE.sub("\ufffd", value) if _LONE_SURROGATE.search(value) else value
+        return LONE_SURROGATE.sub("\ufffd", value) if LONE_SURROGATE.search(value) else value
     if isinstance(value, dict):
         return {k: _no_lone_surrogates(v) for k, v in value.items()}
     if isinstance(value, list):

@@ -13,11 +13,11 @@ answer, `requests.lm/agent/evaluator` → the recorded requests, `execution_erro
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
 from turnlens.formatting.records import ChatMessage
+from turnlens.formatting.results.fields import as_error_text, as_evaluator_request, as_number, as_request, as_text
 
 # 4.x row keys that a 0.15-era row never has: one of them makes a row a 4.x row.
 V4_KEYS = frozenset(
@@ -118,13 +118,6 @@ def status_code(data: dict) -> int:
     return STATUS_UNKNOWN
 
 
-def number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    result = float(value)
-    return None if math.isnan(result) else result
-
-
 def total_tokens(value: Any) -> float | None:
     """`token_usage` as one number: its total, else input + output (+ cached)."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -132,11 +125,11 @@ def total_tokens(value: Any) -> float | None:
     if not isinstance(value, dict):
         return None
     for key in ("total", "total_tokens", "totalTokens"):
-        total = number(value.get(key))
+        total = as_number(value.get(key))
         if total is not None:
             return total
     parts = [
-        number(value.get(key))
+        as_number(value.get(key))
         for key in ("input", "output", "input_tokens", "output_tokens", "inputTokens", "outputTokens")
     ]
     known = [p for p in parts if p is not None]
@@ -215,12 +208,6 @@ class V4Fields:
     metadata: Any = None
 
 
-def _text(value: Any) -> str | None:
-    from turnlens.formatting.results.reader import _text as text
-
-    return text(value)
-
-
 def _message_content(value: Any) -> str:
     """A message's content: a string, or content parts (text parts joined, others as JSON)."""
     if isinstance(value, str):
@@ -233,9 +220,9 @@ def _message_content(value: Any) -> str:
             elif isinstance(part, str):
                 parts.append(part)
             else:
-                parts.append(_text(part) or "")
+                parts.append(as_text(part) or "")
         return "\n".join(parts)
-    return _text(value) or ""
+    return as_text(value) or ""
 
 
 def messages(value: Any) -> list[ChatMessage] | None:
@@ -244,9 +231,9 @@ def messages(value: Any) -> list[ChatMessage] | None:
     out = []
     for entry in value:
         if isinstance(entry, dict):
-            out.append(ChatMessage(_text(entry.get("role")) or "?", _message_content(entry.get("content"))))
+            out.append(ChatMessage(as_text(entry.get("role")) or "?", _message_content(entry.get("content"))))
         else:
-            out.append(ChatMessage("?", _text(entry) or ""))
+            out.append(ChatMessage("?", as_text(entry) or ""))
     return out
 
 
@@ -262,7 +249,7 @@ def output_text(value: Any) -> str:
             if message.role == "assistant":
                 return message.content
         return found[-1].content
-    return _text(value) or ""
+    return as_text(value) or ""
 
 
 def assertions(value: Any) -> list[Assertion]:
@@ -274,13 +261,13 @@ def assertions(value: Any) -> list[Assertion]:
             passed = entry.get("passed")
             out.append(
                 Assertion(
-                    _text(entry.get("text")) or "",
+                    as_text(entry.get("text")) or "",
                     passed if isinstance(passed, bool) else None,
-                    _text(entry.get("evidence")),
+                    as_text(entry.get("evidence")),
                 )
             )
         else:
-            out.append(Assertion(_text(entry) or "", None))
+            out.append(Assertion(as_text(entry) or "", None))
     return out
 
 
@@ -296,18 +283,18 @@ def grader_scores(value: Any, depth: int = 0) -> list[GraderScore]:
             request = entry["raw_request"]
         out.append(
             GraderScore(
-                name=_text(entry.get("name")) or "",
-                type=_text(entry.get("type")) or "",
-                score=number(entry.get("score")),
-                weight=number(entry.get("weight")),
-                verdict=_text(entry.get("verdict")),
+                name=as_text(entry.get("name")) or "",
+                type=as_text(entry.get("type")) or "",
+                score=as_number(entry.get("score")),
+                weight=as_number(entry.get("weight")),
+                verdict=as_text(entry.get("verdict")),
                 assertions=assertions(entry.get("assertions")),
-                user_prompt=_text(request.get("userPrompt", request.get("user_prompt"))),
-                system_prompt=_text(request.get("systemPrompt", request.get("system_prompt"))),
-                target=_text(entry.get("target")),
+                user_prompt=as_text(request.get("userPrompt", request.get("user_prompt"))),
+                system_prompt=as_text(request.get("systemPrompt", request.get("system_prompt"))),
+                target=as_text(entry.get("target")),
                 children=grader_scores(entry.get("scores"), depth + 1),
                 details=entry.get("details"),
-                duration_ms=number(entry.get("duration_ms")),
+                duration_ms=as_number(entry.get("duration_ms")),
                 token_usage=entry.get("token_usage"),
                 raw=entry,
             )
@@ -317,24 +304,22 @@ def grader_scores(value: Any, depth: int = 0) -> list[GraderScore]:
 
 def fill_v4(record: Any, data: dict) -> None:
     """Map a 4.x row onto `record` (a ResultRecord): shared fields in place, the rest in `record.v4`."""
-    from turnlens.formatting.results.reader import _error_text, _evaluator_request, _request
-
     v4 = V4Fields(
-        suite=_text(data.get("suite")),
-        category=_text(data.get("category")),
-        execution_status=_text(get(data, "execution_status")),
-        failure_stage=_text(get(data, "failure_stage")),
-        failure_reason_code=_text(get(data, "failure_reason_code")),
-        duration_ms=number(get(data, "duration_ms")),
-        cost_usd=number(get(data, "cost_usd")),
+        suite=as_text(data.get("suite")),
+        category=as_text(data.get("category")),
+        execution_status=as_text(get(data, "execution_status")),
+        failure_stage=as_text(get(data, "failure_stage")),
+        failure_reason_code=as_text(get(data, "failure_reason_code")),
+        duration_ms=as_number(get(data, "duration_ms")),
+        cost_usd=as_number(get(data, "cost_usd")),
         tokens=total_tokens(get(data, "token_usage")),
         token_usage=get(data, "token_usage"),
-        start_time=_text(get(data, "start_time")),
-        end_time=_text(get(data, "end_time")),
+        start_time=as_text(get(data, "start_time")),
+        end_time=as_text(get(data, "end_time")),
         assertions=assertions(data.get("assertions")),
         graders=grader_scores(data.get("scores")),
         has_output="output" in data or "answer" in data,
-        experiment=_text(data.get("experiment")),
+        experiment=as_text(data.get("experiment")),
         metadata=data.get("metadata"),
     )
     raw_input = data.get("input")
@@ -348,20 +333,20 @@ def fill_v4(record: Any, data: dict) -> None:
             v4.artifacts[key] = value
     record.v4 = v4
     if record.eval_id is None:
-        record.eval_id = _text(get(data, "test_id"))
+        record.eval_id = as_text(get(data, "test_id"))
     if record.dataset is None:
         record.dataset = v4.suite
     if record.conversation_id is None:
-        record.conversation_id = _text(get(data, "conversation_id"))
+        record.conversation_id = as_text(get(data, "conversation_id"))
     if not record.candidate_answer:
         record.candidate_answer = output_text(data.get("output", data.get("answer")))
     requests = data.get("requests")
     if isinstance(requests, dict):
-        record.lm_request = record.lm_request or _request(requests.get("lm"))
-        record.agent_request = record.agent_request or _request(requests.get("agent"))
-        record.evaluator_request = record.evaluator_request or _evaluator_request(requests.get("evaluator"))
+        record.lm_request = record.lm_request or as_request(requests.get("lm"))
+        record.agent_request = record.agent_request or as_request(requests.get("agent"))
+        record.evaluator_request = record.evaluator_request or as_evaluator_request(requests.get("evaluator"))
     if record.error is None:
-        record.error = _error_text(get(data, "execution_error"))
+        record.error = as_error_text(get(data, "execution_error"))
     if record.error is None and status_code(data) == STATUS_EXECUTION_ERROR:
         reason = v4.failure_reason_code or v4.failure_stage
         record.error = f"execution error{f' ({reason})' if reason else ''}"

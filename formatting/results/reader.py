@@ -18,14 +18,24 @@ import time
 from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import date, datetime, timezone
+from datetime import datetime, timezone
 from typing import Any
 
 import orjson
 
 from turnlens.formatting.evals.files import FileReadError
-from turnlens.formatting.records import ChatMessage, Diagnostic
+from turnlens.formatting.records import Diagnostic
 from turnlens.formatting.results import agentv4
+from turnlens.formatting.results.fields import (
+    EvaluatorRequest,
+    RecordedRequest,
+    as_error_text,
+    as_evaluator_request,
+    as_number,
+    as_request,
+    as_text,
+    as_text_list,
+)
 from turnlens.formatting.results.source import FileChanged, Source
 from turnlens.formatting.sanitize import sanitize
 
@@ -80,25 +90,6 @@ def truncate_text(text: str, limit: int) -> tuple[str, int]:
 
 
 @dataclass
-class RecordedRequest:
-    """A provider request as AgentV recorded it (lm_provider_request / agent_provider_request)."""
-
-    question: str | None = None
-    guidelines: str | None = None
-    chat_prompt: list[ChatMessage] | None = None
-    guideline_paths: list[str] = field(default_factory=list)
-    raw: dict = field(default_factory=dict)
-
-
-@dataclass
-class EvaluatorRequest:
-    user_prompt: str | None = None
-    system_prompt: str | None = None
-    target: str | None = None
-    raw: dict = field(default_factory=dict)
-
-
-@dataclass
 class EvaluatorResult:
     name: str
     type: str
@@ -140,77 +131,6 @@ class ResultRecord:
         return self.eval_id if self.eval_id is not None else f"(no id, line {self.line})"
 
 
-def _text(value: Any) -> str | None:
-    """A string as is; None as None; anything else as compact JSON (never lost, never a crash)."""
-    if value is None or isinstance(value, str):
-        return value
-    if isinstance(value, (datetime, date)):
-        return value.isoformat()
-    try:
-        return orjson.dumps(value, default=str).decode()
-    except TypeError:
-        return str(value)
-
-
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    number = float(value)
-    return None if math.isnan(number) else number
-
-
-def _text_list(value: Any) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, list):
-        return [_text(v) or "" for v in value]
-    return [_text(value) or ""]
-
-
-def _chat_prompt(value: Any) -> list[ChatMessage] | None:
-    if not isinstance(value, list):
-        return None
-    messages = []
-    for entry in value:
-        if isinstance(entry, dict):
-            messages.append(ChatMessage(_text(entry.get("role")) or "?", _text(entry.get("content")) or ""))
-        else:
-            messages.append(ChatMessage("?", _text(entry) or ""))
-    return messages
-
-
-def _request(value: Any) -> RecordedRequest | None:
-    if not isinstance(value, dict):
-        return None
-    chat = value.get("chat_prompt", value.get("chatPrompt"))
-    return RecordedRequest(
-        question=_text(value.get("question")),
-        guidelines=_text(value.get("guidelines")),
-        chat_prompt=_chat_prompt(chat),
-        guideline_paths=_text_list(value.get("guideline_paths")),
-        raw=value,
-    )
-
-
-def _evaluator_request(value: Any) -> EvaluatorRequest | None:
-    if not isinstance(value, dict):
-        return None
-    return EvaluatorRequest(
-        user_prompt=_text(value.get("userPrompt", value.get("user_prompt"))),
-        system_prompt=_text(value.get("systemPrompt", value.get("system_prompt"))),
-        target=_text(value.get("target")),
-        raw=value,
-    )
-
-
-def _error_text(value: Any) -> str | None:
-    if value is None or value is False or value == "":
-        return None
-    if isinstance(value, dict) and isinstance(value.get("message"), str):
-        return value["message"]
-    return _text(value)
-
-
 def record_from_mapping(data: Any, file: str, line: int) -> ResultRecord:
     """Build a ResultRecord from one parsed document; never raises."""
     if not isinstance(data, dict):
@@ -220,25 +140,27 @@ def record_from_mapping(data: Any, file: str, line: int) -> ResultRecord:
     record = ResultRecord(
         file=file,
         line=line,
-        eval_id=_text(data.get("eval_id")),
-        dataset=_text(data.get("dataset")),
-        conversation_id=_text(data.get("conversation_id")),
-        target=_text(data.get("target")),
-        timestamp=_text(data.get("timestamp")),
-        score=_number(data.get("score")),
-        hits=_text_list(data.get("hits")),
-        misses=_text_list(data.get("misses")),
-        candidate_answer=_text(data.get("candidate_answer")) or "",
-        reasoning=_text(data.get("reasoning")) or "",
+        eval_id=as_text(data.get("eval_id")),
+        dataset=as_text(data.get("dataset")),
+        conversation_id=as_text(data.get("conversation_id")),
+        target=as_text(data.get("target")),
+        timestamp=as_text(data.get("timestamp")),
+        score=as_number(data.get("score")),
+        hits=as_text_list(data.get("hits")),
+        misses=as_text_list(data.get("misses")),
+        candidate_answer=as_text(data.get("candidate_answer")) or "",
+        reasoning=as_text(data.get("reasoning")) or "",
         raw_aspects=data.get("raw_aspects"),
-        lm_request=_request(data.get("lm_provider_request")),
-        agent_request=_request(data.get("agent_provider_request")),
-        evaluator_request=_evaluator_request(data.get("evaluator_provider_request")),
-        error=_error_text(data.get("error")),
+        lm_request=as_request(data.get("lm_provider_request")),
+        agent_request=as_request(data.get("agent_provider_request")),
+        evaluator_request=as_evaluator_request(data.get("evaluator_provider_request")),
+        error=as_error_text(data.get("error")),
         raw=data,
     )
     if "score" in data and record.score is None and data.get("score") is not None:
-        record.diagnostics.append(Diagnostic(file, line, f"score is not a number: {(_text(data['score']) or '')[:60]}"))
+        record.diagnostics.append(
+            Diagnostic(file, line, f"score is not a number: {(as_text(data['score']) or '')[:60]}")
+        )
     evaluators = data.get("evaluator_results")
     if isinstance(evaluators, list):
         for entry in evaluators:
@@ -246,12 +168,12 @@ def record_from_mapping(data: Any, file: str, line: int) -> ResultRecord:
                 continue
             record.evaluator_results.append(
                 EvaluatorResult(
-                    name=_text(entry.get("name")) or "",
-                    type=_text(entry.get("type")) or "",
-                    score=_number(entry.get("score")),
-                    hits=_text_list(entry.get("hits")),
-                    misses=_text_list(entry.get("misses")),
-                    reasoning=_text(entry.get("reasoning")) or "",
+                    name=as_text(entry.get("name")) or "",
+                    type=as_text(entry.get("type")) or "",
+                    score=as_number(entry.get("score")),
+                    hits=as_text_list(entry.get("hits")),
+                    misses=as_text_list(entry.get("misses")),
+                    reasoning=as_text(entry.get("reasoning")) or "",
                     requests=entry.get("evaluator_provider_request", entry.get("requests")),
                 )
             )
@@ -298,7 +220,7 @@ _fromisoformat = datetime.fromisoformat
 def _short(value: Any) -> str:
     if value is None:
         return ""
-    text = value if isinstance(value, str) else _text(value) or ""
+    text = value if isinstance(value, str) else as_text(value) or ""
     return text[:SUMMARY_TEXT_LIMIT]
 
 
@@ -416,7 +338,7 @@ class ResultsFile:
         get = data.get
         score = get("score")
         if type(score) is not float or score != score:  # not a plain float, or NaN
-            score = _number(score)
+            score = as_number(score)
         flags = 0
         status = get("execution_status")
         if status is None:
@@ -424,7 +346,7 @@ class ResultsFile:
         if type(status) is str and status:
             if status == "execution_error":
                 flags = FLAG_ERROR
-        elif "error" in data and _error_text(data["error"]) is not None:
+        elif "error" in data and as_error_text(data["error"]) is not None:
             flags = FLAG_ERROR
         if score is None:
             flags |= FLAG_NO_SCORE
@@ -1015,7 +937,7 @@ def _row_is_error(data: dict) -> bool:
     status = data.get("execution_status", data.get("executionStatus"))
     if isinstance(status, str) and status:
         return status == "execution_error"
-    return _error_text(data.get("error")) is not None
+    return as_error_text(data.get("error")) is not None
 
 
 def _leading_blank_lines(chunk: bytes) -> int:
