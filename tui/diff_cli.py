@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-FORMATS = ("text", "json", "markdown")
+FORMATS = ("text", "json", "markdown", "html")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -115,6 +115,10 @@ def render(diff, fmt: str, verbose: bool = False) -> str:
         from turnlens.formatting.diff.report import markdown_report
 
         return markdown_report(diff)
+    if fmt == "html":
+        from turnlens.formatting.export.html import diff_page
+
+        return diff_page(diff)
     from turnlens.formatting.diff.report import text_report
 
     return text_report(diff, verbose)

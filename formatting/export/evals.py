@@ -333,7 +333,9 @@ def _parser() -> argparse.ArgumentParser:
         help="AgentV file format to read (default: auto, from each file's shape)",
     )
     p.add_argument(
-        "--format", choices=("toon", "jsonl", "markdown"), help="export AgentV results files in this format instead"
+        "--format",
+        choices=("toon", "jsonl", "markdown", "html"),
+        help="export AgentV results files in this format instead; html: one self-contained page (eval files too)",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings on stderr")
     p.add_argument("--max-file-size", metavar="SIZE", help=SIZE_OPTION_HELP)
@@ -411,6 +413,10 @@ def _main(args, argv: list[str] | None) -> int:
         eval_files = ", ".join(p for p, r in zip(args.paths, results) if not r)
         output.warn(f"turnlens export: cannot mix eval files ({eval_files}) and results files in one export")
         return 2
+    if args.format == "html":
+        from turnlens.formatting.export.html import write_page
+
+        return write_page(args.paths, any(results), args.repo_root, args.dialect)
     if args.format in ("toon", "markdown") and not any(results):
         output.warn(
             f"turnlens export: {args.paths[0]} is not an AgentV results file; --format {args.format} exports "

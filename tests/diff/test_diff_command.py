@@ -181,3 +181,19 @@ def test_paths_limit_the_comparison(sample_repo: Path, name: str):
         f.write("\nA new rule.\n")
     diff = diff_of(sample_repo, name, "--", "evals")
     assert diff.changed and all(c.file.startswith("evals/") for c in diff.changed)
+
+
+def test_diff_html_page_renders_in_chromium(sample_repo: Path, tmp_path: Path):
+    from browser import dump_dom, screenshot  # tests/browser.py
+
+    with open(sample_repo / GUIDELINE, "a") as f:
+        f.write("\nA <new> rule.\n")
+    done = turnlens(sample_repo, "diff", "--format", "html")
+    assert done.returncode == 0, done.stderr
+    assert "<script" not in done.stdout and "default-src 'none'" in done.stdout
+    page = tmp_path / "diff.html"
+    page.write_text(done.stdout, encoding="utf-8")
+    dom = dump_dom(page.as_uri())
+    assert "Changed tests (8)" in dom
+    assert "cr-system-file-attachment" in dom and "+A &lt;new&gt; rule." in dom
+    assert screenshot(page.as_uri(), str(tmp_path / "diff.png"))
