@@ -77,15 +77,23 @@ def _assertion_row(assertion: Any) -> dict:
     return row
 
 
-def export_row_v4(record: ResultRecord, threshold: float = DEFAULT_THRESHOLD, run_folder: str | None = None) -> dict:
+def export_row_v4(
+    record: ResultRecord,
+    threshold: float = DEFAULT_THRESHOLD,
+    run_folder: str | None = None,
+    problems: list[Diagnostic] | None = None,
+) -> dict:
     """An AgentV 4 result: input and answer (from the row, else the run folder's input.md and answer.md),
-    execution status, each grader's verdict with its assertions and evidence."""
+    execution status, each grader's verdict with its assertions and evidence. What the artifacts could not give
+    (a path that leads outside the run folder, a file that cannot be read) is added to `problems`."""
     v4 = record.v4
     artifacts = None
     if run_folder is not None and (not record.candidate_answer or v4.input_messages is None):
         from turnlens.formatting.results.artifacts import load_artifacts
 
         artifacts = load_artifacts(record, run_folder)
+        if problems is not None:
+            problems.extend(artifacts.problems)
     messages: list[dict] = []
     if v4.input_messages is not None:
         messages = [{"role": m.role, "content": m.content} for m in v4.input_messages]
@@ -132,9 +140,14 @@ def export_row_v4(record: ResultRecord, threshold: float = DEFAULT_THRESHOLD, ru
     return row
 
 
-def export_row(record: ResultRecord, threshold: float = DEFAULT_THRESHOLD, run_folder: str | None = None) -> dict:
+def export_row(
+    record: ResultRecord,
+    threshold: float = DEFAULT_THRESHOLD,
+    run_folder: str | None = None,
+    problems: list[Diagnostic] | None = None,
+) -> dict:
     if record.v4 is not None:
-        return export_row_v4(record, threshold, run_folder)
+        return export_row_v4(record, threshold, run_folder, problems)
     request = record.lm_request or record.agent_request
     row: dict[str, Any] = {
         "eval_id": record.eval_id,
@@ -348,7 +361,7 @@ def _no_record_message(results: ResultsFile) -> str:
 def export_results(paths: list[str], fmt: str, out: TextIO, threshold: float = DEFAULT_THRESHOLD) -> list[Diagnostic]:
     """Write the export of every results file in `paths`; returns the problems found (broken lines…)."""
     opened, problems = _open_all(paths)
-    rows = _all_rows(opened, threshold)
+    rows = _all_rows(opened, threshold, problems)
     if fmt == "jsonl":
         write_jsonl(rows, out)
     elif fmt == "toon":
@@ -380,12 +393,22 @@ def _open_all(paths: list[str]) -> tuple[_Opened, list[Diagnostic]]:
     return opened, problems
 
 
-def _all_rows(opened: _Opened, threshold: float) -> Iterator[dict]:
-    return (
-        export_row(record, threshold, opened.folders.get(results.path))
-        for results in opened
-        for record in _records(results)
-    )
+def _all_rows(opened: _Opened, threshold: float, problems: list[Diagnostic]) -> Iterator[dict]:
+    """Every row; what a run folder's artifacts could not give is added to `problems` (the first MAX_REPORTED of
+    each file, then how many more)."""
+    found: list[Diagnostic] = []
+    for results in opened:
+        folder = opened.folders.get(results.path)
+        reported = 0
+        for record in _records(results):
+            yield export_row(record, threshold, folder, found)
+            if found:
+                problems.extend(found[: max(0, MAX_REPORTED - reported)])
+                reported += len(found)
+                found.clear()
+        if reported > MAX_REPORTED:
+            more = reported - MAX_REPORTED
+            problems.append(Diagnostic(results.path, None, f"… and {more:,} more artifact paths not read", "warning"))
 
 
 def _stream(paths: list[str], fmt: str, out, threshold: float) -> list[Diagnostic]:
@@ -393,7 +416,7 @@ def _stream(paths: list[str], fmt: str, out, threshold: float) -> list[Diagnosti
     counts the rows that follow, so its rows are gathered first (in a temporary file past a few MB) and the
     document written once they are all there; on Ctrl-C, the rows gathered so far, under their true count."""
     opened, problems = _open_all(paths)
-    rows = _all_rows(opened, threshold)
+    rows = _all_rows(opened, threshold, problems)
     try:
         if fmt == "toon":
             _stream_toon(toon_rows(rows), out)

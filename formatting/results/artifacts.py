@@ -2,9 +2,10 @@
 
 A run folder holds, per test, `<suite>/<test_id>/` with `grading.json`, `timing.json`, `input.md` (the messages
 sent, as `@[role]:` blocks) and `outputs/answer.md` (the final answer), `outputs/trace.json`. The index row names
-them (`artifact_dir`, `grading_path`, `answer_path`, …); a path is read relative to the run folder, as written, or
-at the conventional place when the row names none. Every file is read with a size cap and decoded leniently:
-artifacts are untrusted text. Pure Python.
+them (`artifact_dir`, `grading_path`, `answer_path`, …); a path is read relative to the run folder, or at the
+conventional place when the row names none. A run folder is untrusted (people receive them from colleagues and CI):
+nothing outside it is ever read, whatever a row names (RunFolder). Every file is read with a size cap and decoded
+leniently: artifacts are untrusted text. Pure Python.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from typing import Any
 
 import orjson
 
-from turnlens.formatting.evals.files import FileReadError, read_head
+from turnlens.formatting.evals.files import FileReadError, read_head, real_outside
 from turnlens.formatting.records import Diagnostic
+from turnlens.formatting.results.sniff import INDEX_NAME
 
 READ_LIMIT = 4 * 1024 * 1024  # bytes of one artifact read; the rest is said to be cut
 
@@ -57,29 +59,77 @@ _PATHS = {
 }
 
 
-def _resolve(path: str, run_folder: str) -> str | None:
-    candidates = [path] if os.path.isabs(path) else [os.path.join(run_folder, path), path]
-    for candidate in candidates:
-        if os.path.exists(candidate):
-            return candidate
-    # a path recorded from the project root (`.agentv/results/runs/…/x`): the part under the run folder
-    marker = os.path.basename(os.path.abspath(run_folder)) + "/"
-    if marker in path:
-        tail = path.split(marker, 1)[1]
-        candidate = os.path.join(run_folder, tail)
-        if os.path.exists(candidate):
-            return candidate
-    return None
+FORBIDDEN_ROOTS = ("/proc", "/sys")  # never read, whatever a link or a row says
+_SHOWN = 160  # characters of a refused path quoted in its warning
 
 
-def test_folder(record: Any, run_folder: str) -> str | None:
-    """The test's artifact folder: the row's `artifact_dir`, else `<suite>/<test_id>/` in the run folder."""
+class RunFolder:
+    """A run folder as the untrusted input it is: a path a row names is resolved only inside it (its real path,
+    links followed, must stay under the folder's real path); an absolute path, a way out (`../`, a link to `/`) or
+    anything under /proc or /sys is refused with a warning naming the row, and the working folder is never asked."""
+
+    def __init__(self, run_folder: str):
+        self.path = run_folder
+        self.real = os.path.realpath(run_folder)
+        self.index = os.path.join(run_folder, INDEX_NAME)
+
+    def inside(self, path: str) -> str | None:
+        """The real path of `path` (a path in the run folder) when it lies inside the folder, else None."""
+        try:
+            real = os.path.realpath(path)
+        except (OSError, ValueError):
+            return None
+        if real_outside(real, self.real) or forbidden(real):
+            return None
+        return real
+
+    def resolve(self, recorded: str) -> tuple[str | None, str | None]:
+        """A path a row names: (the real path inside the run folder, None), (None, why it was refused), or
+        (None, None) when it names nothing there."""
+        if "\0" in recorded or os.path.isabs(recorded) or os.path.splitdrive(recorded)[0]:
+            return None, "is not a path inside the run folder"
+        if real_outside(os.path.normpath(os.path.join(self.real, recorded)), self.real):
+            return None, "leads outside the run folder"
+        candidates = [os.path.join(self.path, recorded)]
+        # a path recorded from the project root (`.agentv/results/runs/…/x`): the part under the run folder
+        marker = os.path.basename(self.real) + "/"
+        if marker in recorded:
+            candidates.append(os.path.join(self.path, recorded.split(marker, 1)[1]))
+        refused = None
+        for candidate in candidates:
+            if not os.path.lexists(candidate):
+                continue
+            real = self.inside(candidate)
+            if real is None:
+                refused = "leads outside the run folder"
+            elif os.path.exists(real):
+                return real, None
+        return None, refused
+
+
+def forbidden(real: str) -> bool:
+    return any(real == root or real.startswith(root + "/") for root in FORBIDDEN_ROOTS)
+
+
+def _refusal(folder: RunFolder, record: Any, key: str, recorded: str, why: str) -> Diagnostic:
+    shown = recorded if len(recorded) <= _SHOWN else recorded[:_SHOWN] + "…"
+    test = f"test {record.eval_id!r}: " if getattr(record, "eval_id", None) else ""
+    line = getattr(record, "line", None)
+    return Diagnostic(folder.index, line if isinstance(line, int) else None, f"{test}{key} {shown!r} {why}: not read")
+
+
+def test_folder(record: Any, run_folder: str, problems: list[Diagnostic] | None = None) -> str | None:
+    """The test's artifact folder: the row's `artifact_dir`, else `<suite>/<test_id>/` in the run folder; only
+    ever inside the run folder (see RunFolder). A refused `artifact_dir` is added to `problems`."""
+    folder = RunFolder(run_folder)
     v4 = getattr(record, "v4", None)
     recorded = v4.artifacts.get("artifact_dir") if v4 is not None else None
-    if recorded:
-        found = _resolve(recorded, run_folder)
+    if isinstance(recorded, str) and recorded:
+        found, why = folder.resolve(recorded)
         if found and os.path.isdir(found):
             return found
+        if why is not None and problems is not None:
+            problems.append(_refusal(folder, record, "artifact_dir", recorded, why))
     test_id = record.eval_id
     if not test_id or "/" in test_id or test_id in (".", ".."):
         return None
@@ -88,7 +138,13 @@ def test_folder(record: Any, run_folder: str) -> str | None:
             continue
         candidate = os.path.join(run_folder, suite, test_id) if suite else os.path.join(run_folder, test_id)
         if os.path.isdir(candidate):
-            return candidate
+            real = folder.inside(candidate)
+            if real is not None:
+                return real
+            if problems is not None:
+                shown = os.path.relpath(candidate, run_folder)
+                problems.append(_refusal(folder, record, "the test's folder", shown, "leads outside the run folder"))
+            return None
     return None
 
 
@@ -142,19 +198,28 @@ def summarise_trace(data: Any) -> TraceSummary:
 
 
 def load_artifacts(record: Any, run_folder: str | None) -> Artifacts:
-    """Read the artifacts of one result (never raises; what cannot be read is in `problems`)."""
+    """Read the artifacts of one result (never raises; what cannot be read is in `problems`). Only files inside the
+    run folder are read (see RunFolder)."""
     out = Artifacts()
     if run_folder is None:
         return out
-    folder = test_folder(record, run_folder)
+    run = RunFolder(run_folder)
+    folder = test_folder(record, run_folder, out.problems)
     out.folder = folder
     v4 = getattr(record, "v4", None)
     for name, (row_key, default) in _PATHS.items():
         recorded = v4.artifacts.get(row_key) if v4 is not None and row_key else None
-        path = _resolve(recorded, run_folder) if recorded else None
+        path = None
+        if isinstance(recorded, str) and recorded:
+            path, why = run.resolve(recorded)
+            if why is not None:
+                out.problems.append(_refusal(run, record, row_key, recorded, why))
         if path is None and folder is not None:
             candidate = os.path.join(folder, default)
-            path = candidate if os.path.isfile(candidate) else None
+            path = run.inside(candidate) if os.path.isfile(candidate) else None
+            if path is None and os.path.isfile(candidate):
+                shown = os.path.relpath(candidate, run.real)
+                out.problems.append(_refusal(run, record, name, shown, "leads outside the run folder"))
         if path is None or not os.path.isfile(path):
             continue
         try:

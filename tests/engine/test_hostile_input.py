@@ -3,6 +3,10 @@ while mapped) must give a message naming the file, never a traceback, a hang, a 
 
 Every test here is bounded: small files, low limits set through the options and environment variables a user has,
 and a timeout on every process started.
+
+The second adversarial pass (issue 22), case by case, and the tests that hold each:
+- a run folder's row naming files outside it (absolute, `../`, `.env` from the working folder, /proc, a link out,
+  `artifact_dir` outside): test_run_folder_artifacts_never_read_outside_it, ..._in_the_results_view
 """
 
 from __future__ import annotations
@@ -644,3 +648,86 @@ def test_many_guideline_patterns_are_bounded():
     assert not globs.is_guideline("docs/none.md", patterns)
     assert globs.unused_patterns(patterns) == 50_000 - globs.MAX_MAGIC_PATTERNS
     assert time.monotonic() - started < 30
+
+
+# --- a run folder is untrusted: its artifacts are read only from inside it (issue 22.1) -----------------------------
+
+_ROW = (
+    '{"timestamp":"2026-01-01T00:00:00Z","test_id":"%s","suite":"s","score":1,"target":"t","execution_status":"ok"%s}'
+)
+
+
+def hostile_run(tmp_path: Path) -> Path:
+    """A run folder whose rows name files outside it every way there is; each outside file holds `SECRET-n`."""
+    (tmp_path / ".env").write_text("TOKEN=SECRET-1\n")  # in the working folder: never a fallback
+    (tmp_path / "secret.txt").write_text("SECRET-2\n")
+    (tmp_path / "out" / "outputs").mkdir(parents=True)
+    (tmp_path / "out" / "outputs" / "answer.md").write_text("SECRET-3\n")
+    run = tmp_path / "run"
+    (run / "s" / "ok" / "outputs").mkdir(parents=True)
+    (run / "s" / "ok" / "outputs" / "answer.md").write_text("the answer inside\n")
+    (run / "s" / "link.md").symlink_to(tmp_path / "secret.txt")
+    (run / "s" / "linked").mkdir()
+    (run / "s" / "linked" / "outputs").symlink_to(tmp_path / "out" / "outputs")  # the conventional place, a link out
+    (run / "s" / "away").symlink_to(tmp_path / "out")  # the test's folder itself, a link out
+    rows = [
+        _ROW % ("abs", f',"answer_path":"{tmp_path / "secret.txt"}","input_path":"/proc/self/environ"'),
+        _ROW % ("up", ',"answer_path":"../secret.txt","input_path":".env"'),
+        _ROW % ("dir", ',"artifact_dir":"../out","answer_path":"s/link.md"'),
+        _ROW % ("linked", ""),
+        _ROW % ("away", ""),
+        _ROW % ("ok", ',"answer_path":"s/ok/outputs/answer.md"'),
+    ]
+    (run / "index.jsonl").write_text("\n".join(rows) + "\n")
+    return run
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "markdown", "toon"])
+def test_run_folder_artifacts_never_read_outside_it(tmp_path, fmt):
+    hostile_run(tmp_path)
+    proc = run_cli("export", "run", "--format", fmt, cwd=tmp_path, env={"SECRET_ENV": "SECRET-4"})
+    no_traceback(proc)
+    assert proc.returncode == 0 and b"the answer inside" in proc.stdout
+    assert b"SECRET-" not in proc.stdout, proc.stdout.decode()
+    warnings = proc.stderr.decode().splitlines()
+    expected = [
+        "run/index.jsonl:1: test 'abs': answer_path",
+        "run/index.jsonl:1: test 'abs': input_path '/proc/self/environ' is not a path inside the run folder: not read",
+        "run/index.jsonl:2: test 'up': answer_path '../secret.txt' leads outside the run folder: not read",
+        "run/index.jsonl:3: test 'dir': artifact_dir '../out' leads outside the run folder: not read",
+        "run/index.jsonl:3: test 'dir': answer_path 's/link.md' leads outside the run folder: not read",
+        "run/index.jsonl:4: test 'linked': answer 's/linked/outputs/answer.md' leads outside the run folder",
+        "run/index.jsonl:5: test 'away': the test's folder 's/away' leads outside the run folder: not read",
+    ]
+    assert len(warnings) == len(expected), warnings
+    for line, start in zip(warnings, expected):
+        assert line.startswith("turnlens export: " + start), line
+
+
+async def test_run_folder_artifacts_in_the_results_view(tmp_path, monkeypatch):
+    """The detail of each result shows no outside file, and its artifacts pane says which row named what."""
+    from conftest import wait_for_idle
+    from textual.widgets import Static
+
+    from turnlens.tui.app import make_app
+
+    run = hostile_run(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    app = make_app([str(run)], watch=False)
+    seen = set()
+    async with app.run_test(size=(140, 36)) as pilot:
+        await wait_for_idle(pilot)
+        await pilot.press("enter")
+        for _ in range(6):
+            await wait_for_idle(pilot)
+            test_id = app.screen.record.eval_id
+            seen.add(test_id)
+            shown = "\n".join(str(widget.render()) for widget in app.screen.query(Static))
+            assert "SECRET-" not in shown, (test_id, shown)
+            timing = str(app.screen.query_one("#timing-text", Static).render())
+            if test_id == "ok":
+                assert "outside" not in timing
+            else:
+                assert "index.jsonl:" in timing and "the run folder: not read" in timing, timing
+            await pilot.press("right_square_bracket")  # the next result
+    assert seen == {"abs", "up", "dir", "linked", "away", "ok"}

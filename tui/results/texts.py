@@ -422,6 +422,8 @@ def timing_text(record: ResultRecord, artifacts: Artifacts | None) -> Text:
             "no per-test artifacts found" + (" for this result" if v4 is not None else " (not an AgentV 4 run)"),
             style=Style(italic=True, dim=True),
         )
+        for problem in artifacts.problems if artifacts is not None else ():
+            out.append("\n⚠ " + sanitize(str(problem)), style=ink(WARN))  # a path refused: which row named it
         return out
     if artifacts.timing is not None:
         _heading(out, "timing.json", _shown_path(artifacts.files.get("timing")))
