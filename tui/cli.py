@@ -99,6 +99,8 @@ def run(argv: Sequence[str] | None = None, exit_process: bool = False) -> int:
             from turnlens.formatting.export.evals import main as export_main
 
         return export_main(args[1:], exit_process=exit_process)
+    if args and args[0] == "serve":
+        return serve(args[1:])
     if args and args[0] == "diff":
         with ctrl_c_held():
             from turnlens.tui.diff_cli import main as diff_main
@@ -110,6 +112,58 @@ def run(argv: Sequence[str] | None = None, exit_process: bool = False) -> int:
         return made
     made.run()
     return made.return_code or 0
+
+
+WEB_DRIVER = "textual.drivers.web_driver:WebDriver"
+
+
+def _served() -> bool:
+    """Run by `turnlens serve` (textual-serve gives the app a web driver instead of a terminal)."""
+    import os
+
+    return os.environ.get("TEXTUAL_DRIVER") == WEB_DRIVER
+
+
+def _serve_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="turnlens serve",
+        usage="turnlens serve [--host HOST] [--port PORT] [ARGS …]",
+        description=(
+            "Open turnlens in a web browser (through textual-serve): each browser tab runs `turnlens ARGS` on this "
+            "machine. For demos and for colleagues without a terminal. Only this machine can connect unless --host "
+            "says otherwise."
+        ),
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine)")
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    return parser
+
+
+def serve(argv: Sequence[str]) -> int:
+    """`turnlens serve [--host H] [--port P] [ARGS…]`: the app's arguments are checked first (a mistake is said
+    here, not in the browser), then textual-serve runs `turnlens ARGS` for each browser that connects."""
+    import os
+    import shlex
+
+    options, app_args = _serve_parser().parse_known_args(argv)
+    _parser().parse_args(app_args)  # exits with the usual message on a bad option
+    missing = [p for p in app_args if not p.startswith("-") and not os.path.exists(p)]
+    if missing and not any(a.startswith("-") for a in app_args):
+        print(f"turnlens serve: no such file or folder: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    if not 0 < options.port < 65536:
+        print(f"turnlens serve: --port {options.port}: not a port number", file=sys.stderr)
+        return 2
+    from textual_serve.server import Server
+
+    command = shlex.join([sys.executable, "-m", "turnlens", *app_args])
+    server = Server(command, host=options.host, port=options.port, title="turnlens")
+    if options.host not in ("127.0.0.1", "localhost", "::1"):
+        print(
+            f"turnlens serve: listening on {options.host}: anyone who can reach it runs turnlens here", file=sys.stderr
+        )
+    server.serve()
+    return 0
 
 
 def open_app(args: Sequence[str], *, terminal: bool = True) -> App | int:
@@ -134,8 +188,10 @@ def open_app(args: Sequence[str], *, terminal: bool = True) -> App | int:
         print(f"turnlens: --repo-root {options.repo_root}: not a folder", file=sys.stderr)
         return 2
 
-    if terminal and not (
-        sys.stdin is not None and sys.stdin.isatty() and sys.stdout is not None and sys.stdout.isatty()
+    if (
+        terminal
+        and not _served()
+        and not (sys.stdin is not None and sys.stdin.isatty() and sys.stdout is not None and sys.stdout.isatty())
     ):
         # Without a terminal the app would run forever writing escape codes into a file or a pipe.
         print(
