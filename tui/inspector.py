@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Awaitable
 from contextlib import AbstractContextManager, nullcontext
 
@@ -30,7 +29,7 @@ from .case_view import (
     long_lived_allocations,
 )
 from .commands import InspectorCommands
-from .editor import editor_command
+from .editor import editor_command, run_editor
 from .file_watcher import FileWatcher
 from .inspector_model import InspectorModel
 from .prerender import PRERENDER_DELAY, Prerenderer
@@ -576,16 +575,22 @@ class InspectorScreen(Screen):
         if target is None:
             self.notify("No eval file to open.", markup=False, severity="warning")
             return
-        command = editor_command(*target)
+        try:
+            command = editor_command(*target)
+        except ValueError as error:  # EDITOR='vim "x'
+            self.notify(f"Could not start the editor: $EDITOR is not a command line ({error})", markup=False)
+            return
         from textual.app import SuspendNotSupported
 
+        problem = None
         try:
+            # run_editor never raises: textual's suspend() resumes the terminal only when its block ends normally
             with self.app.suspend():
-                run_editor(command)
+                problem = run_editor(command)
         except SuspendNotSupported:
             self.notify("This terminal cannot hand over to an editor.", markup=False, severity="warning")
-        except OSError as error:
-            self.notify(f"Could not start the editor: {error}", markup=False, severity="error")
+        if problem is not None:
+            self.notify(f"Could not start the editor: {sanitize(problem)}", markup=False, severity="error")
 
     def action_copy(self, raw: bool = False) -> None:
         """The selection, else the focused pane's text; sanitised unless `raw` (what lands on the clipboard is
@@ -635,8 +640,3 @@ class InspectorScreen(Screen):
     def palette_commands(self) -> list[tuple[str, str, str]]:
         """(title, description, action) of the command palette's actions, in table order."""
         return table_commands(self, INSPECTOR_ACTIONS)
-
-
-def run_editor(command: list[str]) -> int:
-    """Run the editor in the foreground (the app is suspended meanwhile)."""
-    return subprocess.call(command)

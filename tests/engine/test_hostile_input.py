@@ -7,6 +7,8 @@ and a timeout on every process started.
 The second adversarial pass (issue 22), case by case, and the tests that hold each:
 - a run folder's row naming files outside it (absolute, `../`, `.env` from the working folder, /proc, a link out,
   `artifact_dir` outside): test_run_folder_artifacts_never_read_outside_it, ..._in_the_results_view
+- `o` with $EDITOR a missing program, a folder, a bad path or an unbalanced quote, in a real terminal:
+  test_missing_editor_resumes_the_app_and_says_so
 """
 
 from __future__ import annotations
@@ -731,3 +733,114 @@ async def test_run_folder_artifacts_in_the_results_view(tmp_path, monkeypatch):
                 assert "index.jsonl:" in timing and "the run folder: not read" in timing, timing
             await pilot.press("right_square_bracket")  # the next result
     assert seen == {"abs", "up", "dir", "linked", "away", "ok"}
+
+
+# --- the app in a real terminal: a missing editor, signals, `q` always quits (issue 22.2, 22.6) ---------------------
+
+FIXTURE_CASES = Path(__file__).parents[1] / "fixtures" / "tui" / "cases.yaml"
+ALT_SCREEN_ON, ALT_SCREEN_OFF = b"\x1b[?1049h", b"\x1b[?1049l"
+
+
+class Terminal:
+    """`turnlens ARGS` in a pseudo-terminal (120x40) as a user runs it: keys in, screen bytes out, waits bounded."""
+
+    def __init__(self, *args: str, cwd: Path, env: dict | None = None):
+        import fcntl
+        import pty
+        import struct
+        import termios
+
+        full_env = {k: v for k, v in os.environ.items() if k not in ("VISUAL", "TURNLENS_MAX_FILE_SIZE")}
+        full_env |= {"TERM": "xterm-256color", "COLUMNS": "120", "LINES": "40"} | (env or {})
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # pragma: no cover - the child
+            try:
+                os.chdir(cwd)
+                os.execve(sys.executable, [sys.executable, "-m", "turnlens", *args], full_env)
+            finally:
+                os._exit(127)
+        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        self.output = b""
+        self.status: int | None = None
+
+    def read(self, until: bytes | None = None, timeout: float = TIMEOUT) -> bytes:
+        """What the app wrote from now until `until` shows (or the app ends, or the time is up)."""
+        import select
+        import time
+
+        start, deadline = len(self.output), time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([self.fd], [], [], 0.05)
+            if ready:
+                try:
+                    chunk = os.read(self.fd, 1 << 16)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    break
+                self.output += chunk
+                if until is not None and until in self.output[start:]:
+                    break
+        return self.output[start:]
+
+    def plain(self, data: bytes) -> str:
+        return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", data.decode(errors="replace"))
+
+    def press(self, keys: bytes) -> None:
+        os.write(self.fd, keys)
+
+    def wait(self, timeout: float = 10) -> int | None:
+        """The exit status (negative: the signal), or None while it still runs after `timeout` seconds."""
+        import time
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.read(timeout=0.1)
+            done, status = os.waitpid(self.pid, os.WNOHANG)
+            if done:
+                self.status = os.waitstatus_to_exitcode(status)
+                return self.status
+        return None
+
+    def close(self) -> None:
+        if self.status is None:
+            os.kill(self.pid, 9)
+            os.waitpid(self.pid, 0)
+        os.close(self.fd)
+
+
+@pytest.fixture
+def terminal():
+    opened: list[Terminal] = []
+
+    def start(*args: str, cwd: Path, env: dict | None = None) -> Terminal:
+        opened.append(Terminal(*args, cwd=cwd, env=env))
+        return opened[-1]
+
+    yield start
+    for term in opened:
+        term.close()
+
+
+@pytest.mark.parametrize(
+    "editor, reason",
+    [
+        ("nonexistent-editor-xyz", b"No such file or directory"),  # EDITOR=code over SSH
+        ("{tmp}", b"Permission denied"),  # a folder
+        ("{tmp}/no/such/editor", b"No such file or directory"),
+        ('vim "x', b"not a command line"),  # an unbalanced quote: never suspended at all
+    ],
+)
+def test_missing_editor_resumes_the_app_and_says_so(tmp_path, terminal, editor, reason):
+    """`o` with $EDITOR naming a missing program, a folder or a bad path: the real suspend (Textual's), then the app
+    is back (alternate screen again), says why, and `q` quits."""
+    term = terminal(str(FIXTURE_CASES), cwd=tmp_path, env={"EDITOR": editor.format(tmp=tmp_path)})
+    assert b"several-turns" in term.read(until=b"several-turns")
+    term.read(timeout=0.5)  # settled
+    term.press(b"o")
+    after = term.read(until=reason, timeout=10)
+    assert after.count(ALT_SCREEN_ON) >= (not editor.startswith("vim")), after[-2000:]  # suspended, then resumed
+    assert "Could not start the editor:" in term.plain(after), term.plain(after)[-2000:]
+    term.press(b"q")
+    assert term.wait() == 0
+    assert term.output.rfind(ALT_SCREEN_OFF) > term.output.rfind(ALT_SCREEN_ON)  # the terminal is left restored
