@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 from typing import Any
 
 from rich.text import Text
@@ -18,6 +20,7 @@ from .textual_compat import CrashReportWithoutLocals, start_in_theme
 from .theme import TURNLENS, highlight_texts, use_theme
 from .widgets.footer import FittingFooter
 
+SCREENSHOT_HELP = "Save an SVG screenshot of the screen in the working folder (else the temp folder)."
 THEME = "turnlens"  # tui/theme.py: Textual's dark theme with the content's colours named
 
 
@@ -74,7 +77,34 @@ class TurnlensApp(CrashReportWithoutLocals):
 
         if isinstance(screen, InspectorScreen):
             return  # its own provider lists them, after its actions (tui/commands.py)
-        yield from super().get_system_commands(screen)
+        yield from self.system_commands(screen)
+
+    def system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """Textual's commands, with a Screenshot that saves where it can and says where (Textual's saves to
+        ~/Downloads, and fails without one)."""
+        for command in super().get_system_commands(screen):
+            if command.title == "Screenshot":
+                command = SystemCommand("Screenshot", SCREENSHOT_HELP, self.save_screenshot_here)
+            yield command
+
+    def save_screenshot_here(self) -> str | None:
+        """Save an SVG of the screen in the working folder, or the temp folder when that cannot be written; say
+        where (or why not). The path saved, None when neither could be written."""
+        svg = self.export_screenshot()
+        name = f"turnlens-{datetime.now():%Y%m%d-%H%M%S}.svg"
+        problem = None
+        for folder in (os.getcwd(), tempfile.gettempdir()):
+            path = os.path.join(folder, name)
+            try:
+                with open(path, "x", encoding="utf-8") as out:
+                    out.write(svg)
+            except OSError as error:
+                problem = error
+                continue
+            self.notify(f"Saved the screenshot to {path}", title="Screenshot", markup=False)
+            return path
+        self.notify(f"Could not save the screenshot: {problem}", title="Screenshot", severity="error", markup=False)
+        return None
 
 
 def make_app(

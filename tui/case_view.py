@@ -63,8 +63,8 @@ class CaseView:
 
     def subtitles(self, mode: str, profile: str) -> dict[str, str]:
         """What the panes' bottom borders say: the mode, and the size of what they show."""
-        shown = mode.upper() if mode == "lm" else mode
-        files = f"{self.guideline_files} file{'' if self.guideline_files == 1 else 's'}"
+        shown = mode  # as the mode chip and --mode write it (lm, agent), like the grading screen's footer
+        files = render.plural(self.guideline_files, "file")
         return {
             "question": f"{shown} · {self.question_chars} chars",
             "guidelines": f"{shown} · {files}"
@@ -96,7 +96,7 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Case
         where = render.sanitize(loaded.rel) + " ← " + render.sanitize(display_rel(source_path, session.repo_root))
         where += f":{source_line}" if source_line else ""
     title = render.case_title(label, where)
-    messages = _messages_with_context(case, render.messages_text(case, formatted, session.repo_root))
+    messages = _messages_with_context(case, render.messages_text(case, formatted, session.repo_root, mode))
     good = loaded.good
     v4 = authoring.is_v4(good)
     fifth_title = "systemMessage" if v4 else "guidelines"

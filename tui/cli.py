@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import signal
 import sys
+import textwrap
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
@@ -51,15 +52,39 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
+# `turnlens --help` lists every subcommand from this table: (name, its usage lines, what it does). A new
+# subcommand adds its row here (and its `turnlens NAME --help` says the rest).
+SUBCOMMANDS: list[tuple[str, tuple[str, ...], str]] = [
+    (
+        "export",
+        ("export EVAL_FILE|FOLDER ...", "export RESULTS ... --format toon|jsonl|markdown"),
+        "print what every case becomes as JSONL, or a results file's conversations and verdicts as TOON, JSONL or "
+        "Markdown",
+    ),
+]
+
+
+def _subcommands_help() -> str:
+    lines = ["commands:"]
+    for name, usages, what in SUBCOMMANDS:
+        lines.extend(f"  turnlens {usage}" for usage in usages)
+        lines.extend(textwrap.wrap(what, 76, initial_indent="      ", subsequent_indent="      "))
+        lines.append(f"      (turnlens {name} --help for its options)")
+    return "\n".join(lines)
+
+
 def _parser() -> argparse.ArgumentParser:
     from turnlens.formatting.evals.files import SIZE_OPTION_HELP
 
     parser = argparse.ArgumentParser(
         prog="turnlens",
-        description=(
-            "Inspect how AgentV eval cases become the prompt a model and an evaluator receive. "
-            "With no PATH, opens the bundled sample_evals/. `turnlens export EVAL_FILE` prints JSONL instead."
+        description=textwrap.fill(
+            "Inspect how AgentV eval cases become the prompt a model and an evaluator receive, and review AgentV "
+            "results. With no PATH, opens the bundled sample_evals/.",
+            80,
         ),
+        epilog=_subcommands_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action=_VersionAction, help="show program's version number and exit")
     parser.add_argument("paths", nargs="*", metavar="PATH", help="eval files or folders (or AgentV results files)")

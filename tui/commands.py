@@ -57,7 +57,7 @@ class CaseCommands(Provider):
 
 
 # Textual's own commands the inspector's palette keeps (its "Keys" and "Maximize"/"Minimize" duplicate `?` and `z`).
-_BUILT_INS = {"Theme": "Choose the colour theme.", "Screenshot": "Save an SVG screenshot of the screen."}
+_BUILT_INS = {"Theme": "Choose the colour theme.", "Screenshot": ""}  # "": the command's own help
 
 
 class TableCommands(Provider):
@@ -110,9 +110,12 @@ class InspectorCommands(Provider):
             (title, help_text, partial(screen.run_action, action), title)
             for title, help_text, action in screen.palette_commands()
         ]
-        for command in App.get_system_commands(self.app, screen):
+        # The app's own list when it has one (its Screenshot saves where it can), else Textual's.
+        system = getattr(self.app, "system_commands", None) or partial(App.get_system_commands, self.app)
+        for command in system(screen):
             if command.title in _BUILT_INS:
-                entries.append((command.title, _BUILT_INS[command.title], command.callback, command.title))
+                help_text = _BUILT_INS[command.title] or command.help
+                entries.append((command.title, help_text, command.callback, command.title))
         for key, label, summary in screen.case_choices():
             # One row per case (a help line would make it two): the summary follows the id, dimmed.
             entries.append((_case_prompt(label, summary), None, partial(screen.select_case, key), label))

@@ -192,7 +192,8 @@ class InspectorModel:
             summary = ("markers" if row.markers else "flat") + f" · {row.rule}"
             if row.warnings:
                 summary += f" · {plural(row.warnings, 'warning')}"
-        return row.key, row.label, f"{summary} — {where}"
+        # The location in brackets, one word with them: wrapped at 80 columns, no separator is left dangling.
+        return row.key, row.label, f"{summary} ({where})"
 
     # -- moving between cases
 

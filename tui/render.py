@@ -18,6 +18,7 @@ from rich.text import Span as RichSpan
 from rich.text import Text
 
 from turnlens.formatting.model import EvalCase, FormattedCase, GuidelineConfig, Message, Rendered
+from turnlens.formatting.prompts.engine import file_tags_v4, file_tags_where_v4
 from turnlens.formatting.prompts.highlight import file_spans, prompt_spans
 from turnlens.formatting.sanitize import sanitize as _sanitize
 
@@ -223,7 +224,8 @@ def file_header_text(
     dialect: str = "",
 ) -> Text:
     """A file heading with its number of cases (`shown of all` while a filter hides some) and the dialect it was
-    read in; a refused file says so briefly (the banner has the whole message)."""
+    read in; a refused file says so briefly (the banner has the whole message). Marked ⎘ as a file, as the
+    messages pane marks referenced files (a ▸ suggested a fold the list does not have)."""
     text = Text(end="", no_wrap=True, overflow="ellipsis")
     if cases < 0:
         count = ""
@@ -233,7 +235,7 @@ def file_header_text(
         count = f" ({cases})"
     tag = f" {dialect}" if dialect else ""
     text.append(
-        "▸ " + fit(sanitize(rel_path), width - 2 - len(count) - len(tag), keep_end=True),
+        "⎘ " + fit(sanitize(rel_path), width - 2 - len(count) - len(tag), keep_end=True),
         style=palette().text("file", bold=True),
     )
     text.append(count, style=DIM)
@@ -316,9 +318,11 @@ def source_text(excerpt: str, first_line: int, path: str) -> Text:
     return out
 
 
-def messages_text(case: EvalCase, formatted: FormattedCase | None, repo_root: str | None = None) -> Text:
+def messages_text(
+    case: EvalCase, formatted: FormattedCase | None, repo_root: str | None = None, mode: str = "lm"
+) -> Text:
     """The input messages as written: role headers, each text segment, each file with what it resolved to (paths
-    under `repo_root` shown relative to it)."""
+    under `repo_root` shown relative to it) and how the question of `mode` names it."""
     if not case.messages:
         return _empty_note("(no input messages)")
     fates = {}
@@ -363,8 +367,22 @@ def messages_text(case: EvalCase, formatted: FormattedCase | None, repo_root: st
                 out.append(f"\n  from {sanitize(seg.origin)}", style=Style(dim=True, italic=True))
             if fate is not None:
                 out.append("\n  ")
-                out.append_text(fate_text(fate.fate, relativize(fate.detail, repo_root)))
+                out.append_text(fate_text(fate.fate, _fate_detail(fate.detail, seg, mode, repo_root)))
     return out
+
+
+def _fate_detail(detail: str, seg, mode: str, repo_root: str | None) -> str:
+    """A segment's fate as the messages pane says it: paths under the repo root shown relative, except an AgentV 4
+    file's tag, which names the file as the question of the mode on screen sends it (agent mode: its absolute
+    path), not both modes' tags."""
+    if seg.type == "file" and seg.display_path and seg.resolved_path:
+        where = file_tags_where_v4(seg.display_path, seg.resolved_path)
+        if where in detail:
+            before, after = detail.split(where, 1)
+            lm_tag, agent_tag = file_tags_v4(seg.display_path, seg.resolved_path)
+            sent = f"{mode} sends {agent_tag if mode == 'agent' else lm_tag}"
+            return relativize(before, repo_root) + sent + relativize(after, repo_root)
+    return relativize(detail, repo_root)
 
 
 def prompt_text(value: str, empty: str) -> Text:

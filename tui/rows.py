@@ -7,6 +7,9 @@ import json
 from dataclasses import dataclass
 
 from turnlens.formatting.model import EvalCase
+from turnlens.formatting.wording import plural
+
+__all__ = ["plural"]  # re-exported: the list and the panes count with it
 
 
 def case_label(case: EvalCase) -> str:
@@ -73,11 +76,6 @@ DIALECT_TAGS = {"agentv-4": "4.x", "agentv-0.15": "0.15"}
 
 def dialect_tag(dialect: str | None) -> str:
     return DIALECT_TAGS.get(dialect or "", "")
-
-
-def plural(count: int, noun: str) -> str:
-    """`1 warning`, `2 warnings`."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def relativize(text: str, repo_root: str | None) -> str:

@@ -26,6 +26,7 @@ from turnlens.formatting.jsjson import js_json_error
 from turnlens.formatting.jsstr import js_blank, js_json, js_json_indent, js_trim
 from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, Grader, Message, Segment
 from turnlens.formatting.patterns import LazyPattern
+from turnlens.formatting.wording import plural
 
 ROLES = ("system", "user", "assistant", "tool")
 INCOMPLETE = "Missing required fields: id, input, and at least one of criteria/expected_output/assertions/turns"
@@ -505,6 +506,7 @@ def _build_test(
         files, files_origin = None, None
     raw_messages: list[dict] | None
     origin_files = None
+    no_input = "`input` is undefined"  # why a test has no input messages at all (the skip reason)
     if files is not None:
         if isinstance(files, list) and files and isinstance(test_input, str):
             content: list = [{"type": "file", "value": f} for f in files if isinstance(f, str)]
@@ -517,13 +519,18 @@ def _build_test(
             )
         else:
             raw_messages = None
-            why = (
-                "`input` is not a string"
-                if isinstance(files, list) and files
-                else f"`{files_origin}` is {'empty' if files == [] else 'not a list'}"
-            )
+            if isinstance(files, list) and files:
+                shape = "a message list" if isinstance(test_input, list) else "not a string"
+                no_input = f"`{files_origin}` needs a string `input`, not {shape}: AgentV reads no input"
+                if shape == "not a string":
+                    no_input = f"`{files_origin}` needs a string `input`: AgentV reads no input"
+                why = f"`input` is {shape}"
+            else:
+                why = f"`{files_origin}` is {'empty' if files == [] else 'not a list'}"
+                no_input = f"{why}: AgentV reads no input"
             case.notes.append(
-                f"With `{files_origin}`, AgentV needs a string `input`; {why}, so the input is undefined."
+                f"With `{files_origin}`, AgentV needs a string `input` (it becomes the text after the files); {why}, "
+                "so AgentV reads no input at all and skips the test as missing `input`."
             )
     else:
         raw_messages = _input_messages(test_input)
@@ -549,7 +556,7 @@ def _build_test(
     if not test_id:
         missing.append("`id` is not a string" if "id" in raw else "no `id`")
     if not raw_messages:
-        missing.append("no input messages" if raw_messages is not None else "`input` is undefined")
+        missing.append("no input messages" if raw_messages is not None else no_input)
     if not has_spec and require_spec:
         missing.append("none of criteria, expected_output, " + ("assert" if jsonl_line else "assertions, turns"))
     if missing:
@@ -571,7 +578,7 @@ def _build_test(
             messages = _shared_suite_messages(ctx, suite)
         case.suite_input_count = len(messages)
         if messages:
-            case.notes.append(f"The suite's `input` prepends {len(messages)} message(s) to this test's.")
+            case.notes.append(f"The suite's `input` prepends {plural(len(messages), 'message')} to this test's.")
     for m in raw_messages:
         m_line = _line(doc, m) or _line(doc, raw, "input") or line
         test_msg, _ = _build_message(ctx, m, len(messages), m_line, doc, origin_files=origin_files)
@@ -673,9 +680,10 @@ def _conversation_note(case: EvalCase, raw: dict, turns: Any) -> None:
     mode = raw.get("mode")
     window = raw.get("window_size")
     case.notes.append(
-        f"Conversation{' mode' if mode == 'conversation' else ''}: {len(turns)} turn(s) ({shown}). At run time AgentV "
-        "sends one request per turn: the `input` messages as a history (content that is not text as compact JSON), "
-        "then each earlier turn's `input` as a user message followed by the model's real answer, then this turn's "
+        f"Conversation{' mode' if mode == 'conversation' else ''}: {plural(len(turns), 'turn')} ({shown}). "
+        "At run time AgentV sends one request per turn: the `input` messages as a history (content that is not "
+        "text as compact JSON), then each earlier turn's `input` as a user message followed by the model's real "
+        "answer, then this turn's "
         "`input` as the user message and the question"
         + (
             f"; `window_size: {window}` keeps the system messages and the last {2 * window} others"

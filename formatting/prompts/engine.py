@@ -39,6 +39,7 @@ from turnlens.formatting.model import (
     SegmentFateKind,
 )
 from turnlens.formatting.patterns import LazyPattern
+from turnlens.formatting.wording import plural
 
 _CODE_BLOCK = re.compile(r"```[\s\S]*?```")
 
@@ -705,7 +706,7 @@ def explain(
             evidence += [f"Interpolation: {n}" for n in case.interpolations]
         if case.assertions:
             evidence.append(
-                f"The test has {len(case.assertions)} grader(s) of its own, so AgentV does not run the default "
+                f"The test has {plural(len(case.assertions), 'grader')} of its own, so AgentV does not run the default "
                 "grader: its prompt is shown for reference."
             )
         fates = _segment_fates_v4(case, an)
@@ -854,8 +855,8 @@ def _make_explanation_head(case: EvalCase, an: _Analysis, v4: bool) -> tuple:
         )
         if an.code_snippets:
             evidence.append(
-                f"{len(an.code_snippets)} fenced code block(s) from the text are appended again at the "
-                "end of the flat question."
+                f"{plural(len(an.code_snippets), 'fenced code block')} from the text "
+                f"{'is' if len(an.code_snippets) == 1 else 'are'} appended again at the end of the flat question."
             )
         evidence.append("chatPrompt is null in the agentv profile: it exists only when role markers are used.")
     else:
@@ -877,7 +878,11 @@ def _make_explanation_head(case: EvalCase, an: _Analysis, v4: bool) -> tuple:
     if v4:
         lead_v4 = _leading_system_count(an.kept)
         evidence.append(
-            f"systemMessage: the leading {lead_v4} system message(s), computed flat or not."
+            (
+                "systemMessage: the leading system message, computed flat or not."
+                if lead_v4 == 1
+                else f"systemMessage: the leading {lead_v4} system messages, computed flat or not."
+            )
             if lead_v4
             else "systemMessage is null: the messages do not start with a system message."
         )
@@ -1053,10 +1058,21 @@ def _segment_fate_v4(message: Message, seg, sent: bool) -> SegmentFate:
     )
 
 
+def file_tags_v4(display_path: str, resolved_path: str) -> tuple[str, str]:
+    """How AgentV 4 names an embedded file in the lm question and in the agent question (an absolute path)."""
+    return f'<file path="{display_path}">', f'<file: path="{resolved_path}">'
+
+
+def file_tags_where_v4(display_path: str, resolved_path: str) -> str:
+    """Both tags as an embedded file's detail names them (the UI shows the one of the mode on screen instead)."""
+    lm_tag, agent_tag = file_tags_v4(display_path, resolved_path)
+    return f"lm: {lm_tag}, agent: {agent_tag}"
+
+
 @lru_cache(maxsize=1024)
 def _embedded_detail_v4(display_path: str, resolved_path: str, text: str, origin: str) -> str:
     """The detail of an embedded file (cached: a suite embeds the same few files in thousands of tests)."""
-    where = f'lm: <file path="{display_path}">, agent: <file: path="{resolved_path}">'
+    where = file_tags_where_v4(display_path, resolved_path)
     if not text:
         return f"{display_path} is empty: nothing in lm mode; {where}{origin}"
     if js_blank(text):

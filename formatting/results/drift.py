@@ -18,6 +18,7 @@ from typing import Literal
 from turnlens.formatting.jsstr import js_trim
 from turnlens.formatting.model import ChatMessage, EvalCase, EvalFile
 from turnlens.formatting.results.reader import ResultRecord
+from turnlens.formatting.wording import plural
 
 DriftStatus = Literal["equal", "drifted", "eval not found", "nothing recorded", "eval refused", "case skipped"]
 SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".agentv", ".tox", ".mypy_cache", "dist", "build"}
@@ -471,8 +472,8 @@ def grader_prompt_fields(record: ResultRecord, case: EvalCase, formatted, notes:
                 continue
         elif case.assertions:
             notes.append(
-                f"{name}: the test now lists {len(case.assertions)} grader(s) of its own, so AgentV no longer runs "
-                "the default grader for it"
+                f"{name}: the test now lists {plural(len(case.assertions), 'grader')} of its own, so AgentV no "
+                "longer runs the default grader for it"
             )
         head, lm_question, tail = _default_template_parts(formatted, criteria)
         questions = [lm_question]

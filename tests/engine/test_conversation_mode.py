@@ -19,7 +19,7 @@ def test_turns_are_explained_and_the_prompt_is_the_input_alone(tmp_path):
     )
     ev = load_eval_file(str(suite), repo_root=str(tmp_path), cwd=str(tmp_path))
     conv, plain = ev.cases
-    note = next(n for n in conv.notes if n.startswith("Conversation mode: 2 turn(s)"))
+    note = next(n for n in conv.notes if n.startswith("Conversation mode: 2 turns"))
     assert "1. What is 2+2?; 2. Double it." in note
     assert "`window_size: 2` keeps the system messages and the last 4 others" in note
     assert not any(n.startswith("Conversation") for n in plain.notes)

@@ -103,7 +103,7 @@ def test_jump_choices_and_the_editor_target():
     choices = {label: summary for _key, label, summary in model.case_choices()}
     assert choices["missing-file"].startswith("flat · single · 1 warning")
     assert choices["no-outcome"].startswith("skipped: ")
-    assert choices["[bold]markup[/bold] injection"].endswith("— cases.yaml:65")  # as written: the screen sanitises
+    assert choices["[bold]markup[/bold] injection"].endswith(" (cases.yaml:65)")  # as written: the screen sanitises
     assert model.editor_target() is None  # no case shown, no file refused
     model.current = key_of(model, "several-turns")
     assert model.editor_target() == (str(CASES), 28)

@@ -131,7 +131,7 @@ class TestWarnings:
         async with app.run_test(size=WIDE) as pilot:
             screen = await _started(pilot)
             summaries = {label: summary for _key, label, summary in screen.case_choices()}
-            assert "· 1 warning —" in summaries["missing-file"]
+            assert "· 1 warning (" in summaries["missing-file"]
 
 
 class TestFileHeader:
@@ -156,7 +156,7 @@ class TestFileHeader:
                 for i in range(options.option_count)
                 if (options.get_option_at_index(i).id or "").startswith("file:")
             ]
-            assert headers == ["▸ a.yaml (1 of 3) 0.15"]
+            assert headers == ["⎘ a.yaml (1 of 3) 0.15"]
             assert app.screen.sub_title == "2 eval files, 1 of 6 cases shown"
 
 
