@@ -61,6 +61,16 @@ SUBCOMMANDS: list[tuple[str, tuple[str, ...], str]] = [
         "print what every case becomes as JSONL, or a results file's conversations and verdicts as TOON, JSONL or "
         "Markdown",
     ),
+    (
+        "diff",
+        ("diff [REV_A [REV_B]] [[--] PATH ...] [--format text|json|markdown|html]", "diff OLD_FOLDER NEW_FOLDER"),
+        "what a change does to every test's prompts and marker rule, between git revisions or two folders",
+    ),
+    (
+        "serve",
+        ("serve [--host HOST] [--port PORT] [ARGS ...]",),
+        "the app in a web browser: each browser tab runs turnlens ARGS on this machine",
+    ),
 ]
 
 

@@ -68,6 +68,7 @@ def test_help_lists_every_subcommand_and_export_s_formats():
         for usage in usages:
             assert usage in text
     assert "--format toon|jsonl|markdown" in text
+    assert {name for name, _usages, _what in cli.SUBCOMMANDS} >= {"export", "diff", "serve"}
 
 
 async def _samples_app(monkeypatch, **options):
