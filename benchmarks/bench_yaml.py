@@ -1,7 +1,7 @@
 """Speed of reading eval YAML: yaml12.parse_yaml with its block line reader (formatting/evals/yaml_block.py) against
 the same call reading through libyaml (the reader turned off), in one process, on the two generated benchmark suites
 (benchmarks/bench_export4.py's 5,000-test AgentV 4 suite, benchmarks/bench_export.py's 5,000-case 0.15 file), whole
-and as the second of two export slices (formatting/export/parallel.py: the header, an empty line per line of the
+and as the second of two export slices (formatting/evals/slices.py: the header, an empty line per line of the
 slice before, then its own lines), which is what an export worker reads.
 
 CPU time (time.process_time), best of --runs, the two readers alternating, with the collector off as in `turnlens
@@ -25,8 +25,8 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 import bench_export  # noqa: E402
 import bench_export4  # noqa: E402
 
+from turnlens.formatting.evals import slices as slicing  # noqa: E402
 from turnlens.formatting.evals import yaml12  # noqa: E402
-from turnlens.formatting.export import parallel  # noqa: E402
 
 
 def timed(parse, text: str) -> float:
@@ -58,9 +58,9 @@ def main(argv=None) -> int:
         ]
         for name, path, key in suites:
             text = path.read_text(encoding="utf-8")
-            slices = parallel.split_slices(text, 2, key)
+            slices = slicing.split_slices(text, 2, key)
             assert slices is not None, "the suite is cut into slices"
-            for label, part in (("whole", text), ("slice 2/2", parallel.piece(text, slices, slices[1]))):
+            for label, part in (("whole", text), ("slice 2/2", slicing.piece(text, slices, slices[1]))):
                 ours, theirs = yaml12.parse_yaml(part), with_libyaml(part)
                 assert ours.data == theirs.data, f"{name} {label}: the readers disagree"
                 block = libyaml = float("inf")

@@ -4,7 +4,7 @@ Plain Python (no Textual): `load_steps` runs in a worker thread and yields `Load
 as messages and applies on the event loop; nothing here writes to the session. The order is:
 
 1. the first eval file, and when it is big, only its first cases: the engine's exporter can cut a big file at
-   case boundaries (formatting/export/parallel.py), and a JSONL dataset is cut after a line; its first slice is
+   case boundaries (formatting/evals/slices.py), and a JSONL dataset is cut after a line; its first slice is
    loaded alone, with every line and case index as in the whole file, so the first case shows while the rest is
    still being read;
 2. then the rest of that file: a big file that can be cut is loaded slice after slice, each step extending the
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from turnlens.formatting.evals.files import FileReadError, read_bytes, read_head, wide_encoding
 from turnlens.formatting.evals.loader import load_eval_file
 from turnlens.formatting.evals.references import NOT_UTF8, decode_eval_bytes
-from turnlens.formatting.export.parallel import cut_key, joined, piece, split_slices
+from turnlens.formatting.evals.slices import Slice, cut_key, joined, piece, split_slices
 from turnlens.formatting.model import Diagnostic, EvalFile, FormattedCase, Profile
 from turnlens.formatting.prompts.engine import format_case
 
@@ -41,8 +41,6 @@ FIRST_SLICE_BYTES = 8 * 1024  # what the first frame loads of a big file (about 
 CUT_FROM_BYTES = 32 * 1024
 SLICE_BYTES = 256 * 1024  # the slices after the first: a parse tree of ~12 MB at a time, a step per ~600 cases
 ROW_BATCH_SECONDS = 0.1  # a big file's rows are sent at least this often while they are being made
-
-Slice = tuple[int, int, int, int, int]  # formatting/export/parallel.py's split_slices: lines, first case, offsets
 
 
 @dataclass(frozen=True)
@@ -111,7 +109,7 @@ def cut_file(path: str, dialect: str = "auto") -> Cut | None:
     parts = [slices[0]]
     first = 1
     for last in range(1, len(slices)):
-        if slices[last][4] - slices[first][3] >= SLICE_BYTES or last == len(slices) - 1:
+        if slices[last].end_offset - slices[first].start_offset >= SLICE_BYTES or last == len(slices) - 1:
             parts.append(joined(slices, first, last))
             first = last + 1
     return Cut(text, slices, parts, bad_line)
@@ -153,7 +151,7 @@ def load_in_slices(path: str, cut: Cut, *, repo_root: str, cwd: str | None, dial
             repo_root=repo_root,
             cwd=cwd,
             text=piece(cut.text, cut.slices, part),
-            first_case_index=part[2],
+            first_case_index=part.first_case,
             dialect=dialect,
         )
         if loaded.error is not None or (merged is not None and loaded.dialect != merged.dialect):

@@ -55,7 +55,7 @@ def parse_block(text: str, typed, special: frozenset) -> tuple[Any, dict, dict] 
     if text.startswith(("---", "...")) or "\n---" in text or "\n..." in text:
         return None  # document markers
     # Only the lines with text are walked, each with its line number: the empty ones (up to half the lines of a
-    # slice of a big file, see export/parallel.py) cost nothing but the split. (No line is only spaces: see above.)
+    # slice of a big file, see evals/slices.py) cost nothing but the split. (No line is only spaces: see above.)
     lines = text.split("\n")
     content = list(filter(None, lines))
     if not content:

@@ -199,7 +199,8 @@ def _export_slices(path: str, args) -> list[tuple[str, Any]]:
     A sliced export's rows stay in the process that made them (a forked worker; this one for the last slice): in
     their place is a _SliceRows, which has them written (in order, once every slice was found good)."""
     from turnlens.formatting.evals.references import NOT_UTF8, decode_eval_bytes
-    from turnlens.formatting.export.parallel import DeferredSlices, cut_key, split_slices
+    from turnlens.formatting.evals.slices import cut_key, split_slices
+    from turnlens.formatting.export.parallel import DeferredSlices
 
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     if not hasattr(os, "fork") or cores < 2:
@@ -224,7 +225,7 @@ def _export_slices(path: str, args) -> list[tuple[str, Any]]:
     run = DeferredSlices(
         text,
         slices,
-        lambda piece, n: _load_one(path, args, piece, slices[n][2], n == 0, dialect),
+        lambda piece, n: _load_one(path, args, piece, slices[n].first_case, n == 0, dialect),
         _summary,
         lambda result: _write_chunks(out, result[1][1]),
         complete=lambda loaded: _rows_of(path, args, loaded),

@@ -3,151 +3,21 @@ parsed, loaded and formatted in a forked worker, which then writes its own part 
 (DeferredSlices): only small summaries travel between processes. The last slice is worked by the exporting process
 itself, which would otherwise only wait.
 
-A slice is the original text with the lines of other slices blanked out, so every line keeps its number and every
-case its index; the header (everything before `evalcases:`) is kept in every slice, so it is checked as before.
-Cutting is only done when it is plainly safe: one `evalcases:` block at the end of the file, a block sequence whose
-items start at one indentation, and no anchors, aliases, directives or document markers anywhere (an alias could
-point into another slice). Otherwise the caller exports in one process, exactly as before.
+Where a file is cut, and what a slice's text is, is evals/slices.py's; a file it will not cut is exported in one
+process.
 """
 
 from __future__ import annotations
 
 import marshal  # the summaries: plain data, and built in (importing pickle would cost 2 ms before the fork)
 import os
-import re
 import signal
 import sys
 from collections.abc import Callable
 from typing import Any
 
 from turnlens.formatting import gcpause
-
-MIN_PARALLEL_BYTES = 256 * 1024
-
-_EVALCASES_LINE = re.compile(r"evalcases:[ \t]*(?:#[^\n]*)?\r?(?:\n|\Z)")
-_FIRST_ITEM = re.compile(r"\n( *)-(?=[ \t]|\r?\n|\Z)")
-_DOCUMENT_MARKER = re.compile(r"\n(?:---|\.\.\.|%)")  # one pass: 4x faster than three `in` tests here
-_TOKEN_CONTEXT = frozenset(" \t\r\n[{,")
-_NOT_AFTER_TOKEN = frozenset(" \t\r\n[]{},")
-
-
-def _has_yaml_token(text: str) -> bool:
-    """An anchor (&), alias (*) or tag (!) where YAML would read one; `**bold**` in text counts too (harmless:
-    the file is then exported in one process)."""
-    for ch in "&*!":
-        pos = text.find(ch)
-        while pos != -1:
-            before = text[pos - 1] if pos else "\n"
-            after = text[pos + 1 : pos + 2]
-            if before in _TOKEN_CONTEXT and after and after not in _NOT_AFTER_TOKEN:
-                return True
-            pos = text.find(ch, pos + 1)
-    return False
-
-
-def split_points(text: str, parts: int) -> list[tuple[int, int, int]] | None:
-    """Per slice: the line range [start, end) of its `evalcases` items and the index of its first case; None when
-    cutting is not safe. Every scan here is a C-level search: this runs before any parallel work starts."""
-    slices = split_slices(text, parts)
-    return None if slices is None else [s[:3] for s in slices]
-
-
-def split_slices(
-    text: str, parts: int, key: str = "evalcases", *, min_bytes: int = MIN_PARALLEL_BYTES, last_share: float = 1.0
-) -> list[tuple[int, int, int, int, int]] | None:
-    """split_points() with each slice's text offsets added: (start line, end line, first case, start offset, end
-    offset); the end offset of the last slice is len(text) + 1, as if the text ended with a line break.
-    `key`: the top-level list that is cut (`evalcases`, or `tests` for an AgentV 4 suite); `min_bytes`: a shorter
-    text is not cut (the inspector cuts smaller files than the exporter: tui/loading.py); `last_share`: the last
-    slice's number of cases, as a multiple of the others'."""
-    if parts < 2 or len(text) < min_bytes:
-        return None
-    if text.startswith(("---", "...", "%")) or _has_yaml_token(text):
-        return None  # a directive or document marker; an anchor, alias or tag
-    head_line = _EVALCASES_LINE if key == "evalcases" else re.compile(rf"{key}:[ \t]*(?:#[^\n]*)?\r?(?:\n|\Z)")
-    head = head_line.match(text, 0) if text.startswith(f"{key}:") else None
-    pos = -1
-    while head is None:  # the first line that is the key and nothing else
-        pos = text.find(f"\n{key}:", pos + 1)
-        if pos == -1:
-            return None
-        head = head_line.match(text, pos + 1)
-    head_end = head.end()
-    first = _FIRST_ITEM.search(text, head_end - 1)
-    if first is None or _blank_or_comment_lines(text, head_end - 1, first.start()) < 0:
-        return None
-    indent = len(first.group(1))
-    # Every content line after the first item must be an item start at `indent`, or indented deeper than it: so
-    # the key is not written again, and (items indented) no document marker or directive is there. Before the first
-    # item, one search for those; with items at column 0 (a marker `---` could pass for one), one in the whole text.
-    if _DOCUMENT_MARKER.search(text, 0, len(text) if indent == 0 else first.start()):
-        return None
-    shallower = re.compile(rf"\n {{0,{indent - 1}}}[^ \t\r\n#]") if indent else re.compile(r"\n[^ \t\r\n#-]")
-    if shallower.search(text, first.start()):
-        return None
-    item = re.compile(rf"\n {{{indent}}}-(?=[ \t]|\r?\n|\Z)")
-    start_offsets = [m.start() + 1 for m in item.finditer(text, first.start())]
-    if len(start_offsets) < parts * 8:
-        return None
-    step = len(start_offsets) / (parts - 1 + last_share)
-    firsts = [int(k * step) for k in range(parts)]
-    total_lines = text.count("\n") + 1
-    bounds = _line_numbers(text, [start_offsets[f] for f in firsts]) + [total_lines]
-    bounds[0] = text.count("\n", 0, head_end)
-    offsets = [start_offsets[f] for f in firsts] + [len(text) + 1]
-    offsets[0] = head_end
-    return [(bounds[k], bounds[k + 1], firsts[k], offsets[k], offsets[k + 1]) for k in range(parts)]
-
-
-def cut_key(path: str, text: str, dialect: str) -> str | None:
-    """The top-level list a big eval file may be cut at (`evalcases`, `tests`), or None when it must be loaded
-    whole. Every slice must be read in the dialect of the whole file: a 0.15 file declares its $schema; an AgentV 4
-    suite is cut only when no case anywhere uses input_messages (which would make it 0.15) and no `file://` entry
-    (which expands to a number of tests known only when loaded) is in it."""
-    from turnlens.formatting.evals.loader import looks_like_eval_file
-
-    if dialect != "agentv-4" and looks_like_eval_file(path):
-        return "evalcases"
-    if dialect != "agentv-0.15" and "input_messages" not in text and "file://" not in text:
-        return "tests"
-    return None
-
-
-def joined(slices: list[tuple[int, int, int, int, int]], first: int, last: int) -> tuple[int, int, int, int, int]:
-    """Slices first..last (consecutive) as one."""
-    a, b = slices[first], slices[last]
-    return (a[0], b[1], a[2], a[3], b[4])
-
-
-def piece(text: str, slices: list[tuple[int, int, int, int, int]], cut: tuple[int, int, int, int, int]) -> str:
-    """The text of slice `cut` (one of `slices`, or several of them joined) as a loader reads it: the header, a blank
-    line per line of the slices before, then its own lines."""
-    header_lines, header_end = slices[0][0], slices[0][3]
-    return _slice_by_offsets(text, header_end, cut[0] - header_lines, cut[3], cut[4])
-
-
-def _blank_or_comment_lines(text: str, start: int, end: int) -> int:
-    """Line breaks between `start` and `end` when every line in between is blank or a comment, else -1."""
-    between = text[start:end].split("\n")
-    if any(line.strip() and not line.strip().startswith("#") for line in between[1:-1]):
-        return -1
-    return len(between) - 1
-
-
-def _line_numbers(text: str, offsets: list[int]) -> list[int]:
-    """0-based line number of each (ascending) offset."""
-    out, line, pos = [], 0, 0
-    for off in offsets:
-        line += text.count("\n", pos, off)
-        pos = off
-        out.append(line)
-    return out
-
-
-def slice_text(text: str, header_end: int, start: int, end: int) -> str:
-    """The text with only the header and lines [start, end) kept; other lines blank, so line numbers hold."""
-    lines = text.split("\n")
-    return "\n".join(lines[:header_end] + [""] * (start - header_end) + lines[start:end])
+from turnlens.formatting.evals.slices import slice_by_offsets
 
 
 def _widen(fd: int) -> None:
@@ -219,8 +89,11 @@ class DeferredSlices:
         self._children: dict[int, tuple[int, int, int]] = {}  # number -> (pid, report fd, go fd)
         self._local: dict[int, Any] = {}  # number -> its completed result, made here
         self._worked: dict[int, Any] = {}  # number -> its result, worked here and not completed yet
-        header_lines, header_end = slices[0][0], slices[0][3]
-        pieces = [lambda s=s: _slice_by_offsets(text, header_end, s[0] - header_lines, s[3], s[4]) for s in slices]
+        header_lines, header_end = slices[0].start_line, slices[0].start_offset
+        pieces = [
+            lambda s=s: slice_by_offsets(text, header_end, s.start_line - header_lines, s.start_offset, s.end_offset)
+            for s in slices
+        ]
         self._pieces = pieces
         for stream in (sys.stdout, sys.stderr):  # a child must not inherit (and write again) buffered output
             if stream is not None:
@@ -406,8 +279,3 @@ def _child(piece: Callable[[], str], number: int, work, summarise, complete, emi
     except BaseException:  # the parent redoes this slice (it has written nothing)
         pass
     os._exit(status)
-
-
-def _slice_by_offsets(text: str, header_end: int, blank_lines: int, start: int, end: int) -> str:
-    """slice_text() from offsets: the header, a blank line per line of other slices before, then the slice's lines."""
-    return text[:header_end] + "\n" * blank_lines + text[start : end - 1]

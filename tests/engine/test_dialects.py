@@ -287,7 +287,7 @@ def test_dotenv_files_feed_interpolation_nearest_wins_exported_wins(tmp_path):
 def test_big_agentv4_suite_exported_in_slices_equals_one_process(tmp_path):
     """A big AgentV 4 suite is cut at test boundaries like a 0.15 file; every slice keeps the suite header (its
     input, input_files, assertions), so the output is byte for byte what one process writes."""
-    from turnlens.formatting.export.parallel import split_slices
+    from turnlens.formatting.evals.slices import split_slices
 
     _write(tmp_path, "files/a.py", "x = 1\r\n")
     lines = ["input: Suite text ${{ TL_TEAM }}.", "input_files: [files/a.py]", "assertions: [Says hello]", "tests:"]

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from turnlens.formatting.evals import slices as slicing
 from turnlens.formatting.evals import yaml12
 from turnlens.formatting.evals.yaml_block import parse_block
-from turnlens.formatting.export import parallel
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -93,9 +93,9 @@ def test_export_slices_of_corpus_files_read_the_same_or_are_left_to_libyaml():
         except (UnicodeDecodeError, OSError):
             continue
         for key in ("tests", "evalcases"):
-            slices = parallel.split_slices(text, 3, key, min_bytes=0)
+            slices = slicing.split_slices(text, 3, key, min_bytes=0)
             for cut in slices or ():
-                sliced += _agrees(parallel.piece(text, slices, cut))
+                sliced += _agrees(slicing.piece(text, slices, cut))
     assert sliced >= 100
 
 
@@ -148,7 +148,7 @@ def _document(rng: random.Random, odd: bool, long: bool = False) -> str:
                 out.append(f"{pad}{key}:")
             else:
                 out.append(f"{pad}{key}:")
-                if long:  # like a slice of a big file (formatting/export/parallel.py): empty lines, then items
+                if long:  # like a slice of a big file (formatting/evals/slices.py): empty lines, then items
                     out += [""] * rng.choice([0, 0, 0, 1, 25])
                 if rng.random() < 0.3:
                     out += sequence(indent, depth + 1)

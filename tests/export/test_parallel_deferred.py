@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from turnlens.formatting.export.parallel import _slice_by_offsets, slice_text, split_slices
+from turnlens.formatting.evals.slices import slice_by_offsets, slice_text, split_slices
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="slicing needs fork")
@@ -30,7 +30,7 @@ def test_offsets_cut_the_same_text_as_lines(parts, trailing):
     assert slices is not None and len(slices) == parts
     header_lines, header_end = slices[0][0], slices[0][3]
     for start, end, _first, start_offset, end_offset in slices:
-        assert _slice_by_offsets(text, header_end, start - header_lines, start_offset, end_offset) == slice_text(
+        assert slice_by_offsets(text, header_end, start - header_lines, start_offset, end_offset) == slice_text(
             text, header_lines, start, end
         )
 
@@ -51,7 +51,8 @@ def test_the_last_slice_can_take_a_larger_share(parts):
 
 RUN = r"""
 import os, sys
-from turnlens.formatting.export.parallel import DeferredSlices, split_slices
+from turnlens.formatting.evals.slices import split_slices
+from turnlens.formatting.export.parallel import DeferredSlices
 text = open(sys.argv[1]).read()
 slices = split_slices(text, 3)
 parent = os.getpid()

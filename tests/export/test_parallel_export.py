@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from turnlens.formatting.export.parallel import MIN_PARALLEL_BYTES, slice_text, split_points
+from turnlens.formatting.evals.slices import MIN_PARALLEL_BYTES, slice_text, split_points
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="slicing needs fork")

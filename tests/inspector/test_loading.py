@@ -242,7 +242,7 @@ def test_a_big_file_loaded_in_slices_is_its_whole_load(tmp_path, monkeypatch, ma
 def test_a_mid_size_file_is_cut_for_the_first_frame_too(tmp_path):
     """Under the exporter's threshold for cutting, over the inspector's: its first slice is the first frame's (a
     file of 100 KB loaded whole held the first frame ~70 ms), and its slices end as its whole load."""
-    from turnlens.formatting.export.parallel import MIN_PARALLEL_BYTES
+    from turnlens.formatting.evals.slices import MIN_PARALLEL_BYTES
 
     path = big_eval(tmp_path, cases=80)
     assert loading.CUT_FROM_BYTES < path.stat().st_size < MIN_PARALLEL_BYTES
