@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from turnlens.formatting import gcpause
-from turnlens.formatting.evals.slices import slice_by_offsets
+from turnlens.formatting.evals.slices import Slice, slice_by_offsets
 
 
 def _widen(fd: int) -> None:
@@ -77,7 +77,7 @@ class DeferredSlices:
     def __init__(
         self,
         text: str,
-        slices: list[tuple[int, int, int, int, int]],
+        slices: list[Slice],
         work: Callable[[str, int], Any],
         summarise: Callable[[Any], Any],
         emit: Callable[[Any], None],
