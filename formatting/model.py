@@ -81,19 +81,49 @@ class Message:
 
 
 @dataclass
-class Grader:
-    """agentv-4: one grader of a test (`assertions`, deprecated `assert`/`evaluators`/`rubrics`, suite assertions).
+class GraderPrompt:
+    """agentv-4: where an llm-grader's prompt comes from, as AgentV reads its `prompt:`.
 
-    A test with graders does not run the default grader: its evaluator prompt is shown for reference only.
+    kind: "default" (no `prompt:`: the default template with the test's criteria), "criteria" (a string without
+    template variables: AgentV uses it as the criteria), "template" (a string with template variables: the whole
+    user prompt), "file" (`file://…`: the file's text is the template), "script" (`prompt: {command: […]}`: a script
+    prints it at run time)."""
+
+    kind: str
+    text: str | None = None  # the string as written, or the file's text
+    path: str | None = None  # the file or script, absolute
+
+
+@dataclass
+class Grader:
+    """agentv-4: one grader of a test as AgentV parses it (`assertions`, deprecated `assert`/`evaluators`/`rubrics`,
+    suite assertions, `include:` templates expanded), in AgentV's order.
+
+    A test with graders does not run the default grader.
     """
 
-    name: str  # as written, or the reference's default name (e.g. "rubrics", the type)
-    type: str  # e.g. "llm-grader", "contains", "rubrics" (string assertions grouped), "code-grader"
+    name: str  # as written, or AgentV's default name (e.g. "rubrics", "contains-4", the type)
+    type: str  # as written, "-" for "_" (e.g. "llm-grader", "contains", "rubrics" for string assertions grouped)
     weight: float | None  # as written; string assertions grouped into rubrics weigh their count
     line: int | None
     from_suite: bool = False  # appended from the suite's `assertions`
     detail: str = ""  # one line: the value, the rubric items, the prompt file…
     raw: object = None  # the definition as written (plain data)
+    kind: str = ""  # the type AgentV records in a run's scores[] ("llm-grader" for rubrics); "" when unknown
+    required: object = None  # True, or a deprecated number (0, 1]; None when not required
+    min_score: float | None = None
+    negate: bool = False
+    # what else AgentV keeps of the definition and that decides a verdict (value, mode, expected, command, aggregator,
+    # rubrics, threshold, config…), plain data with AgentV's keys
+    settings: dict = field(default_factory=dict)
+    members: list[Grader] = field(default_factory=list)  # a composite's graders
+    prompt: GraderPrompt | None = None  # an llm-grader's prompt
+    script_path: str | None = None  # a code grader's script, or the file defining a custom assertion type (absolute)
+    included_from: str | None = None  # the `include:` template file it came from (absolute)
+
+    @property
+    def recorded_type(self) -> str:
+        return self.kind or self.type
 
 
 @dataclass
@@ -142,6 +172,7 @@ class EvalCase:
     # where the test came from when not written inline: "cases.yaml", "dataset.jsonl line 3", "evals.json"...
     source: str | None = None
     skip_defaults: bool = False  # `execution.skip_defaults: true`: suite input, input_files and assertions ignored
+    metadata: dict | None = None  # agentv-4: the test's metadata merged with the suite's (graders' {{ metadata }})
     # further lines for the explanation: suite input_files used, file references resolved, deprecated names read…
     notes: list[str] = field(default_factory=list)
 

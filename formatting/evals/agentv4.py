@@ -22,9 +22,17 @@ from turnlens.formatting.evals.files import FileReadError, outside_root_message,
 from turnlens.formatting.evals.interpolate import has_vars, interpolate_env, interpolate_vars
 from turnlens.formatting.evals.references import Resolver, decode_eval_bytes, read_error_text, read_text
 from turnlens.formatting.evals.yaml12 import YamlDoc, YamlError, has_alias, parse_yaml, refusal_text
+from turnlens.formatting.graders.parse import (
+    UNDEFINED,
+    GraderError,
+    GraderSource,
+    merge_metadata,
+    parse_graders,
+    suite_metadata,
+)
 from turnlens.formatting.jsjson import js_json_error
-from turnlens.formatting.jsstr import js_blank, js_json, js_json_indent, js_trim
-from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, Grader, Message, Segment
+from turnlens.formatting.jsstr import js_json, js_json_indent, js_trim
+from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, Message, Segment
 from turnlens.formatting.patterns import LazyPattern
 from turnlens.formatting.wording import plural
 
@@ -113,6 +121,7 @@ class _Ctx:
         for problem in env_problems:  # what the agentv command ignores silently in a .env (never its text)
             self.warn(problem.message, problem.line, relative_path(problem.path, cwd))
         self.test_env_notes: dict[int, tuple[Any, list[str]]] = {}
+        self.grader_texts: dict[str, tuple[str | None, str | None]] = {}  # grader templates and prompt files read
 
     def warn(self, message: str, line: int | None = None, file: str | None = None, severity: str = "warning") -> None:
         self.diags.append(Diagnostic(file or self.path, line, message, severity))  # type: ignore[arg-type]
@@ -351,69 +360,49 @@ def _check_evaluator(name: Any, where: str, ctx: _Ctx, line: int | None) -> None
         ctx.warn(f"Unknown grader '{name}' in {where}, falling back to default", line)
 
 
-def _graders(ctx: _Ctx, defs: Any, test_id: str, doc: YamlDoc | None, from_suite: bool = False) -> list[Grader]:
-    if not isinstance(defs, list):
-        return []
-    out: list[Grader] = []
-    lines = (doc.child_lines(defs) if doc is not None else None) or ()
-    strings = []
-    for i, d in enumerate(defs):
-        if isinstance(d, str):
-            if js_blank(d):
-                line = lines[i] if isinstance(lines, list) and i < len(lines) else None
-                ctx.warn(f"Skipping empty string criterion in assert array for '{test_id}'", line)
-            else:
-                strings.append(d)
-    if strings:
-        first = next(i for i, d in enumerate(defs) if isinstance(d, str) and not js_blank(d))
-        line = lines[first] if isinstance(lines, list) and first < len(lines) else None
-        out.append(Grader("rubrics", "rubrics", float(len(strings)), line, from_suite, "; ".join(strings), strings))
-    for i, d in enumerate(defs):
-        if not isinstance(d, dict):
-            continue
-        line = lines[i] if isinstance(lines, list) and i < len(lines) else None
-        gtype = d.get("type")
-        gname = d.get("name")
-        shown_type = gtype if isinstance(gtype, str) else "llm-grader"
-        label = gname if isinstance(gname, str) else shown_type
-        if isinstance(gtype, str) and gtype.replace("_", "-") in REMOVED_GRADERS:
-            new = REMOVED_GRADERS[gtype.replace("_", "-")]
-            named = gname if isinstance(gname, str) else "<unnamed>"
-            ctx.warn(f"Skipping evaluator '{named}' in '{test_id}': '{gtype}' is deprecated. Use '{new}' instead", line)
-            continue
-        weight = d.get("weight")
-        detail_bits = []
-        for key in ("value", "prompt", "command", "rubrics", "criteria"):
-            if key in d:
-                v = d[key]
-                detail_bits.append(f"{key}: {v if isinstance(v, str) else js_json(v)}")
-        out.append(
-            Grader(
-                label,
-                shown_type,
-                float(weight) if isinstance(weight, (int, float)) and not isinstance(weight, bool) else None,
-                line,
-                from_suite,
-                "; ".join(detail_bits)[:300],
-                d,
-            )
-        )
-    return out
+def _read_graders(
+    ctx: _Ctx, case: EvalCase, raw: dict, suite: _Suite, label: str, doc: YamlDoc | None, jsonl_line: int | None
+) -> str | None:
+    """The test's graders as AgentV parses them (formatting/graders/), their warnings on the file; the message
+    AgentV skips the test with when one cannot be parsed, else None."""
+    if jsonl_line is not None:  # a dataset line's `execution` (or the sidecar's) stands for the suite's defaults
+        execution = raw.get("execution")
+        defaults = execution if isinstance(execution, dict) else None
+    else:
+        defaults = suite.grader_defaults
+    if not _may_have_graders(raw, defaults):
+        return None
 
+    def line_of(obj: Any, key: Any = None) -> int | None:
+        return _line(doc, obj, key) or _line(suite.doc, obj, key)
 
-def _grader_problem(ctx: _Ctx, graders: list[Grader], test_id: str) -> str | None:
-    """A grader definition AgentV cannot load makes it skip the test: a `prompt: {command: […]}` naming a script
-    file that does not exist (relative to the eval file)."""
-    for g in graders:
-        prompt = g.raw.get("prompt") if isinstance(g.raw, dict) else None
-        command = prompt.get("command") if isinstance(prompt, dict) else None
-        if not isinstance(command, list):
-            continue
-        for arg in command[1:]:
-            if isinstance(arg, str) and (arg.startswith(("./", "../", "/")) or re.search(r"\.(m?[jt]s|py|sh)$", arg)):
-                if not os.path.exists(os.path.join(ctx.eval_dir, arg)):
-                    return f"Grader '{g.name}' in '{test_id}': prompt command file not found: {arg}"
+    source = GraderSource(
+        ctx.resolver.roots, ctx.env, ctx.eval_dir, ctx.repo_root, line_of=line_of, texts=ctx.grader_texts
+    )
+    metadata = raw.get("metadata")
+    case.metadata = merge_metadata(suite.metadata, metadata if isinstance(metadata, dict) else None)
+    try:
+        parsed = parse_graders(raw, defaults, source, label, skip_defaults=case.skip_defaults)
+    except GraderError as exc:
+        for message, line in exc.warnings:
+            ctx.warn(message, line or case.line)
+        return exc.message
+    for message, line in parsed.warnings:
+        ctx.warn(message, line or case.line)
+    case.assertions = parsed.graders
+    for g in parsed.graders:
+        if g.included_from:
+            ctx.result.watched_paths.add(g.included_from)
+        if g.prompt is not None and g.prompt.path:
+            ctx.result.watched_paths.add(g.prompt.path)
     return None
+
+
+def _may_have_graders(raw: dict, defaults: dict | None) -> bool:
+    keys = ("assertions", "assert", "evaluators", "rubrics", "execution")
+    return any(k in raw for k in keys) or (
+        defaults is not None and any(k in defaults for k in ("assertions", "assert", "evaluators"))
+    )
 
 
 # --- tests ------------------------------------------------------------------------------------------------------
@@ -428,7 +417,9 @@ class _Suite:
         self.input_files: Any = None
         self.has_input_files = False
         self.assertions: Any = None
-        self.graders: list[Grader] | None = None  # made from `assertions` (_suite_graders)
+        # what AgentV appends each test's graders from: `execution` with the suite's `assertions` (or `assert`)
+        self.grader_defaults: dict | None = None
+        self.metadata: dict | None = None  # the suite's metadata (with `governance`), merged into each test's
         self.doc: YamlDoc | None = None
         # Whether `{{ var }}` can change `input` / `input_files` (a test's vars apply to the suite's as well)
         self.input_has_vars = False
@@ -597,31 +588,13 @@ def _build_test(
     case.reference_answer = _reference_answer(last_content, last_raw) if expected_raw else ""
     case.outcome = case.criteria or ""
 
-    defs = raw.get("assertions")
-    if defs is None:
-        defs = raw.get("assert")
-    if defs is None and isinstance(execution, dict):
-        defs = execution.get("evaluators")
-    if defs is None:
-        defs = raw.get("evaluators")
     _conversation_note(case, raw, turns)
-    case.assertions = _graders(ctx, defs, label, doc)
-    problem = _grader_problem(ctx, case.assertions, label)
-    if problem:
+    problem = _read_graders(ctx, case, raw, suite, label, doc, jsonl_line)
+    if problem is not None:
         case.skipped = problem
-        case.diagnostics.append(Diagnostic(ctx.path, line, f"Skipping test '{label}': {problem}"))
+        where = f" at line {jsonl_line}" if jsonl_line is not None else ""
+        case.diagnostics.append(Diagnostic(ctx.path, line, f"Skipping test '{label}'{where}: {problem}"))
         return case
-    rubrics = raw.get("rubrics")
-    if isinstance(rubrics, list) and rubrics:
-        items = [r for r in rubrics if isinstance(r, str)]
-        case.assertions.insert(
-            0,
-            Grader(
-                "rubrics", "rubrics", float(len(items)), _line(doc, raw, "rubrics"), False, "; ".join(items), rubrics
-            ),
-        )
-    if suite.assertions is not None and not skip_defaults:
-        case.assertions.extend(_suite_graders(ctx, suite, label))
     return case
 
 
@@ -655,17 +628,6 @@ def _shared_suite_messages(ctx: _Ctx, suite: _Suite) -> list[Message]:
     if len(ctx.diags) == warned:
         suite.messages = tuple(messages)
     return messages
-
-
-def _suite_graders(ctx: _Ctx, suite: _Suite, label: str) -> list[Grader]:
-    """The suite's graders, made once unless making them warns (a warning names the test: it is said per test)."""
-    if suite.graders is not None:
-        return suite.graders
-    warned = len(ctx.diags)
-    graders = _graders(ctx, suite.assertions, label, suite.doc, from_suite=True)
-    if len(ctx.diags) == warned:
-        suite.graders = graders
-    return graders
 
 
 def _conversation_note(case: EvalCase, raw: dict, turns: Any) -> None:
@@ -903,6 +865,13 @@ def _load_suite(ctx: _Ctx, result: EvalFile, doc: YamlDoc, text: str) -> EvalFil
     if sa is None and isinstance(data.get("execution"), dict):
         sa = data["execution"].get("assertions") or data["execution"].get("evaluators")
     suite.assertions = sa
+    execution = data.get("execution")
+    own = data["assertions"] if data.get("assertions") is not None else data.get("assert", UNDEFINED)
+    if own is not UNDEFINED:
+        suite.grader_defaults = {**(execution if isinstance(execution, dict) else {}), "assertions": own}
+    else:
+        suite.grader_defaults = execution if isinstance(execution, dict) else None
+    suite.metadata = suite_metadata(data)
 
     entries = _tests_list(ctx, tests, doc)
     for index, (raw, line, tdoc, source) in enumerate(entries, ctx.first_index):

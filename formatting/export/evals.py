@@ -26,6 +26,7 @@ from turnlens.formatting.evals.files import (
 from turnlens.formatting.evals.interpolate import is_env_note
 from turnlens.formatting.evals.loader import load_eval_file, looks_like_eval_file
 from turnlens.formatting.export import output
+from turnlens.formatting.graders.prompts import case_graders
 from turnlens.formatting.jsstr import LONE_SURROGATE
 from turnlens.formatting.model import DIALECTS, PROFILES, Diagnostic, EvalFile
 from turnlens.formatting.prompts.engine import format_case
@@ -108,6 +109,9 @@ def _iter_rows(ev: EvalFile, profile: str, plain: bool) -> Iterator[dict]:
             "profile": profile,
         }
         if v4:
+            graders = case_graders(case, fc)
+            row["lm"]["graders"] = graders["lm"]
+            row["agent"]["graders"] = graders["agent"]
             row["criteria"] = case.criteria
             row["assertions"] = [
                 {"name": g.name, "type": g.type, "weight": g.weight, "from_suite": g.from_suite}
