@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import os
 import sys
 
 import pytest
-
-# Long-lived workers (file watchers) never complete; everything else is waited for before a screenshot.
-LONG_LIVED_WORKER_GROUPS = {"watch"}
+from tui_helpers import wait_for_idle  # tests/tui_helpers.py
 
 
 @pytest.fixture(autouse=True)
@@ -28,24 +25,6 @@ def _deterministic_terminal(monkeypatch):
         reactive = widget.__dict__.get("cursor_blink")
         if reactive is not None and hasattr(reactive, "_default"):
             monkeypatch.setattr(reactive, "_default", False)
-
-
-async def wait_for_idle(pilot, timeout: float = 10.0) -> None:
-    """Let the app settle: every worker (except long-lived ones) done, messages processed, screen refreshed."""
-    app = pilot.app
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while True:
-        await pilot.pause()
-        busy = [w for w in app.workers if w.group not in LONG_LIVED_WORKER_GROUPS and not w.is_finished]
-        if not busy:
-            break
-        if loop.time() > deadline:
-            raise TimeoutError(f"workers still running: {busy}")
-        await asyncio.sleep(0.01)
-    await pilot.pause()
-    await pilot.wait_for_scheduled_animations()
-    await pilot.pause()
 
 
 @pytest.fixture

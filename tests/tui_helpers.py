@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 from pathlib import Path
 
@@ -31,4 +32,26 @@ async def select(pilot, case_id: str) -> None:
     """Highlight a case in the list (as clicking it would)."""
     screen = pilot.app.screen
     screen.select_case(key_for(screen, case_id))
+    await pilot.pause()
+
+
+# Long-lived workers (file watchers) never complete; everything else is waited for before a screenshot.
+LONG_LIVED_WORKER_GROUPS = {"watch"}
+
+
+async def wait_for_idle(pilot, timeout: float = 10.0) -> None:
+    """Let the app settle: every worker (except long-lived ones) done, messages processed, screen refreshed."""
+    app = pilot.app
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        await pilot.pause()
+        busy = [w for w in app.workers if w.group not in LONG_LIVED_WORKER_GROUPS and not w.is_finished]
+        if not busy:
+            break
+        if loop.time() > deadline:
+            raise TimeoutError(f"workers still running: {busy}")
+        await asyncio.sleep(0.01)
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
     await pilot.pause()

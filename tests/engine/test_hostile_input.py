@@ -708,8 +708,8 @@ def test_run_folder_artifacts_never_read_outside_it(tmp_path, fmt):
 
 async def test_run_folder_artifacts_in_the_results_view(tmp_path, monkeypatch):
     """The detail of each result shows no outside file, and its artifacts pane says which row named what."""
-    from conftest import wait_for_idle
     from textual.widgets import Static
+    from tui_helpers import wait_for_idle
 
     from turnlens.tui.app import make_app
 

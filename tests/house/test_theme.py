@@ -60,8 +60,7 @@ def test_a_light_theme_gets_a_light_syntax_style_and_no_token_backgrounds():
 
 
 async def test_the_app_opens_in_the_turnlens_theme_and_follows_a_change(monkeypatch):
-    from conftest import wait_for_idle
-    from tui_helpers import CASES, FIXTURE_REPO, WIDE
+    from tui_helpers import CASES, FIXTURE_REPO, WIDE, wait_for_idle
 
     from turnlens.tui.app import make_app
     from turnlens.tui.theme import palette
@@ -111,8 +110,7 @@ async def test_the_highlighted_case_reads_as_drawn(monkeypatch):
     reason — reads (4.5:1) on the highlight, the list focused or not, in the themes where it did not (the ⚠ count
     in the theme's warning colour was 1.2:1 on nord's light-blue bar; the id 2.4:1 on gruvbox's; a badge's
     label in the terminal's "white" 2.5:1 on flexoki's green); every theme's colours are checked above."""
-    from conftest import wait_for_idle
-    from tui_helpers import CASES, FIXTURE_REPO, key_for
+    from tui_helpers import CASES, FIXTURE_REPO, key_for, wait_for_idle
 
     from turnlens.tui.app import make_app
 

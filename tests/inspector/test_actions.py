@@ -5,8 +5,7 @@ from __future__ import annotations
 from contextlib import nullcontext
 
 import pytest
-from conftest import wait_for_idle
-from tui_helpers import CASES, FIXTURE_REPO, WIDE, key_for, select
+from tui_helpers import CASES, FIXTURE_REPO, WIDE, key_for, select, wait_for_idle
 
 import turnlens.tui.inspector
 from turnlens.tui.actions import bindings, palette_entries

@@ -8,9 +8,8 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from conftest import wait_for_idle
 from test_live_rerender import start_watching, wait_for
-from tui_helpers import FIXTURE_REPO, WIDE, select
+from tui_helpers import FIXTURE_REPO, WIDE, select, wait_for_idle
 
 from turnlens.tui.app import make_app
 from turnlens.tui.grading import GradingScreen

@@ -8,8 +8,7 @@ from contextlib import nullcontext
 from pathlib import Path
 
 import pytest
-from conftest import wait_for_idle
-from tui_helpers import CASES, FIXTURE_REPO, NARROW, WIDE, select
+from tui_helpers import CASES, FIXTURE_REPO, NARROW, WIDE, select, wait_for_idle
 
 import turnlens.tui.inspector
 from turnlens.tui.app import make_app

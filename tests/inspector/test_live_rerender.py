@@ -5,8 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from conftest import wait_for_idle
-from tui_helpers import WIDE, copy_fixture_repo, select
+from tui_helpers import WIDE, copy_fixture_repo, select, wait_for_idle
 
 from turnlens.tui.app import make_app
 from turnlens.tui.widgets.pane import Pane

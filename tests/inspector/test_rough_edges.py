@@ -5,8 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from conftest import wait_for_idle
-from tui_helpers import WIDE, select
+from tui_helpers import WIDE, select, wait_for_idle
 
 from turnlens.formatting.evals.loader import load_eval_file
 from turnlens.formatting.prompts.engine import format_case

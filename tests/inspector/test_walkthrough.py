@@ -4,8 +4,7 @@ the palette, the footer at 80 columns, the list keys, and when the panes stack."
 from __future__ import annotations
 
 import pytest
-from conftest import wait_for_idle
-from tui_helpers import CASES, FIXTURE_REPO, WIDE, key_for
+from tui_helpers import CASES, FIXTURE_REPO, WIDE, key_for, wait_for_idle
 
 from turnlens.tui.app import make_app
 from turnlens.tui.inspector import INSPECTOR_ACTIONS, is_narrow

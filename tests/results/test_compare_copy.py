@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import wait_for_idle
+from tui_helpers import wait_for_idle
 
 from turnlens.tui.app import make_app
 

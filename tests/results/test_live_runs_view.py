@@ -7,7 +7,7 @@ import asyncio
 import shutil
 from pathlib import Path
 
-from conftest import wait_for_idle
+from tui_helpers import wait_for_idle
 
 from turnlens.tui.app import make_app
 

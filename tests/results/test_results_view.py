@@ -9,7 +9,7 @@ import io
 from pathlib import Path
 
 import pytest
-from conftest import wait_for_idle
+from tui_helpers import wait_for_idle
 
 from turnlens.tui.app import make_app
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import wait_for_idle
 from textual.widgets import Static
+from tui_helpers import wait_for_idle
 
 from turnlens.tui.app import make_app
 
