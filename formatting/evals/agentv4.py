@@ -26,12 +26,13 @@ from turnlens.formatting.graders.parse import (
     UNDEFINED,
     GraderError,
     GraderSource,
+    reads_criteria,
     merge_metadata,
     parse_graders,
     suite_metadata,
 )
 from turnlens.formatting.jsjson import js_json_error
-from turnlens.formatting.jsstr import js_json, js_json_indent, js_trim
+from turnlens.formatting.jsstr import js_blank, js_json, js_json_indent, js_trim
 from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, Message, Segment
 from turnlens.formatting.patterns import LazyPattern
 from turnlens.formatting.wording import plural
@@ -385,11 +386,22 @@ def _read_graders(
         parsed = parse_graders(raw, defaults, source, label, skip_defaults=case.skip_defaults)
     except GraderError as exc:
         for message, line in exc.warnings:
-            ctx.warn(message, line or case.line)
+            case.diagnostics.append(Diagnostic(ctx.path, line or case.line, message))
         return exc.message
     for message, line in parsed.warnings:
-        ctx.warn(message, line or case.line)
+        case.diagnostics.append(Diagnostic(ctx.path, line or case.line, message))
+    for message, line in parsed.traps:
+        case.diagnostics.append(Diagnostic(ctx.path, line or case.line, message))
     case.assertions = parsed.graders
+    if parsed.graders and not js_blank(case.criteria or "") and not reads_criteria(parsed.graders):
+        case.diagnostics.append(
+            Diagnostic(
+                ctx.path,
+                _line(doc, raw, "criteria") or case.line,
+                "criteria is read by no grader: the test has assertions, so AgentV runs them instead of the "
+                "default grader, and none of them is an llm-grader that reads the criteria",
+            )
+        )
     for g in parsed.graders:
         if g.included_from:
             ctx.result.watched_paths.add(g.included_from)
