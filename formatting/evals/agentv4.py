@@ -26,9 +26,9 @@ from turnlens.formatting.graders.parse import (
     UNDEFINED,
     GraderError,
     GraderSource,
-    reads_criteria,
     merge_metadata,
     parse_graders,
+    reads_criteria,
     suite_metadata,
 )
 from turnlens.formatting.jsjson import js_json_error
