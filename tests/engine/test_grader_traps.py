@@ -48,7 +48,8 @@ def test_criteria_no_grader_reads(tmp_path):
     rows = _rows(
         tmp_path,
         "tests:\n"
-        "  - id: unread\n    input: hi\n    criteria: Says hello\n    assertions:\n      - {type: contains, value: hello}\n"
+        "  - id: unread\n    input: hi\n    criteria: Says hello\n    assertions:\n"
+        "      - {type: contains, value: hello}\n"
         "  - id: read\n    input: hi\n    criteria: Says hello\n    assertions:\n      - {type: llm-grader}\n"
         "  - id: default\n    input: hi\n    criteria: Says hello\n",
     )
