@@ -10,12 +10,17 @@ import sys
 from pathlib import Path
 
 import pytest
-from git_helpers import commit_all, git  # tests/git_helpers.py
+from git_helpers import commit_all, git, make_sample_repo  # tests/git_helpers.py
 
 from turnlens.formatting.diff.versions import plan_diff, run_diff
 from turnlens.formatting.export.evals import iter_rows
 
 GUIDELINE = "prompts/code-review.instructions.md"
+
+
+@pytest.fixture
+def sample_repo(tmp_path: Path) -> Path:
+    return make_sample_repo(tmp_path)
 
 
 def turnlens(cwd: Path, *args: str) -> subprocess.CompletedProcess:
