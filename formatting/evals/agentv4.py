@@ -818,10 +818,9 @@ def _watch_glob_folders(ctx: _Ctx, pattern: str, limit: int = 256) -> None:
     watched.add(base)
     if "**" not in parts[first:] or not os.path.isdir(base):
         return
-    for count, (folder, subfolders, _files) in enumerate(os.walk(base)):
-        if count >= limit:
-            break
-        subfolders[:] = [d for d in sorted(subfolders) if d not in ("node_modules", ".git")]
+    from turnlens.formatting.walk import TreeWalk
+
+    for folder, _subfolders, _files in TreeWalk(base, skip=("node_modules", ".git"), max_folders=limit):
         watched.add(folder)
 
 
