@@ -881,8 +881,34 @@ def test_tree_walk_follows_links_only_inside_and_never_recurses(tmp_path):
     assert "out" in [os.path.relpath(folder, top) for folder, _s, _f in outside_bound]
 
 
-def deep_tree(tmp_path: Path, levels: int = 1100) -> Path:
-    """evals/a/a/…/a (`levels` deep, under PATH_MAX) with an eval file at the top and one at the bottom."""
+@pytest.fixture
+def deep_tree(tmp_path: Path):
+    """make(tmp_path, levels): evals/a/a/…/a (`levels` deep, under PATH_MAX) with an eval file at the top and one at
+    the bottom; removed at the end level by level (pytest's own clean-up recurses, and overflows on it)."""
+    yield _deep_tree
+    evals = tmp_path / "evals"
+    if not evals.exists():
+        return
+    back = os.getcwd()
+    os.chdir(evals)
+    try:
+        depth = 0
+        while os.path.isdir("a") and not os.path.islink("a"):
+            os.chdir("a")
+            depth += 1
+        for _ in range(depth):
+            for name in os.listdir("."):
+                os.unlink(name) if not os.path.isdir(name) or os.path.islink(name) else os.rmdir(name)
+            os.chdir("..")
+        for name in os.listdir("."):
+            if os.path.islink(name) or not os.path.isdir(name):
+                os.unlink(name)
+        os.rmdir("a") if os.path.isdir("a") else None
+    finally:
+        os.chdir(back)
+
+
+def _deep_tree(tmp_path: Path, levels: int = 1100) -> Path:
     evals = tmp_path / "evals"
     evals.mkdir()
     (tmp_path / ".git").mkdir()
@@ -901,7 +927,7 @@ def deep_tree(tmp_path: Path, levels: int = 1100) -> Path:
     return evals
 
 
-def test_deep_tree_export_is_cut_with_a_warning(tmp_path):
+def test_deep_tree_export_is_cut_with_a_warning(tmp_path, deep_tree):
     from turnlens.formatting.walk import MAX_DEPTH
 
     deep_tree(tmp_path)
@@ -912,8 +938,8 @@ def test_deep_tree_export_is_cut_with_a_warning(tmp_path):
     assert "evals/" + "a/" * (MAX_DEPTH - 1) + "a" + warning in proc.stderr.decode()
 
 
-async def test_deep_tree_in_the_app(tmp_path, monkeypatch):
-    from conftest import wait_for_idle
+async def test_deep_tree_in_the_app(tmp_path, monkeypatch, deep_tree):
+    from tui_helpers import wait_for_idle
 
     from turnlens.tui.app import make_app
 
@@ -928,7 +954,7 @@ async def test_deep_tree_in_the_app(tmp_path, monkeypatch):
         await pilot.press("q")
 
 
-def test_a_link_to_root_is_not_followed_by_export(tmp_path):
+def test_a_link_to_root_is_not_followed_by_export(tmp_path, deep_tree):
     evals = deep_tree(tmp_path, levels=1)
     (evals / "a" / "root").symlink_to("/")
     (evals / "a" / "procs").symlink_to("/proc")
@@ -944,7 +970,7 @@ def test_a_link_to_root_is_not_followed_by_export(tmp_path):
 
 
 @pytest.mark.parametrize("args", [["/proc/self"], ["--evals", "/proc", "{results}"], ["{root_link}"]])
-def test_the_app_on_proc_and_on_a_link_to_root_quits_on_q(tmp_path, terminal, args):
+def test_the_app_on_proc_and_on_a_link_to_root_quits_on_q(tmp_path, terminal, deep_tree, args):
     results = Path(__file__).parents[1] / "fixtures" / "results" / "run-a.jsonl"
     evals = deep_tree(tmp_path, levels=1)
     (evals / "a" / "root").symlink_to("/")
