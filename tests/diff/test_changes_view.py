@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import wait_for_idle  # tests/conftest.py
 from git_helpers import make_sample_repo  # tests/git_helpers.py
 from textual.widgets import OptionList, Static
+from tui_helpers import wait_for_idle  # tests/tui_helpers.py
 
 from turnlens.tui.app import TurnlensApp, make_app
 from turnlens.tui.changes import ChangesScreen
