@@ -116,6 +116,9 @@ def make_app(
     evals: str | None = None,
     watch: bool = True,
     dialect: str = "auto",
+    threshold: float | None = None,
+    delta: float | None = None,
+    targets: tuple[str, str] | None = None,
 ) -> App:
     """The app for eval files/folders (inspector) or AgentV results files (results view)."""
     path_list = [os.fspath(p) for p in paths]
@@ -132,7 +135,15 @@ def make_app(
     if results and len(results) == len(path_list):
         return TurnlensApp(
             lambda: _results_screen(
-                path_list, repo_root=repo_root, evals=evals, mode=mode, profile=profile, watch=watch
+                path_list,
+                repo_root=repo_root,
+                evals=evals,
+                mode=mode,
+                profile=profile,
+                watch=watch,
+                threshold=threshold,
+                delta=delta,
+                targets=targets,
             )
         )
     # Eval files and results files named together: the eval files open, and a note says how to open the others
@@ -175,7 +186,11 @@ def _results_note(path: str, eval_paths: Sequence[str]) -> str:
     return f"{path} {what}: open it with `turnlens {path}{evals}`"
 
 
-def _results_screen(paths, *, repo_root, evals, mode, profile, watch=True) -> Screen:
+def _results_screen(
+    paths, *, repo_root, evals, mode, profile, watch=True, threshold=None, delta=None, targets=None
+) -> Screen:
     from .results import results_screen
 
-    return results_screen(paths, repo_root=repo_root, evals=evals, watch=watch)
+    return results_screen(
+        paths, repo_root=repo_root, evals=evals, watch=watch, threshold=threshold, delta=delta, targets=targets
+    )

@@ -83,6 +83,16 @@ def _subcommands_help() -> str:
     return "\n".join(lines)
 
 
+def _unit_number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 1")
+    return value
+
+
 def _parser() -> argparse.ArgumentParser:
     from turnlens.formatting.evals.files import SIZE_OPTION_HELP
 
@@ -110,6 +120,20 @@ def _parser() -> argparse.ArgumentParser:
         help="AgentV file format to read the eval files in (default: auto, from each file's shape)",
     )
     parser.add_argument("--evals", metavar="PATH", help="eval file or folder behind a results file (results view)")
+    parser.add_argument(
+        "--threshold",
+        type=_unit_number,
+        metavar="T",
+        help="results: pass threshold in [0, 1] (default: the suite's execution.threshold, else AgentV's 0.8)",
+    )
+    parser.add_argument(
+        "--delta",
+        type=_unit_number,
+        metavar="D",
+        help="compare: a score change of at least D is a win or a loss (default 0.1, as `agentv compare -t`)",
+    )
+    parser.add_argument("--baseline", metavar="TARGET", help="one run: compare this target (with --candidate)")
+    parser.add_argument("--candidate", metavar="TARGET", help="one run: the target compared with --baseline")
     parser.add_argument("--no-watch", action="store_true", help="do not re-render when the files change")
     parser.add_argument("--max-file-size", metavar="SIZE", help=SIZE_OPTION_HELP)
     return parser
@@ -250,6 +274,9 @@ def open_app(args: Sequence[str], *, terminal: bool = True) -> App | int:
         evals=options.evals,
         watch=not options.no_watch,
         dialect=options.dialect,
+        threshold=options.threshold,
+        delta=options.delta,
+        targets=(options.baseline, options.candidate) if options.baseline and options.candidate else None,
     )
 
 

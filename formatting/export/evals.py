@@ -339,8 +339,20 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--format",
-        choices=("toon", "jsonl", "markdown", "html"),
-        help="export AgentV results files in this format instead; html: one self-contained page (eval files too)",
+        choices=("toon", "jsonl", "markdown", "html", "json"),
+        help="export AgentV results files in this format instead; html: one self-contained page (eval files too); "
+        "json: runs compared, what `agentv compare RUN … --json` prints",
+    )
+    p.add_argument(
+        "--delta",
+        type=float,
+        metavar="D",
+        help="--format json: a score change of at least D is a win or a loss (default 0.1, agentv compare's -t)",
+    )
+    p.add_argument("--baseline", metavar="TARGET", help="--format json, one run: the baseline target")
+    p.add_argument("--candidate", metavar="TARGET", help="--format json, one run: the candidate target")
+    p.add_argument(
+        "--targets", metavar="TARGET", action="append", default=[], help="--format json, one run: targets compared"
     )
     p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings on stderr")
     p.add_argument("--max-file-size", metavar="SIZE", help=SIZE_OPTION_HELP)
@@ -413,6 +425,8 @@ def _main(args, argv: list[str] | None) -> int:
     if args.repo_root is not None and not os.path.isdir(args.repo_root):
         output.warn(f"turnlens export: --repo-root {args.repo_root}: not a folder")
         return 2
+    if args.format == "json":
+        return _compare_runs(args)
     results = [_is_results(p) for p in args.paths]
     if any(results) and not all(results):
         eval_files = ", ".join(p for p, r in zip(args.paths, results) if not r)
@@ -435,6 +449,20 @@ def _main(args, argv: list[str] | None) -> int:
     return _export_eval_files(args)
 
 
+def _compare_runs(args) -> int:
+    """`agentv compare PATHS --json`, byte for byte: stdout, its `Error: …` (after turnlens's prefix) and status."""
+    from turnlens.formatting.results.agentv_compare import compare_json
+
+    stdout, stderr, status = compare_json(args.paths, args.delta, args.baseline, args.candidate, args.targets)
+    if stdout:
+        out = output.binary_stdout()
+        output.write_all(out, stdout.encode("utf-8", "surrogatepass"))
+        out.flush()
+    if stderr:
+        output.warn(f"turnlens export: {stderr.rstrip()}")
+    return status
+
+
 # Parallel runs still open (their workers are stopped when the export ends early).
 _open_runs: list = []
 
@@ -455,14 +483,11 @@ def _expand_folders(args) -> tuple[list[str], list[str]]:
             from turnlens.formatting.evals.dialect import discover_eval_files  # (only for a folder: start-up time)
 
             unread: list[tuple[str, str]] = []
-            cut: list[tuple[str, str]] = []
-            found = discover_eval_files(path, args.repo_root, unread=unread, cut=cut)
+            found = discover_eval_files(path, args.repo_root, unread=unread)
             for skipped, reason in [] if args.quiet else unread:
                 output.warn(
                     f"turnlens export: warning: {os.path.relpath(skipped)}: not read, so not exported: {reason}"
                 )
-            for skipped, why in [] if args.quiet else cut:
-                output.warn(f"turnlens export: warning: {os.path.relpath(skipped)}: {why}")
             if not found:
                 empty.append(path)
             out.extend(os.path.relpath(p) for p in found)

@@ -80,7 +80,9 @@ class Benchmark:
         for group in self.targets[:4]:
             figures = []
             for names, label in (
-                (("pass_rate", "passRate"), "pass"),
+                # AgentV's pass_rate is the mean of the graders' pass rates (the mean score), not the share of
+                # tests passed: named as AgentV names it, beside the header's own pass figure
+                (("pass_rate", "passRate"), "pass_rate"),
                 (("time_seconds", "timeSeconds", "duration_seconds"), ""),
                 (("tokens", "total_tokens"), "tokens"),
                 (("cost_usd", "costUsd", "cost"), ""),
@@ -89,7 +91,7 @@ class Benchmark:
                 if figure is None or figure.value is None and not figure.text:
                     continue
                 shown = _number_text(figure.name, figure.value) if figure.value is not None else figure.text or ""
-                figures.append(f"{label} {shown}" if label == "pass" else f"{shown} {label}".rstrip())
+                figures.append(f"{label} {shown}" if label == "pass_rate" else f"{shown} {label}".rstrip())
             parts.append(f"{group.name}: {', '.join(figures)}" if figures else group.name)
         if len(self.targets) > 4:
             parts.append(f"+{len(self.targets) - 4} more")

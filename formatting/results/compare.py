@@ -1,8 +1,10 @@
-"""Compare two runs: pair results by id, score deltas, regressions first, cases only in one run.
+"""Two indexed runs compared as `agentv compare` compares them, with the record of each side kept for the view.
 
-0.15-era rows pair by `eval_id` (with the dataset when ids repeat across datasets); AgentV 4 rows by `test_id` and
-`target` (with the suite when ids repeat across suites). Two runs of one target each, on different targets, pair by
-test id alone: that is a comparison of the two targets.
+The pairing, the outcomes (win, loss, tie at |Δ| ≥ delta), the mean Δ and Hake's g are agentv_compare's, on the
+test ids and scores of the runs' index: the same numbers `agentv compare A B` prints. A test run several times in a
+run counts with its last row. Rows AgentV would refuse are not compared and are counted apart: a row without a
+score, and, in a run of 0.15-era rows (no `test_id`), none: those pair by `eval_id`, as AgentV 0.15 named tests,
+and the header says so. One run of several targets is compared target against target (`target_a`, `target_b`).
 
 Works on the summaries of two indexed `ResultsFile`s, so it never reads whole records. Pure Python.
 """
@@ -12,41 +14,37 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from turnlens.formatting.results.agentv_compare import DEFAULT_DELTA, Row, compare_results
 from turnlens.formatting.results.reader import FLAG_ERROR, FLAG_NO_SCORE, ResultsFile
 
-Status = Literal["regressed", "new error", "only in A", "only in B", "improved", "fixed", "unchanged"]
+Status = Literal["loss", "only in A", "only in B", "win", "tie"]
 # Worst news first: what an author must look at after a change.
-STATUS_ORDER: tuple[Status, ...] = (
-    "new error",
-    "regressed",
-    "only in A",
-    "only in B",
-    "fixed",
-    "improved",
-    "unchanged",
-)
-# Score changes smaller than this count as unchanged (LLM judges jitter).
-DEFAULT_TOLERANCE = 1e-9
+STATUS_ORDER: tuple[Status, ...] = ("loss", "only in A", "only in B", "win", "tie")
 
 
 @dataclass
 class CompareRow:
-    key: str  # eval id (prefixed with the dataset when both runs name datasets and ids repeat across them)
+    key: str  # the test id
     eval_id: str
     dataset: str
-    a: int | None  # record index in run A
+    a: int | None  # record index in run A (its last row of the test)
     b: int | None
     score_a: float | None
     score_b: float | None
     error_a: bool
     error_b: bool
     status: Status
+    gain: float | None = None  # Hake's normalised gain, None when A scored 1 (or one side is missing)
 
     @property
     def delta(self) -> float | None:
         if self.score_a is None or self.score_b is None:
             return None
         return self.score_b - self.score_a
+
+    @property
+    def changed(self) -> bool:
+        return self.status != "tie"
 
 
 @dataclass
@@ -55,99 +53,88 @@ class Comparison:
     counts: dict[str, int]
     mean_a: float | None
     mean_b: float | None
-    duplicates_a: int  # eval ids seen more than once in A (the last one wins)
+    duplicates_a: int  # rows of a test seen before in A (its last row counts)
     duplicates_b: int
-    paired: int = 0  # ids found in both runs
-    by: str = "eval id"  # what the rows were paired by, said in the header
+    paired: int = 0  # tests in both runs
+    by: str = "test id"  # what the rows were paired by, said in the header
+    mean_delta: float = 0.0  # rounded to three decimals, as agentv compare prints it
+    mean_gain: float | None = None
+    delta: float = DEFAULT_DELTA
+    unscored_a: int = 0  # rows without a score: agentv compare refuses such a run
+    unscored_b: int = 0
+    unmatched_a: int = 0  # rows of A whose test B did not run (duplicates counted), as agentv compare counts
+    unmatched_b: int = 0
 
     @property
     def nothing_pairs(self) -> bool:
         return self.paired == 0 and any(self.counts.get(s) for s in ("only in A", "only in B"))
 
 
-def _latest_by_key(results: ResultsFile, use_dataset: bool, use_target: bool) -> tuple[dict[str, int], int]:
-    latest: dict[str, int] = {}
-    duplicates = 0
+def _rows(results: ResultsFile, target: str | None) -> tuple[list[Row], dict[str, int], int]:
+    """The scored rows as agentv compare reads them, the last index of each test id, and the unscored count."""
+    rows, latest, unscored = [], {}, 0
     for i in range(results.count):
-        key = _key(results, i, use_dataset, use_target)
-        if key in latest:
-            duplicates += 1
-        latest[key] = i
-    return latest, duplicates
-
-
-def _key(results: ResultsFile, index: int, use_dataset: bool, use_target: bool = False) -> str:
-    eval_id = results.eval_ids[index] or f"(line {results.lines[index]})"
-    if use_dataset:
-        eval_id = f"{results.dataset_of(index)}/{eval_id}"
-    if use_target and results.target_of(index):
-        eval_id = f"{eval_id} @ {results.target_of(index)}"
-    return eval_id
-
-
-def _targets(results: ResultsFile) -> set[str]:
-    return {results.target_of(i) for i in range(results.count)}
-
-
-def _pair_by_target(a: ResultsFile, b: ResultsFile) -> bool:
-    """AgentV 4 runs pair by test id and target; two single-target runs on different targets compare the targets."""
-    if not (a.v4_count or b.v4_count):
-        return False
-    targets_a, targets_b = _targets(a), _targets(b)
-    if len(targets_a) == 1 and len(targets_b) == 1 and targets_a != targets_b:
-        return False
-    return len(targets_a | targets_b) > 1
-
-
-def _needs_dataset(results: ResultsFile) -> bool:
-    """Ids repeat within the run only under different datasets: then the dataset is part of the key."""
-    seen: dict[str, str] = {}
-    for i in range(results.count):
-        eval_id, dataset = results.eval_ids[i], results.dataset_of(i)
-        if eval_id in seen and seen[eval_id] != dataset:
-            return True
-        seen[eval_id] = dataset
-    return False
-
-
-def _status(score_a, score_b, error_a, error_b, tolerance) -> Status:
-    if error_b and not error_a:
-        return "new error"
-    if error_a and not error_b:
-        return "fixed"
-    if score_a is None or score_b is None:
-        return "unchanged" if score_a == score_b else ("regressed" if score_b is None else "improved")
-    if score_b < score_a - tolerance:
-        return "regressed"
-    if score_b > score_a + tolerance:
-        return "improved"
-    return "unchanged"
+        if target is not None and results.target_of(i) != target:
+            continue
+        if results.flags[i] & FLAG_NO_SCORE:
+            unscored += 1
+            continue
+        test_id = results.eval_ids[i] or "unknown"
+        rows.append(Row(test_id, results.scores[i], results.target_of(i)))
+        latest[test_id] = i
+    return rows, latest, unscored
 
 
 def _mean(results: ResultsFile, indexes) -> float | None:
-    scores = [results.scores[i] for i in indexes if not results.flags[i] & FLAG_NO_SCORE]
+    scores = [results.scores[i] for i in indexes]
     return sum(scores) / len(scores) if scores else None
 
 
-def compare_runs(a: ResultsFile, b: ResultsFile, tolerance: float = DEFAULT_TOLERANCE) -> Comparison:
-    use_dataset = _needs_dataset(a) or _needs_dataset(b)
-    use_target = _pair_by_target(a, b)
-    latest_a, duplicates_a = _latest_by_key(a, use_dataset, use_target)
-    latest_b, duplicates_b = _latest_by_key(b, use_dataset, use_target)
+def compare_runs(
+    a: ResultsFile,
+    b: ResultsFile,
+    delta: float | None = None,
+    target_a: str | None = None,
+    target_b: str | None = None,
+) -> Comparison:
+    step = DEFAULT_DELTA if delta is None else delta
+    rows_a, latest_a, unscored_a = _rows(a, target_a)
+    rows_b, latest_b, unscored_b = _rows(b, target_b)
+    compared = compare_results(rows_a, rows_b, step)
     rows: list[CompareRow] = []
-    for key, ia in latest_a.items():
-        ib = latest_b.get(key)
-        score_a, error_a = a.score_of(ia), bool(a.flags[ia] & FLAG_ERROR)
-        if ib is None:
-            rows.append(
-                CompareRow(key, a.eval_ids[ia], a.dataset_of(ia), ia, None, score_a, None, error_a, False, "only in A")
-            )
-            continue
-        score_b, error_b = b.score_of(ib), bool(b.flags[ib] & FLAG_ERROR)
-        status = _status(score_a, score_b, error_a, error_b, tolerance)
+    for pair in compared.matched:
+        ia, ib = latest_a[pair.test_id], latest_b[pair.test_id]
         rows.append(
-            CompareRow(key, a.eval_ids[ia], a.dataset_of(ia), ia, ib, score_a, score_b, error_a, error_b, status)
+            CompareRow(
+                pair.test_id,
+                a.eval_ids[ia],
+                a.dataset_of(ia),
+                ia,
+                ib,
+                pair.score1,
+                pair.score2,
+                bool(a.flags[ia] & FLAG_ERROR),
+                bool(b.flags[ib] & FLAG_ERROR),
+                pair.outcome,  # type: ignore[arg-type]
+                pair.gain,
+            )
         )
+    for key, ia in latest_a.items():
+        if key not in latest_b:
+            rows.append(
+                CompareRow(
+                    key,
+                    a.eval_ids[ia],
+                    a.dataset_of(ia),
+                    ia,
+                    None,
+                    a.scores[ia],
+                    None,
+                    bool(a.flags[ia] & FLAG_ERROR),
+                    False,
+                    "only in A",
+                )
+            )
     for key, ib in latest_b.items():
         if key not in latest_a:
             rows.append(
@@ -158,7 +145,7 @@ def compare_runs(a: ResultsFile, b: ResultsFile, tolerance: float = DEFAULT_TOLE
                     None,
                     ib,
                     None,
-                    b.score_of(ib),
+                    b.scores[ib],
                     False,
                     bool(b.flags[ib] & FLAG_ERROR),
                     "only in B",
@@ -169,30 +156,88 @@ def compare_runs(a: ResultsFile, b: ResultsFile, tolerance: float = DEFAULT_TOLE
     for row in rows:
         counts[row.status] += 1
     v4 = bool(a.v4_count or b.v4_count)
-    by = ("suite/" if use_dataset and v4 else "dataset/" if use_dataset else "") + ("test id" if v4 else "eval id")
+    by = "test id" if v4 else "eval id (0.15-era rows; agentv compare needs test_id)"
+    if target_a is not None or target_b is not None:
+        by += f", target {target_a} vs {target_b}"
     return Comparison(
         rows=rows,
         counts=counts,
         mean_a=_mean(a, latest_a.values()),
         mean_b=_mean(b, latest_b.values()),
-        duplicates_a=duplicates_a,
-        duplicates_b=duplicates_b,
-        paired=sum(1 for row in rows if row.a is not None and row.b is not None),
-        by=by + (" + target" if use_target else ""),
+        duplicates_a=len(rows_a) - len(latest_a),
+        duplicates_b=len(rows_b) - len(latest_b),
+        paired=len(compared.matched),
+        by=by,
+        mean_delta=compared.mean_delta,
+        mean_gain=compared.mean_gain,
+        delta=step,
+        unscored_a=unscored_a,
+        unscored_b=unscored_b,
+        unmatched_a=compared.unmatched1,
+        unmatched_b=compared.unmatched2,
     )
 
 
 def _row_order(row: CompareRow) -> tuple:
     delta = row.delta
-    # within a status: the biggest drop first for regressions, the biggest gain first for improvements
-    magnitude = 0.0 if delta is None else (delta if row.status == "regressed" else -abs(delta))
+    # within an outcome: the biggest drop first for losses, the biggest change first otherwise
+    magnitude = 0.0 if delta is None else (delta if row.status == "loss" else -abs(delta))
     return (STATUS_ORDER.index(row.status), magnitude, row.key)
 
 
 def filter_rows(rows: list[CompareRow], query: str = "", changed_only: bool = False) -> list[CompareRow]:
     needle = query.strip().lower()
-    return [
-        row
-        for row in rows
-        if (not needle or needle in row.key.lower()) and (not changed_only or row.status != "unchanged")
+    return [row for row in rows if (not needle or needle in row.key.lower()) and (not changed_only or row.changed)]
+
+
+def targets_of(results: ResultsFile) -> list[str]:
+    """The targets a run ran, in the order agentv compare lists them."""
+    from turnlens.formatting.results.agentv_compare import js_sort_key
+
+    return sorted({results.target_of(i) for i in range(results.count)}, key=js_sort_key)
+
+
+def _signed(value: float | None) -> str:
+    return "—" if value is None else f"{value:+.3f}"
+
+
+def summary_line(wins: int, losses: int, ties: int, mean_delta: float, mean_gain: float | None) -> str:
+    """`W wins · L losses · T ties · mean Δ ±x · g ±y`, as agentv compare sums a comparison up."""
+    return (
+        f"{wins} win{'' if wins == 1 else 's'} · {losses} loss{'' if losses == 1 else 'es'} · "
+        f"{ties} tie{'' if ties == 1 else 's'} · mean Δ {_signed(mean_delta)} · g {_signed(mean_gain)}"
+    )
+
+
+def matrix_lines(results: ResultsFile, delta: float | None = None) -> list[str]:
+    """The N-way matrix of a run's targets as `agentv compare RUN` makes it: each test's score per target, then
+    every pair of targets compared (the first of the pair the baseline). Plain lines for a text box."""
+    from turnlens.formatting.results.agentv_compare import compare_matrix, group_by_target
+    from turnlens.formatting.sanitize import sanitize
+
+    rows = [
+        Row(results.eval_ids[i] or "unknown", results.scores[i], results.target_of(i))
+        for i in range(results.count)
+        if not results.flags[i] & FLAG_NO_SCORE
     ]
+    matrix = compare_matrix(group_by_target(rows), DEFAULT_DELTA if delta is None else delta)
+    if len(matrix.targets) < 2:
+        shown = sanitize(matrix.targets[0]) if matrix.targets else "none"
+        return [f"This run has one target ({shown}): nothing to compare target against target."]
+    names = [sanitize(t) for t in matrix.targets]
+    width = max(10, *(len(n) for n in names))
+    id_width = min(40, max(7, *(len(sanitize(str(t))) for t, _ in matrix.rows)))
+    out = ["test id".ljust(id_width) + "  " + "  ".join(n[:width].rjust(width) for n in names)]
+    for test_id, scores in matrix.rows:
+        cells = [(f"{scores[t]:.2f}" if t in scores else "not run").rjust(width) for t in matrix.targets]
+        out.append(sanitize(str(test_id))[:id_width].ljust(id_width) + "  " + "  ".join(cells))
+    out.append("")
+    out.append(f"pairs (baseline → candidate; a win or a loss at |Δ| ≥ {DEFAULT_DELTA if delta is None else delta:g})")
+    for c in matrix.pairwise:
+        line = summary_line(c.wins, c.losses, c.ties, c.mean_delta, c.mean_gain)
+        out.append(f"  {sanitize(str(c.baseline))} → {sanitize(str(c.candidate))}: {line}")
+        if c.unmatched1 or c.unmatched2:
+            out.append(f"      {c.unmatched1} only in the baseline, {c.unmatched2} only in the candidate")
+    out.append("")
+    out.append("turnlens RUN --baseline A --candidate B lists one pair test by test.")
+    return out

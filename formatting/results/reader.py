@@ -47,7 +47,9 @@ RELEASE_EVERY = 16 * 1024 * 1024
 SUMMARY_TEXT_LIMIT = 200
 
 MAX_DIAGNOSTICS = 1000
-DEFAULT_THRESHOLD = 0.5  # a score at or above it passes, unless the user sets another (--threshold, + and -)
+# AgentV 4's DEFAULT_THRESHOLD: a score at or above it passes, unless the suite's `execution.threshold` or the user
+# (--threshold, + and -) sets another. A row's recorded `execution_status` is its verdict whatever the threshold.
+DEFAULT_THRESHOLD = 0.8
 
 FLAG_ERROR = 1  # the record has a non-empty `error`
 FLAG_NO_SCORE = 2  # `score` missing or not a number
@@ -996,10 +998,13 @@ class Stats:
     scored: int
     mean: float | None
     passed: int
-    failed: int
+    failed: int  # judged and not passed (execution errors are not judged: see `errors`)
     errors: int
     histogram: list[int]  # 10 bins over [0, 1]; scores outside are clamped
     v4: V4Totals | None = None  # AgentV 4 rows: execution statuses and totals
+    # rows whose recorded verdict (AgentV's execution_status) is not what their score says at the threshold: they
+    # were judged at another one (a test's own execution.threshold, `agentv eval --threshold`)
+    other_threshold: int = 0
 
     @property
     def pass_rate(self) -> float | None:
@@ -1009,6 +1014,27 @@ class Stats:
 
 def passes(score: float | None, error: bool, threshold: float) -> bool:
     return not error and score is not None and score >= threshold
+
+
+VERDICT_PASS, VERDICT_FAIL, VERDICT_ERROR = 0, 1, 2
+
+
+def verdict_of(status: int, flag: int, score: float, threshold: float) -> int:
+    """A row's verdict as AgentV gives it: the recorded execution_status where there is one (agentv4.STATUS_*),
+    else an error, else the score at `threshold` (a row without a score fails)."""
+    if status == 0:  # STATUS_OK
+        return VERDICT_PASS
+    if status == 1:  # STATUS_QUALITY_FAILURE
+        return VERDICT_FAIL
+    if status == 2 or flag & FLAG_ERROR:
+        return VERDICT_ERROR
+    if flag & FLAG_NO_SCORE or not score >= threshold:
+        return VERDICT_FAIL
+    return VERDICT_PASS
+
+
+def row_verdict(results: ResultsFile, index: int, threshold: float) -> int:
+    return verdict_of(results.statuses[index], results.flags[index], results.scores[index], threshold)
 
 
 class StatsCounter:
@@ -1044,22 +1070,26 @@ def _count_stats(
     flags = results.flags
     histogram = list(base.histogram)
     scored, passed, failed, errors = base.scored, base.passed, base.failed, base.errors
-    for flag, score in zip(flags[base.count : count], scores[base.count : count]):  # slices: no lookup per row
-        if flag & FLAG_ERROR:
+    other = base.other_threshold
+    rows = zip(flags[base.count : count], scores[base.count : count], results.statuses[base.count : count])
+    for flag, score, status in rows:  # slices: no lookup per row
+        if not flag & FLAG_NO_SCORE:
+            scored += 1
+            total += score
+            histogram[min(9, max(0, int(score * 10)))] += 1
+        verdict = verdict_of(status, flag, score, threshold)
+        if verdict == VERDICT_ERROR:
             errors += 1
-        if flag & FLAG_NO_SCORE:
-            if flag & FLAG_ERROR:
-                failed += 1
             continue
-        scored += 1
-        total += score
-        histogram[min(9, max(0, int(score * 10)))] += 1
-        if score >= threshold and not flag & FLAG_ERROR:
+        if verdict == VERDICT_PASS:
             passed += 1
         else:
             failed += 1
+        if status < 2 and (verdict == VERDICT_PASS) != (score >= threshold):  # NaN compares False: unscored
+            other += 1
     v4 = _count_v4(results, base.v4, base.count, count)
-    return Stats(count, scored, total / scored if scored else None, passed, failed, errors, histogram, v4), total
+    mean = total / scored if scored else None
+    return Stats(count, scored, mean, passed, failed, errors, histogram, v4, other), total
 
 
 SORT_KEYS = ("score", "id", "time", "duration", "cost", "file")
@@ -1086,7 +1116,8 @@ def select(
     if filter == "errors":
         indexes = [i for i in indexes if flags[i] & FLAG_ERROR]
     elif filter == "failures":
-        indexes = [i for i in indexes if flags[i] & FLAG_ERROR or flags[i] & FLAG_NO_SCORE or scores[i] < threshold]
+        statuses = results.statuses
+        indexes = [i for i in indexes if verdict_of(statuses[i], flags[i], scores[i], threshold) != VERDICT_PASS]
     elif filter in ("quality failures", "ok"):
         indexes = _by_status(results, indexes, filter == "ok", threshold)
     elif filter.startswith(GRADER_FILTER):

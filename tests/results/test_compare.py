@@ -1,4 +1,4 @@
-"""Comparing two runs: pairing by eval id, deltas, regressions first, only-in-A/B."""
+"""Comparing two runs as agentv compare does: wins, losses and ties at |Δ| ≥ 0.1, losses first, only-in-A/B."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import os
 
 import orjson
 
-from turnlens.formatting.results.compare import compare_runs, filter_rows
+from turnlens.formatting.results.compare import compare_runs, filter_rows, targets_of
 from turnlens.formatting.results.reader import ResultsFile
 
 FIXTURES = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures", "results")
@@ -31,64 +31,77 @@ def test_fixture_runs():
     )
     statuses = [(row.eval_id, row.status) for row in comparison.rows]
     assert statuses == [
-        ("greet-flat", "regressed"),
+        ("greet-flat", "loss"),
         ("bare-minimum", "only in A"),
         ("new-case", "only in B"),
-        ("timeout-case", "fixed"),
-        ("sum-markers", "improved"),
-        ("chat-history", "unchanged"),
-        ("markup-injection", "unchanged"),
+        ("timeout-case", "win"),
+        ("sum-markers", "win"),
+        ("chat-history", "tie"),
+        ("markup-injection", "tie"),
     ]
-    assert comparison.rows[0].delta == -0.5
-    assert comparison.counts["regressed"] == 1 and comparison.counts["only in B"] == 1
+    assert comparison.rows[0].delta == -0.5 and comparison.by.startswith("eval id")
+    assert comparison.counts["loss"] == 1 and comparison.counts["only in B"] == 1
 
 
-def test_regressions_biggest_drop_first(tmp_path):
+def test_losses_biggest_drop_first_and_small_changes_tie(tmp_path):
     a = write(tmp_path, "a.jsonl", [{"eval_id": x, "score": 1.0} for x in "pqr"])
     b = write(
         tmp_path,
         "b.jsonl",
-        [{"eval_id": "p", "score": 0.9}, {"eval_id": "q", "score": 0.1}, {"eval_id": "r", "score": 0.5}],
+        [{"eval_id": "p", "score": 0.95}, {"eval_id": "q", "score": 0.1}, {"eval_id": "r", "score": 0.5}],
     )
     comparison = compare_runs(a, b)
-    assert [row.eval_id for row in comparison.rows] == ["q", "r", "p"]
-    assert comparison.mean_a == 1.0 and abs(comparison.mean_b - 0.5) < 1e-9
+    assert [(row.eval_id, row.status) for row in comparison.rows] == [("q", "loss"), ("r", "loss"), ("p", "tie")]
+    assert comparison.mean_a == 1.0 and abs(comparison.mean_b - 0.5166666) < 1e-6
+    assert comparison.mean_gain is None  # every baseline was perfect
+    assert [row.status for row in compare_runs(a, b, delta=0.6).rows] == ["loss", "tie", "tie"]
 
 
-def test_new_error_first_and_duplicates_last_wins(tmp_path):
+def test_duplicates_last_row_counts_and_unscored_rows_are_left_out(tmp_path):
     a = write(
         tmp_path,
         "a.jsonl",
-        [{"eval_id": "x", "score": 0.2}, {"eval_id": "x", "score": 0.9}, {"eval_id": "y", "score": 1}],
+        [
+            {"eval_id": "x", "score": 0.2},
+            {"eval_id": "x", "score": 0.9},
+            {"eval_id": "y", "score": 1},
+            {"eval_id": "z"},
+        ],
     )
     b = write(tmp_path, "b.jsonl", [{"eval_id": "x", "score": 0.9}, {"eval_id": "y", "score": 0, "error": "boom"}])
     comparison = compare_runs(a, b)
-    assert [(r.eval_id, r.status) for r in comparison.rows] == [("y", "new error"), ("x", "unchanged")]
-    assert comparison.duplicates_a == 1
-
-
-def test_same_id_in_two_datasets_pairs_by_dataset(tmp_path):
-    a = write(
-        tmp_path,
-        "a.jsonl",
-        [{"eval_id": "x", "dataset": "d1", "score": 1}, {"eval_id": "x", "dataset": "d2", "score": 1}],
-    )
-    b = write(
-        tmp_path,
-        "b.jsonl",
-        [{"eval_id": "x", "dataset": "d1", "score": 1}, {"eval_id": "x", "dataset": "d2", "score": 0}],
-    )
-    comparison = compare_runs(a, b)
-    assert [(r.key, r.status) for r in comparison.rows] == [("d2/x", "regressed"), ("d1/x", "unchanged")]
-
-
-def test_missing_scores_and_filter(tmp_path):
-    a = write(tmp_path, "a.jsonl", [{"eval_id": "x"}, {"eval_id": "y", "score": 1}])
-    b = write(tmp_path, "b.jsonl", [{"eval_id": "x"}, {"eval_id": "y"}])
-    comparison = compare_runs(a, b)
-    assert {r.eval_id: r.status for r in comparison.rows} == {"x": "unchanged", "y": "regressed"}
+    assert [(r.eval_id, r.status, r.error_b) for r in comparison.rows] == [("y", "loss", True), ("x", "tie", False)]
+    assert comparison.duplicates_a == 1 and comparison.unscored_a == 1
     assert [r.eval_id for r in filter_rows(comparison.rows, changed_only=True)] == ["y"]
     assert [r.eval_id for r in filter_rows(comparison.rows, query="X")] == ["x"]
+
+
+REAL = os.path.join(FIXTURES, "real")
+REAL_RUNS = os.path.join(REAL, "project", ".agentv", "results", "runs", "default")
+
+
+def test_real_runs_give_agentv_compares_numbers():
+    import json
+
+    first, second, matrix = (
+        scanned(os.path.join(REAL_RUNS, f"2026-06-2{n}T09-00-00-000Z", "index.jsonl")) for n in range(3)
+    )
+    for a, b, name, targets in (
+        (first, second, "pairwise", (None, None)),
+        (matrix, matrix, "matrix-targets", ("baseline-dry-run", "candidate-dry-run")),
+    ):
+        recorded = json.loads(open(os.path.join(REAL, "compare", f"{name}.json")).read())
+        comparison = compare_runs(a, b, None, *targets)
+        summary = recorded["summary"]
+        assert (comparison.counts["win"], comparison.counts["loss"], comparison.counts["tie"]) == (
+            summary["wins"],
+            summary["losses"],
+            summary["ties"],
+        )
+        assert comparison.mean_delta == summary["mean_delta"]
+        assert comparison.mean_gain == summary["mean_normalized_gain"]
+        assert (comparison.unmatched_a, comparison.unmatched_b) == tuple(recorded["unmatched"].values())
+    assert targets_of(matrix) == ["baseline-dry-run", "candidate-dry-run"]
 
 
 RUNS4 = os.path.join(FIXTURES, "v4", ".agentv", "results", "runs", "default")
@@ -97,34 +110,8 @@ RUNS4 = os.path.join(FIXTURES, "v4", ".agentv", "results", "runs", "default")
 def test_agentv4_runs_pair_by_test_id():
     first, second = (scanned(os.path.join(RUNS4, stamp, "index.jsonl")) for stamp in sorted(os.listdir(RUNS4))[:2])
     comparison = compare_runs(first, second)
-    status = {row.key: row.status for row in comparison.rows}
-    assert status == {
-        "multi-turn": "new error",
-        "hello-flat": "regressed",
-        "no-assertions": "regressed",
-        "added-later": "only in B",
-        "system-and-user": "unchanged",
-    }
     assert comparison.paired == 4 and comparison.by == "test id" and not comparison.nothing_pairs
-
-
-def test_agentv4_pairs_by_test_id_and_target(tmp_path):
-    rows = [
-        {"test_id": "t1", "target": "gpt", "score": 1.0, "execution_status": "ok"},
-        {"test_id": "t1", "target": "claude", "score": 0.5, "execution_status": "ok"},
-    ]
-    a = write(tmp_path, "a.jsonl", rows)
-    b = write(tmp_path, "b.jsonl", [dict(rows[0], score=0.2), dict(rows[1], score=0.9)])
-    comparison = compare_runs(a, b)
-    assert {row.key: row.status for row in comparison.rows} == {"t1 @ gpt": "regressed", "t1 @ claude": "improved"}
-    assert comparison.by == "test id + target"
-
-
-def test_two_single_target_runs_compare_the_targets(tmp_path):
-    a = write(tmp_path, "a.jsonl", [{"test_id": "t1", "target": "gpt", "score": 1.0}])
-    b = write(tmp_path, "b.jsonl", [{"test_id": "t1", "target": "claude", "score": 0.5}])
-    comparison = compare_runs(a, b)
-    assert [(row.key, row.status) for row in comparison.rows] == [("t1", "regressed")]
+    assert {row.key: row.status for row in comparison.rows}["added-later"] == "only in B"
 
 
 def test_runs_of_either_era_and_unrelated_suites(tmp_path):

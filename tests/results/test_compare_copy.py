@@ -28,7 +28,7 @@ async def test_copy_the_pair_then_one_side():
         await pilot.press("c")
         await wait_for_idle(pilot)
         pair = app.clipboard
-        assert pair.startswith("greet-flat  regressed  Δ -0.50\n\nA  run-a.jsonl\n")
+        assert pair.startswith("greet-flat  loss  Δ -0.50\n\nA  run-a.jsonl\n")
         assert "Hello, Ada!" in pair and "\n\nB  run-b.jsonl\n" in pair and "Hi." in pair
         await pilot.press("tab", "tab", "c")  # side A, then side B
         await wait_for_idle(pilot)

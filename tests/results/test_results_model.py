@@ -108,7 +108,7 @@ def test_header_state_counts_what_is_shown():
     model.filter = "failures"
     listed(model)
     state = model.header_state()
-    assert state is not None and state.shown == 2 and state.filter == "failures" and state.stats.count == 6
+    assert state is not None and state.shown == 4 and state.filter == "failures" and state.stats.count == 6  # at 0.8
 
 
 def test_two_runs_named_are_compared_and_a_folder_of_runs_is_browsed():

@@ -184,7 +184,7 @@ class TestPilot:
             assert listed(app)[0] == "bare-minimum"
 
     async def test_filter_and_threshold(self):
-        app = results_app("run-a.jsonl")
+        app = results_app("run-a.jsonl", threshold=0.5)
         async with app.run_test(size=WIDE) as pilot:
             await wait_for_idle(pilot)
             await pilot.press("f")

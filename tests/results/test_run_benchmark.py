@@ -22,7 +22,7 @@ def write(folder: Path, data) -> Path:
 def test_a_finished_sample_run():
     benchmark = read_benchmark(str(RUNS / "2026-06-21T09-00-00-000Z"))
     assert benchmark is not None and not benchmark.problems
-    assert benchmark.headline() == "azure-gpt-4o: pass 80%, 8.60 s, 1,675 tokens"
+    assert benchmark.headline() == "azure-gpt-4o: pass_rate 80%, 8.60 s, 1,675 tokens"
     lines = benchmark.lines()
     assert "  eval_files: code-review.eval.yaml, support-refunds.eval.yaml" in lines
     assert "    pass_rate: 80%" in lines and "    tokens: 1,675" in lines
@@ -48,7 +48,7 @@ def test_statistics_graders_notes_and_unknown_figures(tmp_path):
         },
     )
     benchmark = read_benchmark(str(folder))
-    assert benchmark.headline() == "a: pass 50%, $0.0120 · b: pass 100%, 12.5 s · delta: pass +0.50"
+    assert benchmark.headline() == "a: pass_rate 50%, $0.0120 · b: pass_rate 100%, 12.5 s · delta: pass_rate +0.50"
     lines = benchmark.lines()
     assert "    pass_rate: 50% ± 25% (0%–100%)" in lines
     assert "    p95_latency: 3.2" in lines  # a figure turnlens has no name for is still shown

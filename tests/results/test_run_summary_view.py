@@ -20,8 +20,8 @@ async def test_header_line_and_summary_screen():
         from turnlens.tui.results.widgets import ResultsHeader, header_text
 
         state = app.screen.query_one(ResultsHeader).state
-        assert state.benchmark == "azure-gpt-4o: pass 60%, 7.87 s, 1,455 tokens"
-        assert "benchmark azure-gpt-4o: pass 60%" in header_text(state).plain.splitlines()[0]
+        assert state.benchmark == "azure-gpt-4o: pass_rate 60%, 7.87 s, 1,455 tokens"
+        assert "benchmark azure-gpt-4o: pass_rate 60%" in header_text(state).plain.splitlines()[0]
         await pilot.press("b")
         await wait_for_idle(pilot)
         from turnlens.tui.results.screen import RunSummaryScreen

@@ -20,17 +20,32 @@ from textual.screen import Screen
 
 
 def results_screen(
-    paths: Sequence[str], *, evals: str | None = None, repo_root: str | None = None, watch: bool = True
+    paths: Sequence[str],
+    *,
+    evals: str | None = None,
+    repo_root: str | None = None,
+    watch: bool = True,
+    threshold: float | None = None,
+    delta: float | None = None,
+    targets: tuple[str, str] | None = None,
 ) -> Screen:
     """The screen for `paths`: two runs named are compared; anything else is listed."""
     from .model import is_comparison, open_runs
 
     paths = [os.fspath(p) for p in paths]
     opened = open_runs(paths)
+    if targets is not None and len(opened[0]) == 1:
+        # one run, two of its targets compared test by test (agentv compare RUN --baseline A --candidate B)
+        from .compare import CompareScreen
+
+        twice = (open_runs(paths + paths)[0], opened[1])
+        return CompareScreen(
+            paths + paths, evals, repo_root, opened=twice, threshold=threshold, delta=delta, targets=targets
+        )
     if is_comparison(paths, opened[0]):
         from .compare import CompareScreen
 
-        return CompareScreen(paths, evals, repo_root, opened=opened)
+        return CompareScreen(paths, evals, repo_root, opened=opened, threshold=threshold, delta=delta)
     from .screen import ResultsScreen
 
-    return ResultsScreen(paths, evals, repo_root, watch=watch, opened=opened)
+    return ResultsScreen(paths, evals, repo_root, watch=watch, opened=opened, threshold=threshold, delta=delta)

@@ -43,7 +43,9 @@ class CompareScreen(ThemedScreen):
         evals: str | None = None,
         repo_root: str | None = None,
         *,
-        threshold: float = DEFAULT_THRESHOLD,
+        threshold: float | None = None,
+        delta: float | None = None,
+        targets: tuple[str, str] | None = None,
         closable: bool = False,
         name: str | None = None,
         opened: tuple[list[Run], list] | None = None,
@@ -56,7 +58,13 @@ class CompareScreen(ThemedScreen):
         runs, self.path_problems = opened or open_runs(self.paths)
         if len(runs) != 2:
             raise ValueError(f"two runs are compared, {len(runs)} given")
-        self.model = CompareModel(runs[0], runs[1], threshold=threshold)
+        self.model = CompareModel(
+            runs[0],
+            runs[1],
+            threshold=DEFAULT_THRESHOLD if threshold is None else threshold,
+            delta=delta,
+            targets=targets,
+        )
         self.loader = RunLoader(self)
         self._highlighted: CompareRow | None = None
 
@@ -72,12 +80,13 @@ class CompareScreen(ThemedScreen):
 
     @staticmethod
     def _columns() -> Text:
-        return Text(f"{'status':<11}{'A':<16}{'B':<16}{'Δ':<7}id", end="")  # the Static pads one cell
+        return Text(f"{'outcome':<11}{'A':<16}{'B':<16}{'Δ':<7}test id", end="")  # the Static pads one cell
 
     def on_mount(self) -> None:
         self.follow_theme()
         self._show_problems()
-        self.loader.index_pair(self.model.a, self.model.b)
+        targets = self.model.targets or (None, None)
+        self.loader.index_pair(self.model.a, self.model.b, self.model.delta, *targets)
         self.query_one(CompareList).focus()
 
     def on_unmount(self) -> None:

@@ -4,6 +4,7 @@ them (messages.py); the screen shows what arrives for the result still on screen
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 from rich.style import Style
@@ -53,6 +54,17 @@ from .widgets import (
 MARKDOWN_LIMIT = 40_000  # longer answers are shown as plain text: the Markdown widget builds a widget per block
 
 
+def _own_threshold(record: ResultRecord, run_folder: str | None) -> float | None:
+    """The test's own execution.threshold, as its task bundle in the run folder keeps it."""
+    if run_folder is None or record.v4 is None:
+        return None
+    from turnlens.formatting.results.artifacts import test_folder
+    from turnlens.formatting.results.threshold import own_threshold
+
+    folder = test_folder(record, run_folder)
+    return own_threshold(os.path.join(folder, "task", "EVAL.yaml")) if folder is not None else None
+
+
 def _tab_title(key: str, label: str):
     """A tab's title with the key that opens it, set apart (the tab bar reads markup: built as Content). The key is
     bold and underlined in the tab's own colour: in the accent colour it was unreadable on the highlighted tab of most
@@ -85,6 +97,7 @@ class ResultDetailScreen(ThemedScreen):
         position: int,
         *,
         threshold: float = DEFAULT_THRESHOLD,
+        threshold_source: str = "",
         drift=None,
         tab: str = "request",
         run_folder: str | None = None,
@@ -94,6 +107,7 @@ class ResultDetailScreen(ThemedScreen):
         self.results = results
         self.walk = Walk(rows, position)
         self.threshold = threshold
+        self.threshold_source = threshold_source
         self.drift = drift
         self.initial_tab = tab
         self.run_folder = run_folder
@@ -143,7 +157,13 @@ class ResultDetailScreen(ThemedScreen):
         texts = {
             "title": title_text(record, self.threshold, position),
             "request": request_text(record, artifacts),
-            "verdict": verdict_text(record, self.threshold),
+            "verdict": verdict_text(
+                record,
+                self.threshold,
+                self.threshold_source,
+                _own_threshold(record, self.run_folder),
+                artifacts.grading if artifacts is not None else None,
+            ),
             "evaluator": evaluator_text(record),
             "timing": timing_text(record, artifacts),
             "raw": raw_text(record),
@@ -407,7 +427,7 @@ class CompareDetailScreen(ThemedScreen):
             self._load(self.walk.position)
 
     def action_changed(self, step: int) -> None:
-        if self.walk.next_where(step, lambda row: row.status != "unchanged"):
+        if self.walk.next_where(step, lambda row: row.changed):
             self._load(self.walk.position)
         else:
             self.notify("No further changed pair in this direction.", timeout=2)

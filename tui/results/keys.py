@@ -131,6 +131,13 @@ RESULTS_ACTIONS: tuple[Action, ...] = (
         title="Results: run summary (benchmark.json)",
         section="Results list",
     ),
+    Action(
+        "t",
+        "targets",
+        "Targets: each test's score per target and every pair of targets compared, as `agentv compare RUN` does.",
+        title="Results: compare the run's targets (N-way matrix)",
+        section="Results list",
+    ),
     Action("colon", "app.command_palette", "Jump to a result by id (the palette).", section="App"),
     Action("", "", "Command palette: every action, then every result by id.", display="ctrl+p", section="App"),
     Action("escape", "clear", "Clear the full-text search, else the search, else the filter.", section="App"),
@@ -361,12 +368,13 @@ def marks_legend() -> list[tuple[Text, str]]:
     """What the marks of the lists mean, in the current theme's colours."""
     p = palette()
     return [
-        (Text("✓", style=p.text("success")), "passed (score ≥ threshold)"),
-        (Text("·", style=p.text("error")), "failed (or AgentV 4 recorded a quality failure)"),
-        (Text("✗", style=p.text("error", bold=True)), "execution error"),
+        (Text("✓", style=p.text("success")), "passed: AgentV recorded ok (rows without a status: score ≥ threshold)"),
+        (Text("✗", style=p.text("error")), "failed: AgentV recorded a quality failure (else score < threshold)"),
+        (Text("!", style=p.text("error", bold=True)), "execution error: the run failed, not judged"),
         (Text("=", style="dim"), "drift: input unchanged"),
         (Text("≠", style=p.text("warning", bold=True)), "drift: the eval file now produces something else"),
         (Text("?", style="dim"), "drift: eval case not found"),
-        (Text("·", style="dim"), "drift: nothing to compare (no input recorded, or the engine refused the case)"),
+        (Text("–", style="dim"), "drift: nothing to compare (no input recorded, or the engine refused the case)"),
+        (Text("not run", style="dim italic"), "compare: the test is not in that run"),
         (Text("5.2s", style="dim"), "AgentV 4 runs: duration, tokens and cost where the rows recorded them"),
     ]

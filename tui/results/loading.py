@@ -55,8 +55,10 @@ class RunLoader:
 
         self._run(index, "index")
 
-    def index_pair(self, a: Run, b: Run) -> None:
-        """Index both runs, then pair them (Compared)."""
+    def index_pair(
+        self, a: Run, b: Run, delta: float | None = None, target_a: str | None = None, target_b: str | None = None
+    ) -> None:
+        """Index both runs, then pair them as agentv compare does (Compared)."""
 
         def index() -> None:
             from turnlens.formatting.results.compare import compare_runs
@@ -66,7 +68,7 @@ class RunLoader:
                     self._post(IndexProgressed(run, progress))
                 if self.stop.is_set():
                     return
-            self._post(Compared(compare_runs(a.results, b.results)))
+            self._post(Compared(compare_runs(a.results, b.results, delta, target_a, target_b)))
 
         self._run(index, "index")
 

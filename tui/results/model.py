@@ -19,13 +19,16 @@ from turnlens.formatting.results.reader import (
     FILTERS,
     GRADER_FILTER,
     SORT_KEYS,
+    VERDICT_PASS,
     ResultsFile,
     ScanProgress,
     Stats,
     StatsCounter,
+    row_verdict,
     select,
     visible_text,
 )
+from turnlens.formatting.results.threshold import RunThreshold, run_threshold
 
 AUTO_DRIFT_LIMIT = 20_000  # bigger runs check drift on demand (d): it parses every record again
 PALETTE_RESULTS = 5000  # results listed by id in the palette: enough for any run one reads by eye
@@ -192,6 +195,7 @@ class HeaderState:
     stats: Stats | None
     threshold: float
     progress: ScanProgress | None
+    threshold_source: str = ""  # where the threshold comes from (AgentV's default, the suite, --threshold, + -)
     sort: str = "score"
     reverse: bool = False
     filter: str = "all"
@@ -209,7 +213,7 @@ class HeaderState:
 class ResultsModel:
     """The list of one run at a time: its sort, filter, searches, threshold, and the rows they select."""
 
-    def __init__(self, runs: list[Run], *, threshold: float = DEFAULT_THRESHOLD, evals_given: bool = False) -> None:
+    def __init__(self, runs: list[Run], *, threshold: float | None = None, evals_given: bool = False) -> None:
         self.runs = runs
         self.current = 0
         self.sort = "score"
@@ -217,7 +221,9 @@ class ResultsModel:
         self.filter = "all"
         self.search_text = ""
         self.text_query = ""  # full-text search: applied on enter (as you type for small files)
-        self.threshold = threshold
+        self.threshold_flag = threshold  # --threshold: every run is judged at it
+        self.chosen: RunThreshold | None = None  # set with + and -: kept from run to run
+        self._run_thresholds: dict[str, RunThreshold] = {}
         self.evals_given = evals_given
         self.rows: Sequence[int] = range(0)  # what the list shows now
         self._generation = 0
@@ -244,8 +250,25 @@ class ResultsModel:
         choices = self.filter_choices()
         self.filter = choices[(choices.index(self.filter) + 1) % len(choices)] if self.filter in choices else "all"
 
+    @property
+    def threshold_setting(self) -> RunThreshold:
+        """The threshold the run is shown at: + and -'s, else --threshold, else the suite's, else AgentV's 0.8."""
+        if self.chosen is not None:
+            return self.chosen
+        run = self.run
+        if run is None:
+            return RunThreshold(DEFAULT_THRESHOLD if self.threshold_flag is None else self.threshold_flag)
+        found = self._run_thresholds.get(run.path)
+        if found is None:
+            found = self._run_thresholds[run.path] = run_threshold(run.argument, self.threshold_flag)
+        return found
+
+    @property
+    def threshold(self) -> float:
+        return self.threshold_setting.value
+
     def change_threshold(self, delta: float) -> None:
-        self.threshold = round(min(1.0, max(0.0, self.threshold + delta)), 2)
+        self.chosen = self.threshold_setting.changed(delta)
 
     def step_run(self, step: int) -> Run | None:
         """The next (or previous) run of the folder, wrapping; None when there is only one."""
@@ -352,6 +375,7 @@ class ResultsModel:
             stats=run.stats.update(results, self.threshold) if results.count else None,
             threshold=self.threshold,
             progress=run.progress,
+            threshold_source=self.threshold_setting.source,
             sort=self.sort,
             reverse=self.reverse,
             filter=self.filter,
@@ -450,9 +474,9 @@ class Walk:
 
 
 def is_failing(results: ResultsFile, index: int, threshold: float) -> bool:
-    """Errored, unscored, or scored under `threshold`: what n / N stop at in a result's detail."""
-    score = results.score_of(index)
-    return results.is_error(index) or score is None or score < threshold
+    """Not passed as AgentV judges it (errored, a recorded quality failure; else unscored or under `threshold`):
+    what n / N stop at in a result's detail."""
+    return row_verdict(results, index, threshold) != VERDICT_PASS
 
 
 @dataclass
@@ -470,14 +494,29 @@ class CompareHeaderState:
     progress: str = ""
     paired_by: str = ""
     warning: str = ""
+    mean_delta: float | None = None  # as agentv compare prints them
+    mean_gain: float | None = None
+    delta: float = 0.1  # the step of a win or a loss
+    unscored: tuple[int, int] = (0, 0)  # rows without a score, not compared
+    duplicates: tuple[int, int] = (0, 0)
 
 
 class CompareModel:
     """Two runs compared: the search, changed-only, and the pairs they keep."""
 
-    def __init__(self, a: Run, b: Run, *, threshold: float = DEFAULT_THRESHOLD) -> None:
+    def __init__(
+        self,
+        a: Run,
+        b: Run,
+        *,
+        threshold: float = DEFAULT_THRESHOLD,
+        delta: float | None = None,
+        targets: tuple[str, str] | None = None,
+    ) -> None:
         self.a, self.b = a, b
         self.threshold = threshold
+        self.delta = delta  # None: AgentV's 0.1
+        self.targets = targets  # one run's two targets compared (--baseline/--candidate), else None
         self.search_text = ""
         self.changed_only = False
         self.comparison: Any = None  # formatting.results.compare.Comparison, once both runs are indexed
@@ -496,14 +535,19 @@ class CompareModel:
         self.rows = filter_rows(self.comparison.rows, self.search_text, self.changed_only) if self.comparison else []
         return self.rows
 
+    def names(self) -> tuple[str, str]:
+        """How the header names the two sides: the runs, or one run's two targets."""
+        if self.targets is not None:
+            return f"{self.a.name} @ {self.targets[0]}", f"{self.targets[1]}"
+        return self.a.name, self.b.name
+
     def header_state(self) -> CompareHeaderState:
         comparison = self.comparison
         if comparison is None:
             done = sum(r.progress.position if r.progress else 0 for r in self.runs)
             total = max(1, self.a.results.size + self.b.results.size)
             return CompareHeaderState(
-                self.a.name,
-                self.b.name,
+                *self.names(),
                 {},
                 None,
                 None,
@@ -513,8 +557,7 @@ class CompareModel:
                 progress=f"indexing {done / total:.0%}",
             )
         return CompareHeaderState(
-            self.a.name,
-            self.b.name,
+            *self.names(),
             comparison.counts,
             comparison.mean_a,
             comparison.mean_b,
@@ -523,6 +566,11 @@ class CompareModel:
             self.changed_only,
             paired_by=comparison.by,
             warning="no ids pair: the two runs share no test (different suites?)" if comparison.nothing_pairs else "",
+            mean_delta=comparison.mean_delta,
+            mean_gain=comparison.mean_gain,
+            delta=comparison.delta,
+            unscored=(comparison.unscored_a, comparison.unscored_b),
+            duplicates=(comparison.duplicates_a, comparison.duplicates_b),
         )
 
     def problems(self) -> list:

@@ -14,7 +14,7 @@ from functools import partial
 from typing import Any, cast
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen
@@ -31,7 +31,7 @@ from .commands import show_help
 from .keys import ALL_TABLES, RESULTS_ACTIONS, marks_legend
 from .loading import RunLoader
 from .messages import DriftChecked, Followed, IndexProgressed, RowsSelected, RunsAppeared, TextFound
-from .model import DEFAULT_THRESHOLD, ResultsModel, Run, open_runs, select_rows
+from .model import ResultsModel, Run, open_runs, select_rows
 from .theming import ThemedScreen
 from .widgets import ListLook, ProblemsBar, ResultList, ResultsHeader, SearchBox, VirtualList
 
@@ -62,7 +62,8 @@ class ResultsScreen(ThemedScreen):
         evals: str | None = None,
         repo_root: str | None = None,
         *,
-        threshold: float = DEFAULT_THRESHOLD,
+        threshold: float | None = None,
+        delta: float | None = None,
         name: str | None = None,
         watch: bool = True,
         opened: tuple[list[Run], list] | None = None,
@@ -74,6 +75,7 @@ class ResultsScreen(ThemedScreen):
         self.follow = watch  # follow a growing run (not `watch`: that name is Textual's watch() method)
         runs, self.path_problems = opened or open_runs(self.paths)
         self.model = ResultsModel(runs, threshold=threshold, evals_given=evals is not None)
+        self.delta = delta  # the win/loss step of the comparisons opened from here (None: AgentV's 0.1)
         self._last_reselect = 0.0
         self.loader = RunLoader(self)
         self._text_timer: Timer | None = None  # ticks the elapsed time of a full-text search on a large file
@@ -98,6 +100,7 @@ class ResultsScreen(ThemedScreen):
         yield ProblemsBar(id="results-problems")
         run = self.run
         if run is not None:
+            yield Static(id="results-columns", markup=False)
             yield ResultList(run.results, threshold=self.model.threshold, id="results-list")
         else:
             yield Static(Text("No results files to show.", style="bold"), id="results-empty")
@@ -215,7 +218,17 @@ class ResultsScreen(ThemedScreen):
         list_ = self._list
         list_.set_empty_note(self.model.empty_note())
         list_.set_look(self._look())
+        self._update_columns()
         self.query_one(ResultsHeader).show(state)
+
+    def _update_columns(self) -> None:
+        list_ = self._list
+        width = list_.scrollable_content_region.width or self.size.width
+        self.query_one("#results-columns", Static).update(list_.column_header(width))
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.run is not None:
+            self.call_after_refresh(self._update_columns)
 
     def redraw(self) -> None:
         if self.run is not None:
@@ -284,6 +297,10 @@ class ResultsScreen(ThemedScreen):
         self.model.change_threshold(delta)
         self._reselect()
         self._update_header()
+        run = self.run
+        recorded = run.results.count - run.results.statuses.count(3) if run is not None else 0  # 3: no status
+        kept = f"; the {recorded:,} rows with AgentV's recorded verdict keep it" if recorded else ""
+        self.notify(f"Pass threshold {self.model.threshold:.2f}{kept}", timeout=3)
 
     def action_search(self) -> None:
         self.query_one("#results-search", SearchBox).open()
@@ -404,7 +421,14 @@ class ResultsScreen(ThemedScreen):
         from .compare import CompareScreen
 
         self.app.push_screen(
-            CompareScreen(list(pair), self.evals, self.repo_root, threshold=self.model.threshold, closable=True)
+            CompareScreen(
+                list(pair),
+                self.evals,
+                self.repo_root,
+                threshold=self.model.threshold,
+                delta=self.delta,
+                closable=True,
+            )
         )
 
     def action_copy(self) -> None:
@@ -432,6 +456,18 @@ class ResultsScreen(ThemedScreen):
             return
         self.app.push_screen(RunSummaryScreen(visible_text(run.name), benchmark.lines()))
 
+    def action_targets(self) -> None:
+        from turnlens.formatting.results.compare import matrix_lines
+
+        run = self.run
+        if run is None:
+            return
+        if not run.indexed:
+            self.notify("The run is still being read: the targets are compared once it is.", timeout=3)
+            return
+        lines = matrix_lines(run.results, self.delta)
+        self.app.push_screen(TargetsScreen(f"{visible_text(run.name)} — targets compared", lines))
+
     def action_open_current(self) -> None:
         list_ = self._list
         list_.focus()
@@ -452,6 +488,7 @@ class ResultsScreen(ThemedScreen):
                 self.model.rows,
                 event.position,
                 threshold=self.model.threshold,
+                threshold_source=self.model.threshold_setting.source,
                 drift=self._drift_checker(run),
                 run_folder=run.folder,
                 highlight=self.model.text_query,
@@ -514,21 +551,40 @@ class ResultsScreen(ThemedScreen):
         return [(label, where, partial(self._open_at, index)) for label, where, index in self.model.result_entries()]
 
 
-class RunSummaryScreen(ModalScreen):
+class TextBoxScreen(ModalScreen):
+    """A box of plain lines over the screen (made by formatting, sanitised), fitted to the terminal and
+    scrolled both ways with the keys or the mouse when the lines do not fit."""
+
+    BINDINGS = [Binding("escape,q", "dismiss", "Close")]
+
+    def __init__(self, title: str, lines: list[str]) -> None:
+        super().__init__()
+        self.box_title = title
+        self.lines = lines
+
+    def compose(self) -> ComposeResult:
+        from textual.containers import ScrollableContainer
+
+        with ScrollableContainer(id="text-box") as box:
+            box.border_title = self.box_title
+            box.border_subtitle = "esc closes · arrows scroll"
+            yield Static(Text("\n".join(self.lines), end="", no_wrap=True), markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one("#text-box").focus()
+
+
+class RunSummaryScreen(TextBoxScreen):
     """A run folder's benchmark.json, every figure (lines made by formatting/results/benchmark.py, sanitised)."""
 
     BINDINGS = [Binding("escape,q,b", "dismiss", "Close")]
 
     def __init__(self, name: str, lines: list[str]) -> None:
-        super().__init__()
+        super().__init__(f"{name} — run summary", lines)
         self.run_name = name
-        self.lines = lines
 
-    def compose(self) -> ComposeResult:
-        from textual.containers import VerticalScroll
 
-        box = Static(Text("\n".join(self.lines), end=""), markup=False)
-        box.border_title = f"{self.run_name} — run summary"
-        box.border_subtitle = "esc closes"
-        with VerticalScroll(id="run-summary"):
-            yield box
+class TargetsScreen(TextBoxScreen):
+    """A run's targets compared: the N-way matrix and every pair (formatting/results/compare.py)."""
+
+    BINDINGS = [Binding("escape,q,t", "dismiss", "Close")]

@@ -7,6 +7,8 @@ message cards. All untrusted text goes through `sanitize` into Text; colours are
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.style import Style
 from rich.text import Text
 
@@ -90,13 +92,14 @@ def title_text(record: ResultRecord, threshold: float, position: str = "") -> Te
     elif record.error is not None:
         out.append(" ERROR ", style=palette().badge(FAIL))
     elif record.score is not None:
-        passed = record.score >= threshold
-        out.append(" PASS " if passed else " FAIL ", style=palette().badge(PASS if passed else FAIL))
+        judged = record.score >= threshold
+        out.append(" PASS " if judged else " FAIL ", style=palette().badge(PASS if judged else FAIL))
     out.append(" ")
     # an execution error has no verdict: its recorded 0 is not shown as a score
     score = None if record.error is not None and status in (None, "execution_error") else record.score
-    out.append_text(score_bar(score, threshold))
-    out.append(" " + ("—" if score is None else f"{score:.2f}"), style=score_style(score, threshold))
+    passed = {"ok": True, "quality_failure": False}.get(status or "")  # AgentV's recorded verdict colours it
+    out.append_text(score_bar(score, threshold, passed=passed))
+    out.append(" " + ("—" if score is None else f"{score:.2f}"), style=score_style(score, threshold, passed=passed))
     suite_label = "suite" if v4 is not None else "dataset"
     for label, value in (("target", record.target), (suite_label, record.dataset), ("at", record.timestamp)):
         if value:
@@ -172,24 +175,42 @@ def _marks(out: Text, items: list[str], mark: str, meaning: str) -> None:
         out.append_text(literal(item))
 
 
-def verdict_text(record: ResultRecord, threshold: float) -> Text:
+def verdict_text(
+    record: ResultRecord,
+    threshold: float,
+    source: str = "",
+    own_threshold: float | None = None,
+    grading: Any = None,
+) -> Text:
+    """The verdict as AgentV gives it (the recorded execution_status where there is one), why, and the graders."""
+    from turnlens.formatting.results.threshold import RunThreshold, explain
+
     out = Text(end="")
     _heading(out, "Score")
     v4 = record.v4
-    if record.error is not None and (v4 is None or v4.execution_status in (None, "execution_error")):
+    status = v4.execution_status if v4 is not None else None
+    explained = explain(
+        status,
+        record.score,
+        record.error is not None,
+        RunThreshold(threshold, source or "AgentV's default"),
+        own_threshold,
+    )
+    if explained.verdict == "error":
         # an execution error has no verdict: its recorded 0 is not a score that failed the threshold
         out.append("—", style=ink(FAIL, bold=True))
         recorded = "" if record.score is None else f" (recorded {record.score:.2f})"
         out.append(f"  not judged: the run failed{recorded}", style=DIM)
     else:
+        passed = explained.verdict == "pass"
         out.append(
             "—" if record.score is None else f"{record.score:.2f}",
-            style=score_style(record.score, threshold, bold=True),
+            style=score_style(record.score, threshold, bold=True, passed=passed),
         )
-        out.append(f"  (pass at ≥{threshold:.2f})", style=DIM)
+        out.append("  ")
+        out.append("PASS" if passed else "FAIL", style=ink(PASS if passed else FAIL, bold=True))
+        out.append("  " + explained.reason, style=DIM)
     if v4 is not None and v4.execution_status:
-        out.append("  execution status ", style=DIM)
-        out.append(sanitize(v4.execution_status), style="bold")
         for label, value in (("stage", v4.failure_stage), ("reason", v4.failure_reason_code)):
             if value:
                 out.append(f"  {label} ", style=DIM)
@@ -198,7 +219,7 @@ def verdict_text(record: ResultRecord, threshold: float) -> Text:
         _heading(out, "Error")
         out.append_text(literal(record.error, ink(FAIL, bold=True)))
     if v4 is not None:
-        _v4_verdict_into(out, record, threshold)
+        _v4_verdict_into(out, record, threshold, grading)
         return out
     _heading(out, "Hits", str(len(record.hits)))
     _marks(out, record.hits, "✓", PASS)
@@ -227,8 +248,9 @@ def _verdict_style(verdict: str) -> Style | str:
     return ink(meaning, bold=True) if meaning else "bold"
 
 
-def _v4_verdict_into(out: Text, record: ResultRecord, threshold: float) -> None:
-    """Each grader of `scores[]` (nested ones indented) with its assertions; else the row's own assertions."""
+def _v4_verdict_into(out: Text, record: ResultRecord, threshold: float, grading: Any = None) -> None:
+    """Each grader of `scores[]` (nested ones indented) with its assertions; else the row's own assertions; else
+    what the run folder's grading.json records."""
     v4 = record.v4
     if v4.graders:
         failing = sum(1 for g in v4.graders if g.verdict == "fail")
@@ -240,9 +262,19 @@ def _v4_verdict_into(out: Text, record: ResultRecord, threshold: float) -> None:
         _heading(out, "Assertions", f"{passed} of {len(v4.assertions)} passed")
         _assertions_into(out, v4.assertions, "")
     if not v4.graders and not v4.assertions:
+        from turnlens.formatting.results.agentv4 import assertions as read_assertions
+
+        recorded = read_assertions(grading.get("assertions")) if isinstance(grading, dict) else []
+        if recorded:
+            passed = sum(1 for a in recorded if a.passed)
+            _heading(out, "Assertions", f"{passed} of {len(recorded)} passed, from grading.json")
+            _assertions_into(out, recorded, "")
+            return
         _heading(out, "Graders")
         out.append(
-            "This row records no grader scores (AgentV writes scores[] only for tests with assertions).",
+            "No grader entries: the test has no `assertions`, so AgentV's default grader judged it against its "
+            "criteria, and AgentV records no scores[] entry for that grader"
+            + (" (grading.json lists no assertions either)." if isinstance(grading, dict) else "."),
             style=Style(italic=True, dim=True),
         )
 
@@ -250,10 +282,11 @@ def _v4_verdict_into(out: Text, record: ResultRecord, threshold: float) -> None:
 def _grader_into(out: Text, grader: GraderScore, threshold: float, depth: int) -> None:
     indent = "    " * depth
     out.append("\n" + indent)
-    out.append_text(score_bar(grader.score, threshold, 8))
+    passed = {"pass": True, "fail": False}.get(grader.verdict or "")  # the grader's recorded verdict colours it
+    out.append_text(score_bar(grader.score, threshold, 8, passed=passed))
     out.append(
         " " + ("—" if grader.score is None else f"{grader.score:.2f}") + " ",
-        style=score_style(grader.score, threshold),
+        style=score_style(grader.score, threshold, passed=passed),
     )
     if grader.verdict:
         out.append(f"{grader.verdict.upper():<5}", style=_verdict_style(grader.verdict))

@@ -25,8 +25,14 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from turnlens.formatting.results.agentv4 import STATUS_QUALITY_FAILURE
-from turnlens.formatting.results.reader import DEFAULT_THRESHOLD, ResultsFile, visible_text
+from turnlens.formatting.results.reader import (
+    DEFAULT_THRESHOLD,
+    VERDICT_ERROR,
+    VERDICT_PASS,
+    ResultsFile,
+    row_verdict,
+    visible_text,
+)
 
 from ..theme import palette
 from .model import (
@@ -50,7 +56,7 @@ DRIFT_MARKS = {
     DRIFT_EQUAL: "= ",
     DRIFT_DRIFTED: "≠ ",
     DRIFT_NOT_FOUND: "? ",
-    DRIFT_OTHER: "· ",
+    DRIFT_OTHER: "– ",
 }
 
 
@@ -66,26 +72,30 @@ def drift_mark(code: int) -> tuple[str, Style | str]:
     )
 
 
-def score_meaning(score: float | None, threshold: float) -> str:
+def score_meaning(score: float | None, threshold: float, passed: bool | None = None) -> str:
+    """Passed or failed: the verdict when one is given (AgentV's recorded one), else the score at `threshold`."""
     if score is None:
         return "muted"
+    if passed is not None:
+        return PASS if passed else FAIL
     return PASS if score >= threshold else FAIL
 
 
-def score_style(score: float | None, threshold: float, *, bold: bool = False) -> Style:
-    """A score's colour: passed, failed at `threshold`, or none."""
-    return ink(score_meaning(score, threshold), bold=bold)
+def score_style(score: float | None, threshold: float, *, bold: bool = False, passed: bool | None = None) -> Style:
+    """A score's colour: passed, failed at `threshold` (or as `passed` says), or none."""
+    return ink(score_meaning(score, threshold, passed), bold=bold)
 
 
-def score_bar(score: float | None, threshold: float, width: int = BAR_WIDTH) -> Text:
-    """A horizontal bar of `width` cells, eighths precision, coloured pass/fail at `threshold`."""
+def score_bar(score: float | None, threshold: float, width: int = BAR_WIDTH, passed: bool | None = None) -> Text:
+    """A horizontal bar of `width` cells, eighths precision, coloured pass/fail at `threshold` (or as `passed`
+    says)."""
     if score is None:
         return Text("╌" * width, style="dim", end="")
     clamped = min(1.0, max(0.0, score))
     eighths = round(clamped * width * 8)
     full, part = divmod(eighths, 8)
     bar = "█" * full + ("▏▎▍▌▋▊▉"[part - 1] if part else "")
-    text = Text(bar, style=score_style(score, threshold), end="")
+    text = Text(bar, style=score_style(score, threshold, passed=passed), end="")
     text.append("·" * (width - len(bar)), style=ink("track"))
     return text
 
@@ -107,8 +117,8 @@ def histogram_text(histogram: list[int], threshold: float) -> Text:
     return text
 
 
-def v4_text(totals) -> Text:
-    """AgentV 4 rows: how many ran ok, failed on quality, failed to execute; recorded duration, tokens and cost."""
+def v4_text(totals, *, with_totals: bool = True) -> Text:
+    """AgentV 4 rows: how many ran ok, failed on quality, failed to execute (and the recorded totals)."""
     text = Text(end="")
     if totals is None or not totals.rows:
         return text
@@ -118,6 +128,14 @@ def v4_text(totals) -> Text:
     text.append(f"quality failure {quality:,}", style=ink(FAIL, bold=True) if quality else "dim")
     text.append(" · ", style="dim")
     text.append(f"execution error {execution:,}", style=ink(FAIL, bold=True) if execution else "dim")
+    if with_totals:
+        text.append_text(v4_totals_text(totals))
+    return text
+
+
+def v4_totals_text(totals) -> Text:
+    """The recorded duration, tokens and cost of the AgentV 4 rows, in total."""
+    text = Text(end="")
     parts = []
     if totals.duration_ms:
         parts.append(format_duration(totals.duration_ms))
@@ -178,24 +196,39 @@ def header_text(state: HeaderState) -> Text:
     if stats is None:
         text.append("no results yet", style="dim")
         return text
+    # AgentV's own figures first (the pass figure over its verdicts, its status counts), turnlens's after them:
+    # on a narrow terminal the line is cut from the end
     text.append(f"{stats.count:,}", style="bold")
     text.append(" results  ")
-    text.append("mean ", style="dim")
-    text.append("—" if stats.mean is None else f"{stats.mean:.2f}", style="bold")
-    text.append("  pass ", style="dim")
+    text.append("pass ", style="dim")
     rate = stats.pass_rate
     text.append("—" if rate is None else f"{rate:.0%}", style=ink(PASS if rate and rate >= 0.5 else FAIL, bold=True))
     text.append(f" at ≥{state.threshold:.2f}", style="dim")
-    text.append(f" ({stats.passed:,} pass, {stats.failed:,} fail)  ", style="dim")
-    text.append(
-        f"{stats.errors:,} error{'' if stats.errors == 1 else 's'}",
-        style=ink(FAIL, bold=True) if stats.errors else "dim",
-    )
+    if state.threshold_source and state.threshold_source != "AgentV's default":
+        text.append(f" ({visible_text(state.threshold_source)})", style="dim")
+    v4_rows = stats.v4 is not None and stats.v4.rows
+    if v4_rows:
+        text.append("  ")
+        text.append_text(v4_text(stats.v4, with_totals=False))
+    else:
+        text.append(f" ({stats.passed:,} pass, {stats.failed:,} fail)", style="dim")
+        text.append("  ")
+        text.append(
+            f"{stats.errors:,} error{'' if stats.errors == 1 else 's'}",
+            style=ink(FAIL, bold=True) if stats.errors else "dim",
+        )
+    text.append("  mean ", style="dim")
+    text.append("—" if stats.mean is None else f"{stats.mean:.2f}", style="bold")
+    if stats.other_threshold:
+        text.append(
+            f"  {stats.other_threshold:,} verdict{'s' if stats.other_threshold != 1 else ''} recorded at another "
+            "threshold",
+            style=ink(WARN),
+        )
     if state.problems:
         text.append(f"  {state.problems} broken", style=ink(FAIL, bold=True))
-    if stats.v4 is not None and stats.v4.rows:
-        text.append("  ")
-        text.append_text(v4_text(stats.v4))
+    if v4_rows:
+        text.append_text(v4_totals_text(stats.v4))
     text.append("\n")
     text.append_text(histogram_text(stats.histogram, state.threshold))
     text.append("\n")
@@ -360,10 +393,10 @@ class VirtualList(ScrollView, can_focus=True):
         text.overflow = "ellipsis"
         text.truncate(width, overflow="ellipsis", pad=True)
         segments = list(text.render(self.app.console))
-        strip = Strip(segments).adjust_cell_length(width, base).apply_style(base)
         if position == self.cursor:
-            strip = strip.apply_style(self.get_component_rich_style("virtual-list--cursor"))
-        return strip
+            # the cursor's background over the list's (a plain apply_style would put it under, unseen)
+            base = base + self.get_component_rich_style("virtual-list--cursor")
+        return Strip(segments).adjust_cell_length(width, base).apply_style(base)
 
     def on_resize(self, event: events.Resize) -> None:
         self.virtual_size = Size(event.size.width, len(self.rows))
@@ -446,29 +479,61 @@ class ResultList(VirtualList):
         self.results = results
         self.reset()
 
+    def _widths(self, width: int) -> tuple[int, int]:
+        """The id column's width and the target's and suite's, for a line of `width` cells: what the fixed
+        columns (mark, bar, score, drift, time, measures) leave."""
+        fixed = 3 + BAR_WIDTH + 1 + 4 + 1
+        if self.look.drift_marks is not None:
+            fixed += 2
+        if self.look.show_time:
+            fixed += 15
+        recorded = self.results.recorded
+        fixed += 6 * ("duration" in recorded) + 7 * ("tokens" in recorded) + 8 * ("cost" in recorded)
+        rest = max(0, width - fixed - 1)
+        side = min(22, max(8, rest // 5))
+        return max(8, rest - 2 * side - 2), side
+
+    def column_header(self, width: int) -> Text:
+        """The column names above the rows, aligned with them."""
+        text = Text(end="")
+        text.append("   " + "score".ljust(BAR_WIDTH + 1 + 4) + " ")
+        if self.look.drift_marks is not None:
+            text.append("≠ ")
+        if self.look.show_time:
+            text.append("time".ljust(15))
+        recorded = self.results.recorded
+        for name, label, cells in (("duration", "time", 6), ("tokens", "tokens", 7), ("cost", "cost", 8)):
+            if name in recorded:
+                text.append(label.rjust(cells - 1) + " ")
+        id_width, side = self._widths(width)
+        text.append(_fit("test id" if self.results.v4_count else "eval id", id_width) + " ")
+        text.append(_fit("target", side) + " ")
+        text.append(_fit("suite" if self.results.v4_count else "dataset", side))
+        return text
+
     def render_row(self, row: object, width: int) -> Text:
         index = int(cast(SupportsInt, row))
         results = self.results
         look = self.look
         threshold = look.threshold
         score = results.score_of(index)
-        error = results.is_error(index)
-        passed = not error and score is not None and score >= threshold
-        if results.statuses[index] == STATUS_QUALITY_FAILURE:  # AgentV 4 judged it failed, whatever the threshold
-            passed = False
+        verdict = row_verdict(results, index, threshold)  # AgentV's recorded verdict where the row has one
+        error, passed = verdict == VERDICT_ERROR, verdict == VERDICT_PASS
         text = Text(end="")
+        # one mark per verdict, none shared: ✓ passed, ✗ failed, ! the run failed (not judged)
         if error:
-            text.append(" ✗ ", style=ink(FAIL, bold=True))
+            text.append(" ! ", style=ink(FAIL, bold=True))
         elif passed:
             text.append(" ✓ ", style=ink(PASS))
         else:
-            text.append(" · ", style=ink(FAIL) if score is not None else "dim")
-        text.append_text(score_bar(score, threshold))
+            text.append(" ✗ ", style=ink(FAIL))
+        text.append_text(score_bar(score, threshold, passed=passed))
         text.append(" ")
         if error:
             text.append(" err", style=ink(FAIL, bold=True))
         else:
-            text.append("   —" if score is None else f"{score:4.2f}", style=score_style(score, threshold))
+            shown = "   —" if score is None else f"{score:4.2f}"
+            text.append(shown, style=score_style(score, threshold, passed=passed))
         text.append(" ")
         marks = look.drift_marks
         if marks is not None:  # rows that arrived after the check get the blank mark: columns stay put
@@ -477,9 +542,7 @@ class ResultList(VirtualList):
         if look.show_time:
             text.append(_time_label(results.timestamps[index]) + " ", style=ink("measure"))
         _measures_into(text, results, index)
-        rest = max(0, width - text.cell_len - 1)
-        side = min(22, max(8, rest // 5))
-        id_width = max(8, rest - 2 * side - 2)
+        id_width, side = self._widths(width)
         eval_id = results.eval_ids[index] or f"(no id, line {results.lines[index]})"
         text.append(_fit(visible_text(eval_id), id_width), style="bold" if not passed else "")
         text.append(" ")
@@ -529,26 +592,24 @@ def _measures_into(text: Text, results: ResultsFile, index: int) -> None:
         text.append(format_cost(results.costs[index]).rjust(7) + " ", style="dim")
 
 
-# A compared pair's status: (meaning, bold); unchanged pairs are dim.
+# A compared pair's outcome: (meaning, bold); ties are dim.
 STATUS_MEANINGS = {
-    "new error": (FAIL, True),
-    "regressed": (FAIL, True),
+    "loss": (FAIL, True),
     "only in A": (WARN, False),
     "only in B": (WARN, False),
-    "fixed": (PASS, True),
-    "improved": (PASS, False),
+    "win": (PASS, True),
 }
 
 
 def status_style(status: str) -> Style | str:
-    if status == "unchanged":
+    if status == "tie":
         return "dim"
     meaning = STATUS_MEANINGS.get(status)
     return ink(meaning[0], bold=meaning[1]) if meaning else ""
 
 
 class CompareList(VirtualList):
-    """Paired results of two runs: status, eval id, score A, score B, delta."""
+    """Paired results of two runs: outcome, score A, score B, delta, test id."""
 
     def __init__(self, *, threshold: float = DEFAULT_THRESHOLD, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -561,8 +622,8 @@ class CompareList(VirtualList):
         text = Text(end="")
         text.append(f" {row.status:<10} ", style=status_style(row.status))
         for index, score, error in ((row.a, row.score_a, row.error_a), (row.b, row.score_b, row.error_b)):
-            if index is None:  # only in the other run
-                text.append(" " * (BAR_WIDTH + 6))
+            if index is None:  # not in this run: said in words, not with a mark that means something else
+                text.append("not run".ljust(BAR_WIDTH + 6), style=Style(dim=True, italic=True))
                 continue
             text.append_text(score_bar(score, self.threshold, BAR_WIDTH))
             text.append(
@@ -571,14 +632,18 @@ class CompareList(VirtualList):
             )
             text.append(" ")
         delta = row.delta
-        if delta is None or abs(delta) < 1e-12:
-            text.append("      ", style="dim")
+        if delta is None:
+            text.append("      ")
         else:
-            text.append(f"{delta:+5.2f} ", style=ink(PASS if delta > 0 else FAIL))
+            text.append(f"{delta:+5.2f} ", style=ink(PASS if delta > 0 else FAIL) if row.changed else "dim")
         text.append(" ")
         rest = max(8, width - text.cell_len - 1)
-        text.append(_fit(visible_text(row.key), rest), style="bold" if row.status != "unchanged" else "")
+        text.append(_fit(visible_text(row.key), rest), style="bold" if row.changed else "")
         return text
+
+
+def _signed(value: float | None) -> str:
+    return "—" if value is None else f"{value:+.3f}"
 
 
 def compare_header_text(state: CompareHeaderState) -> Text:
@@ -593,16 +658,35 @@ def compare_header_text(state: CompareHeaderState) -> Text:
     text.append(visible_text(name_b), style="bold")
     if progress:
         text.append(f"  {progress}", style=ink(WARN, bold=True))
-    text.append("\nmean ", style="dim")
-    text.append("—" if mean_a is None else f"{mean_a:.2f}", style="bold")
-    text.append(" → ", style="dim")
-    text.append("—" if mean_b is None else f"{mean_b:.2f}", style="bold")
-    if mean_a is not None and mean_b is not None and abs(mean_b - mean_a) > 1e-12:
-        text.append(f" ({mean_b - mean_a:+.2f})", style=ink(PASS if mean_b > mean_a else FAIL))
-    for status, count in counts.items():
-        if count:
-            text.append("  ")
-            text.append(f"{count} {status}", style=status_style(status))
+    text.append("\n")
+    if counts:
+        # as agentv compare says it: W wins · L losses · T ties · mean Δ · g
+        wins, losses, ties = counts.get("win", 0), counts.get("loss", 0), counts.get("tie", 0)
+        parts = [
+            (f"{wins} win{'' if wins == 1 else 's'}", status_style("win") if wins else "dim"),
+            (f"{losses} loss{'' if losses == 1 else 'es'}", status_style("loss") if losses else "dim"),
+            (f"{ties} tie{'' if ties == 1 else 's'}", "dim"),
+            (
+                f"mean Δ {_signed(state.mean_delta)}",
+                ink(PASS if (state.mean_delta or 0) > 0 else FAIL) if state.mean_delta else "bold",
+            ),
+            (f"g {_signed(state.mean_gain)}", "bold"),
+        ]
+        for n, (part, style) in enumerate(parts):
+            if n:
+                text.append(" · ", style="dim")
+            text.append(part, style=style)
+        for status in ("only in A", "only in B"):
+            if counts.get(status):
+                text.append(f"  {counts[status]} {status}", style=status_style(status))
+        text.append(f"  (win/loss at |Δ| ≥ {state.delta:g})", style="dim")
+        text.append("  mean ", style="dim")
+        text.append("—" if mean_a is None else f"{mean_a:.2f}", style="bold")
+        text.append(" → ", style="dim")
+        text.append("—" if mean_b is None else f"{mean_b:.2f}", style="bold")
+        unscored = sum(state.unscored)
+        if unscored:
+            text.append(f"  {unscored} without a score, not compared", style=ink(WARN))
     text.append("\n")
     text.append("show ", style="dim")
     text.append("changed" if changed_only else "all", style="bold")

@@ -1,0 +1,59 @@
+"""Run folders written by the real `agentv eval --dry-run` 4.42.4, in the app: the header's pass figure, the rows'
+marks and the verdict tab say what AgentV said. Snapshots: look at snapshot_report.html before updating."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tui_helpers import wait_for_idle
+
+from turnlens.tui.app import make_app
+
+REAL = Path(__file__).parents[1] / "fixtures" / "results" / "real"
+RUNS = "project/.agentv/results/runs/default/"
+FIRST, LENIENT = RUNS + "2026-06-20T09-00-00-000Z", RUNS + "2026-06-24T09-00-00-000Z"
+WIDE = (140, 36)
+NARROW = (80, 24)
+
+
+@pytest.fixture(autouse=True)
+def _in_real_fixtures(monkeypatch):
+    monkeypatch.chdir(REAL)  # paths on screen are shown as given
+
+
+def press(*keys: str):
+    async def run_before(pilot):
+        for key in keys:
+            await pilot.press(key)
+            await wait_for_idle(pilot)
+
+    return run_before
+
+
+def test_list_marks_cursor_and_columns(snap_compare):
+    # ✓ ok, ✗ quality failure; own-threshold passed at 0.25 (its own threshold), the cursor on the third row
+    assert snap_compare(make_app([FIRST], watch=False), terminal_size=WIDE, run_before=press("down", "down"))
+
+
+def test_verdict_explained_by_the_tests_own_threshold(snap_compare):
+    app = make_app([FIRST], watch=False)
+    assert snap_compare(app, terminal_size=WIDE, run_before=press("down", "down", "enter", "3"))
+
+
+def test_suite_threshold_in_the_header_at_80_columns(snap_compare):
+    assert snap_compare(make_app([LENIENT], watch=False), terminal_size=NARROW)
+
+
+async def test_threshold_flag_and_keys():
+    app = make_app([FIRST], watch=False, threshold=0.5)
+    async with app.run_test(size=WIDE) as pilot:
+        await wait_for_idle(pilot)
+        model = app.screen.model
+        assert model.threshold_setting.source == "--threshold" and model.threshold == 0.5
+        await pilot.press("plus")
+        await wait_for_idle(pilot)
+        assert model.threshold == 0.55 and model.threshold_setting.source == "set with + and -"
+        # the recorded verdicts stay: 2 of 8 passed, as AgentV said
+        stats = model.header_state().stats
+        assert (stats.passed, stats.failed) == (2, 6)
