@@ -67,6 +67,47 @@ def js_trim(text: str) -> str:
 _WHITESPACE = frozenset(JS_WHITESPACE)
 
 
+def _is_array_index(key: str) -> bool:
+    return key.isdigit() and key.isascii() and (key == "0" or key[0] != "0") and int(key) < 4294967295
+
+
+# A JSON text that may hold an integer-like key (an object key that is an array index, "0" to "4294967294"), or a
+# digit written as an escape (which may be one).
+_INDEX_KEY = LazyPattern(r'"(?:0|[1-9][0-9]{0,9})"\s*:|\\u003')
+
+
+def js_key_order(value: Any, text: str | None = None) -> Any:
+    """Parsed JSON with each object's keys in the order a JavaScript object lists them: integer-like keys ("2",
+    "10") first, ascending, then the others as written. `text`, the JSON it was parsed from, lets a text without
+    such a key be answered at once (the usual case)."""
+    if text is not None and not _INDEX_KEY.search(text):
+        return value
+    return _key_order(value)
+
+
+def _key_order(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_key_order(v) for v in value]
+    if isinstance(value, dict):
+        index_keys = sorted((k for k in value if _is_array_index(k)), key=int)
+        ordered = {k: _key_order(value[k]) for k in index_keys}
+        ordered.update((k, _key_order(v)) for k, v in value.items() if k not in ordered)
+        return ordered
+    return value
+
+
+def js_string_of(value: Any) -> str:
+    """JavaScript's String(value) for parsed JSON: null "null", an array its items joined by "," (null as ""), an
+    object "[object Object]", a number as JavaScript writes it."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return ",".join("" if v is None else js_string_of(v) for v in value)
+    if isinstance(value, dict):
+        return "[object Object]"
+    return js_json(value)
+
+
 def js_blank(text: str) -> bool:
     """`text.trim() === ""`; text that starts or ends with anything but white space is answered without a scan or a
     copy. (A regex over the class of JavaScript white space took ~4 ms to compile, at every start.)"""

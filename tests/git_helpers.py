@@ -1,8 +1,10 @@
-"""A git repository for tests: commands with a fixed identity and no user configuration."""
+"""A git repository for tests: commands with a fixed identity and no user configuration, and the samples committed
+in one."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -27,3 +29,12 @@ def git(repo: Path, *args: str) -> str:
 def commit_all(repo: Path, message: str) -> None:
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", message)
+
+
+def make_sample_repo(tmp_path: Path) -> Path:
+    """A copy of sample_evals/ committed in a fresh git repository (its results left out: they are no eval files)."""
+    repo = tmp_path / "repo"
+    shutil.copytree(SAMPLES, repo, ignore=shutil.ignore_patterns("results"))
+    git(repo, "init", "-q", "-b", "main")
+    commit_all(repo, "samples")
+    return repo

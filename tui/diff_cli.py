@@ -32,6 +32,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("args", nargs="*", metavar="REV|PATH", help="revisions, then paths (or two folders)")
     p.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
     p.add_argument("--exit-code", action="store_true", help="exit with status 1 when any test changed, 0 when none did")
+    p.add_argument(
+        "--view", action="store_true", help="open the comparison in the app (a terminal is needed) instead of printing"
+    )
     p.add_argument("-v", "--verbose", action="store_true", help="text format: show each changed field's diff")
     p.add_argument(
         "--dialect",
@@ -59,8 +62,24 @@ def main(argv: Sequence[str]) -> int:
     head, tail = split_separator(argv)
     options = _parser().parse_args(head)
     operands = options.args if tail is None else [*options.args, "--", *tail]
+    if options.view:
+        return _view(options, operands)
     output.install_sigint_handler()
     return _run_guarded(options, operands)
+
+
+def _view(options, operands: list[str]) -> int:
+    """`turnlens diff --view`: the app, opened on the comparison (tui/changes.py)."""
+    if not (sys.stdin is not None and sys.stdin.isatty() and sys.stdout is not None and sys.stdout.isatty()):
+        print("turnlens diff: --view needs a terminal; without it the comparison is printed", file=sys.stderr)
+        return 2
+    from turnlens.tui.app import TurnlensApp
+    from turnlens.tui.changes import ChangesScreen
+
+    cwd = os.getcwd()
+    app = TurnlensApp(lambda: ChangesScreen(operands, cwd, options.dialect))
+    app.run()
+    return app.return_code or 0
 
 
 def _run_guarded(options, operands: list[str]) -> int:

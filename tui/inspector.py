@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Awaitable
 from contextlib import AbstractContextManager, nullcontext
 
@@ -199,6 +200,13 @@ INSPECTOR_ACTIONS: tuple[Action, ...] = (
         rank=9,
         title="Open in editor",
         section="Panes",
+    ),
+    Action(
+        "D",
+        "compare_head",
+        "Compare with git HEAD (turnlens diff): every test whose prompts your uncommitted edits change, and why.",
+        title="Compare with HEAD (turnlens diff)",
+        section="App",
     ),
     Action("", "", "Command palette: every action, then every case by id.", display="ctrl+p", section="App"),
     Action(
@@ -569,6 +577,14 @@ class InspectorScreen(Screen):
     def _diff_closed(self, mode: str | None) -> None:
         if self.model.set_mode(mode):
             self._rerender()
+
+    def action_compare_head(self) -> None:
+        from .changes import ChangesScreen
+
+        session = self.model.session
+        cwd = os.path.abspath(session.cwd or os.getcwd())
+        roots = [os.path.abspath(os.path.join(cwd, r)) for r in session.roots]
+        self.app.push_screen(ChangesScreen(["HEAD", "--", *roots], cwd, session.dialect))
 
     def action_open_editor(self) -> None:
         target = self.model.editor_target()

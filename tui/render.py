@@ -571,11 +571,21 @@ class ChatDiff:
 
 def diff_chat_texts(left: Rendered, right: Rendered, left_name: str, right_name: str) -> ChatDiff:
     """Both chatPrompts with a gutter marking lines that differ."""
-    a = _chat_lines(left, left_name)
-    b = _chat_lines(right, right_name)
+    return diff_text_lines(
+        _chat_lines(left, left_name),
+        _chat_lines(right, right_name),
+        left.chat_prompt is not None,
+        right.chat_prompt is not None,
+    )
+
+
+def diff_text_lines(a: list[Text], b: list[Text], left_present: bool = True, right_present: bool = True) -> ChatDiff:
+    """Two texts, line by line, side by side with a gutter marking the lines that differ (the profile diff's
+    rendering; `turnlens diff`'s view uses it for any field). A side that is not present shows its lines (a note)
+    unmarked, and every line of the other side is then a difference."""
     # A side without a chatPrompt shows its note unmarked; every line of the other side is then a difference.
-    plain_a = [t.plain for t in a] if left.chat_prompt is not None else []
-    plain_b = [t.plain for t in b] if right.chat_prompt is not None else []
+    plain_a = [t.plain for t in a] if left_present else []
+    plain_b = [t.plain for t in b] if right_present else []
     matcher = difflib.SequenceMatcher(a=plain_a, b=plain_b, autojunk=False)
     added, removed, changed = (palette().tint(name) for name in ("diff-added", "diff-removed", "diff-changed"))
     lines_a: list[Text] = []
@@ -621,10 +631,10 @@ def diff_chat_texts(left: Rendered, right: Rendered, left_name: str, right_name:
     # Both sides now have the same lines, one for one.
     left_to_right = list(range(len(lines_a)))
     right_to_left = list(range(len(lines_b)))
-    if left.chat_prompt is None:
+    if not left_present:
         lines_a = [marked(line, " ", None) for line in a]
         left_to_right = [0] * len(a)
-    if right.chat_prompt is None:
+    if not right_present:
         lines_b = [marked(line, " ", None) for line in b]
         right_to_left = [0] * len(b)
     out_a = Text("\n", end="").join(lines_a)

@@ -31,12 +31,14 @@ def find_eval_files(
     folders: set[str] | None = None,
     repo_root: str | None = None,
     unread: list[tuple[str, str]] | None = None,
+    cut: list[tuple[str, str]] | None = None,
 ) -> list[str]:
     """Absolute paths of the eval files named or found in the folders named (as AgentV 4 discovers them, plus
     0.15 files by their `$schema`: formatting/evals/dialect.py), in order.
 
     `folders`, when given, receives every folder searched (to watch them for new eval files); `unread`, (path,
-    reason) for each candidate file in them that could not be read or sniffed.
+    reason) for each candidate file in them that could not be read or sniffed; `cut`, (path, why) for each folder
+    not searched (a link out, /proc, too deep).
     """
     from turnlens.formatting.evals.dialect import discover_eval_files
 
@@ -45,7 +47,9 @@ def find_eval_files(
     for raw in paths:
         path = os.path.abspath(os.fspath(raw))
         candidates = (
-            discover_eval_files(path, repo_root, folders=folders, unread=unread) if os.path.isdir(path) else [path]
+            discover_eval_files(path, repo_root, folders=folders, unread=unread, cut=cut)
+            if os.path.isdir(path)
+            else [path]
         )
         for p in candidates:  # a file named explicitly is loaded even if it does not look right, so the error shows
             if p not in seen:
@@ -54,12 +58,12 @@ def find_eval_files(
     return found
 
 
-def _unread_warnings(unread: list[tuple[str, str]]) -> list[Diagnostic]:
+def _unread_warnings(unread: list[tuple[str, str]], cut: list[tuple[str, str]]) -> list[Diagnostic]:
     # The reader's reason may end with its own "not read" (a FIFO): said once here.
     return [
         Diagnostic(path, None, f"not read, so not shown: {reason.removesuffix(': not read')}")
         for path, reason in unread
-    ]
+    ] + [Diagnostic(path, None, why) for path, why in cut]
 
 
 def display_path(path: str, repo_root: str) -> str:
@@ -114,11 +118,12 @@ class Session:
         self.roots = [os.fspath(p) for p in paths]
         self.scanned_folders: set[str] = set()  # folders searched for eval files (real paths)
         unread: list[tuple[str, str]] = []
+        cut: list[tuple[str, str]] = []
         self.files: list[LoadedFile] = [
             LoadedFile(path=p, rel=display_path(p, self.repo_root))
-            for p in find_eval_files(self.roots, self.scanned_folders, self.repo_root, unread)
+            for p in find_eval_files(self.roots, self.scanned_folders, self.repo_root, unread, cut)
         ]
-        self.unread = _unread_warnings(unread)
+        self.unread = _unread_warnings(unread, cut)
         self._formatted: BoundedCache[tuple[str, int, int, str], FormattedCase] = BoundedCache(
             FORMATTED_CACHE_SIZE, max_weight=FORMATTED_CACHE_CHARS, weigh=formatted_chars
         )
@@ -137,10 +142,11 @@ class Session:
         present are the same objects, new ones are not loaded yet."""
         folders: set[str] = set()
         unread: list[tuple[str, str]] = []
-        paths = find_eval_files(self.roots, folders, self.repo_root, unread)
+        cut: list[tuple[str, str]] = []
+        paths = find_eval_files(self.roots, folders, self.repo_root, unread, cut)
         known = {f.path: f for f in self.files}
         files = [known.get(p) or LoadedFile(path=p, rel=display_path(p, self.repo_root)) for p in paths]
-        return Scan(files, folders, _unread_warnings(unread))
+        return Scan(files, folders, _unread_warnings(unread, cut))
 
     def apply_scan(self, scan: Scan) -> list[int]:
         """Take the files of `scan`; returns the numbers of the new ones."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from typing import Any, cast
 
 from turnlens.formatting.evals.files import FileReadError, outside_root_message, read_bytes, wide_encoding
@@ -88,6 +89,7 @@ class _Context:
         self.texts: dict[str, tuple[str | None, str | None, bool]] = {}  # abs path -> (text, error, utf8)
         self.watched: set[str] = set()
         self._guideline: dict[str, bool] = {}
+        self.suite_evaluators: Any = None  # the suite's `execution.evaluators`
 
     def is_guideline_path(self, resolved: str) -> bool:
         """Load-time guideline check: the path relative to the repo root against the patterns (cached)."""
@@ -285,6 +287,9 @@ def _load_case(
     evaluators = execution.get("evaluators") if isinstance(execution, dict) else None
     if evaluators is None:
         evaluators = raw.get("evaluators")
+    inherited = evaluators is None and not isinstance(execution, dict) and ctx.suite_evaluators is not None
+    if inherited:  # no evaluators of its own and no execution mapping (`execution: fast` neither): the suite's
+        evaluators = ctx.suite_evaluators
     missing = []
     if not isinstance(case_id, str) or not case_id:
         missing.append(("`id` is empty" if case_id == "" else "`id` is not a string") if "id" in raw else "no `id`")
@@ -342,6 +347,8 @@ def _load_case(
         parsed = _case_evaluators(ctx, doc, evaluators, cast(str, case_id), diags)
         if parsed:
             case.evaluators = parsed
+            if inherited:
+                case.notes.append("Its evaluators are the suite's `execution.evaluators` (it has none of its own).")
 
     expected = raw.get("expected_messages")
     if isinstance(expected, list) and expected:
@@ -415,7 +422,37 @@ def _case_evaluators(ctx: _Context, doc, evaluators: list, case_id: str, diags: 
     return out
 
 
-def load_suite(result: EvalFile, doc: YamlDoc, cwd: str, first_case_index: int = 0) -> EvalFile:
+def _agentv4_note(result: EvalFile, doc: YamlDoc, cwd: str, text: str | None, environ: Mapping[str, str] | None) -> str:
+    """What AgentV 4.42.4 does with a 0.15-era file that has no `$schema` (an AgentV 1.x-3.x file): it reads it as
+    its own format, where `input_messages`, `outcome` and guidelines no longer exist, so it skips the tests. Worked
+    out by loading the file as AgentV 4 does, so the count is AgentV's."""
+    if text is None or not isinstance(doc.data, dict):
+        return ""
+    from turnlens.formatting.evals import agentv4
+
+    as_v4 = agentv4.load_suite(
+        EvalFile(result.path, result.abs_path, result.repo_root, GuidelineConfig(None, [])), doc, text, cwd, environ
+    )
+    if as_v4.error is not None:
+        return f" AgentV 4.42.4 refuses it too: {as_v4.error.message}"
+    total = len(as_v4.cases)
+    skipped = sum(1 for c in as_v4.cases if c.skipped is not None)
+    which = "every test in it" if skipped == total else f"{skipped} of its {total} tests"
+    return (
+        f" AgentV 4.42.4 reads it but skips {which}: `input_messages`, `outcome` and `expected_outcome` are no "
+        "longer read; a test needs `input` and one of `criteria`, `expected_output` or `assertions`."
+    )
+
+
+def load_suite(
+    result: EvalFile,
+    doc: YamlDoc,
+    cwd: str,
+    first_case_index: int = 0,
+    *,
+    text: str | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> EvalFile:
     """Fill `result` (path, root and dialect set by the dispatcher) from a parsed 0.15 document: its config, its
     cases with their files read. A file the reference refuses comes back with `.error`."""
     path, abs_path, repo_root = result.path, result.abs_path, result.repo_root
@@ -440,7 +477,8 @@ def load_suite(result: EvalFile, doc: YamlDoc, cwd: str, first_case_index: int =
         return refuse(f"Invalid test file format: {name} (the top level must be a mapping)", 1)
     if "$schema" not in data:
         return refuse(
-            f"Missing required field '$schema' in {name}. Please add '$schema: {EVAL_SCHEMA}' at the top of the file.",
+            f"Missing required field '$schema' in {name}. Please add '$schema: {EVAL_SCHEMA}' at the top of the file."
+            + _agentv4_note(result, doc, cwd, text, environ),
             1,
         )
     if data["$schema"] != EVAL_SCHEMA:
@@ -462,6 +500,9 @@ def load_suite(result: EvalFile, doc: YamlDoc, cwd: str, first_case_index: int =
     if alias_outcome:
         result.dialect_reason += "; its cases use `expected_outcome` (AgentV 1.x–3.x), read as `outcome`"
     ctx = _Context(path, abs_path, repo_root, cwd, config.patterns)
+    suite_execution = data.get("execution")
+    if isinstance(suite_execution, dict):
+        ctx.suite_evaluators = suite_execution.get("evaluators")
     for position, raw_case in enumerate(cases):
         result.cases.append(
             _load_case(ctx, doc, first_case_index + position, raw_case, result.diagnostics, position, alias_outcome)

@@ -28,10 +28,19 @@ from turnlens.formatting.graders.parse import (
     GraderSource,
     merge_metadata,
     parse_graders,
+    reads_criteria,
     suite_metadata,
 )
 from turnlens.formatting.jsjson import js_json_error
-from turnlens.formatting.jsstr import js_json, js_json_indent, js_trim
+from turnlens.formatting.jsstr import (
+    JS_WHITESPACE,
+    js_blank,
+    js_json,
+    js_json_indent,
+    js_key_order,
+    js_string_of,
+    js_trim,
+)
 from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, Message, Segment
 from turnlens.formatting.patterns import LazyPattern
 from turnlens.formatting.wording import plural
@@ -280,8 +289,7 @@ def _build_message(
                 if expected:
                     resolved.append({"type": "image", "media_type": seg.raw, "source": seg.text})
                 seg.raw, seg.text = None, None
-        elif expected:
-            resolved.append(entry)
+        # (a file or image part without a string value is left out of the reference answer)
         segments.append(seg)
     return msg, resolved if expected else None
 
@@ -385,11 +393,22 @@ def _read_graders(
         parsed = parse_graders(raw, defaults, source, label, skip_defaults=case.skip_defaults)
     except GraderError as exc:
         for message, line in exc.warnings:
-            ctx.warn(message, line or case.line)
+            case.diagnostics.append(Diagnostic(ctx.path, line or case.line, message))
         return exc.message
     for message, line in parsed.warnings:
-        ctx.warn(message, line or case.line)
+        case.diagnostics.append(Diagnostic(ctx.path, line or case.line, message))
+    for message, line in parsed.traps:
+        case.diagnostics.append(Diagnostic(ctx.path, line or case.line, message))
     case.assertions = parsed.graders
+    if parsed.graders and not js_blank(case.criteria or "") and not reads_criteria(parsed.graders):
+        case.diagnostics.append(
+            Diagnostic(
+                ctx.path,
+                _line(doc, raw, "criteria") or case.line,
+                "criteria is read by no grader: the test has assertions, so AgentV runs them instead of the "
+                "default grader, and none of them is an llm-grader that reads the criteria",
+            )
+        )
     for g in parsed.graders:
         if g.included_from:
             ctx.result.watched_paths.add(g.included_from)
@@ -472,8 +491,10 @@ def _build_test(
             if value is not None:
                 fields[key] = interpolate_vars(value, vars_, notes, f"{key}: ")
     criteria = fields["criteria"]
-    if criteria is None and fields["expected_outcome"] is not None:
-        criteria = fields["expected_outcome"]
+    outcome = fields["expected_outcome"]
+    # an empty or non-string `criteria` gives way to a non-empty string `expected_outcome`
+    if not (isinstance(criteria, str) and criteria) and isinstance(outcome, str) and outcome:
+        criteria = outcome
         case.diagnostics.append(
             Diagnostic(
                 ctx.path,
@@ -528,13 +549,13 @@ def _build_test(
 
     expected_raw = _expected_messages(fields["expected_output"])
     # (`execution.evaluators` and `evaluators` still define graders, but do not make a test complete)
-    has_graders = get("assertions") is not None or get("assert") is not None
+    has_graders = "assertions" in raw or "assert" in raw  # present, even empty (null): as AgentV's `!== undefined`
     turns = raw.get("turns")
     if jsonl_line is not None:
         has_spec = (
-            bool(criteria if isinstance(criteria, str) else criteria)
+            (isinstance(criteria, str) and criteria != "")  # a criteria that is not a string is none (a skip)
             or bool(expected_raw)
-            or raw.get("assert") is not None
+            or "assert" in raw
         )
     else:
         has_spec = (
@@ -545,7 +566,7 @@ def _build_test(
         )
     missing = []
     if not test_id:
-        missing.append("`id` is not a string" if "id" in raw else "no `id`")
+        missing.append("no `id`" if "id" not in raw else "`id` is empty" if raw_id == "" else "`id` is not a string")
     if not raw_messages:
         missing.append("no input messages" if raw_messages is not None else no_input)
     if not has_spec and require_spec:
@@ -559,6 +580,8 @@ def _build_test(
         case.diagnostics.append(Diagnostic(ctx.path, line, msg))
         return case
     assert raw_messages is not None
+    if "workspace" in raw:  # a test's own workspace is checked once the test is complete, before its graders
+        _check_workspace(ctx, raw["workspace"], _line(doc, raw, "workspace") or line)
 
     # suite input goes first
     messages: list[Message] = []
@@ -726,8 +749,8 @@ def _case_folder(ctx: _Ctx, folder: str) -> list[tuple[Any, int | None, YamlDoc 
         if "${{" in text:
             notes: list[str] = []
             data = ctx.env_interpolate(data, notes)
-        if "id" not in data:
-            data = {"id": sub, **data}
+        if data.get("id") is None:  # missing or null (not an empty string): the folder's name
+            data = {"id": sub, **data} if "id" not in data else {**data, "id": sub}
         if "${{" in text:
             ctx.note_test_env(data, notes)
         out.append((data, 1, doc, os.path.relpath(case_file, ctx.eval_dir).replace(os.sep, "/")))
@@ -737,18 +760,20 @@ def _case_folder(ctx: _Ctx, folder: str) -> list[tuple[Any, int | None, YamlDoc 
 def _jsonl_objects(text: str, abs_path: str, shown: str) -> list[tuple[int, dict]]:
     out = []
     for n, line in enumerate(text.split("\n"), 1):
-        if not line.strip():
+        if line and (line[0] in JS_WHITESPACE or line[-1] in JS_WHITESPACE):
+            line = js_trim(line)  # JavaScript's trim(): a BOM, NBSP, U+3000 or U+2028 too, not \x1c or \x85
+        if not line:
             continue
         try:
             obj = orjson.loads(line)
         except orjson.JSONDecodeError:
-            why = js_json_error(js_trim(line))
+            why = js_json_error(line)
             if why:
                 raise Refused(f"Line {n}: Invalid JSON - {why}\n  File: {shown}", n, abs_path) from None
             obj = json.loads(line)  # JSON that orjson refuses and JavaScript reads (a lone surrogate escape, 1e400)
         if not isinstance(obj, dict):
             raise Refused(f"Line {n}: Invalid JSON - Expected JSON object\n  File: {shown}", n, abs_path)
-        out.append((n, obj))
+        out.append((n, js_key_order(obj, line)))
     return out
 
 
@@ -770,7 +795,8 @@ def _tests_list(ctx: _Ctx, tests: Any, doc: YamlDoc) -> list[tuple[Any, int | No
                 from wcmatch import glob as wglob  # here, not at the top: few suites use globs (startup time)
 
                 _watch_glob_folders(ctx, target)
-                matches = sorted(wglob.glob(target, flags=wglob.BRACE | wglob.GLOBSTAR))
+                # files only: a folder the pattern matches is not a case file (AgentV's glob lists files)
+                matches = sorted(m for m in wglob.glob(target, flags=wglob.BRACE | wglob.GLOBSTAR) if os.path.isfile(m))
                 if not matches:
                     ctx.warn(f"Glob pattern matched no files: {entry} (resolved to {target})", line)
                 for m in matches:
@@ -792,10 +818,9 @@ def _watch_glob_folders(ctx: _Ctx, pattern: str, limit: int = 256) -> None:
     watched.add(base)
     if "**" not in parts[first:] or not os.path.isdir(base):
         return
-    for count, (folder, subfolders, _files) in enumerate(os.walk(base)):
-        if count >= limit:
-            break
-        subfolders[:] = [d for d in sorted(subfolders) if d not in ("node_modules", ".git")]
+    from turnlens.formatting.walk import TreeWalk
+
+    for folder, _subfolders, _files in TreeWalk(base, skip=("node_modules", ".git"), max_folders=limit):
         watched.add(folder)
 
 
@@ -1048,21 +1073,49 @@ def _check_preprocessors(ctx: _Ctx, preprocessors: Any, line: int | None) -> Non
                     )
 
 
+_REMOVED_REPO_KEYS = (
+    ("source", "workspace.repos[].source has been removed. Use workspace.repos[].repo."),
+    ("checkout", "workspace.repos[].checkout has been removed. Use top-level commit, base_commit, and ancestor."),
+    ("clone", "workspace.repos[].clone has been removed. Use top-level sparse if needed."),
+)
+
+
 def _check_workspace(ctx: _Ctx, ws: Any, line: int | None) -> None:
+    """A suite's or a test's `workspace` (a mapping, or a YAML file holding one) with keys AgentV 4.42.4 removed, or
+    repos whose `commit` and `base_commit` differ: AgentV refuses the whole file."""
     if isinstance(ws, str):
         target = os.path.normpath(os.path.join(ctx.eval_dir, ws))
         ctx.result.watched_paths.add(target)
         if not os.path.isfile(target):
             raise Refused(f"Workspace file not found: {ws} (resolved to {target})", line)
-    elif isinstance(ws, dict):
-        if "static_path" in ws:
-            raise Refused(
-                "workspace.static_path has been removed. Use workspace.path with workspace.mode=static.", line
-            )
-        if "pool" in ws:
-            raise Refused("workspace.pool has been removed. Use workspace.mode='pooled' or 'temp'.", line)
-        if "static" in ws:
-            raise Refused("workspace.static has been removed. Use workspace.mode='static'.", line)
+        try:
+            ws = parse_yaml(decode_eval_bytes(read_bytes(target))[0], merge=True).data
+        except FileReadError as exc:
+            raise Refused(f"Cannot read workspace file: {target} ({read_error_text(exc, target)})", line) from None
+        except YamlError as exc:
+            raise Refused(f"{refusal_text(exc)} (in {target})", exc.line, target) from None
+        if not isinstance(ws, dict):
+            raise Refused(f"Invalid workspace file format: {target} (expected a YAML object)", 1, target)
+    if not isinstance(ws, dict):
+        return
+    if "static_path" in ws:
+        raise Refused("workspace.static_path has been removed. Use workspace.path with workspace.mode=static.", line)
+    if "pool" in ws:
+        raise Refused("workspace.pool has been removed. Use workspace.mode='pooled' or 'temp'.", line)
+    if "static" in ws:
+        raise Refused("workspace.static has been removed. Use workspace.mode='static'.", line)
+    repos = ws.get("repos")
+    if not isinstance(repos, list):
+        return
+    for repo in repos:
+        if not isinstance(repo, dict):
+            continue
+        for key, message in _REMOVED_REPO_KEYS:
+            if key in repo:
+                raise Refused(message, line)
+        commit, base = repo.get("commit"), repo.get("base_commit")
+        if isinstance(commit, str) and commit and isinstance(base, str) and base and commit != base:
+            raise Refused("workspace.repos[].commit and workspace.repos[].base_commit must match.", line)
 
 
 def _watch_env(ctx: _Ctx) -> None:
@@ -1130,16 +1183,12 @@ def load_skill_evals(result: EvalFile, text: str, cwd: str, environ: Mapping[str
     """An Agent Skills `evals.json`: each eval's prompt is one user message; its files are not in the prompt."""
     ctx = _Ctx(result, cwd, environ)
     try:
-        data = orjson.loads(text)
+        data = js_key_order(orjson.loads(text), text)
     except orjson.JSONDecodeError as exc:
         line = getattr(exc, "lineno", None)
         why = f" ({js_json_error(text)})"
         return _refuse(result, f"Invalid Agent Skills evals.json: failed to parse JSON in '{result.path}'{why}", line)
-    if isinstance(data, dict) and isinstance(data.get("evals"), list):
-        data = {k: v if k == "evals" else ctx.env_interpolate(v) for k, v in data.items()}
-        data["evals"] = [ctx.env_test(ev) for ev in data["evals"]]
-    else:
-        data = ctx.env_interpolate(data)
+    # (no `${{ VAR }}` here: AgentV reads an evals.json as written)
     evals = data.get("evals") if isinstance(data, dict) else None
     if not isinstance(evals, list):
         return _refuse(result, f"Invalid Agent Skills evals.json: missing 'evals' array in '{result.path}'", 1)
@@ -1156,11 +1205,11 @@ def load_skill_evals(result: EvalFile, text: str, cwd: str, environ: Mapping[str
             result.cases.append(case)
             continue
         eid = ev.get("id")
-        sid = eid if isinstance(eid, str) else ("undefined" if eid is None else js_json(eid))  # JavaScript String()
+        sid = js_string_of(eid) if "id" in ev else "undefined"  # JavaScript's String(id)
         prompt = ev.get("prompt")
         if not isinstance(prompt, str) or not prompt.strip():
             case = EvalCase(index, sid, None, result.path, raw_id=eid, skipped="`prompt` is empty or not a string")
-            named = "unknown" if eid is None else f"id={sid}"
+            named = f"id={sid}" if "id" in ev else "unknown"
             case.diagnostics.append(
                 Diagnostic(
                     result.path, None, f"Skipping eval case {named} in '{result.path}': missing or empty 'prompt'"
@@ -1181,7 +1230,6 @@ def load_skill_evals(result: EvalFile, text: str, cwd: str, environ: Mapping[str
         if assertions:
             test["assertions"] = assertions
         case = _build_test(ctx, test, index, None, None, suite, use_vars=False, require_spec=False)
-        case.interpolations[:0] = ctx.test_env(ev)
         case.raw_id = eid
         files = ev.get("files")
         if isinstance(files, list) and files:

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from turnlens.formatting.model import Dialect
+from turnlens.formatting.walk import TreeWalk
 
 AGENTV4_EXTENSIONS = (".jsonl", ".json")
 TYPESCRIPT_EXTENSIONS = (".ts", ".mts", ".cts")
@@ -114,6 +115,7 @@ def discover_eval_files(
     repo_root: str | None = None,
     folders: set[str] | None = None,
     unread: list[tuple[str, str]] | None = None,
+    cut: list[tuple[str, str]] | None = None,
 ) -> list[str]:
     """Absolute paths of the eval files in `folder`: first those AgentV 4 finds (its default patterns or the
     `eval_patterns` of `.agentv/config.yaml`, matched from the repo root; and `*.eval.yaml`, `eval.yaml`…
@@ -121,7 +123,8 @@ def discover_eval_files(
     agentv-eval-v2` (0.15): the current format first. In each group, a folder's files (by name) come before its
     subfolders. `folders`, when given, receives every folder searched;
     `unread`, (path, reason) for every .yaml/.yml/.json/.jsonl file that could not be read or sniffed (unreadable,
-    UTF-16/32, not a regular file), so it is named rather than silently left out."""
+    UTF-16/32, not a regular file), so it is named rather than silently left out; `cut`, (path, why) for each
+    folder not searched (a link out of `folder` and the repo root, /proc, past the depth limit: walk.py)."""
     from turnlens.formatting.evals.paths import find_repo_root
 
     folder = os.path.abspath(folder)
@@ -129,8 +132,11 @@ def discover_eval_files(
     patterns, _cfg = eval_patterns(folder, root)
     found: list[str] = []
     older: list[str] = []  # 0.15 files, after the current format's
-    for path, current_format in _walk_eval_files(folder, root, patterns, folders, unread):
+    walk = TreeWalk(folder, bounds=(root,), skip=SKIP_DIRS)
+    for path, current_format in _walk_eval_files(walk, folder, root, patterns, folders, unread):
         (found if current_format else older).append(path)
+    if cut is not None:
+        cut.extend(walk.report())
     return found + older
 
 
@@ -140,11 +146,17 @@ def has_eval_files(folder: str, repo_root: str | None = None) -> bool:
 
     folder = os.path.abspath(folder)
     root = os.path.abspath(repo_root) if repo_root else find_repo_root(folder)
-    return next(_walk_eval_files(folder, root, eval_patterns(folder, root)[0], None, None), None) is not None
+    walk = TreeWalk(folder, bounds=(root,), skip=SKIP_DIRS)
+    return next(_walk_eval_files(walk, folder, root, eval_patterns(folder, root)[0], None, None), None) is not None
 
 
 def _walk_eval_files(
-    folder: str, root: str, patterns: list[str], folders: set[str] | None, unread: list[tuple[str, str]] | None
+    walk: TreeWalk,
+    folder: str,
+    root: str,
+    patterns: list[str],
+    folders: set[str] | None,
+    unread: list[tuple[str, str]] | None,
 ) -> Iterator[tuple[str, bool]]:
     """(path, in the current format) of each eval file in `folder` as the walk finds it."""
     from wcmatch import glob as wglob  # here, not at the top: only a folder needs it (export startup time)
@@ -155,18 +167,11 @@ def _walk_eval_files(
     # Compiled once: globmatch() compiles (and brace-expands) its patterns on every call, ~4/5 of a folder's time.
     folder_match = wglob.compile(FOLDER_PATTERNS, flags=flags).match
     root_match = wglob.compile(patterns, flags=flags).match
-    seen_real: set[str] = set()
     root_prefix = os.path.join(root, "")
-    for current, dirs, files in os.walk(folder, followlinks=True):
-        real = os.path.realpath(current)
-        if real in seen_real:  # a symlink loop
-            dirs[:] = []
-            continue
-        seen_real.add(real)
+    for current, _dirs, files in walk:
         if folders is not None:
-            folders.add(real)
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
-        for name in sorted(files):
+            folders.add(walk.real)
+        for name in files:
             path = os.path.join(current, name)
             rel = relative_path(path, folder).replace(os.sep, "/")
             # A file outside the root is matched by its path from the folder.

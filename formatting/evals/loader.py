@@ -140,4 +140,4 @@ def load_eval_file(
         for w in getattr(doc, "warnings", ()):
             result.diagnostics.append(Diagnostic(path, w.line, w.message, "info"))
         return agentv4.load_suite(result, doc, text, cwd, environ, first_case_index)
-    return agentv015.load_suite(result, doc, cwd, first_case_index)
+    return agentv015.load_suite(result, doc, cwd, first_case_index, text=text, environ=environ)

@@ -483,11 +483,14 @@ def _expand_folders(args) -> tuple[list[str], list[str]]:
             from turnlens.formatting.evals.dialect import discover_eval_files  # (only for a folder: start-up time)
 
             unread: list[tuple[str, str]] = []
-            found = discover_eval_files(path, args.repo_root, unread=unread)
+            cut: list[tuple[str, str]] = []
+            found = discover_eval_files(path, args.repo_root, unread=unread, cut=cut)
             for skipped, reason in [] if args.quiet else unread:
                 output.warn(
                     f"turnlens export: warning: {os.path.relpath(skipped)}: not read, so not exported: {reason}"
                 )
+            for skipped, why in [] if args.quiet else cut:
+                output.warn(f"turnlens export: warning: {os.path.relpath(skipped)}: {why}")
             if not found:
                 empty.append(path)
             out.extend(os.path.relpath(p) for p in found)

@@ -374,23 +374,37 @@ def export_results(paths: list[str], fmt: str, out: TextIO, threshold: float = D
 
 
 class _Opened(list):
-    """The results files opened, with each one's run folder (AgentV 4) and the runs' names for the title."""
+    """The results files opened, with each one's run folder (AgentV 4) and the runs' names for the title.
+    `closed`: past MAX_OPEN files, each is closed once indexed and indexed again when its rows are written (a
+    folder of 6,000 runs ran out of file descriptors: a traceback, no row)."""
 
     folders: dict[str, str | None]
     names: list[str]
+    closed: bool
+
+
+MAX_OPEN = 64  # results files kept open between their indexing and their rows
 
 
 def _open_all(paths: list[str]) -> tuple[_Opened, list[Diagnostic]]:
-    sources, problems = expand_results_paths(paths)
+    sources, problems = expand_results_paths(paths, limit=None)  # every run: an export never drops rows
     opened = _Opened()
-    opened.folders, opened.names = {}, []
+    opened.folders, opened.names, opened.closed = {}, [], len(sources) > MAX_OPEN
     for source in sources:
         results = _open_results(source.path, problems)
         if results is not None:
+            if opened.closed:
+                results.close()
             opened.append(results)
             opened.folders[source.path] = source.folder
             opened.names.append(source.name)
     return opened, problems
+
+
+def _reopened(results: ResultsFile) -> ResultsFile:
+    """A results file closed after its indexing (see _Opened), indexed again (its problems were said already)."""
+    again = _open_results(results.path, [])
+    return again if again is not None else results
 
 
 def _all_rows(opened: _Opened, threshold: float, problems: list[Diagnostic]) -> Iterator[dict]:
@@ -400,12 +414,17 @@ def _all_rows(opened: _Opened, threshold: float, problems: list[Diagnostic]) -> 
     for results in opened:
         folder = opened.folders.get(results.path)
         reported = 0
-        for record in _records(results):
-            yield export_row(record, threshold, folder, found)
-            if found:
-                problems.extend(found[: max(0, MAX_REPORTED - reported)])
-                reported += len(found)
-                found.clear()
+        current = _reopened(results) if opened.closed else results
+        try:
+            for record in _records(current):
+                yield export_row(record, threshold, folder, found)
+                if found:
+                    problems.extend(found[: max(0, MAX_REPORTED - reported)])
+                    reported += len(found)
+                    found.clear()
+        finally:
+            if current is not results:
+                current.close()
         if reported > MAX_REPORTED:
             more = reported - MAX_REPORTED
             problems.append(Diagnostic(results.path, None, f"… and {more:,} more artifact paths not read", "warning"))

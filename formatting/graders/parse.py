@@ -99,6 +99,7 @@ class GraderSource:
 class Parsed:
     graders: list[Grader]
     warnings: list[tuple[str, int | None]]  # in AgentV's words, without its "Warning: "
+    traps: list[tuple[str, int | None]] = field(default_factory=list)  # what AgentV does without a word
 
 
 class _Parse:
@@ -107,6 +108,7 @@ class _Parse:
         self.test_id = test_id
         self.from_suite = from_suite
         self.warnings: list[tuple[str, int | None]] = []
+        self.traps: list[tuple[str, int | None]] = []  # turnlens's own: what AgentV does silently
         self.line: int | None = None  # the eval-file line of the definition being read
 
     def warn(self, message: str) -> None:
@@ -185,6 +187,7 @@ def parse_graders(
     if suite is not None and not skip_defaults:
         suite_defs = _coalesce(_get(suite, "assertions"), _get(suite, "assert"), _get(suite, "evaluators"))
     warnings: list[tuple[str, int | None]] = []
+    traps: list[tuple[str, int | None]] = []
     graders: list[Grader] = []
     for defs, from_suite in ((own, False), (suite_defs, True)):
         p = _Parse(source, test_id, from_suite)
@@ -194,6 +197,7 @@ def parse_graders(
             exc.warnings = [*warnings, *p.warnings]
             raise
         warnings.extend(p.warnings)
+        traps.extend(p.traps)
     rubrics = test.get("rubrics")
     if isinstance(rubrics, list):
         p = _Parse(source, test_id, False)
@@ -202,7 +206,7 @@ def parse_graders(
         warnings.extend(p.warnings)
         if inline is not None:
             graders.insert(0, inline)
-    return Parsed(graders, warnings)
+    return Parsed(graders, warnings, traps)
 
 
 # --- include: templates -----------------------------------------------------------------------------------------
@@ -928,6 +932,7 @@ def _llm_grader(p: _Parse, d: dict, g: Grader, roots: list[str], where: str) -> 
             g.prompt = GraderPrompt("template", prompt)
         elif prompt:
             g.prompt = GraderPrompt("criteria", prompt)
+            _bare_path_trap(p, prompt, roots, name)
         else:
             g.prompt = GraderPrompt("default")
     else:
@@ -957,6 +962,22 @@ def _llm_grader(p: _Parse, d: dict, g: Grader, roots: list[str], where: str) -> 
     if _number(temperature) and 0 <= temperature <= 2:
         g.settings["temperature"] = temperature
     return g
+
+
+def _bare_path_trap(p: _Parse, prompt: str, roots: list[str], name: str) -> None:
+    """Since AgentV 4 a bare `prompt:` is text: a path to an existing file is sent as the criteria, not the file."""
+    text = js_trim(prompt)
+    if not text or "\n" in text or len(text) > 300:
+        return
+    found, _display, _tried = resolve_in(text, roots)
+    if found and os.path.isfile(found):
+        p.traps.append(
+            (
+                f"grader '{name}': prompt: {text} is sent as text (the criteria), not the file's content; "
+                f"write prompt: file://{text} to send the file",
+                p.line,
+            )
+        )
 
 
 def _uses_template_variables(text: str) -> bool:
@@ -1256,3 +1277,18 @@ def merge_metadata(suite: dict | None, test: dict | None) -> dict | None:
         if key not in out:
             out[key] = value
     return out
+
+
+def reads_criteria(graders: list[Grader]) -> bool:
+    """Whether any of these graders (or a composite's members) puts the test's criteria in its prompt."""
+    for g in graders:
+        if g.members and reads_criteria(g.members):
+            return True
+        prompt = g.prompt
+        if g.kind != "llm-grader" or prompt is None:
+            continue
+        if prompt.kind == "default" or prompt.kind == "script":
+            return True
+        if prompt.kind in ("template", "file") and "criteria" in (prompt.text or ""):
+            return True
+    return False

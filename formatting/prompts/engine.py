@@ -587,10 +587,11 @@ def _rendered_v4(an: _Analysis, rendered: Sequence[list[str]], bodies: Sequence[
     return Rendered(_flat_question_v4(rendered), "", None, _system_text(an, bodies) or None, "agentv-4")
 
 
-def evaluator_question(question: str, kept: list[Message]) -> str:
+def evaluator_question(question: str, kept: list[Message], v4: bool = False) -> str:
     """The question the evaluator sees: the candidate's, or, when that is empty, the messages' loose text.
 
-    The reference falls back to the non-blank string `value`s of every non-file entry, joined by a space.
+    The reference falls back to the non-blank string `value`s of every non-file entry, joined by a space; AgentV 4
+    leaves image parts (`type: image`) out too.
     """
     if question:
         return question
@@ -602,7 +603,12 @@ def evaluator_question(question: str, kept: list[Message]) -> str:
                 texts.append(value)
             continue
         for seg in message.segments:
-            if seg.type != "file" and seg.value is not None and not js_blank(seg.value):
+            if (
+                seg.type != "file"
+                and seg.value is not None
+                and not js_blank(seg.value)
+                and not (v4 and seg.type == "image")
+            ):
                 texts.append(seg.value)
     return " ".join(texts)
 
@@ -615,7 +621,9 @@ def format_case(case: EvalCase, eval_file: EvalFile, profile: Profile = "agentv"
         design = profile == "design"
         an = _analyse_v4(case, design)
         lm, agent = _with_profile(_render_v4(an), an, profile, "") if design else _render_v4(an)
-        prompt = grader_prompt_v4(case.criteria or "", evaluator_question(lm.question, an.kept), case.reference_answer)
+        prompt = grader_prompt_v4(
+            case.criteria or "", evaluator_question(lm.question, an.kept, v4=True), case.reference_answer
+        )
         return FormattedCase(case, profile, lm, agent, prompt, explain(case, an, (), eval_file.repo_root, v4=True))
     patterns = tuple(eval_file.config.patterns)
     an = _analyse(case, patterns)

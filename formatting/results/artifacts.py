@@ -19,6 +19,7 @@ import orjson
 from turnlens.formatting.evals.files import FileReadError, read_head, real_outside
 from turnlens.formatting.records import Diagnostic
 from turnlens.formatting.results.sniff import INDEX_NAME
+from turnlens.formatting.walk import forbidden
 
 READ_LIMIT = 4 * 1024 * 1024  # bytes of one artifact read; the rest is said to be cut
 
@@ -59,7 +60,6 @@ _PATHS = {
 }
 
 
-FORBIDDEN_ROOTS = ("/proc", "/sys")  # never read, whatever a link or a row says
 _SHOWN = 160  # characters of a refused path quoted in its warning
 
 
@@ -105,10 +105,6 @@ class RunFolder:
             elif os.path.exists(real):
                 return real, None
         return None, refused
-
-
-def forbidden(real: str) -> bool:
-    return any(real == root or real.startswith(root + "/") for root in FORBIDDEN_ROOTS)
 
 
 def _refusal(folder: RunFolder, record: Any, key: str, recorded: str, why: str) -> Diagnostic:

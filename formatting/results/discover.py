@@ -17,9 +17,11 @@ from datetime import datetime, timezone
 from turnlens.formatting.patterns import LazyPattern
 from turnlens.formatting.records import Diagnostic
 from turnlens.formatting.results.sniff import INDEX_NAME, RESULTS_SUFFIXES, is_results_file, is_run_folder
+from turnlens.formatting.walk import TreeWalk, forbidden, inside
 
 MAX_DEPTH = 4  # .agentv/results/runs/<experiment>/<timestamp>
-MAX_RUNS = 5000
+MAX_RUNS = 5000  # runs listed from one folder: the newest (the older ones are counted in a warning)
+_SKIP = (".git", "node_modules", "__pycache__")
 
 # 2026-11-23T21-50-12-345Z (AgentV replaces : and . by -), or the ISO form itself
 _TIME_IN_NAME = LazyPattern(r"(\d{4}-\d{2}-\d{2})[T_ ](\d{2})[-:](\d{2})[-:](\d{2})(?:[-.](\d{1,6}))?Z?")
@@ -72,14 +74,22 @@ def _mtime(path: str) -> float:
         return math.nan
 
 
-def find_runs(folder: str, depth: int = MAX_DEPTH) -> list[RunSource]:
+def find_runs(
+    folder: str, depth: int = MAX_DEPTH, limit: int | None = MAX_RUNS, left_out: list[RunSource] | None = None
+) -> list[RunSource]:
     """Every run in `folder`: the folder itself if it is a run folder, else its results files and the run folders
-    below it (a run folder's per-test artifacts are not searched), newest first."""
+    below it (a run folder's per-test artifacts are not searched), newest first. Past `limit` runs, the newest
+    are kept and the older ones go to `left_out`."""
     if is_run_folder(folder):
         return [run_source(folder)]
     found: list[RunSource] = []
     _walk(folder, depth, found)
-    return sorted(found, key=run_order)
+    found.sort(key=run_order)
+    if limit is not None and len(found) > limit:
+        if left_out is not None:
+            left_out.extend(found[limit:])
+        del found[limit:]
+    return found
 
 
 def run_order(run: RunSource) -> tuple:
@@ -88,26 +98,22 @@ def run_order(run: RunSource) -> tuple:
     return (not run.named, math.isnan(run.time), -run.time if not math.isnan(run.time) else 0.0, run.path)
 
 
-def _walk(folder: str, depth: int, found: list[RunSource]) -> None:
-    try:
-        entries = sorted(os.scandir(folder), key=lambda e: e.name)
-    except OSError:
-        return
-    for entry in entries:
-        if len(found) >= MAX_RUNS:
+def _walk(folder: str, depth: int, found: list[RunSource], first: bool = False) -> None:
+    """The runs under `folder`, `depth` levels down (walk.py: iterative, no link out of `folder`, never /proc or
+    /sys); with `first`, stops at the first one found."""
+    walk = TreeWalk(folder, skip=_SKIP, max_depth=depth)
+    for current, subfolders, files in walk:
+        if walk.depth < depth:
+            runs = [name for name in subfolders if is_run_folder(os.path.join(current, name))]
+            for name in runs:
+                found.append(run_source(os.path.join(current, name)))
+                subfolders.remove(name)  # its per-test artifacts are never searched
+        for name in files:
+            path = os.path.join(current, name)
+            if name != INDEX_NAME and is_results_file(path):
+                found.append(run_source(path))
+        if first and found:
             return
-        try:
-            is_dir = entry.is_dir()
-        except OSError:
-            continue
-        if is_dir:
-            if depth > 0 and entry.name not in (".git", "node_modules", "__pycache__"):
-                if is_run_folder(entry.path):
-                    found.append(run_source(entry.path))
-                else:
-                    _walk(entry.path, depth - 1, found)
-        elif entry.name != INDEX_NAME and is_results_file(entry.path):
-            found.append(run_source(entry.path))
 
 
 def holds_results(folder: str) -> bool:
@@ -115,19 +121,31 @@ def holds_results(folder: str) -> bool:
     if is_run_folder(folder):
         return True
     found: list[RunSource] = []
-    _walk(folder, MAX_DEPTH, found)
+    _walk(folder, MAX_DEPTH, found, first=True)
     return bool(found)
 
 
-def expand_results_paths(paths: list[str]) -> tuple[list[RunSource], list[Diagnostic]]:
-    """Folders become the runs inside them (newest first); files stay as given, in the order given."""
+def expand_results_paths(paths: list[str], limit: int | None = MAX_RUNS) -> tuple[list[RunSource], list[Diagnostic]]:
+    """Folders become the runs inside them (newest first; past `limit` runs in one folder, the newest, with a
+    warning counting the others); files stay as given, in the order given."""
     runs: list[RunSource] = []
     problems: list[Diagnostic] = []
     for path in paths:
         if os.path.isdir(path):
-            found = find_runs(path)
+            left_out: list[RunSource] = []
+            found = find_runs(path, limit=limit, left_out=left_out)
             if not found:
                 problems.append(Diagnostic(path, None, "no results files or run folders in this folder", "error"))
+            if left_out:
+                problems.append(
+                    Diagnostic(
+                        path,
+                        None,
+                        f"{len(found) + len(left_out):,} runs: the newest {len(found):,} are listed, "
+                        f"{len(left_out):,} older ones left out",
+                        "warning",
+                    )
+                )
             runs.extend(found)
         else:
             runs.append(run_source(path))
@@ -147,6 +165,9 @@ class RunWatcher:
         self.folder = folder
         self.depth = depth
         self.known: set[str] = set(known or ())  # RunSource.path of the runs already listed
+        # a full list left older runs out: the first poll takes note of them rather than calling them new
+        self._seeding = len(self.known) >= MAX_RUNS
+        self._real = os.path.realpath(folder)
         self._listed: dict[str, tuple[int, list[str], list[str]]] = {}  # folder -> (mtime_ns, subfolders, files)
         self._not_results: dict[str, tuple[int, int]] = {}  # file -> (size, mtime_ns) when sniffed as not results
 
@@ -156,10 +177,13 @@ class RunWatcher:
             self._add(run_source(self.folder), found)
         else:
             self._walk(self.folder, self.depth, found)
+        if self._seeding:
+            self._seeding = False
+            return []
         return sorted(found, key=run_order)
 
     def _add(self, source: RunSource, found: list[RunSource]) -> None:
-        if source.path not in self.known and len(self.known) < MAX_RUNS:
+        if source.path not in self.known:  # (a new run is always taken: it is the newest)
             self.known.add(source.path)
             found.append(source)
 
@@ -199,12 +223,17 @@ class RunWatcher:
             except OSError:
                 continue
             if is_dir:
-                if entry.name not in (".git", "node_modules", "__pycache__"):
+                if entry.name not in _SKIP and (not entry.is_symlink() or self._may_follow(entry.path)):
                     subfolders.append(entry.path)
             elif entry.name != INDEX_NAME and entry.name.lower().endswith(RESULTS_SUFFIXES):
                 files.append(entry.path)
         self._listed[folder] = (mtime, subfolders, files)
         return subfolders, files
+
+    def _may_follow(self, link: str) -> bool:
+        """A link to a folder is followed only inside the folder watched, never into /proc or /sys (walk.py)."""
+        real = os.path.realpath(link)
+        return inside(real, self._real) and forbidden(real) is None
 
     def _walk(self, folder: str, depth: int, found: list[RunSource]) -> None:
         listed = self._entries(folder)

@@ -1368,10 +1368,54 @@ def layout_yamlfuzz() -> Layout:
     return lay
 
 
+# --------------------------------------------------------------------------------------------------------------
+# Layout: evaluators — a suite's `execution.evaluators`, which a case without its own evaluators and without an
+# `execution` mapping inherits (`execution: fast` too), and 1.x-3.x files without `$schema`.
+
+
+def layout_evaluators() -> Layout:
+    lay = Layout("evaluators")
+    lay.file("prompts/judge.md", "Judge {{ candidate_answer }} against {{ expected_outcome }} for {{ question }}.\n")
+    hi = [M("user", "hi")]
+    suite = {"evaluators": [
+        {"name": "suite-judge", "type": "llm_judge"},
+        {"name": "suite-file-judge", "type": "llm_judge", "prompt": "prompts/judge.md"},
+        {"name": "suite-code", "type": "code", "script": "run.sh"},
+    ]}  # fmt: skip
+    own = [{"name": "own-judge", "type": "llm_judge"}]
+    lay.eval("evals/inherit.yaml", eval_doc([
+        C("no-execution", hi),
+        C("execution-empty", hi, execution={}),
+        C("execution-fast", hi, execution="fast"),
+        C("execution-null", hi, execution=None),
+        C("execution-list", hi, execution=[1]),
+        C("execution-target", hi, execution={"target": "x"}),
+        C("execution-evaluators-null", hi, execution={"evaluators": None}),
+        C("own", hi, evaluators=own),
+        C("own-empty", hi, evaluators=[]),
+        C("own-null", hi, evaluators=None),
+        C("own-invalid", hi, evaluators=[{"name": "x", "type": "nope"}]),
+        C("execution-empty-own", hi, execution={}, evaluators=own),
+        C("execution-fast-own", hi, execution="fast", evaluators=own),
+        C("execution-fast-own-empty", hi, execution="fast", evaluators=[]),
+        C("execution-own", hi, execution={"evaluators": own}),
+    ], {"execution": suite}))
+    lay.eval("evals/suite-empty.yaml", eval_doc([C("a", hi)], {"execution": {"evaluators": []}}))
+    lay.eval("evals/suite-invalid.yaml", eval_doc([C("a", hi), C("b", hi)],
+                                                  {"execution": {"evaluators": [{"name": "x", "type": "bad"}]}}))
+    lay.eval("evals/suite-not-list.yaml", eval_doc([C("a", hi)], {"execution": {"evaluators": "llm_judge"}}))
+    lay.eval("evals/suite-execution-fast.yaml", eval_doc([C("a", hi)], {"execution": "fast"}))
+    old = "  - id: a\n    expected_outcome: o\n    input_messages: [{role: user, content: hi}]\n"
+    lay.eval("evals/no-schema-1x.yaml", "evalcases:\n" + old)
+    lay.eval("evals/no-schema-mixed.yaml", "evalcases:\n" + old + "  - id: b\n    criteria: c\n    input: hi\n"
+             "    input_messages: [{role: user, content: hi}]\n")
+    return lay
+
+
 def all_layouts(abs_root: str) -> list[Layout]:
     return [layout_basic(), layout_patterns(), layout_configs(), layout_noconfig(), layout_loaderrors(),
             layout_abspath(abs_root), layout_dotfolder(), layout_fuzz(), layout_globfuzz(),
-            layout_cwd(), layout_fuzzdeep(), layout_big(), layout_yamlfuzz()]
+            layout_cwd(), layout_fuzzdeep(), layout_big(), layout_yamlfuzz(), layout_evaluators()]
 
 
 def write(out: Path, abs_root: str | None = None) -> dict:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SEED = 4424
-GENERATED = ("suites", "fuzz", "refused", "dotenv", "monorepo")
+GENERATED = ("suites", "fuzz", "refused", "dotenv", "monorepo", "edges")
 
 # The environment every generated layout is recorded with (values as the oracle sees them). CORPUS_ROOT is
 # filled in with the layout's absolute path at record time.
@@ -2627,6 +2627,258 @@ tests:
     )
 
 
+# ----------------------------------------------------------------------------------------------------------------
+# edges/: the shapes where turnlens once disagreed with AgentV 4.42.4 (issue 18), each beside its neighbours.
+
+_T = "tests:\n  - {id: a, criteria: c, input: hi}\n"
+EDGE_WORKSPACES = {
+    "repo-source": "workspace:\n  repos:\n    - {source: {type: git, url: x}}\n" + _T,
+    "repo-source-null": "workspace:\n  repos:\n    - {source: null}\n" + _T,
+    "repo-checkout": "workspace:\n  repos:\n    - {checkout: {ref: main}}\n" + _T,
+    "repo-clone": "workspace:\n  repos:\n    - {clone: {depth: 1}}\n" + _T,
+    "repo-all-three": "workspace:\n  repos:\n    - {checkout: 1, source: 1, clone: 1}\n" + _T,
+    "repo-clone-and-commit": "workspace:\n  repos:\n    - {path: a, commit: x, base_commit: y, clone: 1}\n" + _T,
+    "repo-commit-differs": "workspace:\n  repos:\n    - {path: ./r, commit: abc, base_commit: def}\n" + _T,
+    "repo-commit-same": "workspace:\n  repos:\n    - {path: ./r, commit: abc, base_commit: abc}\n" + _T,
+    "repo-commit-one-side": "workspace:\n  repos:\n    - {path: a, commit: x}\n    - {path: b, base_commit: y}\n" + _T,
+    "repo-commit-not-strings": "workspace:\n  repos:\n    - {commit: 5, base_commit: 6}\n    - {commit: a, base_commit: 5}\n"
+    + _T,
+    "repo-commit-empty": 'workspace:\n  repos:\n    - {commit: "", base_commit: y}\n' + _T,
+    "repo-second-entry": "workspace:\n  repos:\n    - {commit: x, base_commit: y}\n    - {source: 1}\n" + _T,
+    "repo-not-object": "workspace:\n  repos:\n    - 5\n    - [source]\n    - {source: 1}\n" + _T,
+    "repos-mapping": "workspace:\n  repos: {source: 1}\n" + _T,
+    "pool-before-repos": "workspace:\n  pool: 1\n  repos:\n    - {source: 1}\n" + _T,
+    "static-after-repos": "workspace:\n  repos:\n    - {source: 1}\n  static: 1\n" + _T,
+    "empty-list": "workspace: []\n" + _T,
+    "file-empty": "workspace: ../workspaces/empty.yaml\n" + _T,
+    "file-scalar": "workspace: ../workspaces/scalar.yaml\n" + _T,
+    "file-list": "workspace: ../workspaces/list.yaml\n" + _T,
+    "file-removed-key": "workspace: ../workspaces/static-path.yaml\n" + _T,
+    "file-source": "workspace: ../workspaces/source.yaml\n" + _T,
+    "file-commit-differs": "workspace: ../workspaces/commits.yaml\n" + _T,
+    "file-duplicate-key": "workspace: ../workspaces/duplicate.yaml\n" + _T,
+    "file-good": "workspace: ../workspaces/good.yaml\n" + _T,
+    "test-checkout": "tests:\n  - {id: a, criteria: c, input: hi, workspace: {repos: [{checkout: 1}]}}\n"
+    "  - {id: b, criteria: c, input: hi, workspace: {static_path: x}}\n",
+    "test-scalar": "tests:\n  - {id: a, criteria: c, input: hi, workspace: 5}\n",
+    "test-file": "tests:\n  - {id: a, criteria: c, input: hi, workspace: ../workspaces/commits.yaml}\n",
+    "test-file-scalar": "tests:\n  - {id: a, criteria: c, input: hi, workspace: ../workspaces/scalar.yaml}\n",
+    "test-incomplete-first": "tests:\n  - {id: a, input: hi, workspace: {repos: [{source: 1}]}}\n",
+    "test-skip-defaults": "tests:\n  - {id: a, criteria: c, input: hi}\n  - {id: b, criteria: c, input: hi, "
+    "workspace: {repos: [{source: 1}]}, execution: {skip_defaults: true}}\n",
+}
+
+
+def write_edges(w: Writer) -> None:
+    """Shapes of issue 18: `file://` globs that match folders, integer-like keys in JSON sources, criteria falling
+    back to expected_outcome, case folders with null ids, JSONL lines with JavaScript white space, empty
+    `assertions:`, non-string JSONL criteria, evals.json ids and `${{ }}`, image parts and the grader's fallback
+    question, value-less reference parts, workspaces AgentV refuses."""
+    name = "edges"
+    w.layout(name, "issue 18's shapes: globs over folders, JS key order and trim, fallbacks, workspaces")
+    case = "- id: {id}\n  criteria: c\n  input: {input}\n"
+    w.file(name, "evals/cases/a.yaml", case.format(id="glob-a", input="from a.yaml"))
+    w.file(name, "evals/cases/b.yml", case.format(id="glob-b", input="from b.yml"))
+    w.file(name, "evals/cases/sub/c.yaml", case.format(id="glob-c", input="from sub/c.yaml"))
+    w.file(name, "evals/cases/folder.yaml/d.yaml", case.format(id="glob-d", input="inside a folder named .yaml"))
+    w.file(name, "evals/cases/.hidden.yaml", case.format(id="glob-hidden", input="a dot file"))
+    w.eval(name, "evals/glob-star.eval.yaml", "tests:\n  - file://cases/*\n")
+    w.eval(name, "evals/glob-yaml.eval.yaml", "tests:\n  - file://cases/*.yaml\n  - file://cases/*.yml\n")
+    w.eval(name, "evals/glob-globstar.eval.yaml", "tests:\n  - file://cases/**/*.yaml\n")
+    w.eval(name, "evals/glob-folders-only.eval.yaml", "tests:\n  - file://cases/sub*\n  - file://cases/*.yaml/\n")
+
+    int_keys = [
+        {"id": "int-keys-content", "criteria": "c", "input": [{"role": "user", "content": [
+            {"type": "text", "value": "hello"},
+            {"type": "weird", "b": 1, "10": 2, "2": 3, "-1": 4, "01": 5, "4294967295": 6, "4294967294": 7}]}],
+         "expected_output": [{"role": "assistant", "content": {"z": 1, "3": 2, "1": 3}}]},
+        {"id": "int-keys-object-input", "criteria": "c", "input": {"z": 1, "3": {"y": 1, "0": 2}},
+         "expected_output": {"b": 1, "7": 2}},
+        {"id": "int-keys-escaped", "criteria": "c", "input": {"b": 1, "\\u0031": 2}},
+    ]  # fmt: skip
+    lines = [json.dumps(t, ensure_ascii=False) for t in int_keys]
+    lines[2] = lines[2].replace("\\\\u0031", "\\u0031")
+    w.eval(name, "evals/int-keys.jsonl", "\n".join(lines) + "\n")
+    w.file(name, "evals/int-keys-cases.jsonl", "\n".join(lines) + "\n")
+    w.eval(name, "evals/int-keys-external.eval.yaml", "tests: ./int-keys-cases.jsonl\n")
+
+    w.eval(
+        name,
+        "evals/criteria-fallback.eval.yaml",
+        """tests:
+  - {id: empty, criteria: "", expected_outcome: EO1, input: hi}
+  - {id: num, criteria: 5, expected_outcome: EO2, input: hi}
+  - {id: list, criteria: [a], expected_outcome: EO3, input: hi}
+  - {id: nul, criteria: null, expected_outcome: EO4, input: hi}
+  - {id: both, criteria: C, expected_outcome: EO5, input: hi}
+  - {id: eo-empty, criteria: "", expected_outcome: "", input: hi}
+  - {id: eo-num, criteria: "", expected_outcome: 7, input: hi}
+  - {id: ws, criteria: "  ", expected_outcome: EO8, input: hi}
+  - {id: eo-num-only, expected_outcome: 7, input: hi}
+  - {id: eo-empty-only, expected_outcome: "", input: hi}
+  - {id: c-num-only, criteria: 5, input: hi}
+  - {id: eo-list, criteria: "", expected_outcome: [x], input: hi}
+  - {id: eo-ws, criteria: "", expected_outcome: "  ", input: hi}
+  - {id: eo-num-exp, criteria: "", expected_outcome: 7, input: hi, expected_output: ans}
+""",
+    )
+    folders = {
+        "a-null": "id: null\n", "b-empty": 'id: ""\n', "c-num": "id: 5\n", "d-missing": "", "e-space": 'id: " "\n',
+        "f-false": "id: false\n", "g-tilde": "id: ~\n", "h-list": "id: [x]\n",
+    }  # fmt: skip
+    for folder, id_line in folders.items():
+        w.file(name, f"evals/case-folders/{folder}/case.yaml", id_line + "criteria: c\ninput: hi\n")
+    w.eval(name, "evals/case-folders.eval.yaml", "tests: ./case-folders/\n")
+
+    trimmed = [
+        '\ufeff{"id":"bom","criteria":"c","input":"hi"}',
+        '\u00a0{"id":"nbsp","criteria":"c","input":"hi"}\u00a0',
+        '\u3000{"id":"ideographic-space","criteria":"c","input":"hi"}\u3000',
+        '{"id":"line-separator","criteria":"c","input":"hi"}\u2028',
+        '\u2029{"id":"paragraph-separator","criteria":"c","input":"hi"}',
+        '\x0b{"id":"vertical-tab","criteria":"c","input":"hi"}\x0c',
+        "\u00a0",
+        "\u2028",
+        '\t{"id":"tab","criteria":"c","input":"hi"}\r',
+    ]
+    w.eval(name, "evals/js-trim.jsonl", "\n".join(trimmed) + "\n")
+    w.eval(name, "evals/js-trim-nel.jsonl", '{"id":"a","criteria":"c","input":"hi"}\n\u0085{"id":"nel"}\n')
+    w.eval(name, "evals/js-trim-fs.jsonl", '{"id":"a","criteria":"c","input":"hi"}\n\x1c\n')
+    w.file(name, "evals/js-trim-cases.jsonl", "\n".join(trimmed) + "\n")
+    w.eval(name, "evals/js-trim-external.eval.yaml", "tests: ./js-trim-cases.jsonl\n")
+
+    w.eval(
+        name,
+        "evals/empty-keys.eval.yaml",
+        """tests:
+  - id: assertions-null
+    input: hi
+    assertions:
+  - id: assert-null
+    input: hi
+    assert:
+  - id: assertions-null-with-criteria
+    input: hi
+    criteria: c
+    assertions: null
+  - id: assertions-empty-list
+    input: hi
+    assertions: []
+  - id: evaluators-null
+    input: hi
+    execution: {evaluators: null}
+""",
+    )
+    w.eval(
+        name,
+        "evals/empty-keys.jsonl",
+        '{"id":"assert-null","input":"hi","assert":null}\n{"id":"assertions-null","input":"hi","assertions":null}\n',
+    )
+    w.eval(
+        name,
+        "evals/criteria-types.jsonl",
+        "\n".join(
+            [
+                '{"id":"c-num","criteria":5,"input":"hi"}',
+                '{"id":"c-obj","criteria":{"a":1},"input":"hi"}',
+                '{"id":"c-list","criteria":["a"],"input":"hi"}',
+                '{"id":"c-true","criteria":true,"input":"hi"}',
+                '{"id":"c-empty-eo","criteria":"","expected_outcome":"EO","input":"hi"}',
+                '{"id":"c-num-eo","criteria":5,"expected_outcome":"EO","input":"hi"}',
+                '{"id":"eo-only","expected_outcome":"EO","input":"hi"}',
+                '{"id":"c-num-exp","criteria":5,"expected_output":"x","input":"hi"}',
+            ]
+        )
+        + "\n",
+    )
+    w.eval(
+        name,
+        "skills/evals.json",
+        """{"skill_name": "${{ CORPUS_TXT }}", "evals": [
+ {"id": null, "prompt": "hello ${{ CORPUS_TXT }}", "expected_output": "E ${{ CORPUS_TXT }}"},
+ {"id": null, "prompt": ""},
+ {"prompt": ""},
+ {"id": 3, "prompt": ""},
+ {"id": "${{ CORPUS_TXT }}", "prompt": "p", "assertions": ["a ${{ CORPUS_TXT }}"]},
+ {"id": false, "prompt": "q"},
+ {"id": {"a": 1}, "prompt": ""},
+ {"id": [1, null, [2, 3]], "prompt": ""},
+ {"id": 1.5, "prompt": "r"},
+ {"prompt": "no id"}
+]}
+""",
+    )
+    w.file(name, "evals/pic.png", b"\\x89PNG\\r\\n\\x1a\\n")
+    w.eval(
+        name,
+        "evals/image-fallback.eval.yaml",
+        """tests:
+  - id: img-only
+    criteria: c
+    input: [{role: user, content: [{type: image, value: pic.png}]}]
+  - id: img-and-blank
+    criteria: c
+    input: [{role: user, content: [{type: image, value: pic.png}, {type: text, value: "  "}]}]
+  - id: img-missing
+    criteria: c
+    input: [{role: user, content: [{type: image, value: missing.png}, {type: text, value: ""}]}]
+  - id: img-url
+    criteria: c
+    input: [{role: user, content: [{type: image_url, value: "http://x/y.png"}]}]
+  - id: img-text-value
+    criteria: c
+    input: [{role: user, content: [{type: image, value: "  some text  "}]}]
+  - id: file-missing-and-other
+    criteria: c
+    input: [{role: user, content: [{type: file, value: missing.md}, {type: weird, value: wv}]}]
+  - id: img-and-text
+    criteria: c
+    input: [{role: user, content: [{type: image, value: pic.png}, {type: text, value: "   "}, {type: other, value: o}]}]
+""",
+    )
+    w.file(name, "evals/f.md", "FILE\n")
+    w.eval(
+        name,
+        "evals/reference-values.eval.yaml",
+        """tests:
+  - id: text-without-values
+    criteria: c
+    input: hi
+    expected_output:
+      - role: assistant
+        content: [{type: text, value: A}, {type: text}, {type: text, value: 5}, {type: text, value: null}, {type: text, value: ""}]
+  - id: file-without-values
+    criteria: c
+    input: hi
+    expected_output:
+      - role: assistant
+        content: [{type: file}, {type: file, value: 5}, {type: image}, {type: image, value: null}, {type: file, value: f.md}, {type: text, value: T}]
+  - id: file-only-without-value
+    criteria: c
+    input: hi
+    expected_output: [{role: assistant, content: [{type: file}]}]
+  - id: object-content
+    criteria: c
+    input: hi
+    expected_output: [{role: assistant, content: {type: file}}]
+  - id: image-list
+    criteria: c
+    input: hi
+    expected_output: [{role: assistant, content: [{type: image, value: [1]}, {type: image, value: pic.png}]}]
+""",
+    )
+    w.file(name, "workspaces/empty.yaml", "")
+    w.file(name, "workspaces/scalar.yaml", "hello\n")
+    w.file(name, "workspaces/list.yaml", "- a\n- b\n")
+    w.file(name, "workspaces/static-path.yaml", "static_path: x\n")
+    w.file(name, "workspaces/source.yaml", "repos:\n  - source: {type: git}\n")
+    w.file(name, "workspaces/commits.yaml", "repos:\n  - {commit: a, base_commit: b}\n")
+    w.file(name, "workspaces/duplicate.yaml", "a: 1\na: 2\n")
+    w.file(name, "workspaces/good.yaml", "repos:\n  - {path: ./r, commit: a, base_commit: a}\n")
+    for key, text in EDGE_WORKSPACES.items():
+        w.eval(name, f"evals/workspace/{key}.eval.yaml", text)
+
+
 def write_monorepo(w: Writer) -> None:
     """A repository whose eval files sit two packages down; the same relative path exists at several levels."""
     name = "monorepo"
@@ -2897,6 +3149,7 @@ def write(out: Path) -> dict:
     write_refused(w)
     write_dotenv(w)
     write_monorepo(w)
+    write_edges(w)
     manifest = {
         "generator": "tests/corpus4/generate.py",
         "env": CORPUS_ENV,

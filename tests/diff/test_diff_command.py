@@ -10,12 +10,17 @@ import sys
 from pathlib import Path
 
 import pytest
-from git_helpers import commit_all, git  # tests/git_helpers.py
+from git_helpers import commit_all, git, make_sample_repo  # tests/git_helpers.py
 
 from turnlens.formatting.diff.versions import plan_diff, run_diff
 from turnlens.formatting.export.evals import iter_rows
 
 GUIDELINE = "prompts/code-review.instructions.md"
+
+
+@pytest.fixture
+def sample_repo(tmp_path: Path) -> Path:
+    return make_sample_repo(tmp_path)
 
 
 def turnlens(cwd: Path, *args: str) -> subprocess.CompletedProcess:
@@ -197,3 +202,15 @@ def test_diff_html_page_renders_in_chromium(sample_repo: Path, tmp_path: Path):
     assert "Changed tests (8)" in dom
     assert "cr-system-file-attachment" in dom and "+A &lt;new&gt; rule." in dom
     assert screenshot(page.as_uri(), str(tmp_path / "diff.png"))
+
+
+def test_the_docs_sample_is_current(sample_repo: Path):
+    """docs/diff-sample.md is what the recipe in docs/diff.md prints (regenerate it with this recipe)."""
+    with open(sample_repo / GUIDELINE, "a") as f:
+        f.write("\n5. Say which finding blocks the merge, if any.\n")
+    suite = sample_repo / "evals/support/refunds.eval.yaml"
+    suite.write_text(suite.read_text().replace("- id: refund-unused-tent\n", "- id: refund-unused-tent-30-days\n"))
+    done = turnlens(sample_repo, "diff", "--format", "markdown")
+    assert done.returncode == 0, done.stderr
+    sample = Path(__file__).resolve().parents[2] / "docs" / "diff-sample.md"
+    assert done.stdout == sample.read_text(encoding="utf-8")

@@ -9,6 +9,12 @@ The second adversarial pass (issue 22), case by case, and the tests that hold ea
   `artifact_dir` outside): test_run_folder_artifacts_never_read_outside_it, ..._in_the_results_view
 - `o` with $EDITOR a missing program, a folder, a bad path or an unbalanced quote, in a real terminal:
   test_missing_editor_resumes_the_app_and_says_so
+- discovery through `evals/a/root -> /`, a link into /proc, `turnlens /proc/self`, `--evals /proc`, a link loop:
+  test_tree_walk_follows_links_only_inside_and_never_recurses, test_a_link_to_root_is_not_followed_by_export,
+  test_the_app_on_proc_and_on_a_link_to_root_quits_on_q
+- a tree 1,100 levels deep: test_deep_tree_export_is_cut_with_a_warning, test_deep_tree_in_the_app
+- more than MAX_RUNS runs in a folder, more runs than file descriptors: test_more_runs_than_listed_keeps_the_newest,
+  test_export_of_more_runs_than_file_descriptors_drops_no_row
 """
 
 from __future__ import annotations
@@ -844,3 +850,175 @@ def test_missing_editor_resumes_the_app_and_says_so(tmp_path, terminal, editor, 
     term.press(b"q")
     assert term.wait() == 0
     assert term.output.rfind(ALT_SCREEN_OFF) > term.output.rfind(ALT_SCREEN_ON)  # the terminal is left restored
+
+
+# --- discovery stays in the tree it was given: no link out, never /proc or /sys, any depth (issue 22.4, 22.8) -------
+
+
+def test_tree_walk_follows_links_only_inside_and_never_recurses(tmp_path):
+    from turnlens.formatting.walk import TreeWalk
+
+    top = tmp_path / "top"
+    (top / "a" / "b").mkdir(parents=True)
+    (tmp_path / "outside").mkdir()
+    (top / "a" / "inner").symlink_to(top / "a" / "b")  # inside: followed (once: b is the same folder)
+    (top / "a" / "loop").symlink_to(top)  # a loop: the top again, not walked twice
+    (top / "root").symlink_to("/")
+    (top / "out").symlink_to(tmp_path / "outside")
+    (top / "procs").symlink_to("/proc/self")
+    walk = TreeWalk(str(top))
+    walked = [os.path.relpath(folder, top) for folder, _subfolders, _files in walk]
+    assert walked == [".", "a", "a/b"]  # a/inner is a/b again
+    cuts = dict((os.path.relpath(path, top), why) for path, why in walk.report())
+    assert cuts == {
+        "out": f"a link to {os.path.realpath(tmp_path / 'outside')}, outside the folder searched: not followed",
+        "procs": "a link into /proc: not followed",
+        "root": "a link to /, outside the folder searched: not followed",
+    }
+    proc = TreeWalk("/proc/self")
+    assert list(proc) == [] and proc.report() == [("/proc/self", "in /proc: not searched")]
+    outside_bound = TreeWalk(str(top), bounds=[str(tmp_path)])  # the repository root: a link into it is followed
+    assert "out" in [os.path.relpath(folder, top) for folder, _s, _f in outside_bound]
+
+
+@pytest.fixture
+def deep_tree(tmp_path: Path):
+    """make(tmp_path, levels): evals/a/a/…/a (`levels` deep, under PATH_MAX) with an eval file at the top and one at
+    the bottom; removed at the end level by level (pytest's own clean-up recurses, and overflows on it)."""
+    yield _deep_tree
+    evals = tmp_path / "evals"
+    if not evals.exists():
+        return
+    back = os.getcwd()
+    os.chdir(evals)
+    try:
+        depth = 0
+        while os.path.isdir("a") and not os.path.islink("a"):
+            os.chdir("a")
+            depth += 1
+        for _ in range(depth):
+            for name in os.listdir("."):
+                os.unlink(name) if not os.path.isdir(name) or os.path.islink(name) else os.rmdir(name)
+            os.chdir("..")
+        for name in os.listdir("."):
+            if os.path.islink(name) or not os.path.isdir(name):
+                os.unlink(name)
+        os.rmdir("a") if os.path.isdir("a") else None
+    finally:
+        os.chdir(back)
+
+
+def _deep_tree(tmp_path: Path, levels: int = 1100) -> Path:
+    evals = tmp_path / "evals"
+    evals.mkdir()
+    (tmp_path / ".git").mkdir()
+    (evals / "top.eval.yaml").write_text("tests:\n  - id: top\n    criteria: c\n    input: hi\n")
+    fd = os.open(evals, os.O_RDONLY)
+    try:
+        for _ in range(levels):  # by descriptor: the path itself would pass PATH_MAX for os.mkdir
+            os.mkdir("a", dir_fd=fd)
+            fd_next = os.open("a", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = fd_next
+        with open(os.open("deep.eval.yaml", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd), "w") as out:
+            out.write("tests:\n  - id: deep\n    criteria: c\n    input: hi\n")
+    finally:
+        os.close(fd)
+    return evals
+
+
+def test_deep_tree_export_is_cut_with_a_warning(tmp_path, deep_tree):
+    from turnlens.formatting.walk import MAX_DEPTH
+
+    deep_tree(tmp_path)
+    proc = run_cli("export", "evals", cwd=tmp_path)
+    no_traceback(proc)
+    assert proc.returncode == 0 and b'"id":"top"' in proc.stdout.replace(b" ", b"")
+    warning = f": more than {MAX_DEPTH} levels deep: its subfolders are not searched"
+    assert "evals/" + "a/" * (MAX_DEPTH - 1) + "a" + warning in proc.stderr.decode()
+
+
+async def test_deep_tree_in_the_app(tmp_path, monkeypatch, deep_tree):
+    from tui_helpers import wait_for_idle
+
+    from turnlens.tui.app import make_app
+
+    evals = deep_tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    app = make_app([str(evals)], repo_root=str(tmp_path), watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_idle(pilot)
+        session = app.screen.session
+        assert [os.path.basename(f.path) for f in session.files] == ["top.eval.yaml"]
+        assert any("levels deep" in d.message for d in session.file_warnings())
+        await pilot.press("q")
+
+
+def test_a_link_to_root_is_not_followed_by_export(tmp_path, deep_tree):
+    evals = deep_tree(tmp_path, levels=1)
+    (evals / "a" / "root").symlink_to("/")
+    (evals / "a" / "procs").symlink_to("/proc")
+    proc = run_cli("export", "evals", cwd=tmp_path)
+    no_traceback(proc)
+    assert proc.returncode == 0 and len(proc.stdout.splitlines()) == 2  # top and deep, nothing under /
+    stderr = proc.stderr.decode()
+    assert "evals/a/root: a link to /, outside the folder searched: not followed" in stderr
+    assert "evals/a/procs: a link into /proc: not followed" in stderr
+    proc = run_cli("export", "/proc/self", cwd=tmp_path)
+    no_traceback(proc)
+    assert proc.returncode == 1 and "/proc/self: in /proc: not searched" in proc.stderr.decode()
+
+
+@pytest.mark.parametrize("args", [["/proc/self"], ["--evals", "/proc", "{results}"], ["{root_link}"]])
+def test_the_app_on_proc_and_on_a_link_to_root_quits_on_q(tmp_path, terminal, deep_tree, args):
+    results = Path(__file__).parents[1] / "fixtures" / "results" / "run-a.jsonl"
+    evals = deep_tree(tmp_path, levels=1)
+    (evals / "a" / "root").symlink_to("/")
+    args = [a.format(results=results, root_link=evals) for a in args]
+    term = terminal(*args, cwd=tmp_path)
+    shown = term.plain(term.read(until=b"Quit", timeout=TIMEOUT))
+    assert "Quit" in shown, shown[-2000:]
+    term.read(timeout=0.5)
+    term.press(b"q")
+    assert term.wait() == 0
+    assert term.output.rfind(ALT_SCREEN_OFF) > term.output.rfind(ALT_SCREEN_ON)
+
+
+# --- more runs than are listed: the newest kept, the rest counted; export drops none (issue 22.12) ------------------
+
+
+def many_runs(folder: Path, count: int) -> None:
+    for n in range(count):
+        run = folder / "runs" / "default" / f"2026-01-01T00-{n // 60:02d}-{n % 60:02d}-000Z"
+        run.mkdir(parents=True)
+        (run / "index.jsonl").write_text(_ROW % (f"t{n}", "") + "\n")
+
+
+def test_more_runs_than_listed_keeps_the_newest(tmp_path, monkeypatch):
+    from turnlens.formatting.results import discover
+
+    many_runs(tmp_path, 7)
+    monkeypatch.setattr(discover, "MAX_RUNS", 3)
+    runs, problems = discover.expand_results_paths([str(tmp_path / "runs")], limit=3)
+    assert [r.name for r in runs] == [f"default/2026-01-01T00-00-0{n}-000Z" for n in (6, 5, 4)]
+    assert [p.message for p in problems] == ["7 runs: the newest 3 are listed, 4 older ones left out"]
+    watcher = discover.RunWatcher(str(tmp_path / "runs"), [r.path for r in runs])
+    assert watcher.poll() == []  # the older ones left out are not new runs
+    many_runs(tmp_path / "later", 0)
+    newest = tmp_path / "runs" / "default" / "2026-01-01T01-00-00-000Z"
+    newest.mkdir()
+    (newest / "index.jsonl").write_text(_ROW % ("new", "") + "\n")
+    assert [r.name for r in watcher.poll()] == ["default/2026-01-01T01-00-00-000Z"]
+
+
+def test_export_of_more_runs_than_file_descriptors_drops_no_row(tmp_path):
+    import resource
+
+    many_runs(tmp_path, 150)
+
+    def few_descriptors():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (100, 100))
+
+    proc = run_cli("export", "runs", cwd=tmp_path, preexec_fn=few_descriptors)
+    no_traceback(proc)
+    assert proc.returncode == 0 and len(proc.stdout.splitlines()) == 150

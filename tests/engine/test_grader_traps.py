@@ -1,0 +1,69 @@
+"""turnlens's own warnings about AgentV 4 graders, on the case with file:line (row ⚠, `n`, the warn filter, the
+export's `warnings`): what AgentV does without a word."""
+
+from __future__ import annotations
+
+from turnlens.formatting.evals.loader import load_eval_file
+from turnlens.formatting.export.evals import iter_rows
+
+
+def _rows(tmp_path, text: str, files: dict[str, str] | None = None) -> dict[str, dict]:
+    for rel, body in (files or {}).items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(body, encoding="utf-8")
+    (tmp_path / "t.eval.yaml").write_text(text, encoding="utf-8")
+    ev = load_eval_file(tmp_path / "t.eval.yaml", repo_root=str(tmp_path), cwd=str(tmp_path), environ={})
+    rows = {row["id"]: row for row in iter_rows(ev)}
+    for row in rows.values():  # (paths as given: relative to the test's folder here)
+        row["warnings"] = [w.replace(f"{tmp_path}/", "") for w in row["warnings"]]
+    return rows
+
+
+def test_a_bare_prompt_naming_an_existing_file_is_sent_as_text(tmp_path):
+    rows = _rows(
+        tmp_path,
+        "tests:\n  - id: bare\n    input: hi\n    assertions:\n      - name: refusal\n        type: llm-grader\n"
+        "        prompt: ./graders/refusal.md\n",
+        {"graders/refusal.md": "Is it a refusal?\n"},
+    )
+    warnings = rows["bare"]["warnings"]
+    assert any(
+        w.startswith("t.eval.yaml:5: grader 'refusal': prompt: ./graders/refusal.md is sent as text")
+        and "write prompt: file://./graders/refusal.md" in w
+        for w in warnings
+    ), warnings
+    # and AgentV's grader really grades against the path
+    assert "[[ ## criteria ## ]]\n./graders/refusal.md\n" in rows["bare"]["lm"]["graders"][0]["input"]["userPrompt"]
+
+
+def test_a_bare_prompt_that_names_no_file_is_no_trap(tmp_path):
+    rows = _rows(
+        tmp_path,
+        "tests:\n  - id: plain\n    input: hi\n    assertions:\n      - {type: llm-grader, prompt: Be polite}\n",
+    )
+    assert rows["plain"]["warnings"] == []
+
+
+def test_criteria_no_grader_reads(tmp_path):
+    rows = _rows(
+        tmp_path,
+        "tests:\n"
+        "  - id: unread\n    input: hi\n    criteria: Says hello\n    assertions:\n"
+        "      - {type: contains, value: hello}\n"
+        "  - id: read\n    input: hi\n    criteria: Says hello\n    assertions:\n      - {type: llm-grader}\n"
+        "  - id: default\n    input: hi\n    criteria: Says hello\n",
+    )
+    assert rows["unread"]["warnings"] == [
+        "t.eval.yaml:4: criteria is read by no grader: the test has assertions, so AgentV runs them instead of the "
+        "default grader, and none of them is an llm-grader that reads the criteria"
+    ]
+    assert rows["read"]["warnings"] == []
+    assert rows["default"]["warnings"] == []
+
+
+def test_agentv_grader_warnings_are_on_the_case(tmp_path):
+    rows = _rows(
+        tmp_path,
+        "tests:\n  - id: t\n    input: hi\n    criteria: c\n    assertions:\n      - {type: contains}\n",
+    )
+    assert rows["t"]["warnings"] == ["t.eval.yaml:6: Skipping contains evaluator 'contains' in 't': missing value"]
