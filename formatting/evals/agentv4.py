@@ -794,9 +794,16 @@ def _tests_list(ctx: _Ctx, tests: Any, doc: YamlDoc) -> list[tuple[Any, int | No
             if _GLOB_CHARS.search(ref):
                 from wcmatch import glob as wglob  # here, not at the top: few suites use globs (startup time)
 
+                from turnlens.formatting.evals.globs import expands_too_far, too_far_message
+
+                if expands_too_far(target):  # the other tests still load
+                    ctx.warn(too_far_message(entry), line)
+                    continue
                 _watch_glob_folders(ctx, target)
                 # files only: a folder the pattern matches is not a case file (AgentV's glob lists files)
-                matches = sorted(m for m in wglob.glob(target, flags=wglob.BRACE | wglob.GLOBSTAR) if os.path.isfile(m))
+                matches = sorted(
+                    m for m in wglob.glob(target, flags=wglob.BRACE | wglob.GLOBSTAR, limit=0) if os.path.isfile(m)
+                )  # (no limit of wcmatch's own: expands_too_far applied it)
                 if not matches:
                     ctx.warn(f"Glob pattern matched no files: {entry} (resolved to {target})", line)
                 for m in matches:

@@ -129,7 +129,7 @@ def discover_eval_files(
 
     folder = os.path.abspath(folder)
     root = os.path.abspath(repo_root) if repo_root else find_repo_root(folder)
-    patterns, _cfg = eval_patterns(folder, root)
+    patterns = _usable_patterns(folder, root, cut)
     found: list[str] = []
     older: list[str] = []  # 0.15 files, after the current format's
     walk = TreeWalk(folder, bounds=(root,), skip=SKIP_DIRS)
@@ -147,7 +147,36 @@ def has_eval_files(folder: str, repo_root: str | None = None) -> bool:
     folder = os.path.abspath(folder)
     root = os.path.abspath(repo_root) if repo_root else find_repo_root(folder)
     walk = TreeWalk(folder, bounds=(root,), skip=SKIP_DIRS)
-    return next(_walk_eval_files(walk, folder, root, eval_patterns(folder, root)[0], None, None), None) is not None
+    return next(_walk_eval_files(walk, folder, root, _usable_patterns(folder, root), None, None), None) is not None
+
+
+def _usable_patterns(folder: str, root: str, problems: list[tuple[str, str]] | None = None) -> list[str]:
+    """eval_patterns, without those whose braces expand past globs.BRACE_LIMIT paths: each is named in
+    `problems` as (`config.yaml:line`, why) and the others still apply."""
+    from turnlens.formatting.evals.globs import expands_too_far, too_far_message
+
+    patterns, cfg = eval_patterns(folder, root)
+    usable = [p for p in patterns if not expands_too_far(p)]
+    if len(usable) < len(patterns) and cfg is not None and problems is not None:
+        lines = _pattern_lines(cfg)
+        for n, pattern in enumerate(patterns):
+            if pattern not in usable:
+                where = f"{cfg}:{lines[n]}" if n < len(lines) and lines[n] else cfg
+                problems.append((where, too_far_message(pattern)))
+    return usable
+
+
+def _pattern_lines(cfg: str) -> list[int | None]:
+    """The line of each of `eval_patterns` in the config file (read again: only when one is refused)."""
+    from turnlens.formatting.evals.files import FileReadError, read_bytes
+    from turnlens.formatting.evals.yaml12 import YamlError, parse_yaml_bytes
+
+    try:
+        doc = parse_yaml_bytes(read_bytes(cfg))
+    except (FileReadError, YamlError):
+        return []
+    patterns = doc.data.get("eval_patterns") if isinstance(doc.data, dict) else None
+    return list(doc.child_lines(patterns) or []) if isinstance(patterns, list) else []
 
 
 def _walk_eval_files(
@@ -166,7 +195,8 @@ def _walk_eval_files(
     flags = wglob.GLOBSTAR | wglob.IGNORECASE | wglob.BRACE | wglob.EXTGLOB
     # Compiled once: globmatch() compiles (and brace-expands) its patterns on every call, ~4/5 of a folder's time.
     folder_match = wglob.compile(FOLDER_PATTERNS, flags=flags).match
-    root_match = wglob.compile(patterns, flags=flags).match
+    # (each pattern within globs.BRACE_LIMIT already: _usable_patterns; none left matches nothing)
+    root_match = wglob.compile(patterns, flags=flags, limit=0).match if patterns else _no_match
     root_prefix = os.path.join(root, "")
     for current, _dirs, files in walk:
         if folders is not None:
@@ -187,6 +217,10 @@ def _walk_eval_files(
 
 
 _SNIFFED_EXTENSIONS = (".yaml", ".yml", ".json", ".jsonl")
+
+
+def _no_match(_path: str) -> bool:
+    return False
 
 
 def _unsniffable(path: str) -> str | None:

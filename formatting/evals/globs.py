@@ -104,6 +104,29 @@ def _star_variants(pattern: str) -> list[str]:
 _POSIX_CLASS_THEN_TEXT = re.compile(r"(\[[^\]/]*\[:[a-z]+:\][^\]/]*\])[^*?\[\]{}()/.!@+\\]+(?=\.)")
 
 
+BRACE_LIMIT = 1000  # paths one pattern's braces may expand to (wcmatch's own limit, which it raises past)
+
+
+def expands_too_far(pattern: str, limit: int = BRACE_LIMIT) -> bool:
+    """Whether the braces of `pattern` expand to more than `limit` paths (`case-{1..1001}.yaml`, eleven `{a,b}`):
+    such a pattern is said so and left out, instead of ending the command in wcmatch's exception."""
+    if "{" not in pattern:
+        return False
+    import bracex  # here, not at the top: only a pattern with braces needs it (startup time of `turnlens export`)
+
+    try:
+        bracex.expand(pattern, limit=limit)
+    except bracex.ExpansionLimitException:
+        return True
+    except Exception:  # (a pattern bracex cannot read: wcmatch reads it as a literal)
+        return False
+    return False
+
+
+def too_far_message(pattern: str, limit: int = BRACE_LIMIT) -> str:
+    return f"pattern expands to more than {limit:,} paths: {pattern} (left out)"
+
+
 def _translate(pattern: str) -> tuple[str, ...]:
     """The wcmatch patterns equivalent to one micromatch pattern (negation handled by the caller)."""
     while pattern.startswith("./"):

@@ -15,6 +15,9 @@ The second adversarial pass (issue 22), case by case, and the tests that hold ea
 - a tree 1,100 levels deep: test_deep_tree_export_is_cut_with_a_warning, test_deep_tree_in_the_app
 - more than MAX_RUNS runs in a folder, more runs than file descriptors: test_more_runs_than_listed_keeps_the_newest,
   test_export_of_more_runs_than_file_descriptors_drops_no_row
+- braces past the expansion limit (`file://cases/case-{1..1001}.yaml`, eleven `{a,b}` in eval_patterns), also saved
+  while the inspector is open: test_brace_expansion_past_the_limit_in_export,
+  test_saving_a_brace_bomb_while_the_inspector_is_open
 """
 
 from __future__ import annotations
@@ -1022,3 +1025,76 @@ def test_export_of_more_runs_than_file_descriptors_drops_no_row(tmp_path):
     proc = run_cli("export", "runs", cwd=tmp_path, preexec_fn=few_descriptors)
     no_traceback(proc)
     assert proc.returncode == 0 and len(proc.stdout.splitlines()) == 150
+
+
+# --- braces that expand past the limit: named by file and line, the rest kept (issue 22.5) -------------------------
+
+_SUITE = "tests:\n  - id: a\n    criteria: c\n    input: hi\n"
+_TOO_FAR = "file://cases/case-{1..1001}.yaml"
+_ELEVEN_GROUPS = "**/" + "{a,b}" * 11 + ".eval.yaml"
+
+
+def brace_project(tmp_path: Path) -> Path:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "evals" / "cases").mkdir(parents=True)
+    (tmp_path / "evals" / "cases" / "case-1.yaml").write_text("- id: b\n  criteria: c\n  input: hi\n")
+    (tmp_path / "evals" / "s.eval.yaml").write_text(_SUITE + f"  - {_TOO_FAR}\n  - file://cases/case-1.yaml\n")
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / ".agentv" / "config.yaml").write_text(f'eval_patterns:\n  - "{_ELEVEN_GROUPS}"\n  - "**/*.eval.yaml"\n')
+    return tmp_path / "evals"
+
+
+def test_brace_expansion_past_the_limit_in_export(tmp_path):
+    from turnlens.formatting.evals.globs import BRACE_LIMIT
+
+    brace_project(tmp_path)
+    proc = run_cli("export", "evals", cwd=tmp_path)
+    no_traceback(proc)
+    assert proc.returncode == 0 and [b'"id":"a"' in r or b'"id":"b"' in r for r in proc.stdout.splitlines()] == [
+        True,
+        True,
+    ]
+    stderr = proc.stderr.decode()
+    too_far = f"pattern expands to more than {BRACE_LIMIT:,} paths"
+    assert f".agentv/config.yaml:2: {too_far}: {_ELEVEN_GROUPS} (left out)" in stderr
+    assert f"evals/s.eval.yaml:5: {too_far}: {_TOO_FAR} (left out)" in stderr
+    proc = run_cli("export", "evals/s.eval.yaml", cwd=tmp_path)  # the file named
+    no_traceback(proc)
+    assert proc.returncode == 0 and f"evals/s.eval.yaml:5: {too_far}" in proc.stderr.decode()
+
+
+async def test_saving_a_brace_bomb_while_the_inspector_is_open(tmp_path, monkeypatch):
+    """Saved while watched, in the suite and in the config: the session goes on, each line is named."""
+    import asyncio
+
+    from tui_helpers import wait_for_idle
+
+    from turnlens.tui.app import make_app
+
+    evals = brace_project(tmp_path)
+    suite, config = evals / "s.eval.yaml", tmp_path / ".agentv" / "config.yaml"
+    suite.write_text(_SUITE + "  - file://cases/case-1.yaml\n")
+    config.write_text('eval_patterns:\n  - "**/*.eval.yaml"\n')
+    monkeypatch.chdir(tmp_path)
+    app = make_app([str(evals)], repo_root=str(tmp_path), watch=True)
+
+    async def until(predicate, what: str) -> None:
+        for _ in range(200):
+            if predicate():
+                return
+            await pilot.pause(0.05)
+        raise AssertionError(f"timed out waiting for {what}")
+
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_idle(pilot)
+        screen = app.screen
+        await until(lambda: screen.watcher.running, "the watcher")
+        warnings = lambda: " ".join(str(d) for d in screen.session.file_warnings())  # noqa: E731
+        suite.write_text(_SUITE + f"  - {_TOO_FAR}\n  - file://cases/case-1.yaml\n")
+        await until(lambda: "s.eval.yaml:5: pattern expands" in warnings(), "the suite's warning")
+        config.write_text(f'eval_patterns:\n  - "{_ELEVEN_GROUPS}"\n  - "**/*.eval.yaml"\n')
+        await asyncio.sleep(0.5)
+        screen.session.rescan()  # (what the watcher does for a config change; explicit to be bounded)
+        assert "config.yaml:2: pattern expands" in warnings()
+        await pilot.press("q")
+    assert app.return_code in (0, None)
