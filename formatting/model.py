@@ -173,6 +173,9 @@ class EvalCase:
     source: str | None = None
     skip_defaults: bool = False  # `execution.skip_defaults: true`: suite input, input_files and assertions ignored
     metadata: dict | None = None  # agentv-4: the test's metadata merged with the suite's (graders' {{ metadata }})
+    # agentv-4: run settings that decide the verdict besides the graders: depends_on, on_dependency_failure, trials,
+    # threshold (the test's, else the suite's execution), as written
+    run_settings: dict | None = None
     # further lines for the explanation: suite input_files used, file references resolved, deprecated names read…
     notes: list[str] = field(default_factory=list)
 

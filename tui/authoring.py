@@ -139,19 +139,130 @@ def _weight(value: float | None) -> str:
     return f"weight {int(value) if float(value).is_integer() else value}"
 
 
-def grader_line(n: int, grader: Grader) -> Text:
+_PROMPT_SOURCES = {
+    "default": "no prompt: the default template with the test's criteria",
+    "criteria": "prompt: used as the criteria in the default template (text, not a file)",
+    "template": "prompt: a template (it names template variables): the whole user prompt",
+    "file": "prompt: file://… read as the template",
+    "script": "prompt: made by a script when the grader runs",
+}
+
+
+def _settings_lines(grader: Grader) -> list[str]:
+    """The settings that decide a grader's verdict, one line each (plain text: sanitised by the caller)."""
+    s = grader.settings
+    lines: list[str] = []
+    rubrics = s.get("rubrics") or []
+    if grader.kind == "llm-grader" and grader.prompt is not None:
+        if grader.prompt.kind == "default" and rubrics:
+            ranges = any(r.get("score_ranges") for r in rubrics)
+            lines.append("a score-range prompt from its rubrics" if ranges else "a checklist prompt from its rubrics")
+        else:
+            lines.append(_PROMPT_SOURCES.get(grader.prompt.kind, grader.prompt.kind))
+        if grader.prompt.kind == "criteria":
+            lines.append(f"criteria sent: {grader.prompt.text}")
+        if grader.prompt.path:
+            lines.append(f"prompt file: {grader.prompt.path}")
+    for rubric in rubrics:
+        flags = []
+        if rubric.get("required"):
+            flags.append("required")
+        if rubric.get("weight", 1) != 1:
+            flags.append(f"weight {rubric['weight']}")
+        if rubric.get("min_score") is not None:
+            flags.append(f"min score {rubric['min_score']}")
+        if rubric.get("operator"):
+            flags.append(f"operator {rubric['operator']}")
+        extra = f" ({', '.join(flags)})" if flags else ""
+        lines.append(f"[{rubric['id']}]{extra}: {rubric.get('outcome', '')}")
+        for band in rubric.get("score_ranges") or []:
+            low, high = band["score_range"]
+            lines.append(f"    {low}-{high}: {band['outcome']}")
+    if "value" in s:
+        lines.append(f"value: {s['value'] if isinstance(s['value'], str) else ', '.join(s['value'])}")
+    if "flags" in s:
+        lines.append(f"flags: {s['flags']}")
+    if "mode" in s:
+        lines.append(f"mode: {s['mode']}")
+    for call in s.get("expected") or []:
+        args = f" args {call['args']}" if "args" in call else ""
+        lines.append(f"expects tool call: {call['tool']}{args}")
+    if "minimums" in s:
+        lines.append("minimums: " + ", ".join(f"{k} ≥ {v}" for k, v in s["minimums"].items()))
+    if "command" in s:
+        lines.append("command: " + " ".join(s["command"]))
+        if grader.type == "code-grader":
+            lines.append(
+                f"script: {grader.script_path}" if grader.script_path else "script: (no file found for its last word)"
+            )
+    if grader.type not in _BUILTIN_SHOWN:
+        lines.append(
+            f"defined by: {grader.script_path}"
+            if grader.script_path
+            else f"custom type: no .agentv/assertions/{grader.type}.ts (or .js, .mts, .mjs) found; AgentV fails it"
+        )
+    aggregator = s.get("aggregator")
+    if aggregator:
+        detail = ", ".join(f"{k} {v}" for k, v in aggregator.items() if k != "type")
+        lines.append(f"aggregator: {aggregator.get('type')}" + (f" ({detail})" if detail else ""))
+    for key in ("threshold", "budget", "max_total", "max_input", "max_output", "skill", "model", "target"):
+        if key in s:
+            lines.append(f"{key}: {s[key]}")
+    if "config" in s:
+        lines.append("config: " + ", ".join(f"{k}: {v}" for k, v in s["config"].items()))
+    if grader.included_from:
+        lines.append(f"from include: {grader.included_from}")
+    return lines
+
+
+_BUILTIN_SHOWN = frozenset(
+    "code-grader llm-grader rubric rubrics composite tool-trajectory field-accuracy latency cost token-usage "
+    "execution-metrics skill-trigger contains contains-any contains-all icontains icontains-any icontains-all "
+    "starts-with ends-with regex is-json equals inline-assert".split()
+)
+
+
+def grader_line(n: int | str, grader: Grader, indent: str = "") -> Text:
+    """One grader as AgentV runs it: type, name, what decides its verdict, its settings; a composite's members
+    below it."""
     out = Text(end="")
-    out.append(f"{n:>2} ", style=render.DIM)
-    out.append(f" {render.sanitize(grader.type or '?')} ", style=TAG)
-    if grader.name and grader.name != grader.type:
+    out.append(f"{indent}{n:>2} ", style=render.DIM)
+    out.append(f" {render.sanitize(grader.recorded_type or '?')} ", style=TAG)
+    if grader.type != grader.recorded_type:
+        out.append(f" ({render.sanitize(grader.type)})", style=render.DIM)
+    if grader.name and grader.name != grader.recorded_type:
         out.append(" " + render.sanitize(grader.name), style=render.BOLD)
     out.append("  " + _weight(grader.weight), style=render.DIM)
+    if grader.required is True:
+        out.append("  required", style=_warn())
+    elif grader.required is not None:
+        out.append(f"  required {grader.required}", style=_warn())
+    if grader.min_score is not None:
+        out.append(f"  min score {grader.min_score}", style=render.DIM)
+    if grader.negate:
+        out.append("  negated", style=_warn())
     if grader.line:
         out.append(f"  line {grader.line}", style=render.DIM)
     if grader.from_suite:
         out.append("  from the suite", style=NOTE)
-    if grader.detail:
-        out.append("\n    " + render.sanitize(grader.detail))
+    for line in _settings_lines(grader):
+        out.append(f"\n{indent}    " + render.sanitize(line))
+    for m, member in enumerate(grader.members, 1):
+        out.append("\n")
+        out.append_text(grader_line(f"{n}.{m}", member, indent + "    "))
+    return out
+
+
+def run_settings_text(case: EvalCase) -> Text | None:
+    settings = case.run_settings
+    if not settings:
+        return None
+    out = Text(end="")
+    out.append("run settings", style=HEADING)
+    for key, value in settings.items():
+        shown = ", ".join(str(v) for v in value) if isinstance(value, list) else str(value)
+        out.append(f"\n{key}: ", style=render.DIM)
+        out.append(render.sanitize(shown))
     return out
 
 
@@ -198,21 +309,23 @@ def grading_text(case: EvalCase, formatted: FormattedCase, dialect: str) -> Text
         else:
             out.append_text(_empty("(none: the grader gets an empty reference answer)"))
         out.append("\n\n")
-        out.append("assertions", style=HEADING)
+        out.append("graders", style=HEADING)
         if case.assertions:
-            out.append(f"  {render.plural(len(case.assertions), 'grader')}", style=render.DIM)
+            out.append(
+                f"  {render.plural(len(case.assertions), 'grader')}, in the order AgentV runs them", style=render.DIM
+            )
             for n, grader in enumerate(case.assertions, 1):
                 out.append("\n")
                 out.append_text(grader_line(n, grader))
             out.append("\n")
-            out.append(
-                "The default grader does not run: this test has graders of its own (its prompt is shown for "
-                "reference).",
-                style=_warn(),
-            )
+            out.append("The default grader does not run: this test has graders of its own.", style=NOTE)
         else:
             out.append("\n")
             out.append_text(_empty("(none: the default grader runs; its prompt is in pane [2])"))
+        settings = run_settings_text(case)
+        if settings is not None:
+            out.append("\n\n")
+            out.append_text(settings)
         return out
     # agentv-0.15: outcome, the expected messages, and the case's own evaluators.
     _text_block(out, "outcome", case.outcome, "(no outcome)")
@@ -247,8 +360,33 @@ def grader_prompts(formatted: FormattedCase) -> list[tuple[str, str | None]]:
     return [("default grader" if formatted.dialect == "agentv-4" else "default evaluator", formatted.evaluator_prompt)]
 
 
-def grader_prompt_text(formatted: FormattedCase) -> tuple[Text, str]:
-    """The grader prompt(s) as shown, and as copied."""
+def grader_prompt_text(case: EvalCase, formatted: FormattedCase, mode: str) -> tuple[Text, str]:
+    """The grader prompt(s) as shown, and as copied. AgentV 4: every prompt the test's grading sends in `mode`
+    (user, then system prompt); 0.15: each evaluator's (else the default one), made from the lm question."""
+    if formatted.dialect == "agentv-4":
+        from turnlens.formatting.graders.prompts import sent_prompts
+
+        sent_list = sent_prompts(case, formatted, mode)
+        out = Text(end="")
+        copies = []
+        if not sent_list:
+            return _empty("(no grader of this test sends a prompt)"), ""
+        for n, sent in enumerate(sent_list):
+            if n:
+                out.append("\n\n")
+            out.append(render.sanitize(sent.title), style=HEADING)
+            out.append("  user prompt", style=render.DIM)
+            if sent.note:
+                out.append("\n" + render.sanitize(sent.note), style=NOTE)
+            out.append("\n")
+            out.append_text(render.prompt_text(sent.user, "(empty)"))
+            out.append("\n\n")
+            out.append(render.sanitize(sent.title), style=HEADING)
+            out.append("  system prompt", style=render.DIM)
+            out.append("\n")
+            out.append_text(render.prompt_text(sent.system, "(empty)"))
+            copies.append(sent.user)
+        return out, "\n\n".join(copies)
     prompts = grader_prompts(formatted)
     only = prompts[0][1] if len(prompts) == 1 else None
     if only is not None:

@@ -1,11 +1,17 @@
-"""The grading screen, one key (`e`) away from the inspector: what grades a case beside the grader prompt.
+"""The grading screen, one key (`e`) away from the inspector: what grades a case beside the prompts its grading sends.
 
-agentv-4: `criteria`, `expected_output`, `assertions` (graders with type and weight; a test with graders does not run
-the default grader) and the default grader prompt. agentv-0.15: `outcome`, the expected messages, the case's own
-`evaluators` with each one's prompt (else the default evaluator prompt).
+agentv-4: `criteria`, `expected_output`, every grader AgentV runs for the test, in its order, with the settings that
+decide its verdict (formatting/graders/), and the user and system prompt of every grader that sends one, in the mode
+chosen (`m`); the default grader's prompt only for a test without graders of its own, the only one AgentV runs it
+for. agentv-0.15: `outcome`, the expected messages, the case's own `evaluators` with each one's prompt (else the
+default evaluator prompt), made from the lm question.
+
+The inspector's usual keys work here: `[`/`]` the previous/next case, `z` maximises, `?`/F1 help, `c` copies.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -25,12 +31,24 @@ from .widgets.pane import Pane, PaneText
 
 STACK_BELOW = 120  # columns: narrower, the two panes are stacked
 
+# (case, formatted, dialect) of the previous (-1) or next (1) case, or None when there is none
+Stepper = Callable[[int], "tuple[EvalCase, FormattedCase, str] | None"]
 
 GRADING_ACTIONS = (
-    Action("escape,e,q", "app.pop_screen", "Back to the case.", footer="Back", title="Back to the case"),
-    Action("c", "copy", "Copy the focused pane.", footer="Copy", title="Copy the focused pane"),
+    Action("escape,e,q", "back", "Back to the case, in the mode chosen here.", footer="Back", title="Back to the case"),
+    Action(
+        "m", "toggle_mode", "Switch the mode the prompts are made in: lm or agent.", footer="Mode", title="Switch mode"
+    ),
+    Action("right_square_bracket", "step(1)", "The next case's grading.", footer="Next", title="Next case"),
+    Action("left_square_bracket", "step(-1)", "The previous case's grading.", title="Previous case"),
+    Action("c", "copy", "Copy the focused pane (the prompts: their user prompts).", footer="Copy", title="Copy"),
+    Action(
+        "z", "maximize_pane", "Maximise the focused pane; z or esc restores it.", footer="Max", title="Maximise pane"
+    ),
+    Action("z", "restore_pane", "Restore the maximised pane.", footer="Restore", title="Restore pane", help=False),
     Action("1", "focus_pane('grading')", "Focus what grades the case.", title="Focus what grades it"),
-    Action("2", "focus_pane('evaluator')", "Focus the grader prompt.", title="Focus the grader prompt"),
+    Action("2", "focus_pane('evaluator')", "Focus the grader prompts.", title="Focus the grader prompts"),
+    Action("question_mark,f1", "help", "Show this help.", footer="Help", title="Help"),
 )
 
 
@@ -39,14 +57,25 @@ class GradingScreen(Screen):
     BINDINGS = bindings(GRADING_ACTIONS)
     COMMANDS = {TableCommands}
 
-    def __init__(self, case: EvalCase, formatted: FormattedCase, dialect: str) -> None:
+    def __init__(
+        self,
+        case: EvalCase,
+        formatted: FormattedCase,
+        dialect: str,
+        mode: str = "lm",
+        step: Stepper | None = None,
+        mode_reason: str = "",
+    ) -> None:
         super().__init__()
         self.case = case
         self.formatted = formatted
         self.dialect = dialect
+        self.mode = mode if dialect == "agentv-4" else "lm"
+        self.stepper = step
+        self.mode_reason = mode_reason
 
     def compose(self) -> ComposeResult:
-        yield Static(self._title(), id="screen-title", markup=False)
+        yield Static("", id="screen-title", markup=False)
         with Horizontal(id="grading-panes"):
             yield Pane("what grades it", key="1", id="grading")
             yield Pane(self._prompt_title(), key="2", id="evaluator")
@@ -57,6 +86,9 @@ class GradingScreen(Screen):
         title.append(" grading ", style="bold reverse")
         title.append("  " + render.sanitize(render.case_label(self.case)), style="bold")
         if self.dialect == "agentv-4":
+            title.append(f"  {self.mode} mode", style="bold")
+            if self.mode_reason:
+                title.append(f" ({render.sanitize(self.mode_reason)})", style="dim")
             if self.case.assertions:
                 graders = render.plural(len(self.case.assertions), "grader")
                 title.append(f"  {graders} of its own: the default grader does not run", style="dim")
@@ -64,17 +96,18 @@ class GradingScreen(Screen):
                 title.append("  no graders of its own: the default grader runs", style="dim")
         elif self.formatted.evaluator_prompts:
             title.append(
-                f"  {render.plural(len(self.formatted.evaluator_prompts), 'evaluator')} of its own", style="dim"
+                f"  {render.plural(len(self.formatted.evaluator_prompts), 'evaluator')} of its own, lm question",
+                style="dim",
             )
         else:
             title.append("  default evaluator template, lm question, empty candidate answer", style="dim")
         return title
 
     def _prompt_title(self) -> str:
+        if self.dialect == "agentv-4":
+            return "grader prompts" if self.case.assertions else "default grader prompt"
         if self.formatted.evaluator_prompts:
             return "evaluator prompts"
-        if self.dialect == "agentv-4":
-            return "default grader prompt" + (" (not run)" if self.case.assertions else "")
         return "evaluator user prompt"
 
     def on_mount(self) -> None:
@@ -87,12 +120,14 @@ class GradingScreen(Screen):
         use_theme(theme)
         self._show()
 
-    def _show(self) -> None:
+    def _show(self, keep_scroll: bool = True) -> None:
+        self.query_one("#screen-title", Static).update(self._title())
         grading = authoring.grading_text(self.case, self.formatted, self.dialect)
-        self.query_one("#grading", Pane).show(PaneText(grading, grading.plain))
-        text, copy = authoring.grader_prompt_text(self.formatted)
+        self.query_one("#grading", Pane).show(PaneText(grading, grading.plain), keep_scroll=keep_scroll)
+        text, copy = authoring.grader_prompt_text(self.case, self.formatted, self.mode)
         pane = self.query_one("#evaluator", Pane)
-        pane.show(PaneText(text, copy), subtitle=f"lm · {len(copy)} chars")
+        pane.set_title(self._prompt_title())
+        pane.show(PaneText(text, copy), subtitle=f"{self.mode} · {len(copy)} chars", keep_scroll=keep_scroll)
 
     def on_resize(self, event) -> None:
         self.set_class(event.size.width < STACK_BELOW, "-stacked")
@@ -100,8 +135,54 @@ class GradingScreen(Screen):
     def palette_commands(self) -> list[tuple[str, str, str]]:
         return table_commands(self, GRADING_ACTIONS)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "maximize_pane":
+            return self.maximized is None
+        if action == "restore_pane":
+            return self.maximized is not None
+        if action == "toggle_mode":
+            return self.dialect == "agentv-4"
+        return True
+
+    def watch_maximized(self) -> None:
+        self.refresh_bindings()
+
     def action_focus_pane(self, pane_id: str) -> None:
         self.query_one(f"#{pane_id}", Pane).focus()
+
+    def action_back(self) -> None:
+        """Back to the inspector, which takes the mode chosen here."""
+        self.dismiss(self.mode)
+
+    def action_toggle_mode(self) -> None:
+        self.mode = "agent" if self.mode == "lm" else "lm"
+        self.mode_reason = "switched with m"
+        self._show()
+
+    def action_step(self, direction: int) -> None:
+        shown = self.stepper(direction) if self.stepper is not None else None
+        if shown is None:
+            self.notify("No other case to grade.", markup=False)
+            return
+        self.case, self.formatted, self.dialect = shown
+        self._show(keep_scroll=False)
+
+    def action_maximize_pane(self) -> None:
+        focused = self.focused
+        pane = focused if isinstance(focused, Pane) else self.query_one("#evaluator", Pane)
+        pane.focus()
+        self.maximize(pane)
+        self.refresh_bindings()
+
+    def action_restore_pane(self) -> None:
+        self.minimize()
+        self.refresh_bindings()
+
+    def action_help(self) -> None:
+        from .actions import help_sections
+        from .screens import HelpScreen
+
+        self.app.push_screen(HelpScreen(help_sections(GRADING_ACTIONS), legend=[]))
 
     def action_copy(self) -> None:
         focused = self.focused

@@ -563,7 +563,28 @@ class InspectorScreen(Screen):
         if note:
             self.notify(note, markup=False, severity="warning")
         if shown is not None:
-            self.app.push_screen(GradingScreen(*shown))
+            self.app.push_screen(
+                GradingScreen(*shown, mode=self.model.mode, step=self._grading_step), self._diff_closed
+            )
+
+    def _step_to(self, direction: int, usable) -> bool:
+        """Move to the next (1) or previous (-1) listed case that `usable` accepts; for the sub-screens' [ and ]."""
+        key = self.model.step(self.query_one(CaseList).visible_keys(), direction, usable)
+        if not key or key == self.model.current:
+            return False
+        self.select_case(key)
+        self.model.select(key)
+        return True
+
+    def _grading_step(self, direction: int):
+        if not self._step_to(direction, lambda k: self.model.session.formatted(k, self.model.profile) is not None):
+            return None
+        return self.model.grading()[0]
+
+    def _diff_step(self, direction: int):
+        if not self._step_to(direction, lambda k: self.model.session.formatted(k, "agentv") is not None):
+            return None
+        return self.model.profile_diff()[0]
 
     def action_profile_diff(self) -> None:
         from .screens import ProfileDiffScreen
@@ -572,7 +593,7 @@ class InspectorScreen(Screen):
         if note:
             self.notify(note, markup=False, severity="warning")
         if shown is not None:
-            self.app.push_screen(ProfileDiffScreen(*shown), self._diff_closed)
+            self.app.push_screen(ProfileDiffScreen(*shown, step=self._diff_step), self._diff_closed)
 
     def _diff_closed(self, mode: str | None) -> None:
         if self.model.set_mode(mode):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rich.table import Table
 from rich.text import Text
@@ -98,17 +98,32 @@ class ProfileDiffScreen(Screen):
     ACTIONS = (
         Action("escape,d,q", "back", "Back to the case, in the mode chosen here.", footer="Back", title="Back"),
         Action("m", "toggle_mode", "Switch between lm and agent mode.", footer="Mode", title="Switch mode"),
+        Action("right_square_bracket", "step(1)", "The next case's profile diff.", footer="Next", title="Next case"),
+        Action("left_square_bracket", "step(-1)", "The previous case's profile diff.", title="Previous case"),
         Action("c", "copy", "Copy the focused side.", footer="Copy", title="Copy the focused side"),
+        Action(
+            "z", "maximize_pane", "Maximise the focused side; z or esc restores it.", footer="Max", title="Maximise"
+        ),
+        Action("z", "restore_pane", "Restore the maximised side.", footer="Restore", title="Restore", help=False),
+        Action("question_mark,f1", "help", "Show this help.", footer="Help", title="Help"),
     )  # bindings and palette entries are made from it
     BINDINGS = bindings(ACTIONS)
     COMMANDS = {TableCommands}
 
-    def __init__(self, case: EvalCase, agentv: FormattedCase, design: FormattedCase, mode: str) -> None:
+    def __init__(
+        self,
+        case: EvalCase,
+        agentv: FormattedCase,
+        design: FormattedCase,
+        mode: str,
+        step: Callable[[int], tuple[EvalCase, FormattedCase, FormattedCase, str] | None] | None = None,
+    ) -> None:
         super().__init__()
         self.case = case
         self.agentv = agentv
         self.design = design
         self.mode = mode
+        self.stepper = step
 
     def compose(self) -> ComposeResult:
         yield Static("", id="screen-title", markup=False)
@@ -174,6 +189,41 @@ class ProfileDiffScreen(Screen):
     def action_toggle_mode(self) -> None:
         self.mode = "agent" if self.mode == "lm" else "lm"
         self._show()
+
+    def action_step(self, direction: int) -> None:
+        """The previous (-1) or next (1) case's diff, in the mode chosen here."""
+        shown = self.stepper(direction) if self.stepper is not None else None
+        if shown is None:
+            self.notify("No other case to compare.", markup=False)
+            return
+        self.case, self.agentv, self.design, _mode = shown
+        self._show()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "maximize_pane":
+            return self.maximized is None
+        if action == "restore_pane":
+            return self.maximized is not None
+        return True
+
+    def watch_maximized(self) -> None:
+        self.refresh_bindings()
+
+    def action_maximize_pane(self) -> None:
+        focused = self.focused
+        pane = focused if isinstance(focused, Pane) else self.query_one("#diff-agentv", Pane)
+        pane.focus()
+        self.maximize(pane)
+        self.refresh_bindings()
+
+    def action_restore_pane(self) -> None:
+        self.minimize()
+        self.refresh_bindings()
+
+    def action_help(self) -> None:
+        from .actions import help_sections
+
+        self.app.push_screen(HelpScreen(help_sections(self.ACTIONS), legend=[]))
 
     def action_back(self) -> None:
         """Back to the inspector, which takes the mode chosen here."""

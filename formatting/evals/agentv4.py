@@ -378,6 +378,7 @@ def _read_graders(
         defaults = execution if isinstance(execution, dict) else None
     else:
         defaults = suite.grader_defaults
+    case.run_settings = _run_settings(raw, suite.execution if jsonl_line is None else None) or None
     if not _may_have_graders(raw, defaults):
         return None
 
@@ -417,6 +418,21 @@ def _read_graders(
     return None
 
 
+def _run_settings(raw: dict, suite_execution: dict | None) -> dict:
+    """What besides the graders decides a test's verdict, as written: depends_on, trials, threshold."""
+    out: dict = {}
+    for key in ("depends_on", "on_dependency_failure"):
+        if raw.get(key) is not None:
+            out[key] = raw[key]
+    execution = raw.get("execution")
+    for key in ("trials", "threshold"):
+        for where in (execution, suite_execution):
+            if isinstance(where, dict) and where.get(key) is not None:
+                out[key] = where[key]
+                break
+    return out
+
+
 def _may_have_graders(raw: dict, defaults: dict | None) -> bool:
     keys = ("assertions", "assert", "evaluators", "rubrics", "execution")
     return any(k in raw for k in keys) or (
@@ -439,6 +455,7 @@ class _Suite:
         # what AgentV appends each test's graders from: `execution` with the suite's `assertions` (or `assert`)
         self.grader_defaults: dict | None = None
         self.metadata: dict | None = None  # the suite's metadata (with `governance`), merged into each test's
+        self.execution: dict | None = None  # the suite's `execution` (trials, threshold…)
         self.doc: YamlDoc | None = None
         # Whether `{{ var }}` can change `input` / `input_files` (a test's vars apply to the suite's as well)
         self.input_has_vars = False
@@ -904,6 +921,7 @@ def _load_suite(ctx: _Ctx, result: EvalFile, doc: YamlDoc, text: str) -> EvalFil
     else:
         suite.grader_defaults = execution if isinstance(execution, dict) else None
     suite.metadata = suite_metadata(data)
+    suite.execution = execution if isinstance(execution, dict) else None
 
     entries = _tests_list(ctx, tests, doc)
     for index, (raw, line, tdoc, source) in enumerate(entries, ctx.first_index):

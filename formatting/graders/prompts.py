@@ -282,3 +282,39 @@ def case_graders(case: EvalCase, formatted: FormattedCase) -> dict[str, list[dic
     if not case.assertions:
         return {"lm": [], "agent": []}
     return {mode: graders_json(case.assertions, inputs_for(case, formatted, mode)) for mode in ("lm", "agent")}
+
+
+@dataclass
+class SentPrompt:
+    """One prompt a test's grading sends, for the grading screen: whose it is, and its user and system prompt."""
+
+    title: str  # "polite (llm-grader)", "comp › inner (llm-grader)", "default grader"
+    user: str
+    system: str
+    note: str = ""  # e.g. an aggregator's results placeholder
+
+
+def sent_prompts(case: EvalCase, formatted: FormattedCase, mode: str) -> list[SentPrompt]:
+    """Every prompt the test's grading sends in `mode`, in AgentV's order; the default grader's only for a test
+    without graders of its own (AgentV runs it only then)."""
+    inputs = inputs_for(case, formatted, mode)
+    if not case.assertions:
+        values = _variables(inputs, inputs.criteria, None)
+        return [SentPrompt("default grader", fill(DEFAULT_TEMPLATE, values), FREEFORM_SYSTEM)]
+    out: list[SentPrompt] = []
+    _collect(case.assertions, inputs, "", out)
+    return out
+
+
+def _collect(graders: list[Grader], inputs: GradingInputs, prefix: str, out: list[SentPrompt]) -> None:
+    for g in graders:
+        title = f"{prefix}{g.name} ({g.recorded_type})"
+        if g.type == "composite":
+            _collect(g.members, inputs, f"{prefix}{g.name} › ", out)
+        data = grader_input(g, inputs)
+        if isinstance(data, dict) and "userPrompt" in data:
+            note = ""
+            if g.type == "composite":
+                title = f"{prefix}{g.name} (composite aggregator)"
+                note = "{{EVALUATOR_RESULTS_JSON}} is filled with the members' results when they are known"
+            out.append(SentPrompt(title, data["userPrompt"], data.get("systemPrompt", ""), note))

@@ -215,6 +215,38 @@ class TestScreens:
             assert isinstance(app.screen, GradingScreen)
             assert app.screen.focused is app.screen.query_one("#grading", Pane)
 
+    async def test_sub_screens_take_the_inspectors_keys(self):
+        """`?`/F1 help, `[`/`]` the previous/next case without going back, `z` maximises and restores (issue 24.1)."""
+        for key, screen_class, pane_id in (("e", GradingScreen, "evaluator"), ("d", ProfileDiffScreen, "diff-agentv")):
+            app = inspector()
+            async with app.run_test(size=WIDE) as pilot:
+                await started(pilot)
+                await select(pilot, "non-user-turn")
+                await pilot.press(key)
+                assert isinstance(app.screen, screen_class)
+                before = app.screen.case.id
+                await pilot.press("right_square_bracket")
+                await pilot.pause()
+                assert isinstance(app.screen, screen_class)
+                assert app.screen.case.id != before
+                await pilot.press("left_square_bracket")
+                await pilot.pause()
+                assert app.screen.case.id == before
+                app.screen.query_one(f"#{pane_id}", Pane).focus()
+                await pilot.press("z")
+                await pilot.pause()
+                assert app.screen.maximized is app.screen.query_one(f"#{pane_id}", Pane)
+                await pilot.press("z")
+                await pilot.pause()
+                assert app.screen.maximized is None
+                for help_key in ("question_mark", "f1"):
+                    await pilot.press(help_key)
+                    await pilot.pause()
+                    assert isinstance(app.screen, HelpScreen)
+                    await pilot.press("escape")
+                    await pilot.pause()
+                    assert isinstance(app.screen, screen_class)
+
     async def test_skipped_case_has_no_evaluator_prompt(self):
         app = inspector()
         async with app.run_test(size=WIDE) as pilot:

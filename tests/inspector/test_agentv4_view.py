@@ -108,10 +108,25 @@ class TestAgentV4Panes:
             assert isinstance(app.screen, GradingScreen)
             grading = pane(app, "grading").body_text
             assert "criteria\nStates the two-year warranty." in grading
-            assert " contains   weight 2" in grading
-            assert " llm-grader  tone  weight 3" in grading
+            # every grader as AgentV runs it, in its order, with its settings
+            assert " 1  llm-grader  (rubrics) rubrics  weight 1  line 27" in grading
+            assert "[rubric-1] (required): Mentions the two-year warranty" in grading
+            assert " 2  contains  contains-two years  weight 2  line 28\n    value: two years" in grading
+            assert " 3  llm-grader  tone  weight 3  line 31" in grading
+            assert "criteria sent: Is the answer polite and brief?" in grading
             assert "The default grader does not run" in grading
-            assert pane(app, "evaluator").title_name == "default grader prompt (not run)"
+            prompts = pane(app, "evaluator")
+            assert prompts.title_name == "grader prompts"
+            assert (
+                "rubrics (llm-grader)  user prompt\nYou are an expert grader. Evaluate the candidate"
+                in prompts.body_text
+            )
+            assert "[[ ## criteria ## ]]\nIs the answer polite and brief?" in prompts.body_text
+            # the mode the prompts are made in is said, and `m` switches it (agent-mode grading is not labelled lm)
+            title = str(app.screen.query_one("#screen-title").visual)
+            assert "lm mode" in title
+            await pilot.press("m")
+            assert "agent mode" in str(app.screen.query_one("#screen-title").visual)
             await pilot.press("escape")
             await select(pilot, "refund-with-policy")
             await pilot.press("e")
