@@ -169,8 +169,15 @@ def run(argv: Sequence[str] | None = None, exit_process: bool = False) -> int:
     made = open_app(args)
     if isinstance(made, int):
         return made
-    made.run()
-    return made.return_code or 0
+    from .signals import SignalExit
+
+    ending = SignalExit(made)  # SIGTERM, SIGHUP, SIGQUIT: as `q`, then 143, 129, 131
+    ending.install()
+    try:
+        made.run()
+    finally:
+        ending.uninstall()
+    return ending.status or made.return_code or 0
 
 
 WEB_DRIVER = "textual.drivers.web_driver:WebDriver"

@@ -12,6 +12,8 @@ The second adversarial pass (issue 22), case by case, and the tests that hold ea
 - discovery through `evals/a/root -> /`, a link into /proc, `turnlens /proc/self`, `--evals /proc`, a link loop:
   test_tree_walk_follows_links_only_inside_and_never_recurses, test_a_link_to_root_is_not_followed_by_export,
   test_the_app_on_proc_and_on_a_link_to_root_quits_on_q
+- SIGTERM, SIGHUP, SIGQUIT to the app, also while it is busy: test_signals_end_the_app_as_q_does,
+  test_a_signal_while_the_app_is_busy_still_restores_the_terminal
 - a tree 1,100 levels deep: test_deep_tree_export_is_cut_with_a_warning, test_deep_tree_in_the_app
 - more than MAX_RUNS runs in a folder, more runs than file descriptors: test_more_runs_than_listed_keeps_the_newest,
   test_export_of_more_runs_than_file_descriptors_drops_no_row
@@ -1098,3 +1100,31 @@ async def test_saving_a_brace_bomb_while_the_inspector_is_open(tmp_path, monkeyp
         assert "config.yaml:2: pattern expands" in warnings()
         await pilot.press("q")
     assert app.return_code in (0, None)
+
+
+@pytest.mark.parametrize("signum, status", [(15, 143), (1, 129), (3, 131)])  # SIGTERM, SIGHUP, SIGQUIT
+def test_signals_end_the_app_as_q_does(tmp_path, terminal, signum, status):
+    """The terminal restored (alternate screen left, mouse tracking off, cursor shown), then 128 + the signal."""
+    import signal
+
+    term = terminal(str(FIXTURE_CASES), cwd=tmp_path)
+    assert b"Quit" in term.read(until=b"Quit")
+    term.read(timeout=0.5)
+    os.kill(term.pid, signal.Signals(signum))
+    assert term.wait() == status
+    tail = term.output[term.output.rfind(ALT_SCREEN_ON) :]
+    assert ALT_SCREEN_OFF in tail and b"\x1b[?25h" in tail and b"\x1b[?1000l" in tail and b"\x1b[?1003l" in tail
+
+
+def test_a_signal_while_the_app_is_busy_still_restores_the_terminal(tmp_path, terminal):
+    """SIGTERM while the event loop is held by a long step (discovering eval files from /): the app cannot exit by
+    itself, so the terminal is restored and the process ends within GRACE seconds."""
+    import signal
+
+    from turnlens.tui.signals import GRACE
+
+    term = terminal("/", cwd=tmp_path)
+    term.read(until=ALT_SCREEN_ON, timeout=TIMEOUT)
+    os.kill(term.pid, signal.SIGTERM)
+    assert term.wait(timeout=GRACE + 8) == 143
+    assert term.output.rfind(ALT_SCREEN_OFF) > term.output.rfind(ALT_SCREEN_ON)
