@@ -97,7 +97,8 @@ class TreeDiff:
     added: list[TestRef] = field(default_factory=list)
     removed: list[TestRef] = field(default_factory=list)
     changed: list[TestChange] = field(default_factory=list)
-    # one line per eval file that could not be read in a version (its tests count as removed or added)
+    # one line per eval file that could not be read in one version, or not for the same reason in both (its tests
+    # count as removed or added); a file refused alike in both is no change and is not named
     problems: list[str] = field(default_factory=list)
     files_compared: int = 0
     tests_compared: int = 0
@@ -263,23 +264,23 @@ def snapshot_version(
     environ=None,
     dialect: str = "auto",
     progress: Callable[[str], None] | None = None,
-) -> tuple[dict[tuple[str, str, int], _Snapshot], list[str]]:
+) -> tuple[dict[tuple[str, str, int], _Snapshot], dict[str, str]]:
     """Every test of the eval files at `eval_paths` (absolute, inside `tree.root`), keyed by (file, id, n: the
-    n-th test of that id in the file), and one line per file that was refused."""
+    n-th test of that id in the file), and why each refused file was refused."""
     from turnlens.formatting.evals.loader import load_eval_file
     from turnlens.formatting.prompts.engine import format_case
 
     rewrite = _Rewriter(tree.root, shown_root)
     snapshots: dict[tuple[str, str, int], _Snapshot] = {}
     seen: dict[tuple[str, str], int] = {}  # how many tests of an id a file had so far
-    problems: list[str] = []
+    problems: dict[str, str] = {}  # file -> why it was refused
     for path in eval_paths:
         rel_file = _relative(path, tree.root) or path
         if progress is not None:
             progress(rel_file)
         ev = load_eval_file(path, repo_root=tree.root, cwd=cwd, dialect=dialect, environ=environ)
         if ev.error is not None:
-            problems.append(f"{rel_file}: not read in {tree.label}: {rewrite(ev.error.message)}")
+            problems[rel_file] = rewrite(ev.error.message)
             continue
         own_paths = [(case, _segment_paths(case)) for case in ev.cases]
         all_own = set().union(*(paths for _, paths in own_paths)) if own_paths else set()

@@ -54,10 +54,9 @@ def _causes_text(change: TestChange) -> str:
 
 
 def text_report(diff: TreeDiff, verbose: bool = False) -> str:
-    """The terminal listing: one block per test, the causes, and with `verbose` each field's diff."""
+    """The terminal listing: one block per test, the causes, and with `verbose` each field's diff. (The files a
+    version could not read are said on stderr by the command.)"""
     out = [summary_line(diff)]
-    for problem in diff.problems:
-        out.append(f"! {sanitize_line(problem)}")
     for change in diff.changed:
         out.append("")
         out.append(f"changed  {sanitize_line(change.file)}  {sanitize_line(change.id)}")

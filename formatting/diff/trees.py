@@ -160,10 +160,16 @@ def read_revision(name: str, repo: str, max_size: int) -> Tree:
 
 
 def _write_link(target: str, link: str, repo: str, root: str) -> None:
-    if os.path.isabs(link):
-        real_repo = os.path.realpath(repo)
-        if link == real_repo or link.startswith(real_repo + os.sep):
-            link = os.path.join(root, os.path.relpath(link, real_repo))
+    """A symbolic link of the revision, pointing where it points in the repository: into the copy for a target
+    inside the repository, at the same outside file for one that leaves it (a relative link climbing out of the
+    repository would otherwise point somewhere under the temporary folder)."""
+    real_repo = os.path.realpath(repo)
+    if not os.path.isabs(link):
+        in_repo = os.path.normpath(os.path.join(real_repo, os.path.relpath(os.path.dirname(target), root), link))
+        if in_repo != real_repo and not in_repo.startswith(real_repo + os.sep):
+            link = in_repo  # leaves the repository: the same outside file, by its absolute path
+    elif link == real_repo or link.startswith(real_repo + os.sep):
+        link = os.path.join(root, os.path.relpath(link, real_repo))
     try:
         os.symlink(link, target)
     except OSError:

@@ -118,5 +118,11 @@ def run_diff(
         )
     (before, problems_a), (after, problems_b) = sides
     diff = compare_snapshots(before, after, plan.before, plan.after)
-    diff.problems = problems_a + problems_b
+    for refused, label, other in (
+        (problems_a, plan.before.label, problems_b),
+        (problems_b, plan.after.label, problems_a),
+    ):
+        diff.problems.extend(
+            f"{name}: not read in {label}: {why}" for name, why in refused.items() if other.get(name) != why
+        )
     return diff

@@ -214,3 +214,37 @@ def test_the_docs_sample_is_current(sample_repo: Path):
     assert done.returncode == 0, done.stderr
     sample = Path(__file__).resolve().parents[2] / "docs" / "diff-sample.md"
     assert done.stdout == sample.read_text(encoding="utf-8")
+
+
+def test_a_link_out_of_the_repository_reads_the_same_in_a_revision(tmp_path: Path):
+    """A relative symbolic link that climbs out of the repository points at the same outside file in the copy of
+    a revision: nothing changed, so nothing is listed (agent mode's paths and the outside check agree)."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "policy.md").write_text("Refunds within 30 days.\n")
+    repo = tmp_path / "repo"
+    (repo / "evals").mkdir(parents=True)
+    (repo / "docs").mkdir()
+    (repo / "docs" / "policy.md").symlink_to("../../shared/policy.md")
+    (repo / "evals" / "a.eval.yaml").write_text(
+        "tests:\n  - id: t\n    criteria: c\n    input:\n      - role: user\n        content:\n"
+        "          - {type: file, value: docs/policy.md}\n          - {type: text, value: Can I return it?}\n"
+    )
+    git(repo, "init", "-q", "-b", "main")
+    commit_all(repo, "one test")
+    assert not diff_of(repo).any_change
+    (shared / "policy.md").write_text("Refunds within 14 days.\n")  # outside: both versions read it
+    assert not diff_of(repo).any_change
+
+
+def test_a_file_refused_alike_in_both_versions_is_not_named(sample_repo: Path):
+    broken = sample_repo / "evals" / "broken" / "b.eval.yaml"
+    broken.parent.mkdir()
+    broken.write_text("tests: [\n")
+    commit_all(sample_repo, "a broken suite")
+    diff = diff_of(sample_repo)
+    assert diff.problems == [] and not diff.any_change
+    broken.write_text("tests:\n  - id: fixed\n    criteria: c\n    input: hi\n")
+    diff = diff_of(sample_repo)
+    assert [(r.file, r.id) for r in diff.added] == [("evals/broken/b.eval.yaml", "fixed")]
+    assert len(diff.problems) == 1 and diff.problems[0].startswith("evals/broken/b.eval.yaml: not read in HEAD: ")
