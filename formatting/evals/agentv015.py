@@ -343,7 +343,10 @@ def _load_case(
         segs = _load_segments(ctx, doc, raw_msg, diags, case.guideline_paths)
         case.messages.append(Message(m_index, role_text, m_line, isinstance(raw_msg["content"], str), segs))
 
-    if isinstance(evaluators, list) and evaluators:
+    if evaluators is not None and not isinstance(evaluators, list):
+        e_line = _line(doc, raw, "evaluators") or _line(doc, execution, "evaluators") or line
+        diags.append(Diagnostic(ctx.eval_path, e_line, f"Skipping evaluators for '{case_id}': expected array"))
+    elif isinstance(evaluators, list) and evaluators:
         parsed = _case_evaluators(ctx, doc, evaluators, cast(str, case_id), diags)
         if parsed:
             case.evaluators = parsed
@@ -386,8 +389,13 @@ def _case_evaluators(ctx: _Context, doc, evaluators: list, case_id: str, diags: 
     lines = doc.child_lines(evaluators) or ()
     for i, ev in enumerate(evaluators):
         line = lines[i] if isinstance(lines, list) and i < len(lines) else None
-        name = ev.get("name") if isinstance(ev, dict) else None
-        etype = ev.get("type") if isinstance(ev, dict) else None
+        if not isinstance(ev, dict):
+            diags.append(
+                Diagnostic(ctx.eval_path, line, f"Skipping invalid evaluator entry for '{case_id}' (expected object)")
+            )
+            continue
+        name = ev.get("name")
+        etype = ev.get("type")
         if not isinstance(name, str) or not name or etype not in ("llm_judge", "code"):
             diags.append(Diagnostic(ctx.eval_path, line, f"Skipping evaluator with invalid name/type in '{case_id}'"))
             continue
@@ -414,8 +422,8 @@ def _case_evaluators(ctx: _Context, doc, evaluators: list, case_id: str, diags: 
                     Diagnostic(
                         ctx.eval_path,
                         line,
-                        f"Inline prompt used for evaluator '{name}' in '{case_id}' (file not found: {prompt})\n"
-                        f"  Tried: {', '.join(tried)}",
+                        f"Inline prompt used for evaluator '{name}' in '{case_id}' (file not found: {prompt})"
+                        + "".join(f"\n  Tried: {path}" for path in tried),
                     )
                 )
         out.append({"name": name, "type": "llm_judge", "template": template, "source": source})

@@ -476,6 +476,7 @@ def _build_test(
     source: str | None = None,
     use_vars: bool = True,
     require_spec: bool = True,
+    require_id: bool = True,
 ) -> EvalCase:
     if not isinstance(raw, dict):
         ctx.warn("Skipping invalid test entry (expected object)", line)
@@ -582,7 +583,7 @@ def _build_test(
             or (isinstance(turns, list) and bool(turns))
         )
     missing = []
-    if not test_id:
+    if not test_id and (require_id or test_id is None):
         missing.append("no `id`" if "id" not in raw else "`id` is empty" if raw_id == "" else "`id` is not a string")
     if not raw_messages:
         missing.append("no input messages" if raw_messages is not None else no_input)
@@ -1254,7 +1255,8 @@ def load_skill_evals(result: EvalFile, text: str, cwd: str, environ: Mapping[str
         ]
         if assertions:
             test["assertions"] = assertions
-        case = _build_test(ctx, test, index, None, None, suite, use_vars=False, require_spec=False)
+        # (an evals.json id is String(id): an empty one is an id)
+        case = _build_test(ctx, test, index, None, None, suite, use_vars=False, require_spec=False, require_id=False)
         case.raw_id = eid
         files = ev.get("files")
         if isinstance(files, list) and files:

@@ -1412,10 +1412,71 @@ def layout_evaluators() -> Layout:
     return lay
 
 
+def layout_evaluators_fuzz() -> Layout:
+    """Seeded random suite and case evaluators: which cases inherit the suite's `execution.evaluators` (no evaluators
+    of their own, no `execution` mapping), with judges, prompt files, code evaluators and invalid entries."""
+    import random
+
+    rng = random.Random(1815)
+    lay = Layout("evalfuzz")
+    lay.file("prompts/judge.md", "Judge {{ candidate_answer }} vs {{ expected_outcome }}.\nQ: {{ question }}\n")
+    lay.file("prompts/plain.md", "No variables here.\n")
+    texts = ["Hello", "", "Line 1\nLine 2", "```py\nx = 1\n```", "  padded  "]
+
+    def evaluator():
+        r = rng.random()
+        if r < 0.45:
+            ev = {"name": rng.choice(["judge", "j2", "quality"]), "type": "llm_judge"}
+            if rng.random() < 0.5:
+                ev["prompt"] = rng.choice(["prompts/judge.md", "prompts/plain.md", "missing.md", "Inline {{ question }}"])
+            return ev
+        if r < 0.7:
+            ev = {"name": "runner", "type": "code"}
+            if rng.random() < 0.8:
+                ev["script"] = rng.choice(["run.sh", ""])
+            return ev
+        return rng.choice([{"name": "", "type": "llm_judge"}, {"name": "x", "type": "rubric"}, "judge", None, 5])
+
+    def evaluators():
+        r = rng.random()
+        if r < 0.1:
+            return rng.choice([None, [], "llm_judge", {"name": "x"}])
+        return [evaluator() for _ in range(rng.randint(1, 3))]
+
+    n = 0
+    for f in range(8):
+        extra = {}
+        r = rng.random()
+        if r < 0.6:
+            extra["execution"] = {"evaluators": evaluators()}
+        elif r < 0.7:
+            extra["execution"] = rng.choice(["fast", None, {"target": "x"}])
+        cases = []
+        for _ in range(50):
+            n += 1
+            case_extra = {}
+            r = rng.random()
+            if r < 0.15:
+                case_extra["evaluators"] = evaluators()
+            elif r < 0.25:
+                case_extra["execution"] = {"evaluators": evaluators()}
+            elif r < 0.35:
+                case_extra["execution"] = rng.choice(["fast", None, {}, {"target": "t"}, [1]])
+            elif r < 0.4:
+                case_extra["execution"] = rng.choice(["fast", {}])
+                case_extra["evaluators"] = evaluators()
+            messages = [M(rng.choice(["system", "user", "user", "assistant"]), rng.choice(texts))
+                        for _ in range(rng.randint(1, 3))]
+            cases.append(C(f"ev-{n:03d}", messages, outcome=rng.choice(["Be right.", "Be right.", ""]), **case_extra))
+        lay.eval(f"evals/evalfuzz-{f}.yaml", eval_doc(cases, extra))
+    return lay
+
+
 def all_layouts(abs_root: str) -> list[Layout]:
     return [layout_basic(), layout_patterns(), layout_configs(), layout_noconfig(), layout_loaderrors(),
             layout_abspath(abs_root), layout_dotfolder(), layout_fuzz(), layout_globfuzz(),
-            layout_cwd(), layout_fuzzdeep(), layout_big(), layout_yamlfuzz(), layout_evaluators()]
+            layout_cwd(), layout_fuzzdeep(), layout_big(), layout_yamlfuzz(), layout_evaluators(),
+            layout_evaluators_fuzz()]
 
 
 def write(out: Path, abs_root: str | None = None) -> dict:

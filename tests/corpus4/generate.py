@@ -25,7 +25,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SEED = 4424
-GENERATED = ("suites", "fuzz", "refused", "dotenv", "monorepo", "edges")
+GENERATED = ("suites", "fuzz", "refused", "dotenv", "monorepo", "edges", "fuzzwide")
 
 # The environment every generated layout is recorded with (values as the oracle sees them). CORPUS_ROOT is
 # filled in with the layout's absolute path at record time.
@@ -3139,6 +3139,230 @@ def write_fuzz(w: Writer) -> None:
         w.eval(name, f"evals/fuzz-{i}.eval.yaml", "".join(lines))
 
 
+
+# ----------------------------------------------------------------------------------------------------------------
+# fuzzwide/: the differential tester's corpus. Thousands of seeded random tests reaching the shapes of FORMAT.md
+# (a.2-a.9, b.1-b.9) in every source AgentV 4 reads — YAML suites, external case files through `file://` globs over
+# folders, case folders, JSONL datasets, Agent Skills evals.json — and the edges of issue 18 mixed in: criteria that
+# is empty or not a string beside expected_outcome, `assertions:`/`assert:` with no value, image parts and blank
+# questions, reference parts without a value, integer-like object keys, JavaScript white space around JSONL lines,
+# null and odd ids, test workspaces (a few suites end in a workspace refusal). Recorded like the rest of corpus4;
+# tests/engine/test_golden_agentv4.py compares every field, warning, skip and refusal.
+
+WIDE_SEED = 1818
+WIDE_SUITES = 30
+WIDE_TESTS = 80
+WIDE_KEYS = ["b", "10", "2", "0", "01", "-1", "a", "4294967294", "4294967295", "1.5", " 3"]
+WIDE_WS = ["", "", "", " ", "\t", "\u00a0", "\u3000", "\ufeff", "\u2028", "\u2029", "\u000b", "\u000c", "\u202f"]
+
+
+def _int_keyed(r: random.Random) -> dict:
+    keys = r.sample(WIDE_KEYS, r.randint(1, 5))
+    return {k: (r.randint(0, 9) if r.random() < 0.7 else {"3": "x", "z": _text(r)}) for k in keys}
+
+
+def _wide_segment(r: random.Random):
+    k = r.random()
+    if k < 0.12:
+        return {"type": "image", "value": r.choice(["../files/pixel.png", "../files/photo.JPG", "../files/missing.png",
+                                                     "  text  ", ""])}  # fmt: skip
+    if k < 0.17:
+        return {"type": r.choice(["image", "file"]), **({"value": r.choice([None, 5, ["x"]])} if r.random() < 0.6 else {})}
+    if k < 0.22:
+        return {"type": "text", "value": r.choice(["", "   ", "\n"])}
+    if k < 0.27:
+        return {"type": "image_url", "value": "http://x/" + r.choice(WORDS) + ".png"}
+    if k < 0.32:
+        return {"type": "weird", **_int_keyed(r)}
+    return _segment(r)
+
+
+def _wide_content(r: random.Random):
+    k = r.random()
+    if k < 0.15:
+        return _int_keyed(r)
+    if k < 0.55:
+        return [_wide_segment(r) for _ in range(r.randint(0, 4))]
+    return _content(r)
+
+
+def _wide_input(r: random.Random):
+    k = r.random()
+    if k < 0.5:
+        msgs = []
+        if r.random() < 0.3:
+            msgs.append({"role": "system", "content": _wide_content(r)})
+        for i in range(r.randint(1, 4)):
+            msgs.append({"role": "user" if i % 2 == 0 or r.random() < 0.5 else r.choice(ROLES_W),
+                         "content": _wide_content(r)})  # fmt: skip
+        return msgs
+    if k < 0.55:
+        return _int_keyed(r)
+    return _input(r)
+
+
+def _wide_expected(r: random.Random):
+    k = r.random()
+    if k < 0.2:
+        return [{"role": "assistant", "content": [_wide_segment(r) for _ in range(r.randint(1, 4))]}]
+    if k < 0.27:
+        return _int_keyed(r)
+    if k < 0.32:
+        return [{"role": "assistant", "content": _int_keyed(r)}]
+    return _expected(r)
+
+
+def _wide_criteria(r: random.Random, t: dict) -> None:
+    k = r.random()
+    if k < 0.5:
+        t["criteria"] = _text(r)
+    elif k < 0.6:
+        t["criteria"] = r.choice(["", "  ", 5, None, ["a"], {"x": 1}, True])
+    if r.random() < 0.2:
+        t["expected_outcome"] = r.choice([_text(r), "", "  ", 7, None, ["x"]])
+    k = r.random()
+    if k < 0.08:
+        t[r.choice(["assertions", "assert"])] = None
+    elif k < 0.12:
+        t["assertions"] = []
+    elif k < 0.2:
+        t["assertions"] = [_text(r)]
+    elif k < 0.23:
+        t["execution"] = {"evaluators": r.choice([None, [_text(r)]])}
+
+
+def _wide_test(r: random.Random, n: int, suite_has_files: bool) -> dict:
+    t = _fuzz_test(r, n, suite_has_files)
+    for key in ("criteria", "assertions"):
+        t.pop(key, None)
+    if r.random() < 0.6:
+        t["input"] = _wide_input(r) if "input_files" not in t or r.random() < 0.2 else _text(r)
+    _wide_criteria(r, t)
+    if r.random() < 0.5:
+        exp = _wide_expected(r)
+        if exp is None:
+            t.pop("expected_output", None)
+        else:
+            t["expected_output"] = exp
+    if r.random() < 0.04:
+        t["workspace"] = r.choice([{"repos": [{"path": "./r", "commit": "a", "base_commit": "a"}]}, 5, [],
+                                   {"repos": [{"commit": 5, "base_commit": "x"}, "r"]}])  # fmt: skip
+    if r.random() < 0.02:
+        t["id"] = r.choice([None, "", 7, "fz dup"])
+    return t
+
+
+def _suite_header(r: random.Random) -> tuple[dict, bool]:
+    header: dict = {"description": "wide fuzz suite"}
+    has_files = False
+    k = r.random()
+    if k < 0.2:
+        header["input"] = _text(r)
+    elif k < 0.4:
+        header["input"] = [{"role": "system", "content": _wide_content(r)}]
+    if r.random() < 0.2:
+        header["input_files"] = [r.choice(FUZZ_FILES[:8])]
+        has_files = True
+    k = r.random()
+    if k < 0.15:
+        header["assertions"] = [_text(r)]
+    elif k < 0.2:
+        header["assertions"] = None
+    return header, has_files
+
+
+def _jsonl_line(r: random.Random, n: int) -> str:
+    t = _wide_test(r, n, False)
+    t.pop("vars", None)
+    t.pop("input_files", None)
+    if r.random() < 0.1:
+        t["assert"] = r.choice([None, [_text(r)]])
+    text = json.dumps(t, ensure_ascii=False)
+    if r.random() < 0.3:
+        text = r.choice(WIDE_WS) + text + r.choice(WIDE_WS)
+    return text
+
+
+WIDE_REFUSING_WORKSPACES = [
+    {"repos": [{"source": {"type": "git"}}]},
+    {"repos": [{"checkout": {"ref": "main"}}]},
+    {"repos": [{"path": "a", "clone": {"depth": 1}}]},
+    {"repos": [{"path": "a", "commit": "x", "base_commit": "y"}]},
+]
+
+
+def write_fuzzwide(w: Writer) -> None:
+    name = "fuzzwide"
+    w.layout(name, "the differential tester: thousands of random tests over every source AgentV 4 reads")
+    w.files(name)
+    w.file(name, "evals/local.md", "A file next to the suites.\n")
+    w.file(name, "local.md", "The root's local.md.\n")
+    r = random.Random(WIDE_SEED)
+    n = 0
+    for i in range(WIDE_SUITES):
+        header, has_files = _suite_header(r)
+        tests = []
+        for _ in range(WIDE_TESTS):
+            n += 1
+            tests.append(_wide_test(r, n, has_files))
+        if i % 10 == 9:  # a test whose workspace AgentV refuses: the whole suite is refused
+            tests[r.randrange(len(tests))]["workspace"] = WIDE_REFUSING_WORKSPACES[(i // 10) % 4]
+        lines = [f"{key}: {json.dumps(value, ensure_ascii=False)}\n" for key, value in header.items()]
+        lines.append("tests:\n")
+        lines += ["  - " + json.dumps(t, ensure_ascii=False) + "\n" for t in tests]
+        w.eval(name, f"evals/wide-{i:02d}.eval.yaml", "".join(lines))
+    for i in range(6):
+        lines = []
+        for _ in range(60):
+            n += 1
+            lines.append(_jsonl_line(r, n))
+        w.eval(name, f"evals/wide-{i}.jsonl", "\n".join(lines) + "\n")
+    for i in range(4):
+        evals = []
+        for _ in range(30):
+            n += 1
+            ev: dict = {}
+            if r.random() < 0.9:
+                ev["id"] = r.choice([f"sk-{n}", f"sk-{n}", n, None, "", 1.5, [1, None], {"a": 1}, True])
+            ev["prompt"] = r.choice([_text(r), _text(r), "", "   ", 5, None, "hi ${{ CORPUS_TXT }}"])
+            if r.random() < 0.5:
+                ev["expected_output"] = r.choice([_text(r), "", "E ${{ CORPUS_NUM }}"])  # (a number crashes AgentV)
+            if r.random() < 0.3:
+                ev["assertions"] = [r.choice([_text(r), 4, ""]) for _ in range(r.randint(0, 3))]
+            if r.random() < 0.2:
+                ev["files"] = ["a.txt"]
+            if r.random() < 0.2:
+                ev.update(_int_keyed(r))
+            evals.append(ev)
+        w.eval(name, f"skills/s{i}/evals.json", json.dumps({"skill_name": f"s{i}", "evals": evals}, indent=1) + "\n")
+    # external case files through globs over folders that hold sub-folders, and case folders with odd ids
+    for i in range(3):
+        for j in range(r.randint(2, 5)):
+            tests = []
+            for _ in range(r.randint(1, 6)):
+                n += 1
+                tests.append(_wide_test(r, n, False))
+            text = "".join("- " + json.dumps(t, ensure_ascii=False) + "\n" for t in tests)
+            sub = r.choice(["", "", "nested/", "deep/er/"])
+            w.file(name, f"evals/globbed-{i}/{sub}part-{j}.yaml", text)
+        w.file(name, f"evals/globbed-{i}/folder.yaml/inside.yaml", "- {id: never-read, criteria: c, input: hi}\n")
+        pattern = r.choice(["*", "*.yaml", "**/*.yaml", "part-*", "{part-0,nested}*"])
+        w.eval(name, f"evals/globbed-{i}.eval.yaml", f"tests:\n  - file://globbed-{i}/{pattern}\n")
+        for j in range(r.randint(3, 7)):
+            n += 1
+            case = _wide_test(r, n, False)
+            case.pop("vars", None)
+            k = r.random()
+            if k < 0.4:
+                case.pop("id", None)
+            elif k < 0.6:
+                case["id"] = r.choice([None, "", 5, False])
+            w.file(name, f"evals/folders-{i}/case-{j}/case.yaml", json.dumps(case, ensure_ascii=False) + "\n")
+        if r.random() < 0.5:
+            w.file(name, f"evals/folders-{i}/no-case-file/notes.md", "no case.yaml here\n")
+        w.eval(name, f"evals/folders-{i}.eval.yaml", f"tests: ./folders-{i}/\n")
+
+
 def write(out: Path) -> dict:
     for name in GENERATED:
         if (out / name).exists():
@@ -3150,6 +3374,7 @@ def write(out: Path) -> dict:
     write_dotenv(w)
     write_monorepo(w)
     write_edges(w)
+    write_fuzzwide(w)
     manifest = {
         "generator": "tests/corpus4/generate.py",
         "env": CORPUS_ENV,
