@@ -57,7 +57,7 @@ class _VersionAction(argparse.Action):
 SUBCOMMANDS: list[tuple[str, tuple[str, ...], str]] = [
     (
         "export",
-        ("export EVAL_FILE|FOLDER ...", "export RESULTS ... --format toon|jsonl|markdown"),
+        ("export EVAL_FILE|FOLDER ... [--format html]", "export RESULTS ... --format toon|jsonl|markdown|html"),
         "print what every case becomes as JSONL, or a results file's conversations and verdicts as TOON, JSONL or "
         "Markdown",
     ),

@@ -35,6 +35,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--view", action="store_true", help="open the comparison in the app (a terminal is needed) instead of printing"
     )
+    p.add_argument("-q", "--quiet", action="store_true", help="do not say on stderr which files a version cannot read")
     p.add_argument("-v", "--verbose", action="store_true", help="text format: show each changed field's diff")
     p.add_argument(
         "--dialect",
@@ -108,21 +109,60 @@ def _run(options, operands: list[str]) -> int:
     if problem is not None:
         output.warn(f"turnlens diff: {problem}")
         return 2
+    progress = _Progress() if not options.quiet and sys.stderr is not None and sys.stderr.isatty() else None
+    if progress is not None:
+        progress.say("turnlens diff: reading the versions from git…")
     try:
         plan = plan_diff(operands, os.getcwd(), max_file_size())
     except DiffInputError as exc:
+        if progress is not None:
+            progress.clear()
         output.warn(f"turnlens diff: {exc}")
         return 2
     try:
-        diff = run_diff(plan, dialect=options.dialect)
+        diff = run_diff(plan, dialect=options.dialect, progress=progress)
     finally:
         plan.close()
-    for line in diff.problems:
+        if progress is not None:
+            progress.clear()
+    for line in [] if options.quiet else diff.problems:
         output.warn(f"turnlens diff: warning: {line}")
     text = render(diff, options.format, options.verbose)
     out = output.binary_stdout()
     output.write_all(out, text.encode("utf-8", "surrogateescape"))
     return 1 if options.exit_code and diff.any_change else 0
+
+
+class _Progress:
+    """On a terminal's stderr: the file being compared, on one line rewritten at most ten times a second."""
+
+    def __init__(self) -> None:
+        import time
+
+        self.clock = time.monotonic
+        self.last = 0.0
+        self.count = 0
+        self.shown = False
+
+    def __call__(self, name: str) -> None:
+        from turnlens.formatting.sanitize import sanitize_line
+
+        self.count += 1
+        now = self.clock()
+        if now - self.last < 0.1:
+            return
+        self.last = now
+        self.say(f"turnlens diff: {self.count} files read… {sanitize_line(name)}"[:100])
+
+    def say(self, line: str) -> None:
+        sys.stderr.write("\r\x1b[K" + line)
+        sys.stderr.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
 
 
 def render(diff, fmt: str, verbose: bool = False) -> str:
