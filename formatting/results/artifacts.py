@@ -42,6 +42,8 @@ class Artifacts:
     grading: Any = None
     timing: Any = None
     trace: TraceSummary | None = None
+    spans: Any = None  # traces.Trace: the trace's span tree and tool calls (agentv.trace.v1)
+    transcript: Any = None  # traces.Transcript: outputs/transcript.jsonl's turns
     files: dict[str, str] = field(default_factory=dict)  # which file each came from
     problems: list[Diagnostic] = field(default_factory=list)
 
@@ -57,6 +59,7 @@ _PATHS = {
     "grading": ("grading_path", "grading.json"),
     "timing": ("timing_path", "timing.json"),
     "trace": ("", "outputs/trace.json"),
+    "transcript": ("transcript_path", "outputs/transcript.jsonl"),
 }
 
 
@@ -151,11 +154,19 @@ def _read(path: str) -> tuple[str, bool]:
     return data[:READ_LIMIT].decode("utf-8", errors="replace"), cut
 
 
-def summarise_trace(data: Any) -> TraceSummary:
-    """A trace's shape without knowing its schema: the main list's length and the tool calls anywhere in it."""
+def summarise_trace(data: Any, spans: Any = None) -> TraceSummary:
+    """A trace's shape: an agentv.trace.v1 trace's spans and execute_tool calls (`spans`, traces.Trace); any other
+    shape, the main list's length and the tool calls anywhere in it."""
     summary = TraceSummary()
+    if spans is not None:
+        summary.schema = spans.schema
+        summary.events = spans.total_spans
+        summary.keys = [str(k) for k in list(data)[:20]] if isinstance(data, dict) else []
+        for call in spans.tool_calls:
+            summary.tool_calls[call.name] = summary.tool_calls.get(call.name, 0) + 1
+        return summary
     if isinstance(data, dict):
-        schema = data.get("schema", data.get("$schema", data.get("version")))
+        schema = data.get("schema", data.get("$schema", data.get("schema_version", data.get("version"))))
         summary.schema = schema if isinstance(schema, str) else None
         summary.keys = [str(k) for k in list(data)[:20]]
         lists = [v for v in data.values() if isinstance(v, list)]
@@ -229,13 +240,21 @@ def load_artifacts(record: Any, run_folder: str | None) -> Artifacts:
         if name in ("answer", "input_md"):
             setattr(out, name, text)
             continue
+        if name == "transcript":
+            from turnlens.formatting.results.traces import read_transcript
+
+            out.transcript = read_transcript(text)
+            continue
         try:
             data = orjson.loads(text) if not cut else None
         except orjson.JSONDecodeError as error:
             out.problems.append(Diagnostic(path, None, f"not valid JSON: {error}", "warning"))
             continue
         if name == "trace":
-            out.trace = summarise_trace(data)
+            from turnlens.formatting.results.traces import read_trace
+
+            out.spans = read_trace(data)
+            out.trace = summarise_trace(data, out.spans)
         else:
             setattr(out, name, data)
     return out

@@ -57,3 +57,12 @@ async def test_threshold_flag_and_keys():
         # the recorded verdicts stay: 2 of 8 passed, as AgentV said
         stats = model.header_state().stats
         assert (stats.passed, stats.failed) == (2, 6)
+
+
+AGENT = RUNS + "2026-06-25T09-00-00-000Z"
+
+
+def test_transcript_tab_with_tool_calls(snap_compare):
+    # fix-failing-test: four tool calls over two turns, the first one's arguments and result unfolded
+    keys = press("down", "enter", "8", "down", "down", "down", "enter", "down", "enter", "down", "down", "enter")
+    assert snap_compare(make_app([AGENT], watch=False), terminal_size=WIDE, run_before=keys)

@@ -12,7 +12,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Markdown, Static, TabbedContent, TabPane
+from textual.widgets import Markdown, Static, TabbedContent, TabPane, Tree
 
 from turnlens.formatting.results.artifacts import Artifacts, load_artifacts
 from turnlens.formatting.results.compare import CompareRow
@@ -47,6 +47,7 @@ from .texts import (
     verdict_text,
 )
 from .theming import ThemedScreen
+from .transcript import fill, transcript_tree
 from .widgets import (
     status_style,
 )
@@ -138,6 +139,8 @@ class ResultDetailScreen(ThemedScreen):
             with TabPane(_tab_title("7", "Raw"), id="raw"):
                 with VerticalScroll(id="raw-scroll"):
                     yield Static(id="raw-text", markup=False)
+            with TabPane(_tab_title("8", "Transcript"), id="transcript"):
+                yield transcript_tree()
         yield FittingFooter()
 
     def on_mount(self) -> None:
@@ -192,6 +195,12 @@ class ResultDetailScreen(ThemedScreen):
             return
         self.record = message.record
         self.artifacts = message.artifacts
+        artifacts = message.artifacts
+        fill(
+            self.query_one("#transcript-tree", Tree),
+            artifacts.transcript if artifacts is not None else None,
+            artifacts.spans if artifacts is not None else None,
+        )
         self.query_one("#detail-title", Static).update(texts["title"])
         found: dict[str, int] = {}
         for name in ("request", "verdict", "evaluator", "timing", "raw"):
@@ -254,6 +263,8 @@ class ResultDetailScreen(ThemedScreen):
 
     def action_tab(self, tab: str) -> None:
         self.query_one(TabbedContent).active = "answer-tab" if tab == "answer" else tab
+        if tab == "transcript":
+            self.query_one("#transcript-tree", Tree).focus()  # the arrows walk the turns at once
 
     def action_copy(self) -> None:
         """Copy the selected text, else the text of the tab on screen (the answer as recorded)."""

@@ -299,6 +299,14 @@ DETAIL_ACTIONS: tuple[Action, ...] = (
     ),
     Action("7", "tab('raw')", "The whole record as recorded.", title="Result: show raw record", section="One result"),
     Action(
+        "8",
+        "tab('transcript')",
+        "Transcript: the turns and tool calls (arguments, results, durations, tokens) from transcript.jsonl or "
+        "trace.json; arrows move, enter or space folds.",
+        title="Result: show transcript and tool calls",
+        section="One result",
+    ),
+    Action(
         "c",
         "copy",
         "Copy the selected text, else the tab on screen (the answer as recorded).",

@@ -553,7 +553,7 @@ def drift_text(report) -> Text:
     return out
 
 
-TABS = ("request", "answer", "verdict", "evaluator", "drift", "timing", "raw")
+TABS = ("request", "answer", "verdict", "evaluator", "drift", "timing", "raw")  # searched for a text hit
 
 
 def mark_hits(text: Text, needle: str) -> int | None:
