@@ -44,11 +44,13 @@ class TurnlensApp(CrashReportWithoutLocals):
     CSS_PATH = "app.tcss"
     TITLE = "turnlens"
 
-    def __init__(self, first_screen_factory) -> None:
+    def __init__(self, first_screen_factory, *, theme: str | None = None, settings: Any = None) -> None:
         super().__init__()
         self._first_screen_factory = first_screen_factory
+        self.settings = settings  # tui/settings.py's Settings: choices remembered (None: nothing is remembered)
         self.register_theme(TURNLENS)
-        start_in_theme(self, THEME)
+        self.unknown_theme = theme if theme is not None and self.get_theme(theme) is None else None
+        start_in_theme(self, theme if theme is not None and self.unknown_theme is None else THEME)
         use_theme(self.current_theme)
 
     def get_css_variables(self) -> dict[str, str]:
@@ -71,6 +73,16 @@ class TurnlensApp(CrashReportWithoutLocals):
     def _open_first_screen(self) -> None:
         self.push_screen(self._first_screen_factory())
         self.call_after_refresh(gcpause.started)
+        if self.unknown_theme is not None:
+            names = ", ".join(sorted(self.available_themes))
+            self.notify(f"No theme {self.unknown_theme!r}; the themes: {names}", severity="warning", markup=False)
+        if self.settings is not None:
+            self.theme_changed_signal.subscribe(self, self._remember_theme)
+
+    def _remember_theme(self, theme: Any) -> None:
+        problem = self.settings.remember(theme=theme.name)
+        if problem is not None:
+            self.notify(f"The theme is not remembered: {problem}", severity="warning", markup=False)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         from .inspector import InspectorScreen
@@ -119,6 +131,8 @@ def make_app(
     threshold: float | None = None,
     delta: float | None = None,
     targets: tuple[str, str] | None = None,
+    theme: str | None = None,
+    settings: Any = None,
 ) -> App:
     """The app for eval files/folders (inspector) or AgentV results files (results view)."""
     path_list = [os.fspath(p) for p in paths]
@@ -144,7 +158,10 @@ def make_app(
                 threshold=threshold,
                 delta=delta,
                 targets=targets,
-            )
+                remembered=settings.threshold if settings is not None else None,
+            ),
+            theme=theme,
+            settings=settings,
         )
     # Eval files and results files named together: the eval files open, and a note says how to open the others
     # (a results file read as an eval file would only show a YAML error).
@@ -159,7 +176,7 @@ def make_app(
         session.notes = notes
         return InspectorScreen(session, mode=mode, profile=profile, watch=watch)
 
-    return TurnlensApp(inspector)
+    return TurnlensApp(inspector, theme=theme, settings=settings)
 
 
 def _is_results_input(path: str) -> bool:
@@ -187,10 +204,17 @@ def _results_note(path: str, eval_paths: Sequence[str]) -> str:
 
 
 def _results_screen(
-    paths, *, repo_root, evals, mode, profile, watch=True, threshold=None, delta=None, targets=None
+    paths, *, repo_root, evals, mode, profile, watch=True, threshold=None, delta=None, targets=None, remembered=None
 ) -> Screen:
     from .results import results_screen
 
     return results_screen(
-        paths, repo_root=repo_root, evals=evals, watch=watch, threshold=threshold, delta=delta, targets=targets
+        paths,
+        repo_root=repo_root,
+        evals=evals,
+        watch=watch,
+        threshold=threshold,
+        delta=delta,
+        targets=targets,
+        remembered=remembered,
     )

@@ -132,6 +132,9 @@ def _parser() -> argparse.ArgumentParser:
         metavar="D",
         help="compare: a score change of at least D is a win or a loss (default 0.1, as `agentv compare -t`)",
     )
+    parser.add_argument(
+        "--theme", metavar="NAME", help="colour theme (remembered; the palette's 'Change theme' lists them)"
+    )
     parser.add_argument("--baseline", metavar="TARGET", help="one run: compare this target (with --candidate)")
     parser.add_argument("--candidate", metavar="TARGET", help="one run: the target compared with --baseline")
     parser.add_argument("--no-watch", action="store_true", help="do not re-render when the files change")
@@ -273,6 +276,12 @@ def open_app(args: Sequence[str], *, terminal: bool = True) -> App | int:
     with ctrl_c_held():
         from .app import make_app  # imports Textual: only now
 
+    from .settings import Settings
+
+    # the user's remembered choices: read for a session in a terminal only (benchmarks run headless with none)
+    settings = Settings.load() if terminal else None
+    if settings is not None and options.theme and options.theme != settings.theme:
+        settings.remember(theme=options.theme)  # an unknown name is said in the app, and replaced once one is chosen
     return make_app(
         options.paths,
         repo_root=options.repo_root,
@@ -284,6 +293,8 @@ def open_app(args: Sequence[str], *, terminal: bool = True) -> App | int:
         threshold=options.threshold,
         delta=options.delta,
         targets=(options.baseline, options.candidate) if options.baseline and options.candidate else None,
+        theme=options.theme or (settings.theme if settings is not None else None),
+        settings=settings,
     )
 
 

@@ -118,7 +118,8 @@ def read_trace(data: Any) -> Trace | None:
     """An agentv.trace.v1 envelope (or a bare `{spans: [...]}`) as a span tree; None for another shape."""
     if not isinstance(data, dict):
         return None
-    body = data.get("trace") if isinstance(data.get("trace"), dict) else data
+    inner = data.get("trace")
+    body: dict = inner if isinstance(inner, dict) else data
     spans = body.get("spans")
     if not isinstance(spans, list):
         return None
@@ -129,7 +130,8 @@ def read_trace(data: Any) -> Trace | None:
     for raw in spans[:MAX_SPANS]:
         if not isinstance(raw, dict):
             continue
-        attributes = raw.get("attributes") if isinstance(raw.get("attributes"), dict) else {}
+        found = raw.get("attributes")
+        attributes: dict = found if isinstance(found, dict) else {}
         start, end = _nanos(raw.get("start_time_unix_nano")), _nanos(raw.get("end_time_unix_nano"))
         duration = (end - start) / 1e6 if start is not None and end is not None and end >= start else None
         status = raw.get("status")

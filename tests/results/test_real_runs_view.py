@@ -66,3 +66,24 @@ def test_transcript_tab_with_tool_calls(snap_compare):
     # fix-failing-test: four tool calls over two turns, the first one's arguments and result unfolded
     keys = press("down", "enter", "8", "down", "down", "down", "enter", "down", "enter", "down", "down", "enter")
     assert snap_compare(make_app([AGENT], watch=False), terminal_size=WIDE, run_before=keys)
+
+
+async def test_a_run_and_a_filter_are_chosen_from_lists():
+    from turnlens.tui.results.screen import ChoiceScreen
+
+    app = make_app(["project/.agentv/results"], watch=False)
+    async with app.run_test(size=WIDE) as pilot:
+        await wait_for_idle(pilot)
+        model = app.screen.model
+        assert len(model.runs) == 6 and model.current == 0
+        await pilot.press("R")
+        await wait_for_idle(pilot)
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.press("down", "down", "enter")
+        await wait_for_idle(pilot)
+        assert model.current == 2 and model.run.name.endswith("2026-06-23T09-00-00-000Z")
+        await pilot.press("S")
+        await wait_for_idle(pilot)
+        await pilot.press("down", "enter")  # all, failures, …
+        await wait_for_idle(pilot)
+        assert model.filter == "failures"

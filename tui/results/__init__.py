@@ -28,6 +28,7 @@ def results_screen(
     threshold: float | None = None,
     delta: float | None = None,
     targets: tuple[str, str] | None = None,
+    remembered: float | None = None,
 ) -> Screen:
     """The screen for `paths`: two runs named are compared; anything else is listed."""
     from .model import is_comparison, open_runs
@@ -48,4 +49,7 @@ def results_screen(
         return CompareScreen(paths, evals, repo_root, opened=opened, threshold=threshold, delta=delta)
     from .screen import ResultsScreen
 
-    return ResultsScreen(paths, evals, repo_root, watch=watch, opened=opened, threshold=threshold, delta=delta)
+    screen = ResultsScreen(paths, evals, repo_root, watch=watch, opened=opened, threshold=threshold, delta=delta)
+    if remembered is not None and threshold is None:
+        screen.model.remember(remembered)
+    return screen

@@ -109,6 +109,20 @@ RESULTS_ACTIONS: tuple[Action, ...] = (
         section="Results list",
     ),
     Action(
+        "R",
+        "pick_run",
+        "Runs: choose a run of the folder from a list.",
+        title="Results: choose a run from the list",
+        section="Results list",
+    ),
+    Action(
+        "S",
+        "pick_filter",
+        "Show: choose what the list shows from every filter at once (each is in the palette too: Show failures…).",
+        title="Results: choose a filter",
+        section="Results list",
+    ),
+    Action(
         "v",
         "compare_previous",
         "Versus: compare with an earlier run of the same suite.",
@@ -129,6 +143,20 @@ RESULTS_ACTIONS: tuple[Action, ...] = (
         "run_summary",
         "Run summary: the run folder's benchmark.json (pass rate, time, tokens per target and per grader, notes).",
         title="Results: run summary (benchmark.json)",
+        section="Results list",
+    ),
+    Action(
+        "i",
+        "inspect_test",
+        "Inspect: open the highlighted result's test in the inspector, at that case (its drift said there).",
+        title="Results: open the test in the inspector",
+        section="Results list",
+    ),
+    Action(
+        "o",
+        "edit_test",
+        "Open the eval file at the highlighted result's test in $EDITOR.",
+        title="Results: open the test in $EDITOR",
         section="Results list",
     ),
     Action(

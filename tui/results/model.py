@@ -270,11 +270,22 @@ class ResultsModel:
     def change_threshold(self, delta: float) -> None:
         self.chosen = self.threshold_setting.changed(delta)
 
+    def remember(self, threshold: float) -> None:
+        """The threshold chosen in an earlier session (tui/settings.py)."""
+        self.chosen = RunThreshold(threshold, "remembered")
+
     def step_run(self, step: int) -> Run | None:
         """The next (or previous) run of the folder, wrapping; None when there is only one."""
         if len(self.runs) < 2:
             return None
         self.current = (self.current + step) % len(self.runs)
+        self.rows = range(0)
+        return self.run
+
+    def go_to_run(self, position: int) -> Run | None:
+        if not 0 <= position < len(self.runs):
+            return None
+        self.current = position
         self.rows = range(0)
         return self.run
 

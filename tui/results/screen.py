@@ -14,7 +14,7 @@ from functools import partial
 from typing import Any, cast
 
 from rich.text import Text
-from textual import events, on
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen
@@ -301,6 +301,11 @@ class ResultsScreen(ThemedScreen):
         recorded = run.results.count - run.results.statuses.count(3) if run is not None else 0  # 3: no status
         kept = f"; the {recorded:,} rows with AgentV's recorded verdict keep it" if recorded else ""
         self.notify(f"Pass threshold {self.model.threshold:.2f}{kept}", timeout=3)
+        settings = getattr(self.app, "settings", None)
+        if settings is not None:
+            problem = settings.remember(threshold=self.model.threshold)
+            if problem is not None:
+                self.notify(f"The threshold is not remembered: {problem}", severity="warning", markup=False)
 
     def action_search(self) -> None:
         self.query_one("#results-search", SearchBox).open()
@@ -401,7 +406,35 @@ class ResultsScreen(ThemedScreen):
             self._reselect()
 
     def action_run(self, step: int) -> None:
-        run = self.model.step_run(step)
+        self._show_run(self.model.step_run(step))
+
+    def action_pick_run(self) -> None:
+        """Choose a run from the list of the folder's runs (newest first)."""
+        runs = self.model.runs
+        if len(runs) < 2:
+            self.notify("Only one run here.", timeout=2)
+            return
+        labels = [
+            f"{visible_text(run.name)}{'  (shown)' if n == self.model.current else ''}" for n, run in enumerate(runs)
+        ]
+        self.app.push_screen(ChoiceScreen("Runs, newest first", labels, self.model.current), self._go_to_run)
+
+    def _go_to_run(self, position: int | None) -> None:
+        if position is not None and position != self.model.current:
+            self._show_run(self.model.go_to_run(position))
+
+    def action_pick_filter(self) -> None:
+        """Choose what the list shows from every filter at once (f goes through them one by one)."""
+        choices = list(self.model.filter_choices())
+        current = choices.index(self.model.filter) if self.model.filter in choices else 0
+        self.app.push_screen(ChoiceScreen("Show", choices, current), partial(self._set_filter, choices))
+
+    def _set_filter(self, choices: list[str], position: int | None) -> None:
+        if position is not None:
+            self.model.filter = choices[position]
+            self._reselect()
+
+    def _show_run(self, run: Run | None) -> None:
         if run is None:
             return
         self._highlighted = None
@@ -455,6 +488,99 @@ class ResultsScreen(ThemedScreen):
             self.notify(f"No benchmark.json for this run ({what}).", timeout=3)
             return
         self.app.push_screen(RunSummaryScreen(visible_text(run.name), benchmark.lines()))
+
+    # -- from a result to its test ----------------------------------------------------------------------------
+
+    def action_inspect_test(self) -> None:
+        self._find_test("inspect")
+
+    def action_edit_test(self) -> None:
+        self._find_test("edit")
+
+    def _find_test(self, then: str) -> None:
+        run, index = self.run, self._highlighted
+        if run is None or index is None:
+            self.notify("No result highlighted.", severity="warning")
+            return
+        checker = self._drift_checker(run)
+        eval_id, dataset = run.results.eval_ids[index], run.results.dataset_of(index)
+        drift = run.drift[index] if run.drift is not None and index < len(run.drift) else None
+        self._locate_test(checker, eval_id, dataset, index, drift, then)
+
+    @work(thread=True, exclusive=True, group="locate")
+    def _locate_test(self, checker, eval_id: str, dataset: str, index: int, drift, then: str) -> None:
+        # the eval files under the project are loaded (once, cached by the checker): not on the event loop
+        try:
+            found = checker.find_case(eval_id, dataset)
+        except Exception as error:  # the engine failing on one file is said, not raised
+            self.app.call_from_thread(self.notify, f"Could not look for the test: {error}", severity="error")
+            return
+        self.app.call_from_thread(self._test_found, found, eval_id, index, drift, then)
+
+    def _test_found(self, found, eval_id: str, index: int, drift, then: str) -> None:
+        if found is None:
+            root = self.run.drift_checker.root if self.run is not None and self.run.drift_checker else "the project"
+            self.notify(
+                f"No eval file under {visible_text(str(root))} has the test {visible_text(eval_id)!r} "
+                "(--evals PATH names the eval files).",
+                severity="warning",
+                markup=False,
+            )
+            return
+        eval_file, case = found
+        if then == "edit":
+            self._edit(eval_file.path, case.line)
+            return
+        self._inspect(eval_file.path, case, index, drift)
+
+    def _edit(self, path: str, line: int | None) -> None:
+        from textual.app import SuspendNotSupported
+
+        from ..editor import editor_command, run_editor
+
+        try:
+            command = editor_command(path, line)
+        except ValueError as error:
+            self.notify(f"Could not start the editor: $EDITOR is not a command line ({error})", markup=False)
+            return
+        problem = None
+        try:
+            with self.app.suspend():
+                problem = run_editor(command)
+        except SuspendNotSupported:
+            self.notify("This terminal cannot hand over to an editor.", markup=False, severity="warning")
+        if problem is not None:
+            self.notify(f"Could not start the editor: {visible_text(problem)}", markup=False, severity="error")
+
+    def _inspect(self, path: str, case, index: int, drift) -> None:
+        from ..inspector import InspectorScreen
+        from ..session import Session
+        from .model import DRIFT_CODES
+
+        run = self.run
+        if run is None:
+            return
+        results = run.results
+        record = results.record(index)
+        mode = "agent" if record.agent_request is not None and record.lm_request is None else "lm"
+        session = Session([path], repo_root=self.repo_root)
+        names = {code: name for name, code in DRIFT_CODES.items()}
+        drift_said = f"; drift: {names[drift]}" if drift in names else ""
+        score = results.score_of(index)
+        session.notes = [
+            f"Opened from the run {run.name}: score {'—' if score is None else f'{score:.2f}'}"
+            f" ({results.target_of(index) or 'no target'}){drift_said}. esc goes back to the results."
+        ]
+        screen = inspector_over_results(InspectorScreen)(session, mode=mode, watch=False)
+        self.app.push_screen(screen)
+        self._select_when_loaded(screen, session, path, case, 0)
+
+    def _select_when_loaded(self, screen, session, path: str, case, tries: int) -> None:
+        key = session.find_key(path, case.id, case.index)
+        if key is not None:
+            screen.select_case(key)
+        elif tries < 40:  # a big file loads in the background: look again for up to two seconds
+            self.set_timer(0.05, lambda: self._select_when_loaded(screen, session, path, case, tries + 1))
 
     def action_targets(self) -> None:
         from turnlens.formatting.results.compare import matrix_lines
@@ -547,8 +673,71 @@ class ResultsScreen(ThemedScreen):
         return table_commands(self, RESULTS_ACTIONS)
 
     def palette_extras(self) -> list[tuple[str, str, Callable[[], Any]]]:
-        """One entry per result of the current run, after the actions: `Result <id>`, opening it."""
-        return [(label, where, partial(self._open_at, index)) for label, where, index in self.model.result_entries()]
+        """After the actions: one entry per filter (`Show failures`), per run of the folder (`Run <name>`), and per
+        result of the current run (`Result <id>`, opening it)."""
+        choices = list(self.model.filter_choices())
+        entries: list[tuple[str, str, Callable[[], Any]]] = [
+            (f"Show {name}", "results list filter", partial(self._set_filter, choices, n))
+            for n, name in enumerate(choices)
+        ]
+        if len(self.model.runs) > 1:
+            entries.extend(
+                (f"Run {visible_text(run.name)}", "switch to this run", partial(self._go_to_run, n))
+                for n, run in enumerate(self.model.runs)
+            )
+        entries.extend(
+            (label, where, partial(self._open_at, index)) for label, where, index in self.model.result_entries()
+        )
+        return entries
+
+
+def inspector_over_results(base: type) -> type:
+    """The inspector opened from a result: esc goes back to the results once nothing else takes it (a filter to
+    clear, the filter box to leave)."""
+
+    class InspectorOverResults(base):
+        BINDINGS = [Binding("escape", "back_to_results", "Results", priority=True)]
+
+        def action_back_to_results(self) -> None:
+            from ..widgets.case_list import CaseList
+
+            case_list = self.query_one(CaseList)
+            if case_list.filter_input.value or case_list.filter_input.has_focus:
+                case_list.action_escape()
+                return
+            self.dismiss()
+
+    return InspectorOverResults
+
+
+class ChoiceScreen(ModalScreen[int | None]):
+    """A short list to choose one line from: enter or a click chooses, esc leaves it as it was."""
+
+    BINDINGS = [Binding("escape,q", "dismiss(None)", "Close")]
+
+    def __init__(self, title: str, labels: list[str], current: int = 0) -> None:
+        super().__init__()
+        self.box_title = title
+        self.labels = labels
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        from textual.widgets import OptionList
+
+        options = OptionList(*(Text(label) for label in self.labels), id="choice-list")
+        options.border_title = self.box_title
+        options.border_subtitle = "enter chooses · esc closes"
+        yield options
+
+    def on_mount(self) -> None:
+        from textual.widgets import OptionList
+
+        options = self.query_one(OptionList)
+        options.highlighted = self.current
+        options.focus()
+
+    def on_option_list_option_selected(self, event) -> None:
+        self.dismiss(event.option_index)
 
 
 class TextBoxScreen(ModalScreen):
