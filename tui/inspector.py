@@ -484,6 +484,10 @@ class InspectorScreen(Screen):
     def _files_changed(self, message: FileWatcher.Changed) -> None:
         self.reload_files(message.numbers, rescan=message.rescan)
 
+    @on(FileWatcher.Failed)
+    def _watch_failed(self, message: FileWatcher.Failed) -> None:
+        self.notify(sanitize(message.problem), markup=False, severity="warning", timeout=8)
+
     def reload_files(self, numbers: list[int], *, rescan: bool = False) -> Awaitable[None]:
         """Reload files (in a thread), then redraw keeping the selected case and the scroll positions; awaitable
         until that is done. With `rescan`, first look for eval files added to or removed from the opened folders."""

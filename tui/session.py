@@ -116,6 +116,8 @@ class Session:
         self.cwd = cwd  # the working directory as a search root for file references (None: the real one)
         self.repo_root = os.path.abspath(repo_root) if repo_root else find_repo_root(cwd)
         self.roots = [os.fspath(p) for p in paths]
+        # the folders named: one deleted is still a folder (no files while it is gone, and watched for its return)
+        self.root_folders = {os.path.realpath(p) for p in self.roots if os.path.isdir(p)}
         self.scanned_folders: set[str] = set()  # folders searched for eval files (real paths)
         unread: list[tuple[str, str]] = []
         cut: list[tuple[str, str]] = []
@@ -143,7 +145,8 @@ class Session:
         folders: set[str] = set()
         unread: list[tuple[str, str]] = []
         cut: list[tuple[str, str]] = []
-        paths = find_eval_files(self.roots, folders, self.repo_root, unread, cut)
+        present = [p for p in self.roots if os.path.realpath(p) not in self.root_folders or os.path.isdir(p)]
+        paths = find_eval_files(present, folders, self.repo_root, unread, cut)
         known = {f.path: f for f in self.files}
         files = [known.get(p) or LoadedFile(path=p, rel=display_path(p, self.repo_root)) for p in paths]
         return Scan(files, folders, _unread_warnings(unread, cut))
@@ -250,8 +253,15 @@ class Session:
         real = os.path.realpath(path)
         if real in watched or os.path.dirname(real) in watched or self.is_new_candidate(path):
             return True
+        if self.is_root_folder(real):
+            return True
         prefix = real + os.sep
         return os.path.isdir(real) and any(p.startswith(prefix) for p in watched)
+
+    def is_root_folder(self, path: str) -> bool:
+        """`path` is a folder named (or on the way to one): made or deleted, the folders opened are searched again."""
+        real = os.path.realpath(path)
+        return any(root == real or root.startswith(real + os.sep) for root in self.root_folders)
 
     def watched_paths(self) -> set[str]:
         paths: set[str] = set()
@@ -260,8 +270,13 @@ class Session:
         return paths
 
     def watched_folders(self) -> set[str]:
-        """Folders to watch (not recursively): those holding watched files, and those searched for eval files."""
+        """Folders to watch (not recursively): those holding watched files, and those searched for eval files
+        (for a folder named that was deleted, its nearest existing parent, to see it made again)."""
         folders = set(self.scanned_folders)
+        for root in self.root_folders:
+            existing = root if os.path.isdir(root) else _existing_folder(os.path.dirname(root))
+            if existing:
+                folders.add(existing)
         for path in self.watched_paths():
             folder = _existing_folder(os.path.dirname(path))
             if folder:

@@ -270,6 +270,7 @@ class ResultsFile:
         self.diagnostics: list[Diagnostic] = []  # the first MAX_DIAGNOSTICS problems
         self.problem_count = 0  # all of them
         self.error: Diagnostic | None = None  # the file could not be opened at all
+        self._error_identity: tuple[int, int, int] | None = None  # the file's when it could not be opened
         self.scanned = False
         self.scan_seconds = 0.0
         self._src: Source | None = None  # open and not empty
@@ -302,6 +303,7 @@ class ResultsFile:
             source = Source(self.path)
         except FileReadError as error:
             self.error = Diagnostic(self.path, None, f"cannot read: {error.reason}", "error")
+            self._error_identity = _stat_identity(self.path)  # (None: it does not exist)
             return False
         self.size = source.size
         if self.size:
@@ -451,7 +453,8 @@ class ResultsFile:
     # Kept apart from the scan: new lines are read with plain reads from where the last complete line ended, and
     # the only contact with how records are read back is `_grow_to` (the index must reach the new end).
 
-    FOLLOW_HEAD = 4096  # bytes compared to tell an appended file from a rewritten one
+    FOLLOW_HEAD = 4096  # bytes compared, at the start and before the end of what was indexed, to tell an appended
+    # file from a rewritten one
 
     def _follow_state(self) -> tuple[int, int]:
         """(offset after the last complete line, number of lines before it), computed once after the scan."""
@@ -475,6 +478,8 @@ class ResultsFile:
                 lines = handle.read(end).count(b"\n")
             handle.seek(0)
             self._head = handle.read(min(size, self.FOLLOW_HEAD))
+            handle.seek(max(0, end - self.FOLLOW_HEAD))
+            self._tail = handle.read(min(end, self.FOLLOW_HEAD))
             self._identity = _identity(os.fstat(handle.fileno()))
         self._following = (end, lines)
         return self._following
@@ -494,7 +499,9 @@ class ResultsFile:
     def follow(self, limit: int = 64 * 1024 * 1024) -> str:
         """Look at the file again once it is indexed: "same", "grown" (new records indexed; `count` grew) or
         "replaced" (truncated, rewritten or removed: open it anew). Reads at most `limit` new bytes per call."""
-        if not self.scanned or self.error is not None:
+        if self.error is not None:  # could not be opened: a file made (again) since is read anew
+            return "same" if _stat_identity(self.path) == self._error_identity else "replaced"
+        if not self.scanned:
             return "same"
         try:
             stat = os.stat(self.path)
@@ -510,7 +517,11 @@ class ResultsFile:
         with open(self.path, "rb") as handle:
             if handle.read(len(self._head)) != self._head:
                 return "replaced"
-            handle.seek(end)
+            # A file rewritten in place, each version longer than the last, is no append: the text up to the end
+            # of what was indexed (the last records) must be as it was; when in doubt, the file is read anew.
+            handle.seek(end - len(self._tail))
+            if handle.read(len(self._tail)) != self._tail:
+                return "replaced"
             new = handle.read(min(stat.st_size, end + limit) - end)
             self._identity = _identity(os.fstat(handle.fileno()))
         if not new:
@@ -547,6 +558,7 @@ class ResultsFile:
                     else:
                         self._problem(Diagnostic(self.path, lines, "not a JSON object with fields", "error"))
             position = stop + 1
+        self._tail = (self._tail + new[:complete])[-self.FOLLOW_HEAD :]
         self._following = (end + complete, lines)
         return "grown"
 
@@ -923,6 +935,13 @@ _STATUS_CODES = {"ok": agentv4.STATUS_OK, "quality_failure": agentv4.STATUS_QUAL
 
 def _identity(stat: os.stat_result) -> tuple[int, int, int]:
     return (stat.st_ino, stat.st_size, stat.st_mtime_ns)
+
+
+def _stat_identity(path: str) -> tuple[int, int, int] | None:
+    try:
+        return _identity(os.stat(path))
+    except OSError:
+        return None
 
 
 def _row_id(data: dict) -> Any:

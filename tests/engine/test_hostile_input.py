@@ -14,6 +14,11 @@ The second adversarial pass (issue 22), case by case, and the tests that hold ea
   test_the_app_on_proc_and_on_a_link_to_root_quits_on_q
 - SIGTERM, SIGHUP, SIGQUIT to the app, also while it is busy: test_signals_end_the_app_as_q_does,
   test_a_signal_while_the_app_is_busy_still_restores_the_terminal
+- a watch that fails (watchfiles' PermissionError), an eval folder or results file deleted and made again, a file
+  rewritten in place each version longer: test_a_watch_that_fails_is_said_and_tried_again,
+  test_an_eval_folder_deleted_and_made_again_is_followed, test_a_results_file_deleted_and_made_again_in_the_view,
+  test_a_results_file_removed_then_made_again_is_followed,
+  test_a_file_rewritten_in_place_longer_is_read_anew_not_appended (and benchmarks/stress_follow.py: the race itself)
 - a tree 1,100 levels deep: test_deep_tree_export_is_cut_with_a_warning, test_deep_tree_in_the_app
 - more than MAX_RUNS runs in a folder, more runs than file descriptors: test_more_runs_than_listed_keeps_the_newest,
   test_export_of_more_runs_than_file_descriptors_drops_no_row
@@ -1128,3 +1133,152 @@ def test_a_signal_while_the_app_is_busy_still_restores_the_terminal(tmp_path, te
     os.kill(term.pid, signal.SIGTERM)
     assert term.wait(timeout=GRACE + 8) == 143
     assert term.output.rfind(ALT_SCREEN_OFF) > term.output.rfind(ALT_SCREEN_ON)
+
+
+# --- following files: a watch that fails, a file rewritten in place, a folder or file deleted and made again --------
+# (issue 22.7, 22.9, 22.14)
+
+
+def test_a_file_rewritten_in_place_longer_is_read_anew_not_appended(tmp_path):
+    """Same inode, same first record, each version longer: the indexed records changed, so it is no append."""
+    from turnlens.formatting.results.reader import ResultsFile
+
+    path = tmp_path / "r.jsonl"
+    row = '{"eval_id": "%s", "score": %s}\n'
+    path.write_text(row % ("a", 1) + row % ("b", 0.5))
+    results = ResultsFile(str(path))
+    list(results.scan())
+    assert results.follow() == "same"
+    with open(path, "r+") as handle:  # rewritten in place (O_TRUNC would be caught by its size)
+        handle.write(row % ("a", 1) + row % ("c", 0.25) + row % ("d", 0))
+    assert results.follow() == "replaced"
+    results = ResultsFile(str(path))
+    list(results.scan())
+    with open(path, "a") as handle:
+        handle.write(row % ("e", 1))
+    assert results.follow() == "grown" and results.eval_ids == ["a", "c", "d", "e"]  # a true append still is one
+    results.close()
+
+
+def test_a_results_file_removed_then_made_again_is_followed(tmp_path):
+    from turnlens.formatting.results.reader import ResultsFile
+
+    path = tmp_path / "r.jsonl"
+    path.unlink(missing_ok=True)
+    results = ResultsFile(str(path))
+    list(results.scan())
+    assert results.error is not None and results.follow() == "same"
+    path.write_text('{"eval_id": "a", "score": 1}\n')
+    assert results.follow() == "replaced"  # (the view opens it anew)
+
+
+def _recording_notify(app, monkeypatch) -> list[str]:
+    said: list[str] = []
+    notify = app.notify
+
+    def recording(message, *args, **kwargs):
+        said.append(str(message))
+        return notify(message, *args, **kwargs)
+
+    monkeypatch.setattr(app, "notify", recording)
+    return said
+
+
+async def _until(pilot, predicate, what: str, timeout: float = 10.0) -> None:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.05)
+
+
+async def test_a_watch_that_fails_is_said_and_tried_again(tmp_path, monkeypatch):
+    """watchfiles raising (a folder made unreadable: PermissionError; as root, chmod cannot make one): 'cannot
+    watch …', the view kept, and once the watch works again, edits are followed."""
+    import shutil
+
+    import watchfiles
+    from tui_helpers import FIXTURE_REPO, wait_for_idle
+
+    from turnlens.tui import file_watcher
+    from turnlens.tui.app import make_app
+    from turnlens.tui.widgets.pane import Pane
+
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURE_REPO, repo)
+    monkeypatch.chdir(repo)
+    real_awatch, calls = watchfiles.awatch, []
+
+    def failing_once(*folders, **options):
+        calls.append(folders)
+        if len(calls) == 1:
+            raise PermissionError(f'Permission denied (os error 13) about ["{folders[0]}"]')
+        return real_awatch(*folders, **options)
+
+    monkeypatch.setattr(watchfiles, "awatch", failing_once)
+    monkeypatch.setattr(file_watcher, "WATCH_RETRY", 0.2)
+    cases = repo / "cases.yaml"
+    app = make_app([cases], repo_root=str(repo), watch=True)
+    said = _recording_notify(app, monkeypatch)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for_idle(pilot)
+        await _until(pilot, lambda: any("cannot watch" in s for s in said), "the failure said")
+        assert "Permission denied" in said[0] and app.screen.session.files  # the view stays
+        await _until(pilot, lambda: len(calls) >= 2, "the watch tried again")
+        await pilot.pause(0.5)
+        app.screen.select_case(next(iter(app.screen.session.case_keys())))
+        cases.write_text(cases.read_text().replace("Why does this return the wrong sum?", "Why 3 + 3?"))
+        question = lambda: app.screen.query_one("#question", Pane).body_text  # noqa: E731
+        await _until(pilot, lambda: "Why 3 + 3?" in question(), "the edit followed after the retry")
+
+
+async def test_an_eval_folder_deleted_and_made_again_is_followed(tmp_path, monkeypatch):
+    import shutil
+
+    from tui_helpers import FIXTURE_REPO, wait_for_idle
+
+    from turnlens.tui.app import make_app
+    from turnlens.tui.widgets.pane import Pane
+
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURE_REPO, repo)
+    monkeypatch.chdir(tmp_path)
+    app = make_app([str(repo)], repo_root=str(tmp_path), watch=True)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for_idle(pilot)
+        screen = app.screen
+        await _until(pilot, lambda: screen.watcher.running, "the watcher")
+        screen.select_case(next(iter(screen.session.case_keys())))
+        await wait_for_idle(pilot)
+        shutil.rmtree(repo)
+        await pilot.pause(1.5)
+        shutil.copytree(FIXTURE_REPO, repo)
+        cases = repo / "cases.yaml"
+        cases.write_text(cases.read_text().replace("Why does this return the wrong sum?", "Why 3 + 3?"))
+        question = lambda: screen.query_one("#question", Pane).body_text  # noqa: E731
+        await _until(pilot, lambda: "Why 3 + 3?" in question(), "the new folder's file followed")
+
+
+async def test_a_results_file_deleted_and_made_again_in_the_view(tmp_path, monkeypatch):
+    import shutil
+
+    from tui_helpers import wait_for_idle
+
+    from turnlens.tui.app import make_app
+
+    fixture = Path(__file__).parents[1] / "fixtures" / "results" / "run-a.jsonl"
+    path = tmp_path / "run-a.jsonl"
+    shutil.copy(fixture, path)
+    monkeypatch.chdir(tmp_path)
+    app = make_app([str(path)], watch=True)
+    said = _recording_notify(app, monkeypatch)
+    async with app.run_test(size=(140, 36)) as pilot:
+        await wait_for_idle(pilot)
+        assert app.screen.run.results.count == 6
+        path.unlink()
+        await _until(pilot, lambda: any("removed" in s for s in said), "the removal said")
+        rows = fixture.read_text()
+        path.write_text(rows + rows.splitlines(keepends=True)[0].replace("greet-flat", "greet-again"))
+        await _until(pilot, lambda: app.screen.run.results.count == 7, "the file made again, read")
