@@ -349,6 +349,9 @@ def _parser() -> argparse.ArgumentParser:
         metavar="D",
         help="--format json: a score change of at least D is a win or a loss (default 0.1, agentv compare's -t)",
     )
+    p.add_argument(
+        "--stats", action="store_true", help="--format markdown: each run's statistics, as agentv inspect stats"
+    )
     p.add_argument("--baseline", metavar="TARGET", help="--format json, one run: the baseline target")
     p.add_argument("--candidate", metavar="TARGET", help="--format json, one run: the candidate target")
     p.add_argument(

@@ -430,6 +430,30 @@ def _all_rows(opened: _Opened, threshold: float, problems: list[Diagnostic]) -> 
             problems.append(Diagnostic(results.path, None, f"… and {more:,} more artifact paths not read", "warning"))
 
 
+def _stream_stats(paths: list[str], out) -> list[Diagnostic]:
+    """`--stats`: each run's statistics as Markdown tables (the run, by target, by suite), as `agentv inspect
+    stats` computes them (formatting/results/stats.py)."""
+    from turnlens.formatting.results.stats import figures_of, group_stats, stats_markdown
+
+    opened, problems = _open_all(paths)
+    try:
+        for results, name in zip(opened, opened.names):
+            current = _reopened(results) if opened.closed else results
+            entries = figures_of(current, opened.folders.get(results.path))
+            parts = [stats_markdown(group_stats(entries), name)]
+            for by in ("target", "suite"):
+                groups = group_stats(entries, by)
+                if len(groups) > 1:
+                    parts.append(stats_markdown(groups, f"{name}, by {by}"))
+            output.write_rows(out, _encode("\n".join(parts) + "\n"))
+            if current is not results:
+                current.close()
+        return problems
+    finally:
+        for results in opened:
+            results.close()
+
+
 def _stream(paths: list[str], fmt: str, out, threshold: float) -> list[Diagnostic]:
     """The export written to the binary stream `out` in chunks of whole rows (see output.py). TOON's header
     counts the rows that follow, so its rows are gathered first (in a temporary file past a few MB) and the
@@ -508,6 +532,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--repo-root", help=argparse.SUPPRESS)
     parser.add_argument("--profile", help=argparse.SUPPRESS)
     parser.add_argument("-q", "--quiet", action="store_true", help="do not print problems on stderr")
+    parser.add_argument(
+        "--stats", action="store_true", help="with --format markdown: each run's statistics (agentv inspect stats)"
+    )
     parser.add_argument("--max-file-size", help=argparse.SUPPRESS)  # applied by `turnlens export` already
     return parser
 
@@ -518,7 +545,13 @@ def export_main(argv: list[str] | None = None) -> int:
     if args[:1] == ["export"]:
         args = args[1:]
     options = _parser().parse_args(args)
-    problems = _stream(options.paths, options.format, output.binary_stdout(), options.threshold)
+    if options.stats and options.format != "markdown":
+        output.warn("turnlens export: --stats goes with --format markdown")
+        return 2
+    if options.stats:
+        problems = _stream_stats(options.paths, output.binary_stdout())
+    else:
+        problems = _stream(options.paths, options.format, output.binary_stdout(), options.threshold)
     fatal = [p for p in problems if p.line is None and p.severity == "error"]
     if not options.quiet or fatal:
         for problem in problems if not options.quiet else fatal:

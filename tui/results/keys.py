@@ -160,6 +160,15 @@ RESULTS_ACTIONS: tuple[Action, ...] = (
         section="Results list",
     ),
     Action(
+        "percent_sign",
+        "statistics",
+        "Statistics: mean, P50, P90, P95, P99 of score, latency, cost, tokens, tool and LLM calls, for the run, by "
+        "target and by suite, as `agentv inspect stats` gives them.",
+        display="%",
+        title="Results: statistics (percentiles)",
+        section="Results list",
+    ),
+    Action(
         "t",
         "targets",
         "Targets: each test's score per target and every pair of targets compared, as `agentv compare RUN` does.",

@@ -582,6 +582,22 @@ class ResultsScreen(ThemedScreen):
         elif tries < 40:  # a big file loads in the background: look again for up to two seconds
             self.set_timer(0.05, lambda: self._select_when_loaded(screen, session, path, case, tries + 1))
 
+    def action_statistics(self) -> None:
+        run = self.run
+        if run is None or not run.indexed:
+            self.notify("Statistics are computed once the run is read.", timeout=3)
+            return
+        self.notify("Computing statistics…", timeout=1)
+        self._compute_statistics(run)
+
+    @work(thread=True, exclusive=True, group="statistics")
+    def _compute_statistics(self, run: Run) -> None:
+        from turnlens.formatting.results.stats import run_stats_lines
+
+        lines = run_stats_lines(run.results, run.folder)  # reads each test's timing and transcript: not on the loop
+        title = f"{visible_text(run.name)} — statistics, as agentv inspect stats"
+        self.app.call_from_thread(self.app.push_screen, StatisticsScreen(title, lines))
+
     def action_targets(self) -> None:
         from turnlens.formatting.results.compare import matrix_lines
 
@@ -771,6 +787,12 @@ class RunSummaryScreen(TextBoxScreen):
     def __init__(self, name: str, lines: list[str]) -> None:
         super().__init__(f"{name} — run summary", lines)
         self.run_name = name
+
+
+class StatisticsScreen(TextBoxScreen):
+    """Mean and percentiles of a run's figures (formatting/results/stats.py)."""
+
+    BINDINGS = [Binding("escape,q,percent_sign", "dismiss", "Close")]
 
 
 class TargetsScreen(TextBoxScreen):

@@ -1,0 +1,81 @@
+"""Statistics as `agentv inspect stats` gives them (tests/fixtures/results/real/stats: what 4.42.4 printed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from turnlens.formatting.results.reader import ResultsFile
+from turnlens.formatting.results.stats import (
+    figures_of,
+    group_stats,
+    percentile,
+    run_stats_lines,
+    stats_lines,
+    stats_markdown,
+    to_fixed,
+)
+
+REAL = Path(__file__).resolve().parents[1] / "fixtures" / "results" / "real"
+
+
+def scanned(run: str) -> ResultsFile:
+    results = ResultsFile(str(REAL / run / "index.jsonl"))
+    for _ in results.scan():
+        pass
+    return results
+
+
+@pytest.mark.parametrize("name", ["first-by-target", "matrix-by-target", "agent"])
+def test_what_agentv_inspect_stats_printed(name):
+    words = (REAL / "stats" / f"{name}.cmd").read_text().split()
+    run, by = words[3], (words[5] if len(words) > 5 else None)
+    expected = (REAL / "stats" / f"{name}.txt").read_text().split("\n")
+    lines = stats_lines(group_stats(figures_of(scanned(run), str(REAL / run)), by))
+    assert expected[:3] == ["", f"Statistics: {run}", lines[0] if by is None else ""]
+    assert [line.rstrip() for line in expected[2 if by is None else 2 :] if line] == [
+        line.rstrip() for line in lines if line
+    ]
+
+
+def test_percentiles_and_javascript_number_text():
+    assert percentile([1.0, 4.0], 90) == pytest.approx(3.7) and percentile([], 50) == 0.0
+    assert [to_fixed(x, 2) for x in (0.125, 0.375, 2.5, -0.001, 0.0)] == ["0.13", "0.38", "2.50", "-0.00", "0.00"]
+
+
+def test_the_screen_lines_and_markdown_group_by_target_and_suite():
+    run = "project/.agentv/results/runs/default/2026-06-22T09-00-00-000Z"
+    lines = run_stats_lines(scanned(run), str(REAL / run))
+    assert lines[0] == "10 tests" and "By target" in lines
+    markdown = stats_markdown(group_stats(figures_of(scanned(run), str(REAL / run)), "suite"), "run")
+    assert "| score | 0.65 |" in markdown and "### scoring (10 tests)" in markdown
+
+
+def test_export_markdown_stats(monkeypatch, capfdbinary):
+    from turnlens.formatting.export.evals import main
+
+    monkeypatch.chdir(REAL)
+    run = "project/.agentv/results/runs/default/2026-06-25T09-00-00-000Z/index.jsonl"
+    assert main([run, "--format", "markdown", "--stats"]) == 0
+    out = capfdbinary.readouterr().out.decode()
+    assert out.startswith("## Statistics: default/2026-06-25T09-00-00-000Z\n\n2 tests\n")
+    assert "| tool_calls | 3 | 3 | 4 | 4 | 4 |" in out and "| tokens_total | 6,030 |" in out
+    assert main([run, "--format", "jsonl", "--stats"]) == 2
+
+
+async def test_the_statistics_screen():
+    from tui_helpers import wait_for_idle
+
+    from turnlens.tui.app import make_app
+    from turnlens.tui.results.screen import StatisticsScreen
+
+    app = make_app([str(REAL / "project/.agentv/results/runs/default/2026-06-25T09-00-00-000Z")], watch=False)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await wait_for_idle(pilot)
+        await pilot.press("percent_sign")
+        for _ in range(50):
+            await pilot.pause(0.1)
+            if isinstance(app.screen, StatisticsScreen):
+                break
+        assert isinstance(app.screen, StatisticsScreen) and app.screen.lines[0] == "2 tests"
