@@ -194,7 +194,11 @@ def _valid_message(m: Any, expected: bool = False) -> bool:
         return False
     if expected and m.get("tool_calls") is not None:  # an expected message may hold only tool calls
         return True
-    return _valid_content(m.get("content"))
+    content = m.get("content")
+    calls = m.get("tool_calls")
+    if isinstance(content, list) and isinstance(calls, list) and calls:
+        return True  # with tool calls, a content list is kept whatever its items (those that are not parts: unused)
+    return _valid_content(content)
 
 
 def _expected_messages(value: Any) -> list[dict]:
@@ -900,7 +904,7 @@ def _load_suite(ctx: _Ctx, result: EvalFile, doc: YamlDoc, text: str) -> EvalFil
 
     suite = _Suite()
     suite.doc = doc
-    if data.get("input") is not None:
+    if data.get("input") is not None and data["input"] != "":  # (an empty string gives no suite message)
         suite.input = data["input"]
         suite.input_line = _line(doc, data, "input")
     if "input_files" in data and data["input_files"] is not None:

@@ -2669,6 +2669,12 @@ EDGE_WORKSPACES = {
 }
 
 
+def open_suite(suite_input: str) -> str:
+    test = {"id": "t1", "criteria": "c", "input": [{"role": "system", "content": "SYS"}, {"role": "assistant", "content": "A"},
+                                                   {"role": "user", "content": "U"}]}  # fmt: skip
+    return f"input: {suite_input}\ntests:\n  - {json.dumps(test)}\n"
+
+
 def write_edges(w: Writer) -> None:
     """Shapes of issue 18: `file://` globs that match folders, integer-like keys in JSON sources, criteria falling
     back to expected_outcome, case folders with null ids, JSONL lines with JavaScript white space, empty
@@ -2867,6 +2873,31 @@ def write_edges(w: Writer) -> None:
     expected_output: [{role: assistant, content: [{type: image, value: [1]}, {type: image, value: pic.png}]}]
 """,
     )
+    # found by the differential tester (seeds 1819, 1820): a suite `input: ""` gives no message; a message with tool
+    # calls keeps a content list whatever its items
+    w.eval(name, "evals/suite-input-empty.eval.yaml", open_suite("\"\""))
+    w.eval(name, "evals/suite-input-empty-env.eval.yaml", open_suite("\"${{ CORPUS_UNSET }}\""))
+    w.eval(name, "evals/suite-input-blank.eval.yaml", open_suite("\"  \""))
+    w.eval(
+        name,
+        "evals/tool-calls-content.eval.yaml",
+        "tests:\n"
+        + "".join(
+            "  - " + json.dumps({"id": tid, "criteria": "c", "input": [{"role": role, **msg}, {"role": "user", "content": "U"}]})
+            + "\n"
+            for tid, role, msg in [
+                ("calls-list-items", "assistant", {"content": [{"type": "text", "value": "AAA"}, ["x"]], "tool_calls": [{"id": "c1"}]}),
+                ("calls-empty", "assistant", {"content": [{"type": "text", "value": "AAA"}, 5], "tool_calls": []}),
+                ("calls-number-content", "assistant", {"content": 5, "tool_calls": [{"id": "c1"}]}),
+                ("calls-null-content", "assistant", {"content": None, "tool_calls": [{"id": "c1"}]}),
+                ("calls-only-number", "assistant", {"content": [5], "tool_calls": [{"id": "c1"}]}),
+                ("calls-user", "user", {"content": [{"type": "text", "value": "AAA"}, 5], "tool_calls": [{"id": "c1"}]}),
+                ("calls-string", "assistant", {"content": [{"type": "text", "value": "AAA"}, 5], "tool_calls": "x"}),
+                ("calls-tool-role", "tool", {"content": [{"type": "text", "value": "AAA"}, 5], "tool_calls": [1]}),
+                ("calls-none", "assistant", {"tool_calls": [{"id": "x"}]}),
+            ]
+        ),
+    )  # fmt: skip
     w.file(name, "workspaces/empty.yaml", "")
     w.file(name, "workspaces/scalar.yaml", "hello\n")
     w.file(name, "workspaces/list.yaml", "- a\n- b\n")
@@ -3291,15 +3322,15 @@ WIDE_REFUSING_WORKSPACES = [
 ]
 
 
-def write_fuzzwide(w: Writer) -> None:
+def write_fuzzwide(w: Writer, seed: int = WIDE_SEED, suites: int = WIDE_SUITES) -> None:
     name = "fuzzwide"
     w.layout(name, "the differential tester: thousands of random tests over every source AgentV 4 reads")
     w.files(name)
     w.file(name, "evals/local.md", "A file next to the suites.\n")
     w.file(name, "local.md", "The root's local.md.\n")
-    r = random.Random(WIDE_SEED)
+    r = random.Random(seed)
     n = 0
-    for i in range(WIDE_SUITES):
+    for i in range(suites):
         header, has_files = _suite_header(r)
         tests = []
         for _ in range(WIDE_TESTS):
