@@ -76,6 +76,46 @@ def _compare(name: str, recorded: str, current: str) -> FieldDrift:
     return FieldDrift(name, recorded, current, "" if recorded == current else unified_diff(recorded, current, name))
 
 
+_PATH_END = re.compile(r"[\s\"'<>`]")
+
+
+def moved_root(recorded: str, current: str, root: str) -> str | None:
+    """The repository root the run was recorded in, when `recorded` differs from `current` only by it: every
+    absolute path under it is under `root` now (a moved checkout, CI against a laptop). Else None."""
+    root = root.rstrip("/")
+    if not root or recorded == current:
+        return None
+    start = current.find(root + "/")
+    if start < 0 or recorded[:start] != current[:start]:
+        return None
+    after = current[start + len(root) :]  # "/fixtures/x.md …": what follows the root, up to the path's end
+    end = _PATH_END.search(after)
+    rest = after[: end.start()] if end else after
+    found = recorded.find(rest, start)
+    old = recorded[start:found] if found > start else ""
+    if not old.startswith("/") or _PATH_END.search(old) or old == root:
+        return None
+    return old if recorded.replace(old + "/", root + "/") == current else None
+
+
+def _normalised_checkout(fields: list[FieldDrift], root: str, notes: list[str]) -> list[FieldDrift]:
+    """Fields that differ only by the checkout's absolute location are equal, with a note saying so."""
+    out, moved = [], set()
+    for item in fields:
+        old = None if item.equal else moved_root(item.recorded, item.current, root)
+        if old is None:
+            out.append(item)
+            continue
+        moved.add(old)
+        out.append(FieldDrift(item.field, item.current, item.current, ""))
+    for old in sorted(moved):
+        notes.append(
+            f"recorded in another checkout ({old}): its absolute paths are read as under {root}; a moved checkout "
+            "is not drift"
+        )
+    return out
+
+
 def project_root_of(results_path: str) -> str:
     """`<root>/.agentv/results/x.jsonl` -> `<root>`; otherwise the results file's folder."""
     absolute = os.path.abspath(results_path)
@@ -299,6 +339,7 @@ def compare_v4(
         fields.append(_compare_input_md(input_md, formatted))
     notes: list[str] = []
     fields.extend(grader_prompt_fields(record, case, formatted, notes))
+    fields = _normalised_checkout(fields, eval_file.repo_root, notes)
     where = f"{display_path(eval_file.path)}:{case.line}" if case.line else display_path(eval_file.path)
     changed = [f.field for f in fields if not f.equal]
     if not fields:
@@ -505,6 +546,8 @@ def compare_with_case(record: ResultRecord, eval_file: EvalFile, case: EvalCase,
         ]
         current_prompt = recorded_prompt if recorded_prompt in variants else variants[0]
         fields.append(_compare("evaluator prompt", recorded_prompt, current_prompt))
+    notes: list[str] = []
+    fields = _normalised_checkout(fields, eval_file.repo_root, notes)
     where = f"{display_path(eval_file.path)}:{case.line}" if case.line else display_path(eval_file.path)
     changed = [f.field for f in fields if not f.equal]
     if not fields:
@@ -513,6 +556,11 @@ def compare_with_case(record: ResultRecord, eval_file: EvalFile, case: EvalCase,
         )
     if changed:
         return DriftReport(
-            "drifted", f"{', '.join(changed)} changed since the run ({where})", eval_file.path, case.line, fields
+            "drifted",
+            f"{', '.join(changed)} changed since the run ({where})",
+            eval_file.path,
+            case.line,
+            fields,
+            notes,
         )
-    return DriftReport("equal", f"still equal to {where}", eval_file.path, case.line, fields)
+    return DriftReport("equal", f"still equal to {where}", eval_file.path, case.line, fields, notes)
