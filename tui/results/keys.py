@@ -169,6 +169,14 @@ RESULTS_ACTIONS: tuple[Action, ...] = (
         section="Results list",
     ),
     Action(
+        "h",
+        "history",
+        "History: each test's score across the runs of this experiment as a sparkline, and the trend as "
+        "`agentv trend` reports it (slope, r², improving / stable / degrading).",
+        title="Results: score history and trend across runs",
+        section="Results list",
+    ),
+    Action(
         "t",
         "targets",
         "Targets: each test's score per target and every pair of targets compared, as `agentv compare RUN` does.",

@@ -598,6 +598,41 @@ class ResultsScreen(ThemedScreen):
         title = f"{visible_text(run.name)} — statistics, as agentv inspect stats"
         self.app.call_from_thread(self.app.push_screen, StatisticsScreen(title, lines))
 
+    def action_history(self) -> None:
+        """Each test's score across the runs of this run's experiment, and their trend (agentv trend)."""
+        from .model import suite_of
+
+        run = self.run
+        if run is None:
+            return
+        source = run.source
+        same = [
+            r
+            for r in self.model.runs
+            if r.source is not None and source is not None and suite_of(r.source) == suite_of(source)
+        ]
+        if len(same) < 2:
+            self.notify("A history needs two runs or more of this experiment (open the folder of runs).", timeout=3)
+            return
+        self._compute_history([r.path for r in same], visible_text(suite_of(source)) if source else "")
+
+    @work(thread=True, exclusive=True, group="history")
+    def _compute_history(self, paths: list[str], experiment: str) -> None:
+        from turnlens.formatting.results.reader import ResultsFile
+        from turnlens.formatting.results.trend import trend, trend_lines
+
+        runs = []
+        for path in paths:  # read apart from the runs on screen: their indexing is the loader's
+            results = ResultsFile(path)
+            for _ in results.scan():
+                pass
+            runs.append(results)
+        lines = trend_lines(trend(runs))
+        for results in runs:
+            results.close()
+        title = f"{experiment} — score history and trend, as agentv trend"
+        self.app.call_from_thread(self.app.push_screen, StatisticsScreen(title, lines))
+
     def action_targets(self) -> None:
         from turnlens.formatting.results.compare import matrix_lines
 
