@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from turnlens.formatting.evals import yaml12
+from turnlens.formatting.evals import yaml12, yaml_errors
 
 YamlError = yaml12.YamlError
 parse_yaml = yaml12.parse_yaml
@@ -357,7 +357,7 @@ def test_the_library_s_own_nesting_refusal_is_worded_as_turnlens_words_it(contex
     import yaml
 
     error = yaml.parser.ParserError(context, _Mark(), "exceeded maximum nesting depth", _Mark())
-    refusal = yaml12._nesting_refusal(error)
+    refusal = yaml_errors.nesting_refusal(error)
     assert refusal is not None
     assert (refusal.message, refusal.line, refusal.column) == ("the data is nested more than 800 levels deep", 1, 1003)
 
@@ -365,8 +365,10 @@ def test_the_library_s_own_nesting_refusal_is_worded_as_turnlens_words_it(contex
 def test_other_library_errors_are_not_taken_for_nesting():
     import yaml
 
-    assert yaml12._nesting_refusal(yaml.parser.ParserError("while parsing", _Mark(), "found unexpected ':'")) is None
-    assert yaml12._nesting_refusal(ValueError("exceeded maximum nesting depth")) is None
+    assert (
+        yaml_errors.nesting_refusal(yaml.parser.ParserError("while parsing", _Mark(), "found unexpected ':'")) is None
+    )
+    assert yaml_errors.nesting_refusal(ValueError("exceeded maximum nesting depth")) is None
 
 
 @pytest.mark.parametrize("library_limit", [True, False], ids=["libyaml-0.2.6", "libyaml-0.2.5"])

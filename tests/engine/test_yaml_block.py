@@ -11,24 +11,24 @@ from pathlib import Path
 import pytest
 
 from turnlens.formatting.evals import slices as slicing
-from turnlens.formatting.evals import yaml12
+from turnlens.formatting.evals import yaml12, yaml_binding, yaml_schema, yaml_text, yaml_tree
 from turnlens.formatting.evals.yaml_block import parse_block
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _fast(text: str):
-    return parse_block(text, yaml12._core_plain, yaml12._SPECIAL_START)
+    return parse_block(text, yaml_schema.core_plain, yaml_schema.SPECIAL_START)
 
 
 def _libyaml(text: str):
     """What yaml12 reads without the fast reader: libyaml's node tree through the builder."""
-    loader = yaml12._new_loader(text)
+    loader = yaml_binding.new_loader(text)
     try:
-        root = yaml12._compose_with_big_stack(loader, text.count("[") + text.count("{"))
+        root = yaml_text.compose_with_big_stack(loader, text.count("[") + text.count("{"))
     finally:
         loader.dispose()
-    builder = yaml12._FastBuilder()
+    builder = yaml_tree.FastBuilder()
     builder.text = text
     return builder.build(root), builder.node_lines, builder.child_lines
 
