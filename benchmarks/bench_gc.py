@@ -44,7 +44,7 @@ print(time.perf_counter() - start)
 EXPORT = (
     PATCH
     + r"""
-from turnlens.formatting.export.evals import main
+from turnlens.tui.export_cli import main
 sys.stdout = open("/dev/null", "w")
 main([sys.argv[2], "--repo-root", sys.argv[3], "--quiet"])
 """

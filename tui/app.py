@@ -145,7 +145,9 @@ def make_app(
         path_list = [str(samples)]
         cwd = str(samples.parent)
         repo_root = repo_root or cwd
-    results = [p for p in path_list if _is_results_input(p)]
+    from turnlens.formatting.inputs import classify  # (the same decision as `turnlens export`)
+
+    results = classify(path_list).results
     if results and len(results) == len(path_list):
         return TurnlensApp(
             lambda: _results_screen(
@@ -177,24 +179,6 @@ def make_app(
         return InspectorScreen(session, mode=mode, profile=profile, watch=watch)
 
     return TurnlensApp(inspector, theme=theme, settings=settings)
-
-
-def _is_results_input(path: str) -> bool:
-    """Results (a results file, a run folder, a folder of runs) and not a folder of eval files: decided by content,
-    the same way `turnlens export` decides."""
-    from turnlens.formatting.results.sniff import is_results_input, is_run_folder
-
-    if os.path.isdir(path):
-        if is_run_folder(path):  # decided at once: a run folder of 50,000 tests is not walked for eval files
-            return True
-        if ".agentv" in os.path.abspath(path).split(os.sep):
-            # AgentV never looks for eval files under .agentv/ (discovery skips it from any root above it), and a
-            # folder of runs there holds one artifact folder per test: walking them all took minutes
-            return is_results_input(path)
-        from turnlens.formatting.evals.dialect import has_eval_files
-
-        return not has_eval_files(path) and is_results_input(path)
-    return is_results_input(path)
 
 
 def _results_note(path: str, eval_paths: Sequence[str]) -> str:

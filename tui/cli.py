@@ -158,7 +158,7 @@ def run(argv: Sequence[str] | None = None, exit_process: bool = False) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "export":
         with ctrl_c_held():
-            from turnlens.formatting.export.evals import main as export_main
+            from turnlens.tui.export_cli import main as export_main
 
         return export_main(args[1:], exit_process=exit_process)
     if args and args[0] == "serve":

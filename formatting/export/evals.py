@@ -1,52 +1,27 @@
-"""`turnlens export`: every case of an eval file as JSONL (contract: docs/export.md), or a results file (see
-results_export).
+"""Exporting eval files: every case as JSONL (contract: docs/export.md). The `turnlens export` command itself (its
+options, which paths are results, exit statuses and Ctrl-C) is tui/export_cli.py; results export as results.py.
 
 Kept free of textual/rich imports so the command starts fast.
 """
 
 from __future__ import annotations
 
-import argparse
-import functools
 import os
-import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-import orjson
-
 from turnlens.formatting import gcpause
 from turnlens.formatting.evals.files import (
-    SIZE_OPTION_HELP,
     FileReadError,
-    apply_size_option,
     read_bytes,
     wide_encoding,
 )
 from turnlens.formatting.evals.interpolate import is_env_note
-from turnlens.formatting.evals.loader import load_eval_file, looks_like_eval_file
+from turnlens.formatting.evals.loader import load_eval_file
 from turnlens.formatting.export import output
 from turnlens.formatting.graders.prompts import case_graders
-from turnlens.formatting.jsstr import LONE_SURROGATE
-from turnlens.formatting.model import DIALECTS, PROFILES, Diagnostic, EvalFile
+from turnlens.formatting.model import Diagnostic, EvalFile
 from turnlens.formatting.prompts.engine import format_case
-
-
-def _dumps_slow(obj) -> bytes:
-    """Compact JSON with lone surrogates escaped (JSON.stringify's way): valid UTF-8 whatever the input held."""
-    import json  # here, not at the top: rarely needed (startup time)
-
-    out = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), default=str)
-    if LONE_SURROGATE.search(out):
-        out = LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
-    return out.encode("utf-8")
-
-
-def _dumps(obj) -> bytes:
-    try:
-        return orjson.dumps(obj)
-    except TypeError:  # orjson refuses lone surrogates (and exotic types): the careful path
-        return _dumps_slow(_plain(obj))
 
 
 def iter_rows(ev: EvalFile, profile: str = "agentv") -> Iterator[dict]:
@@ -64,16 +39,6 @@ def _rendered_row(rendered) -> dict:
             "systemMessage": rendered.system_message,
         }
     return {"question": rendered.question, "guidelines": rendered.guidelines, "chatPrompt": rendered.chat_prompt}
-
-
-def _plain(value):
-    """A row with the engine's dataclasses (left in place for orjson) turned into their JSON dicts."""
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    to_json = getattr(value, "to_json", None)  # Explanation, ChatMessage
-    return value if to_json is None or isinstance(value, (str, int, float)) else to_json()
 
 
 def _iter_rows(ev: EvalFile, profile: str, plain: bool) -> Iterator[dict]:
@@ -188,7 +153,7 @@ def _rows_of(path: str, args, loaded: tuple[str, Any]) -> tuple[str, Any]:
     diagnostics, ev = value
     # A skipped case's one warning comes from the engine (naming the case and why); an entry that is not a mapping
     # is reported once as a file-level warning. (A row's warnings are strings already: _iter_rows makes them.)
-    rows = ((_dumps(row), row["warnings"]) for row in _iter_rows(ev, args.profile, plain=False))
+    rows = ((output.dumps_json(row), row["warnings"]) for row in _iter_rows(ev, args.profile, plain=False))
     return "ok", (diagnostics, _chunked(rows, args.quiet))
 
 
@@ -314,158 +279,6 @@ def _write_rows(out, rows: list[tuple[bytes, list[str]]], quiet: bool) -> None:
     _write_chunks(out, _chunked(rows, quiet))
 
 
-def _parser() -> argparse.ArgumentParser:
-    # add_argument makes a help formatter to check each option, and a formatter asks the terminal's width through
-    # shutil (importing it costs ~3 ms of start-up): the checks get one of fixed width, help the usual one.
-    p = argparse.ArgumentParser(
-        prog="turnlens export",
-        description="Write what every case of an eval file becomes (question, guidelines, chatPrompt for lm and "
-        "agent mode, evaluator prompt, marker rule) as JSONL; or export a results file.",
-        formatter_class=functools.partial(argparse.HelpFormatter, width=80),
-    )
-    p.add_argument(
-        "paths",
-        nargs="+",
-        metavar="FILE",
-        help="an eval file (YAML, .jsonl dataset, evals.json), a folder of them, or AgentV results files",
-    )
-    p.add_argument("--repo-root", metavar="DIR", help="repo root (default: nearest folder with .git, else the cwd)")
-    p.add_argument("--profile", choices=PROFILES, default="agentv", help="chatPrompt profile (default: agentv)")
-    p.add_argument(
-        "--dialect",
-        choices=("auto", *DIALECTS),
-        default="auto",
-        help="AgentV file format to read (default: auto, from each file's shape)",
-    )
-    p.add_argument(
-        "--format",
-        choices=("toon", "jsonl", "markdown", "html", "json"),
-        help="export AgentV results files in this format instead; html: one self-contained page (eval files too); "
-        "json: runs compared, what `agentv compare RUN … --json` prints",
-    )
-    p.add_argument(
-        "--delta",
-        type=float,
-        metavar="D",
-        help="--format json: a score change of at least D is a win or a loss (default 0.1, agentv compare's -t)",
-    )
-    p.add_argument(
-        "--stats", action="store_true", help="--format markdown: each run's statistics, as agentv inspect stats"
-    )
-    p.add_argument("--baseline", metavar="TARGET", help="--format json, one run: the baseline target")
-    p.add_argument("--candidate", metavar="TARGET", help="--format json, one run: the candidate target")
-    p.add_argument(
-        "--targets", metavar="TARGET", action="append", default=[], help="--format json, one run: targets compared"
-    )
-    p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings on stderr")
-    p.add_argument("--max-file-size", metavar="SIZE", help=SIZE_OPTION_HELP)
-    p.formatter_class = argparse.HelpFormatter
-    return p
-
-
-def _is_results(path: str) -> bool:
-    lower = path.lower()
-    if lower.endswith(".json") or (os.path.isdir(path) and _has_eval_files(path)):
-        return False
-    if looks_like_eval_file(path):  # declares the eval schema, so not a results file: spares importing that reader
-        return False
-    from turnlens.formatting.results.sniff import is_results_input
-
-    return is_results_input(path)
-
-
-def _has_eval_files(folder: str) -> bool:
-    from turnlens.formatting.evals.dialect import discover_eval_files
-
-    return bool(discover_eval_files(folder))
-
-
-def main(argv: list[str] | None = None, exit_process: bool = False) -> int:
-    """`turnlens export ARGV`'s exit status; with `exit_process` (the command itself) the process ends with it."""
-    output.guard_std_fds()
-    if exit_process:
-        gcpause.exit_without_freeing()
-    args = _parser().parse_args(argv)
-    output.install_sigint_handler()
-    status = run_guarded(lambda: _main(args, argv))
-    if exit_process:
-        output.exit_now(status)
-    return status
-
-
-def run_guarded(export) -> int:
-    """`export()`'s exit status; Ctrl-C, a closed or full output and a closed pipe end it with one line (or none
-    for a pipe whose reader has all it wants, as `head` does) and the usual status, never a traceback."""
-    try:
-        try:
-            return export()
-        finally:
-            _close_runs()
-    except KeyboardInterrupt:
-        output.warn("turnlens export: interrupted; the output ends with the last whole row written")
-        output.silence_stdout()
-        return output.EXIT_INTERRUPTED
-    except BrokenPipeError:  # `turnlens export … | head`: the reader has all it wants
-        output.silence_stdout()
-        return 0
-    except output.OutputError as exc:
-        output.warn(f"turnlens export: cannot write the output: {exc}")
-        output.silence_stdout()
-        return 1
-    except MemoryError:
-        output.warn(
-            "turnlens export: out of memory (a file, or what its aliases and references expand to, is too big for "
-            "this machine: lower --max-file-size)"
-        )
-        return 1
-
-
-def _main(args, argv: list[str] | None) -> int:
-    problem = apply_size_option(args.max_file_size)
-    if problem is not None:
-        output.warn(f"turnlens export: {problem}")
-        return 2
-    if args.repo_root is not None and not os.path.isdir(args.repo_root):
-        output.warn(f"turnlens export: --repo-root {args.repo_root}: not a folder")
-        return 2
-    if args.format == "json":
-        return _compare_runs(args)
-    results = [_is_results(p) for p in args.paths]
-    if any(results) and not all(results):
-        eval_files = ", ".join(p for p, r in zip(args.paths, results) if not r)
-        output.warn(f"turnlens export: cannot mix eval files ({eval_files}) and results files in one export")
-        return 2
-    if args.format == "html":
-        from turnlens.formatting.export.html import write_page
-
-        return write_page(args.paths, any(results), args.repo_root, args.dialect)
-    if args.format in ("toon", "markdown") and not any(results):
-        output.warn(
-            f"turnlens export: {args.paths[0]} is not an AgentV results file; --format {args.format} exports "
-            "results files (an eval file exports as JSONL without --format)"
-        )
-        return 1
-    if any(results):
-        from turnlens.formatting.export.results import export_main
-
-        return export_main(list(argv if argv is not None else sys.argv[1:]))
-    return _export_eval_files(args)
-
-
-def _compare_runs(args) -> int:
-    """`agentv compare PATHS --json`, byte for byte: stdout, its `Error: …` (after turnlens's prefix) and status."""
-    from turnlens.formatting.results.agentv_compare import compare_json
-
-    stdout, stderr, status = compare_json(args.paths, args.delta, args.baseline, args.candidate, args.targets)
-    if stdout:
-        out = output.binary_stdout()
-        output.write_all(out, stdout.encode("utf-8", "surrogatepass"))
-        out.flush()
-    if stderr:
-        output.warn(f"turnlens export: {stderr.rstrip()}")
-    return status
-
-
 # Parallel runs still open (their workers are stopped when the export ends early).
 _open_runs: list = []
 
@@ -500,6 +313,16 @@ def _expand_folders(args) -> tuple[list[str], list[str]]:
         else:
             out.append(path)
     return out, empty
+
+
+def export_eval_files(args: Any) -> int:
+    """Write the JSONL export of every eval file (or folder of them) in `args.paths` to stdout, warnings on stderr
+    (`args`: repo_root, profile, dialect, quiet, as `turnlens export` parses them). Returns 0, or 1 when a file was
+    refused or a folder held none. Ctrl-C and output errors are raised, for the command to word."""
+    try:
+        return _export_eval_files(args)
+    finally:
+        _close_runs()  # (workers still running when the export ends early are stopped)
 
 
 def _export_eval_files(args) -> int:
@@ -551,7 +374,3 @@ def _export_all(args) -> int:
                     value[1].close()
     output.write_all(out, b"")  # flushed, or one line saying why not
     return status
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

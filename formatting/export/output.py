@@ -6,6 +6,7 @@
   interrupts at once. `interrupted()` then words the message and the caller exits with 130.
 - A closed stdout, a full disk or a closed pipe become an OutputError (or BrokenPipeError), worded once by the
   caller; after it, stdout is pointed at /dev/null so interpreter shutdown has nothing left to fail on.
+- Rows are JSON as `dumps_json` makes them: orjson, with lone surrogates escaped as JSON.stringify does.
 - Messages for stderr go through `warn`, which sanitises them (they hold ids and paths from untrusted files)
   and drops them when stderr is closed.
 """
@@ -19,8 +20,11 @@ import os
 import signal
 import sys
 from collections.abc import Iterator
-from typing import BinaryIO, NoReturn, cast
+from typing import Any, BinaryIO, NoReturn, cast
 
+import orjson
+
+from turnlens.formatting.jsstr import LONE_SURROGATE
 from turnlens.formatting.sanitize import sanitize
 
 EXIT_INTERRUPTED = 130
@@ -184,3 +188,31 @@ def exit_now(status: int) -> NoReturn:
             except (OSError, ValueError):  # (a closed or broken output was reported already)
                 pass
     os._exit(status)
+
+
+def _dumps_slow(obj: Any) -> bytes:
+    """Compact JSON with lone surrogates escaped (JSON.stringify's way): valid UTF-8 whatever the input held."""
+    import json  # here, not at the top: rarely needed (startup time)
+
+    out = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), default=str)
+    if LONE_SURROGATE.search(out):
+        out = LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
+    return out.encode("utf-8")
+
+
+def dumps_json(obj: Any) -> bytes:
+    """Compact JSON: orjson's bytes, or (lone surrogates, types it does not know) the careful path's."""
+    try:
+        return orjson.dumps(obj)
+    except TypeError:  # orjson refuses lone surrogates (and exotic types): the careful path
+        return _dumps_slow(plain_json(obj))
+
+
+def plain_json(value: Any) -> Any:
+    """A row with the engine's dataclasses (left in place for orjson) turned into their JSON dicts."""
+    if isinstance(value, dict):
+        return {k: plain_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain_json(v) for v in value]
+    to_json = getattr(value, "to_json", None)  # Explanation, ChatMessage
+    return value if to_json is None or isinstance(value, (str, int, float)) else to_json()

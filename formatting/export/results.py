@@ -1,4 +1,5 @@
-"""`turnlens export RESULTS --format toon|jsonl|markdown`: each result's conversation and verdict, for analysis.
+"""Exporting AgentV results (`turnlens export RESULTS --format jsonl|markdown|toon`): each result's
+conversation and verdict, for analysis.
 
 TOON (https://github.com/toon-format/toon, official `toon_format` library) is what document 000 defers for
 feeding results back to LLMs: the same rows as the JSONL export, with repeated keys folded into table headers.
@@ -8,10 +9,8 @@ header comes from the index, and each item is encoded on its own.
 
 from __future__ import annotations
 
-import argparse
 import io
 import re
-import sys
 from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
 
@@ -194,10 +193,8 @@ def _no_lone_surrogates(value: Any) -> Any:
 
 
 def jsonl_rows(rows: Iterable[dict]) -> Iterator[str]:
-    from turnlens.formatting.export.evals import _dumps  # orjson, or escapes for lone surrogates
-
     for row in rows:
-        yield _dumps(row).decode() + "\n"
+        yield output.dumps_json(row).decode() + "\n"
 
 
 def toon_rows(rows: Iterable[dict]) -> Iterator[str]:
@@ -430,7 +427,7 @@ def _all_rows(opened: _Opened, threshold: float, problems: list[Diagnostic]) -> 
             problems.append(Diagnostic(results.path, None, f"… and {more:,} more artifact paths not read", "warning"))
 
 
-def _stream_stats(paths: list[str], out) -> list[Diagnostic]:
+def stream_stats(paths: list[str], out) -> list[Diagnostic]:
     """`--stats`: each run's statistics as Markdown tables (the run, by target, by suite), as `agentv inspect
     stats` computes them (formatting/results/stats.py)."""
     from turnlens.formatting.results.stats import figures_of, group_stats, stats_markdown
@@ -454,7 +451,7 @@ def _stream_stats(paths: list[str], out) -> list[Diagnostic]:
             results.close()
 
 
-def _stream(paths: list[str], fmt: str, out, threshold: float) -> list[Diagnostic]:
+def stream_results(paths: list[str], fmt: str, out, threshold: float) -> list[Diagnostic]:
     """The export written to the binary stream `out` in chunks of whole rows (see output.py). TOON's header
     counts the rows that follow, so its rows are gathered first (in a temporary file past a few MB) and the
     document written once they are all there; on Ctrl-C, the rows gathered so far, under their true count."""
@@ -516,56 +513,3 @@ def _write_toon(out, count: int, spool) -> None:
                 break
             output.write_all(out, block)
         output.write_all(out, b"\n")
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="turnlens export",
-        description="Export AgentV results files: each result's conversation and verdict.",
-    )
-    parser.add_argument("paths", nargs="+", metavar="RESULTS", help="results files (JSONL or YAML) or folders")
-    parser.add_argument("--format", choices=FORMATS, default="jsonl", help="output format (default: jsonl)")
-    parser.add_argument(
-        "--threshold", type=float, default=DEFAULT_THRESHOLD, help=f"pass threshold (default: {DEFAULT_THRESHOLD})"
-    )
-    # accepted for symmetry with `turnlens export EVAL_FILE`; results need neither
-    parser.add_argument("--repo-root", help=argparse.SUPPRESS)
-    parser.add_argument("--profile", help=argparse.SUPPRESS)
-    parser.add_argument("-q", "--quiet", action="store_true", help="do not print problems on stderr")
-    parser.add_argument(
-        "--stats", action="store_true", help="with --format markdown: each run's statistics (agentv inspect stats)"
-    )
-    parser.add_argument("--max-file-size", help=argparse.SUPPRESS)  # applied by `turnlens export` already
-    return parser
-
-
-def export_main(argv: list[str] | None = None) -> int:
-    """`turnlens export RESULTS…` once `turnlens export` found results files (it guards the output)."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    if args[:1] == ["export"]:
-        args = args[1:]
-    options = _parser().parse_args(args)
-    if options.stats and options.format != "markdown":
-        output.warn("turnlens export: --stats goes with --format markdown")
-        return 2
-    if options.stats:
-        problems = _stream_stats(options.paths, output.binary_stdout())
-    else:
-        problems = _stream(options.paths, options.format, output.binary_stdout(), options.threshold)
-    fatal = [p for p in problems if p.line is None and p.severity == "error"]
-    if not options.quiet or fatal:
-        for problem in problems if not options.quiet else fatal:
-            output.warn(f"turnlens export: {problem}")
-    return 1 if fatal else 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    from turnlens.formatting.export.evals import run_guarded
-
-    output.guard_std_fds()
-    output.install_sigint_handler()
-    return run_guarded(lambda: export_main(argv))
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

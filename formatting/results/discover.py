@@ -1,4 +1,4 @@
-"""The runs a path holds. Whether a path opens as results at all is sniff.py's `is_results_input`: it is
+"""The runs a path holds. Whether a path opens as results at all is formatting/inputs.py's `classify`: it is
 - a results file (sniff.py says which files are);
 - an AgentV 4 run folder (`<run>/index.jsonl` is a results file);
 - a folder holding results files or run folders, at most a few levels down (`.agentv/results/runs/<exp>/<ts>/`).

@@ -1,4 +1,4 @@
-"""AgentV results files: a cheap sniff, a full-record reader, and an offset index.
+"""AgentV results files: a full-record reader and an offset index (which files are results: sniff.py).
 
 A results file holds one EvaluationResult per case, as JSONL or as YAML documents separated by `---`. Files can
 be very large (hundreds of MB), so nothing here loads a whole file: `ResultsFile.scan()` reads it once (window by
@@ -36,10 +36,10 @@ from turnlens.formatting.results.fields import (
     as_text,
     as_text_list,
 )
+from turnlens.formatting.results.sniff import is_yaml_path
 from turnlens.formatting.results.source import FileChanged, Source
 from turnlens.formatting.sanitize import sanitize
 
-YAML_SUFFIXES = (".yaml", ".yml")
 # The window full-text search reads at a time.
 RELEASE_EVERY = 16 * 1024 * 1024
 # A summary keeps at most this much of an id/target/dataset string: a hostile 10 MB eval_id must not be copied
@@ -55,21 +55,6 @@ FLAG_ERROR = 1  # the record has a non-empty `error`
 FLAG_NO_SCORE = 2  # `score` missing or not a number
 
 _YAML_DOC_SEPARATOR = re.compile(rb"^---[ \t]*(?:#[^\n]*)?\r?$", re.M)
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Sniffing
-
-
-def is_yaml_path(path: str) -> bool:
-    return path.lower().endswith(YAML_SUFFIXES)
-
-
-def looks_like_results_file(path: str) -> bool:
-    """Is `path` results (a file, a run folder, a folder of runs)? See `sniff.is_results_input`."""
-    from turnlens.formatting.results.sniff import is_results_input
-
-    return is_results_input(path)
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -1,6 +1,5 @@
-"""Whether a path holds AgentV results, decided from the first 64 KiB of a file: the one decision the app and
-`turnlens export` share (`is_results_input`) before either reads anything else. Kept apart from discover.py (the runs
-a path holds), which it needs only for a folder: deciding that an eval file is no results file imports nothing else.
+"""Whether a file holds AgentV results rows, decided from its first 64 KiB, and whether a folder is a run folder.
+What a path named on the command line opens as is decided from these by formatting/inputs.py.
 
 A results file is JSONL whose first record is an object with a numeric `score` (AgentV 4 reads any such row), or
 that names an `eval_id` / `test_id` (0.15-era and 4.x rows, even without a score); or YAML documents with a top-level
@@ -78,16 +77,7 @@ def is_run_folder(path: str) -> bool:
     return os.path.isfile(index) and is_results_file(index)
 
 
-def is_results_input(path: str) -> bool:
-    """Does `path` open as results? The one decision shared by the app and `turnlens export`."""
-    if os.path.isdir(path):
-        from turnlens.formatting.results.discover import holds_results  # (a folder's runs: the bigger module)
-
-        return holds_results(path)
-    return os.path.isfile(path) and (is_results_file(path) or _json_lines_of_no_kind(path))
-
-
-def _json_lines_of_no_kind(path: str) -> bool:
+def is_blank_json_lines(path: str) -> bool:
     """A file named explicitly, JSON lines by its name, that is blank or starts with an empty object `{}` (no
     result and no eval row): read as results, which then says there is no usable record (as an eval file it would
     only get a YAML error)."""

@@ -222,13 +222,13 @@ def test_short_writes_are_continued():
 
 
 def test_results_export_continues_short_writes(tmp_path):
-    from turnlens.formatting.export.results import _stream
+    from turnlens.formatting.export.results import stream_results
 
     run = tmp_path / "run.jsonl"
     run.write_text("".join(f'{{"eval_id":"c{i}","score":1,"candidate_answer":"{"a" * 500}"}}\n' for i in range(50)))
     for fmt in ("jsonl", "toon", "markdown"):
         out = ShortWriter()
-        _stream([str(run)], fmt, out, 0.5)
+        stream_results([str(run)], fmt, out, 0.5)
         assert out.data.count(b"c49") == 1 and out.data.endswith(b"\n"), fmt
 
 
@@ -373,15 +373,13 @@ def test_results_without_usable_record_exit_1(tmp_path):
 
 
 def test_kind_by_content_matches_the_app(tmp_path):
-    from turnlens.formatting.export.evals import _is_results
-    from turnlens.tui.app import _is_results_input
+    from turnlens.formatting.inputs import path_kind
 
     (tmp_path / "empty.jsonl").write_text("{}\n{}\n")
     (tmp_path / "weird.yaml").write_text("a: 1\n")
     eval_file(tmp_path, ("a", []))
     for name, results in (("empty.jsonl", True), ("weird.yaml", False), ("e.yaml", False)):
-        assert _is_results(str(tmp_path / name)) == results
-        assert _is_results_input(str(tmp_path / name)) == results
+        assert path_kind(str(tmp_path / name)).is_results == results
 
 
 def test_millions_of_empty_records_index_nothing(tmp_path):

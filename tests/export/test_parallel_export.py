@@ -81,8 +81,8 @@ def export(path: Path, env_extra: dict | None = None):
 
 def serial(path: Path):
     code = (
-        "import sys, turnlens.formatting.export.evals as e; e._export_slices = lambda p, a: [e._export_one(p, a)]; "
-        "sys.exit(e.main(sys.argv[1:]))"
+        "import sys, turnlens.formatting.export.evals as e; from turnlens.tui.export_cli import main; "
+        "e._export_slices = lambda p, a: [e._export_one(p, a)]; sys.exit(main(sys.argv[1:]))"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run(

@@ -8,8 +8,9 @@ import os
 import orjson
 import toon_format
 
-from turnlens.formatting.export.results import export_results, export_row, main
+from turnlens.formatting.export.results import export_results, export_row
 from turnlens.formatting.results.reader import read_all
+from turnlens.tui.export_cli import main
 
 FIXTURES = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures", "results")
 RUN_A = os.path.join(FIXTURES, "run-a.jsonl")
@@ -62,7 +63,7 @@ def test_markdown_is_literal_and_control_free():
 
 
 def test_broken_lines_are_reported_and_rest_exported(capsys):
-    assert main(["export", os.path.join(FIXTURES, "broken.jsonl"), "--format", "jsonl"]) == 0
+    assert main([os.path.join(FIXTURES, "broken.jsonl"), "--format", "jsonl"]) == 0
     captured = capsys.readouterr()
     assert len(captured.out.splitlines()) == 2
     assert "broken.jsonl:2: not valid JSON" in captured.err and "broken.jsonl:6: truncated" in captured.err

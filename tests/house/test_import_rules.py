@@ -27,7 +27,7 @@ def test_formatting_imports_neither_textual_nor_rich():
 def test_export_command_does_not_import_textual():
     code = (
         "import sys\n"
-        "import turnlens.formatting.export.evals\n"
+        "import turnlens.tui.export_cli, turnlens.formatting.export.evals, turnlens.formatting.inputs\n"
         "assert 'textual' not in sys.modules and 'rich' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)

@@ -13,11 +13,12 @@ from pathlib import Path
 import orjson
 import pytest
 
+from turnlens.formatting.inputs import PathKind, path_kind
 from turnlens.formatting.results.agentv4 import STATUS_EXECUTION_ERROR, STATUS_OK, STATUS_QUALITY_FAILURE
 from turnlens.formatting.results.artifacts import load_artifacts
 from turnlens.formatting.results.discover import expand_results_paths, find_runs, time_in_name
 from turnlens.formatting.results.reader import ResultsFile, read_all, record_from_mapping, select
-from turnlens.formatting.results.sniff import is_results_file, is_results_input, is_run_folder
+from turnlens.formatting.results.sniff import is_results_file, is_run_folder
 
 V4 = Path(__file__).parents[1] / "fixtures" / "results" / "v4"
 RESULTS = V4 / ".agentv" / "results"
@@ -56,7 +57,7 @@ class TestRecognisedByContent:
         assert not is_results_file(str(dataset))
         yaml_suite = tmp_path / "s.eval.yaml"
         yaml_suite.write_text("tests:\n  - id: a\n    input: Q\n")
-        assert not is_results_input(str(yaml_suite))
+        assert not path_kind(str(yaml_suite)).is_results
 
     def test_yaml_4x_rows(self, tmp_path):
         path = tmp_path / "r.yaml"
@@ -70,19 +71,18 @@ class TestRecognisedByContent:
 
     def test_folders(self):
         assert is_run_folder(str(RUN1))
-        assert is_results_input(str(RUN1))
-        assert is_results_input(str(RESULTS))
-        assert is_results_input(str(RESULTS / "runs"))
-        assert not is_results_input(str(V4 / "evals"))
+        assert path_kind(str(RUN1)).is_results
+        assert path_kind(str(RESULTS)).is_results
+        assert path_kind(str(RESULTS / "runs")).is_results
+        assert not path_kind(str(V4 / "evals")).is_results
 
-    def test_app_and_export_decide_alike(self):
-        from turnlens.formatting.export.evals import _is_results
-        from turnlens.tui.app import _is_results_input
-
-        for path in (RUN1 / "index.jsonl", RUN1, RESULTS, RESULTS / "greeting.baseline.jsonl", OLD / "run-a.jsonl"):
-            assert _is_results(str(path)) and _is_results_input(str(path)), path
+    def test_kinds(self):
+        for path in (RUN1 / "index.jsonl", RESULTS / "greeting.baseline.jsonl", OLD / "run-a.jsonl"):
+            assert path_kind(str(path)) is PathKind.RESULTS_FILE, path
+        assert path_kind(str(RUN1)) is PathKind.RUN_FOLDER
+        assert path_kind(str(RESULTS)) is PathKind.RESULTS_FOLDER
         suite = V4 / "evals" / "greeting" / "greeting.eval.yaml"
-        assert not _is_results(str(suite)) and not _is_results_input(str(suite))
+        assert path_kind(str(suite)) is PathKind.EVAL_FILE
 
 
 class TestRuns:

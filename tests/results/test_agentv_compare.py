@@ -97,7 +97,7 @@ def test_rows_agentv_refuses_are_refused_with_its_words(tmp_path):
 
 @pytest.mark.parametrize("name", ["pairwise", "matrix", "matrix-targets", "example"])
 def test_turnlens_export_format_json_prints_what_agentv_compare_prints(name, monkeypatch, capfdbinary):
-    from turnlens.formatting.export.evals import main
+    from turnlens.tui.export_cli import main
 
     command, status = (COMPARE / f"{name}.cmd").read_text().splitlines()
     words = [w for w in shlex.split(command)[2:] if w != "--json"]

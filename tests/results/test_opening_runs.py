@@ -7,7 +7,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from turnlens.tui.app import _is_results_input, make_app
+from turnlens.formatting.inputs import path_kind
+from turnlens.tui.app import make_app
 
 RUNS = Path(__file__).parents[1] / "fixtures" / "results" / "v4" / ".agentv" / "results"
 
@@ -26,8 +27,8 @@ def test_a_folder_of_runs_under_agentv_is_not_walked_for_eval_files(tmp_path, mo
         raise AssertionError("the folder of runs was walked for eval files")
 
     monkeypatch.setattr(session, "find_eval_files", walked)
-    assert _is_results_input(str(results))
-    assert _is_results_input(str(results / "runs"))
+    assert path_kind(str(results)).is_results
+    assert path_kind(str(results / "runs")).is_results
     app = make_app([str(results)], watch=False)
     assert app is not None
 
@@ -37,4 +38,4 @@ def test_a_project_folder_is_still_looked_at_for_eval_files(tmp_path):
     (project / "evals").mkdir(parents=True)
     (project / "evals" / "x.eval.yaml").write_text("tests:\n  - id: a\n    input: hi\n    criteria: c\n")
     shutil.copytree(RUNS, project / ".agentv" / "results")
-    assert not _is_results_input(str(project))  # eval files here: the inspector opens
+    assert not path_kind(str(project)).is_results  # eval files here: the inspector opens

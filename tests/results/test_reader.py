@@ -7,11 +7,11 @@ import os
 
 import orjson
 
+from turnlens.formatting.inputs import path_kind
 from turnlens.formatting.results.discover import expand_results_paths
 from turnlens.formatting.results.reader import (
     ResultsFile,
     compute_stats,
-    looks_like_results_file,
     read_all,
     record_from_mapping,
     select,
@@ -34,25 +34,25 @@ def scanned(path: str) -> ResultsFile:
 
 class TestSniff:
     def test_jsonl_results(self):
-        assert looks_like_results_file(fixture("run-a.jsonl"))
+        assert path_kind(fixture("run-a.jsonl")).is_results
 
     def test_yaml_results(self):
-        assert looks_like_results_file(fixture("run.yaml"))
+        assert path_kind(fixture("run.yaml")).is_results
 
     def test_eval_file_is_not_results(self, tmp_path):
         path = tmp_path / "evals.yaml"
         path.write_text("$schema: agentv-eval-v2\nevalcases:\n  - id: a\n    eval_id: x\n")
-        assert not looks_like_results_file(str(path))
+        assert not path_kind(str(path)).is_results
 
     def test_other_json(self, tmp_path):
         path = tmp_path / "x.jsonl"
         path.write_text('{"name": 1}\n')
-        assert not looks_like_results_file(str(path))
-        assert not looks_like_results_file(str(tmp_path / "missing.jsonl"))
+        assert not path_kind(str(path)).is_results
+        assert not path_kind(str(tmp_path / "missing.jsonl")).is_results
 
     def test_folder(self):
         folder = fixture("project/.agentv/results")
-        assert looks_like_results_file(folder)
+        assert path_kind(folder).is_results
         files, problems = expand_results_paths([folder])
         assert [os.path.basename(f.path) for f in files] == ["mini-run.jsonl"] and not problems
 
@@ -106,7 +106,7 @@ class TestIndex:
     def test_byte_order_mark(self, tmp_path):
         path = tmp_path / "bom.jsonl"
         path.write_bytes(b'\xef\xbb\xbf{"eval_id": "a", "score": 1}\n{"eval_id": "b", "score": 0}\n')
-        assert looks_like_results_file(str(path))
+        assert path_kind(str(path)).is_results
         results = scanned(str(path))
         assert results.eval_ids == ["a", "b"] and not results.diagnostics and results.record(0).eval_id == "a"
 

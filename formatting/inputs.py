@@ -1,0 +1,75 @@
+"""What the paths named on the command line are: eval files, AgentV results, or both. The one decision the app
+(tui/app.py) and `turnlens export` share, made from the files' contents before either reads anything else.
+
+- A file is results when its head holds results rows (results/sniff.py), or when it is JSON lines by its name and
+  blank or `{}`-only (read as results, which then says there is no usable record; as an eval file it would only
+  get a YAML error). Any other file is an eval file: naming a run's `task/EVAL.yaml` itself opens it as one.
+- A folder is a run folder when its `index.jsonl` holds results rows, decided at once (a run of 50,000 tests is not
+  walked for eval files; its per-test `task/EVAL.yaml` bundles are never eval files).
+- A folder under `.agentv/` is results when it holds runs: AgentV never looks for eval files there.
+- Any other folder holds eval files when discovery finds one (evals/dialect.py), else results when it holds runs.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from turnlens.formatting.results.sniff import is_blank_json_lines, is_results_file, is_run_folder
+
+
+class PathKind(enum.Enum):
+    EVAL_FILE = "eval file"
+    EVAL_FOLDER = "folder of eval files"  # (or a folder with neither: the export then says it found none)
+    RESULTS_FILE = "results file"
+    RUN_FOLDER = "run folder"
+    RESULTS_FOLDER = "folder of runs"
+
+    @property
+    def is_results(self) -> bool:
+        return self in (PathKind.RESULTS_FILE, PathKind.RUN_FOLDER, PathKind.RESULTS_FOLDER)
+
+
+@dataclass(frozen=True)
+class Classified:
+    """Each path named, in order, with its kind."""
+
+    kinds: tuple[tuple[str, PathKind], ...]
+
+    @property
+    def evals(self) -> list[str]:
+        return [path for path, kind in self.kinds if not kind.is_results]
+
+    @property
+    def results(self) -> list[str]:
+        return [path for path, kind in self.kinds if kind.is_results]
+
+    @property
+    def both(self) -> bool:
+        """Eval files and results named together."""
+        return bool(self.evals) and bool(self.results)
+
+
+def classify(paths: Iterable[str]) -> Classified:
+    return Classified(tuple((path, path_kind(path)) for path in paths))
+
+
+def path_kind(path: str) -> PathKind:
+    if os.path.isdir(path):
+        if is_run_folder(path):
+            return PathKind.RUN_FOLDER
+        from turnlens.formatting.results.discover import holds_results  # (a folder's runs: the bigger module)
+
+        if ".agentv" in os.path.abspath(path).split(os.sep):
+            # A folder of runs there holds one artifact folder per test: walking them for eval files took minutes.
+            return PathKind.RESULTS_FOLDER if holds_results(path) else PathKind.EVAL_FOLDER
+        from turnlens.formatting.evals.dialect import has_eval_files  # (wcmatch: only for a folder)
+
+        if not has_eval_files(path) and holds_results(path):
+            return PathKind.RESULTS_FOLDER
+        return PathKind.EVAL_FOLDER
+    if os.path.isfile(path) and (is_results_file(path) or is_blank_json_lines(path)):
+        return PathKind.RESULTS_FILE
+    return PathKind.EVAL_FILE
