@@ -53,7 +53,7 @@ def test_the_screen_lines_and_markdown_group_by_target_and_suite():
 
 
 def test_export_markdown_stats(monkeypatch, capfdbinary):
-    from turnlens.formatting.export.evals import main
+    from turnlens.tui.export_cli import main
 
     monkeypatch.chdir(REAL)
     run = "project/.agentv/results/runs/default/2026-06-25T09-00-00-000Z/index.jsonl"
