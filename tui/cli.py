@@ -146,6 +146,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Entry point; always ends with SystemExit carrying the exit status (also under `python -c`), but for
     `turnlens export`, which ends the process itself once its output is flushed."""
     try:
+        if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:  # (turnlens/__init__.py's, at start)
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         status = run(argv, exit_process=True)
     except KeyboardInterrupt:  # Ctrl-C before the command took it over (while starting): no traceback
         if sys.stderr is not None:

@@ -3,8 +3,9 @@ mouse tracking off and shows the cursor), then the process ends with 128 + the s
 default actions ended the process on the spot and left the terminal in the app's modes.
 
 The app exits through its event loop; if that loop is busy for longer than GRACE seconds (a long synchronous step),
-the terminal is restored from here (its saved line settings, the modes switched off) and the process ends all the
-same: a signal that asks to end is never left waiting.
+the terminal is restored from here (its saved line settings, the modes switched off) and the signal is raised again
+with its default action, which ends the process (a shell shows 128 + the signal): a signal that asks to end is never
+left waiting.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ class SignalExit:
         self._previous: dict[int, Any] = {}
         self._terminal: tuple[int, list] | None = None
         self._ended = threading.Event()
+        self._signum = signal.SIGTERM
 
     def install(self) -> None:
         if threading.current_thread() is not threading.main_thread():
@@ -57,6 +59,8 @@ class SignalExit:
         if self.status is not None:
             return  # already ending
         self.status = exit_status(signum)
+        self._signum = signum
+        signal.signal(signum, signal.SIG_DFL)  # a second one ends the process at once; so does the watchdog
         status = self.status
         try:  # the handler runs in the main thread, inside the app's event loop: the exit goes through the loop
             asyncio.get_running_loop().call_soon_threadsafe(lambda: self.app.exit(return_code=status))
@@ -69,7 +73,7 @@ class SignalExit:
         if self._ended.wait(GRACE):
             return
         restore_terminal(self._terminal)
-        os._exit(self.status if self.status is not None else 1)
+        os.kill(os.getpid(), self._signum)  # its default action now: the process ends by the signal (128 + it)
 
 
 def _saved_terminal() -> tuple[int, list] | None:
