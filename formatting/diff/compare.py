@@ -147,34 +147,33 @@ def _chat_text(rendered: Rendered) -> str | None:
 
 
 def _grader_prompts(case: EvalCase, fc: FormattedCase, v4: bool) -> dict[str, str]:
-    """Each grader's prompt in lm and agent mode, where the engine knows it: the default grader's (it runs when the
-    test lists none) and a listed llm-grader's own `prompt:` text, which AgentV reads as the criteria."""
-    from turnlens.formatting.prompts.engine import evaluator_prompt, grader_prompt_v4
+    """Each grader's prompt in lm and agent mode. AgentV 4: every prompt the test's grading sends, in AgentV's
+    order (formatting/graders: the default grader's only for a test without graders of its own), and each listed
+    grader's definition (a `contains` value or a script changes what is checked, not a prompt). 0.15: the default
+    evaluator's prompt and each of the case's own evaluators'."""
+    from turnlens.formatting.prompts.engine import evaluator_prompt
 
     out: dict[str, str] = {}
-    agent_question = fc.agent.question
     if v4:
-        out["lm.grader[default]"] = fc.evaluator_prompt
-        out["agent.grader[default]"] = (
-            grader_prompt_v4(case.criteria or "", agent_question, case.reference_answer)
-            if agent_question
-            else fc.evaluator_prompt
-        )
-        seen: dict[str, int] = {}
+        from turnlens.formatting.graders.prompts import sent_prompts
+
+        for mode in ("lm", "agent"):
+            seen: dict[str, int] = {}
+            for sent in sent_prompts(case, fc, mode):
+                seen[sent.title] = seen.get(sent.title, 0) + 1
+                title = sent.title if seen[sent.title] == 1 else f"{sent.title} #{seen[sent.title]}"
+                text = sent.user if not sent.system else f"{sent.user}\n\n[system]\n{sent.system}"
+                out[f"{mode}.grader[{title}]"] = text + (f"\n\n({sent.note})" if sent.note else "")
+        names: dict[str, int] = {}
         for grader in case.assertions:
-            seen[grader.name] = seen.get(grader.name, 0) + 1
-            name = grader.name if seen[grader.name] == 1 else f"{grader.name} #{seen[grader.name]}"
-            raw = grader.raw if isinstance(grader.raw, dict) else {}
-            prompt = raw.get("prompt")
-            if grader.type == "llm-grader" and isinstance(prompt, str) and prompt.strip():
-                out[f"lm.grader[{name}]"] = grader_prompt_v4(prompt, fc.lm.question, case.reference_answer)
-                out[f"agent.grader[{name}]"] = grader_prompt_v4(prompt, agent_question, case.reference_answer)
-            else:  # a grader whose prompt is not the default template's: its definition as written
-                weight = "" if grader.weight is None else f" weight {grader.weight:g}"
-                out[f"grader[{name}]"] = f"{grader.type}{weight}: {grader.detail}".rstrip(": ")
+            names[grader.name] = names.get(grader.name, 0) + 1
+            name = grader.name if names[grader.name] == 1 else f"{grader.name} #{names[grader.name]}"
+            weight = "" if grader.weight is None else f" weight {grader.weight:g}"
+            out[f"grader[{name}]"] = f"{grader.type}{weight}: {grader.detail}".rstrip(": ")
         return out
-    out["lm.grader[default]"] = fc.evaluator_prompt
-    out["agent.grader[default]"] = (
+    agent_question = fc.agent.question
+    out["lm.grader[default grader]"] = fc.evaluator_prompt
+    out["agent.grader[default grader]"] = (
         evaluator_prompt(case.outcome or "", agent_question, case.reference_answer)
         if agent_question
         else fc.evaluator_prompt
@@ -326,12 +325,14 @@ def snapshot_version(
 
 
 def _field_order(name: str) -> tuple:
+    """Sort key of a field: the prompts first (lm before agent), then the graders' in the order the test sends
+    them (a stable sort keeps it), then the rest."""
     mode, _, rest = name.partition(".")
     kinds = ("question", "chatPrompt", "systemMessage", "guidelines")
     if not rest:  # "skipped", "grader[x]"
-        return (2, 0, name)
+        return (2, 0, 0)
     base = rest.split("[")[0]
-    return (0 if base in kinds else 1, 0 if mode == "lm" else 1, kinds.index(base) if base in kinds else 9, name)
+    return (0 if base in kinds else 1, 0 if mode == "lm" else 1, kinds.index(base) if base in kinds else 9)
 
 
 class _FileCompare:
@@ -390,7 +391,7 @@ def compare_snapshots(
         if old is None:
             diff.added.append(TestRef(snap.id, snap.file, snap.line))
             continue
-        names = sorted(set(old.fields) | set(snap.fields), key=_field_order)
+        names = sorted([*old.fields, *(n for n in snap.fields if n not in old.fields)], key=_field_order)
         fields = [
             FieldChange(n, old.fields.get(n), snap.fields.get(n))
             for n in names

@@ -132,7 +132,7 @@ def test_two_revisions_and_a_marker_rule_flip(sample_repo: Path):
     assert [(c.file, c.id) for c in diff.changed] == [("evals/flip/flip.eval.yaml", "greet")]
     change = diff.changed[0]
     assert change.rule == ("FLAT", "MARK")
-    assert "lm.question" in change.field_names and "lm.grader[default]" in change.field_names
+    assert "lm.question" in change.field_names and "lm.grader[default grader]" in change.field_names
     assert [(c.file, c.kind) for c in change.causes] == [("evals/flip/flip.eval.yaml", "eval file")]
     assert change.to_json()["rule"] == {"before": "FLAT", "after": "MARK"}
     assert not diff_of(sample_repo, "HEAD", "HEAD").any_change
