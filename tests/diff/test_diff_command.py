@@ -248,3 +248,30 @@ def test_a_file_refused_alike_in_both_versions_is_not_named(sample_repo: Path):
     diff = diff_of(sample_repo)
     assert [(r.file, r.id) for r in diff.added] == [("evals/broken/b.eval.yaml", "fixed")]
     assert len(diff.problems) == 1 and diff.problems[0].startswith("evals/broken/b.eval.yaml: not read in HEAD: ")
+
+
+def test_one_attachment_used_by_forty_tests_lists_those_forty(tmp_path: Path):
+    repo = tmp_path / "repo"
+    (repo / "evals").mkdir(parents=True)
+    (repo / "docs").mkdir()
+    (repo / "docs" / "policy.md").write_text("Refunds within 30 days.\n")
+    (repo / "docs" / "other.md").write_text("Shipping takes 3 days.\n")
+    tests = []
+    for n in range(50):
+        attachment = "docs/policy.md" if n < 40 else "docs/other.md"
+        tests.append(
+            f"  - id: t{n:02d}\n    criteria: c\n    input:\n      - role: user\n        content:\n"
+            f"          - {{type: file, value: {attachment}}}\n          - {{type: text, value: Question {n}?}}\n"
+        )
+    (repo / "evals" / "many.eval.yaml").write_text("tests:\n" + "".join(tests))
+    git(repo, "init", "-q", "-b", "main")
+    commit_all(repo, "fifty tests")
+    (repo / "docs" / "policy.md").write_text("Refunds within 14 days.\n")
+    diff = diff_of(repo)
+    assert sorted(c.id for c in diff.changed) == [f"t{n:02d}" for n in range(40)]
+    assert {(c.file, c.kind, c.change) for t in diff.changed for c in t.causes} == {
+        ("docs/policy.md", "attachment", "modified")
+    }
+    assert [(cause.file, len(tests)) for cause, tests in diff.causes()] == [("docs/policy.md", 40)]
+    # agent mode sends the file by path: only lm mode's prompts changed
+    assert all(f.name.startswith("lm.") for c in diff.changed for f in c.fields)
