@@ -194,8 +194,8 @@ def eval_files_page_for(paths: list[str], repo_root: str | None = None, dialect:
     for path in paths:
         found = discover_eval_files(path, repo_root) if os.path.isdir(path) else [path]
         for one in found:
-            ev = load_eval_file(one, repo_root=repo_root, dialect=dialect)
-            files.append((os.path.relpath(one) if os.path.isabs(one) else one, ev))
+            shown = os.path.relpath(one) if os.path.isabs(one) else one  # as `turnlens export` names it
+            files.append((shown, load_eval_file(shown, repo_root=repo_root, dialect=dialect)))
     return eval_files_page(files, "turnlens: " + ", ".join(paths))
 
 
