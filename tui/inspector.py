@@ -7,7 +7,7 @@ from collections.abc import Awaitable
 from contextlib import AbstractContextManager, nullcontext
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
@@ -200,6 +200,13 @@ INSPECTOR_ACTIONS: tuple[Action, ...] = (
         rank=9,
         title="Open in editor",
         section="Panes",
+    ),
+    Action(
+        "R",
+        "latest_result",
+        "Results: open this case's latest recorded result (the newest run under .agentv/results that ran it).",
+        title="Open the case's latest recorded result",
+        section="App",
     ),
     Action(
         "D",
@@ -610,6 +617,47 @@ class InspectorScreen(Screen):
         cwd = os.path.abspath(session.cwd or os.getcwd())
         roots = [os.path.abspath(os.path.join(cwd, r)) for r in session.roots]
         self.app.push_screen(ChangesScreen(["HEAD", "--", *roots], cwd, session.dialect))
+
+    def action_latest_result(self) -> None:
+        key = self.model.current
+        found = self.session.case(key) if key else None
+        if found is None:
+            self.notify("No case to look up.", severity="warning")
+            return
+        _, case = found
+        if not case.id:
+            self.notify("This case has no id to find in results.", severity="warning")
+            return
+        self.notify(f"Looking for {sanitize(case.id)} in .agentv/results…", timeout=2, markup=False)
+        self._look_up_latest(case.id)
+
+    @work(thread=True, exclusive=True, group="latest-result")
+    def _look_up_latest(self, case_id: str) -> None:
+        from turnlens.formatting.results.latest import latest_results
+
+        found = latest_results(self.session.repo_root).get(case_id)  # indexes the newest runs: not on the loop
+        self.app.call_from_thread(self._open_latest, case_id, found)
+
+    def _open_latest(self, case_id: str, found) -> None:
+        if found is None:
+            self.notify(
+                f"No run under {sanitize(self.session.repo_root)}/.agentv/results recorded {sanitize(case_id)}.",
+                severity="warning",
+                markup=False,
+            )
+            return
+        from .results import results_screen
+
+        score = "—" if found.score is None else f"{found.score:.2f}"
+        self.notify(
+            f"{sanitize(case_id)}: {score} {found.verdict.upper()} in {sanitize(found.run)} ({sanitize(found.target)})",
+            markup=False,
+        )
+        screen = results_screen([found.argument], repo_root=self.session.repo_root, watch=False)
+        self.app.push_screen(screen)
+        opener = getattr(screen, "open_when_indexed", None)
+        if opener is not None:
+            opener(found.index)
 
     def action_open_editor(self) -> None:
         target = self.model.editor_target()

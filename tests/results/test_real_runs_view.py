@@ -87,3 +87,19 @@ async def test_a_run_and_a_filter_are_chosen_from_lists():
         await pilot.press("down", "enter")  # all, failures, …
         await wait_for_idle(pilot)
         assert model.filter == "failures"
+
+
+async def test_from_a_case_to_its_latest_recorded_result():
+    from turnlens.tui.results.detail import ResultDetailScreen
+
+    app = make_app(["project/evals/scoring/scoring.eval.yaml"], watch=False, repo_root="project")
+    async with app.run_test(size=WIDE) as pilot:
+        await wait_for_idle(pilot)
+        await pilot.press("R")  # all-pass: last run by the newest run that ran it (2026-06-23, --threshold 0.5)
+        for _ in range(80):
+            await pilot.pause(0.1)
+            if isinstance(app.screen, ResultDetailScreen) and app.screen.record is not None:
+                break
+        assert isinstance(app.screen, ResultDetailScreen)
+        record = app.screen.record
+        assert record.eval_id == "all-pass" and "2026-06-23T09-00-00-000Z" in record.file

@@ -80,6 +80,7 @@ class ResultsScreen(ThemedScreen):
         self.loader = RunLoader(self)
         self._text_timer: Timer | None = None  # ticks the elapsed time of a full-text search on a large file
         self._highlighted: int | None = None  # the record under the list's cursor
+        self._open_pending: int | None = None  # a record to open once the run is indexed
 
     @property
     def run(self) -> Run | None:
@@ -269,6 +270,15 @@ class ResultsScreen(ThemedScreen):
         list_.set_look(self._look())
         list_.set_rows(self.model.rows)
         self._update_header()
+        run = self.run
+        if self._open_pending is not None and run is not None and run.indexed:
+            index, self._open_pending = self._open_pending, None
+            if index < run.results.count:
+                self._open_at(index)
+
+    def open_when_indexed(self, index: int) -> None:
+        """Open result `index` of the run once it is read (the inspector's R: a case's latest result)."""
+        self._open_pending = index
 
     @on(VirtualList.Highlighted, "#results-list")
     def _highlighted_row(self, event: VirtualList.Highlighted) -> None:
