@@ -8,34 +8,16 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from rich.text import Text
-from textual.app import App, ComposeResult, SystemCommand
-from textual.binding import Binding
+from textual.app import App, SystemCommand
 from textual.screen import Screen
-from textual.widgets import Static
 
 from turnlens.formatting import gcpause
 
 from .textual_compat import CrashReportWithoutLocals, start_in_theme
 from .theme import TURNLENS, highlight_texts, use_theme
-from .widgets.footer import FittingFooter
 
 SCREENSHOT_HELP = "Save an SVG screenshot of the screen in the working folder (else the temp folder)."
 THEME = "turnlens"  # tui/theme.py: Textual's dark theme with the content's colours named
-
-
-class MessageScreen(Screen):
-    """A plain message instead of a view (e.g. the results view is not installed)."""
-
-    BINDINGS = [Binding("q,escape", "app.quit", "Quit")]
-
-    def __init__(self, message: str) -> None:
-        super().__init__()
-        self.message = message
-
-    def compose(self) -> ComposeResult:
-        yield Static(Text(self.message), id="message", markup=False)
-        yield FittingFooter()
 
 
 class TurnlensApp(CrashReportWithoutLocals):

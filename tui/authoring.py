@@ -85,11 +85,6 @@ def file_notes(eval_file: EvalFile) -> list[Diagnostic]:
 # ----------------------------------------------------------------------------------------------- messages
 
 
-def message_origin(msg: Message) -> str:
-    """The note beside a message's header when the test did not write it itself."""
-    return "from the suite's input" if msg.from_suite else ""
-
-
 def messages_preamble(case: EvalCase) -> Text | None:
     """Above the messages: how many came from the suite (agentv-4), or that the suite's defaults were skipped."""
     parts: list[str] = []

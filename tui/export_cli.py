@@ -27,7 +27,7 @@ EXIT_USAGE = 2
 
 def _parser() -> argparse.ArgumentParser:
     # add_argument makes a help formatter to check each option, and a formatter asks the terminal's width through
-    # shutil (importing it costs ~3 ms of start-up): the checks get one of fixed width, help the usual one.
+    # shutil (an import that slows the start): the checks get one of fixed width, help the usual one.
     p = argparse.ArgumentParser(
         prog="turnlens export",
         description="Write what every case of an eval file becomes (question, guidelines, chatPrompt for lm and "

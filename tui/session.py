@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
-from turnlens.formatting.evals.files import FileReadError, read_text_file, relative_path
+from turnlens.formatting.evals.files import YAML_SUFFIXES, FileReadError, read_text_file, relative_path
 from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, FormattedCase, Profile
 from turnlens.formatting.prompts.engine import format_case
 
@@ -21,9 +21,6 @@ from .rows import CaseRow
 
 FORMATTED_CACHE_SIZE = 64  # formatted cases kept (the ones around the case on screen); the list keeps only rows
 FORMATTED_CACHE_CHARS = 4_000_000  # ... and the characters they hold (~1 byte each): a few MB for big cases
-
-SKIP_DIRS = {".agentv", ".git", ".venv", "node_modules", "__pycache__", ".mypy_cache", ".pytest_cache"}
-EVAL_SUFFIXES = (".yaml", ".yml")
 
 
 def find_eval_files(
@@ -69,7 +66,7 @@ def _unread_warnings(unread: list[tuple[str, str]], cut: list[tuple[str, str]]) 
 def display_path(path: str, repo_root: str) -> str:
     """A path relative to the repo root when inside it (stable on screen across machines), else as is."""
     if os.path.isabs(path) and os.path.isabs(repo_root) and not path.startswith(os.path.join(repo_root, "")):
-        return path  # outside the root (without relpath: ~15 µs a file, for every file found)
+        return path  # outside the root (without relpath, which is slow: this runs for every file found)
     try:
         rel = relative_path(path, repo_root)
     except ValueError:
@@ -163,7 +160,7 @@ class Session:
         """A YAML file in a searched folder that is not (yet) one of the eval files: rescan when it changes."""
         real = os.path.realpath(path)
         return (
-            real.endswith(EVAL_SUFFIXES)
+            real.endswith(YAML_SUFFIXES)
             and os.path.dirname(real) in self.scanned_folders
             and all(os.path.realpath(f.path) != real for f in self.files)
         )
@@ -453,10 +450,6 @@ def _existing_folder(folder: str) -> str | None:
             return None
         folder = parent
     return folder or None
-
-
-def relative_to_repo(path: str, repo_root: str) -> str:
-    return display_path(path, repo_root)
 
 
 def default_sample_dir() -> Path:

@@ -1,9 +1,9 @@
 """Loading AgentV 4 eval files (dialect `agentv-4`): YAML suites with `tests`, JSONL datasets, Agent Skills
 `evals.json`, into the same EvalCase/Message/Segment model the 0.15 loader fills.
 
-What changes what the model receives is read here; the formatting itself is shared (prompts/engine.py, with the
-4.x rules in prompts/dialects.py). Problems are Diagnostics with file and line, never exceptions; a refused file
-has `EvalFile.error`; a test the reference skips stays in `cases` with `skipped` and the reference's reason.
+What changes what the model receives is read here; the formatting itself is shared (prompts/engine.py, the 4.x
+rules beside the 0.15 ones). Problems are Diagnostics with file and line, never exceptions; a refused file has
+`EvalFile.error`; a test the reference skips stays in `cases` with `skipped` and the reference's reason.
 Warnings keep the reference's wording (without its "Warning: "/"Error: " prefix).
 """
 

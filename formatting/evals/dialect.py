@@ -12,12 +12,11 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from turnlens.formatting.evals.files import YAML_SUFFIXES
 from turnlens.formatting.model import Dialect
 from turnlens.formatting.walk import TreeWalk
 
-AGENTV4_EXTENSIONS = (".jsonl", ".json")
 TYPESCRIPT_EXTENSIONS = (".ts", ".mts", ".cts")
-YAML_EXTENSIONS = (".yaml", ".yml")
 DEFAULT_EVAL_PATTERNS = ("**/evals/**/*.eval.yaml", "**/evals/**/eval.yaml", "**/evals/**/*.eval.ts")
 # What `agentv eval FOLDER` expands a folder named on its command line to (relative to that folder).
 FOLDER_PATTERNS = ("**/{*.eval.yaml,*.eval.yml,eval.yaml,eval.yml,*.eval.ts,*.eval.mts}",)
@@ -76,7 +75,7 @@ def forced_reason(dialect: Dialect) -> str:
 
 def declares_v2_schema(path: str) -> bool:
     """Cheap sniff: a YAML file whose first few KB declare `$schema: agentv-eval-v2`."""
-    if not path.endswith(YAML_EXTENSIONS):
+    if not path.endswith(YAML_SUFFIXES):
         return False
     from turnlens.formatting.evals.files import FileReadError, read_head
 

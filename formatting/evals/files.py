@@ -27,6 +27,9 @@ _SIZE = LazyPattern(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(i?b?)\s*", re.I)
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 
 
+YAML_SUFFIXES = (".yaml", ".yml")  # what AgentV reads as YAML, eval files and results alike
+
+
 def parse_size(text: str) -> int:
     """`64M`, `64MiB`, `1.5g`, `1000000` (bytes): binary units. Raises ValueError with a readable message."""
     match = _SIZE.fullmatch(text)

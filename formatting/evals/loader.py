@@ -10,29 +10,14 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-from turnlens.formatting.evals.files import FileReadError, read_bytes, read_head, wide_encoding
+from turnlens.formatting.evals.files import YAML_SUFFIXES, FileReadError, read_bytes, wide_encoding
 from turnlens.formatting.evals.paths import find_repo_root
 from turnlens.formatting.evals.references import NOT_UTF8, decode_eval_bytes, read_error_text
 from turnlens.formatting.evals.yaml12 import YamlError, parse_yaml, refusal_text
 from turnlens.formatting.model import Diagnostic, Dialect, EvalFile, GuidelineConfig
-
-_SCHEMA_SNIFF = re.compile(rb"""^\$schema\s*:\s*["']?agentv-eval-v2["']?\s*(#.*)?$""", re.M)
-
-
-def looks_like_eval_file(path: str | os.PathLike) -> bool:
-    """Cheap sniff: a YAML file whose first few KB declare `$schema: agentv-eval-v2`."""
-    p = str(path)
-    if not p.endswith((".yaml", ".yml")):
-        return False
-    try:
-        head = read_head(p, 8192)
-    except FileReadError:
-        return False
-    return bool(_SCHEMA_SNIFF.search(head.replace(b"\r\n", b"\n")))
 
 
 def _refuse_out_of_memory(load: Callable[..., EvalFile]) -> Callable[..., EvalFile]:
@@ -129,7 +114,7 @@ def load_eval_file(
         forced = cast(Dialect, dialect)  # checked against DIALECTS by the callers
         result.dialect, result.dialect_reason = forced, dialects.forced_reason(forced)
     if result.dialect == "agentv-4":
-        if not path.lower().endswith(dialects.YAML_EXTENSIONS):
+        if not path.lower().endswith(YAML_SUFFIXES):
             ext = os.path.splitext(path)[1]
             return refuse(f"Unsupported file format: '{ext}'. Supported formats: .yaml, .yml, .jsonl, .json, .ts")
         if "<<" in text:  # AgentV 4 reads merge keys (0.15.1 did not): parse again with them

@@ -107,9 +107,9 @@ def cut_key(path: str, text: str, dialect: str) -> str | None:
     whole. Every slice must be read in the dialect of the whole file: a 0.15 file declares its $schema; an AgentV 4
     suite is cut only when no case anywhere uses input_messages (which would make it 0.15) and no `file://` entry
     (which expands to a number of tests known only when loaded) is in it."""
-    from turnlens.formatting.evals.loader import looks_like_eval_file
+    from turnlens.formatting.evals.dialect import declares_v2_schema
 
-    if dialect != "agentv-4" and looks_like_eval_file(path):
+    if dialect != "agentv-4" and declares_v2_schema(path):
         return "evalcases"
     if dialect != "agentv-0.15" and "input_messages" not in text and "file://" not in text:
         return "tests"

@@ -9,7 +9,7 @@ process.
 
 from __future__ import annotations
 
-import marshal  # the summaries: plain data, and built in (importing pickle would cost 2 ms before the fork)
+import marshal  # the summaries: plain data, and built in (pickle would be one more import before the fork)
 import os
 import signal
 import sys

@@ -676,10 +676,6 @@ def _input_segments(an: _Analysis) -> list[dict]:
     return out
 
 
-def format_file(eval_file: EvalFile, profile: Profile = "agentv") -> list[FormattedCase | EvalCase]:
-    return [c if c.skipped is not None else format_case(c, eval_file, profile) for c in eval_file.cases]
-
-
 # --- the explanation (docs/rules.md, "The marker rule") ---------------------------------------------------------------
 
 

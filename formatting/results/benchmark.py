@@ -25,7 +25,6 @@ BENCHMARK_NAME = "benchmark.json"
 READ_LIMIT = 1024 * 1024  # a benchmark of a few hundred targets and graders is a few kB
 MAX_ENTRIES = 200  # targets, graders, metadata items or notes kept of each kind
 TEXT_LIMIT = 300  # characters of one value shown
-STAT_KEYS = ("mean", "stddev", "min", "max")
 
 
 @dataclass

@@ -15,13 +15,13 @@ import threading
 from dataclasses import dataclass, field
 from typing import Literal
 
+from turnlens.formatting.evals.dialect import SKIP_DIRS
 from turnlens.formatting.jsstr import js_trim
 from turnlens.formatting.model import ChatMessage, EvalCase, EvalFile
 from turnlens.formatting.results.reader import ResultRecord
 from turnlens.formatting.wording import plural
 
 DriftStatus = Literal["equal", "drifted", "eval not found", "nothing recorded", "eval refused", "case skipped"]
-SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".agentv", ".tox", ".mypy_cache", "dist", "build"}
 MAX_EVAL_FILES = 2000  # stop walking a huge tree: drift is a convenience, not a crawler
 
 

@@ -929,23 +929,6 @@ def _stat_identity(path: str) -> tuple[int, int, int] | None:
         return None
 
 
-def _row_id(data: dict) -> Any:
-    """`eval_id` (0.15-era rows), else `test_id` (AgentV 4, or its camelCase alias)."""
-    for key in ("eval_id", "test_id", "testId"):
-        value = data.get(key)
-        if value is not None:
-            return value
-    return None
-
-
-def _row_is_error(data: dict) -> bool:
-    """An execution error: `execution_status: execution_error`, or (no status recorded) a non-empty `error`."""
-    status = data.get("execution_status", data.get("executionStatus"))
-    if isinstance(status, str) and status:
-        return status == "execution_error"
-    return as_error_text(data.get("error")) is not None
-
-
 def _leading_blank_lines(chunk: bytes) -> int:
     count = 0
     for raw_line in chunk.split(b"\n", 50)[:50]:

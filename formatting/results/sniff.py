@@ -14,11 +14,10 @@ import re
 
 import orjson
 
-from turnlens.formatting.evals.files import FileReadError, read_head
+from turnlens.formatting.evals.files import YAML_SUFFIXES, FileReadError, read_head
 from turnlens.formatting.patterns import LazyPattern
 
 RESULTS_SUFFIXES = (".jsonl", ".ndjson", ".json", ".yaml", ".yml")
-YAML_SUFFIXES = (".yaml", ".yml")
 SNIFF_BYTES = 64 * 1024
 INDEX_NAME = "index.jsonl"
 # AgentV 4's run folder sidecars: JSON but never results rows.
