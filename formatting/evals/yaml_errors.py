@@ -142,7 +142,7 @@ class YamlWarning:
 # --- errors -----------------------------------------------------------------------------------------------------
 
 
-def _line_at(text: str, mark) -> str:
+def _line_at(text: str, mark: Any) -> str:
     lines = text.split("\n", mark.line + 1)
     return lines[mark.line] if mark.line < len(lines) else ""
 
@@ -191,7 +191,7 @@ def _problem_sentence(problem: str, context: str, line: str, column: int, opened
     return f"{problem} ({context})" if context else problem
 
 
-def _implicit_key_start(text: str):
+def _implicit_key_start(text: str) -> Any:
     """Where the scalar that a stray ': ' would make a key starts (the reference reports that place)."""
     loader = new_loader(text)
     last = None

@@ -21,7 +21,7 @@ class RecordedRequest:
     guidelines: str | None = None
     chat_prompt: list[ChatMessage] | None = None
     guideline_paths: list[str] = field(default_factory=list)
-    raw: dict = field(default_factory=dict)
+    raw: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -29,7 +29,7 @@ class EvaluatorRequest:
     user_prompt: str | None = None
     system_prompt: str | None = None
     target: str | None = None
-    raw: dict = field(default_factory=dict)
+    raw: dict[str, Any] = field(default_factory=dict)
 
 
 def as_text(value: Any) -> str | None:
@@ -98,6 +98,5 @@ def as_evaluator_request(value: Any) -> EvaluatorRequest | None:
 def as_error_text(value: Any) -> str | None:
     if value is None or value is False or value == "":
         return None
-    if isinstance(value, dict) and isinstance(value.get("message"), str):
-        return value["message"]
-    return as_text(value)
+    message = value.get("message") if isinstance(value, dict) else None
+    return message if isinstance(message, str) else as_text(value)
