@@ -57,3 +57,29 @@ def sanitize(text: str, *, display: bool = False) -> str:
 def sanitize_line(text: str) -> str:
     """sanitize() for text that must stay on one line (a heading, a name): line breaks and tabs shown too."""
     return sanitize(text).translate(_LINE_BREAKS)
+
+
+LABEL_LIMIT = 200  # characters of an id or a name drawn on one line of a list or a title
+_MARKS_KEPT = 2  # combining marks kept on one character (ten thousand on one broke the list's border)
+
+
+def sanitize_label(text: str, limit: int = LABEL_LIMIT) -> str:
+    """sanitize_line() for an id or a name drawn in a list row or a title: on one line (an id holding line feeds
+    drew over the rows below it and could pass for other entries), at most `limit` characters, and at most two
+    combining marks on a character (terminals stack them differently, and a long run pushes the border)."""
+    text = sanitize_line(text[: limit * 4])
+    if not text.isascii():
+        import unicodedata
+
+        kept: list[str] = []
+        marks = 0
+        for ch in text:
+            if unicodedata.category(ch) in ("Mn", "Me"):
+                marks += 1
+                if marks > _MARKS_KEPT:
+                    continue
+            else:
+                marks = 0
+            kept.append(ch)
+        text = "".join(kept)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

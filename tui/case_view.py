@@ -89,7 +89,7 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Case
         return None
     loaded, case = found
     formatted = session.formatted(key, profile)
-    label = render.sanitize(render.case_label(case))
+    label = render.sanitize_label(render.case_label(case))
     where = render.sanitize(loaded.rel) + (f":{case.line}" if case.line else "")
     if case.source:  # a test from an external case file or a dataset: its line is in that file
         source_path, source_line = session.case_location(key)

@@ -21,6 +21,7 @@ from turnlens.formatting.model import EvalCase, FormattedCase, GuidelineConfig, 
 from turnlens.formatting.prompts.engine import file_tags_v4, file_tags_where_v4
 from turnlens.formatting.prompts.highlight import file_spans, prompt_spans
 from turnlens.formatting.sanitize import sanitize as _sanitize
+from turnlens.formatting.sanitize import sanitize_label as _sanitize_label
 
 from .rows import RULE_SHORT, CaseRow, case_label, plural, relativize  # noqa: F401 - drawn here; re-exported for callers
 from .theme import DECORATION_CONTRAST, generation, legible, palette
@@ -30,6 +31,12 @@ def sanitize(text: str) -> str:
     """What the app shows of untrusted text: formatting/sanitize.py's neutraliser, emoji joiners and modifiers left
     out (their width is not measurable)."""
     return _sanitize(text, display=True)
+
+
+def sanitize_label(text: str) -> str:
+    """An id or a name in a list row or a title: one line, bounded (formatting/sanitize.py), emoji drawn as in
+    `sanitize`."""
+    return _sanitize(_sanitize_label(text), display=True)
 
 
 _ROLES = {"system": "role-system", "user": "role-user", "assistant": "role-assistant", "tool": "role-tool"}
@@ -195,13 +202,14 @@ def case_row_text(row: CaseRow, width: int = 0, *, selected: bool = False) -> Te
     dim = Style() if selected else DIM
     if row.skipped is not None:
         text.append(
-            fit(sanitize(row.label), width), style=Style(strike=True) if selected else Style(dim=True, strike=True)
+            fit(sanitize_label(row.label), width),
+            style=Style(strike=True) if selected else Style(dim=True, strike=True),
         )
         text.append("\n")
         text.append(" SKIP ", style=palette().badge("skip", bold=False))
-        text.append(fit(" " + sanitize(row.skipped), width - 6), style=dim + Style(italic=True))
+        text.append(fit(" " + sanitize_label(row.skipped), width - 6), style=dim + Style(italic=True))
         return text
-    text.append(fit(sanitize(row.label), width), style=BOLD)
+    text.append(fit(sanitize_label(row.label), width), style=BOLD)
     text.append("\n")
     if row.markers:
         text.append(" MARK ", style=palette().badge("markers"))

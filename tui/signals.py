@@ -40,7 +40,7 @@ class SignalExit:
         self._previous: dict[int, Any] = {}
         self._terminal: tuple[int, list] | None = None
         self._ended = threading.Event()
-        self._signum = signal.SIGTERM
+        self._signum: int = signal.SIGTERM
 
     def install(self) -> None:
         if threading.current_thread() is not threading.main_thread():

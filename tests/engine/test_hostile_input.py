@@ -21,6 +21,8 @@ The second adversarial pass (issue 22), case by case, and the tests that hold ea
   test_a_file_rewritten_in_place_longer_is_read_anew_not_appended (and benchmarks/stress_follow.py: the race itself)
 - a terminal narrowed to 3, 2, 1 columns: test_narrowing_the_terminal_to_a_few_columns
 - Ctrl-C while the command imports its modules: test_ctrl_c_while_the_command_imports_its_modules_is_exit_130
+- ids with line feeds (imitating other rows) and 10,000 combining marks: test_labels_are_one_bounded_line,
+  test_ids_draw_on_one_line_in_both_lists
 - a tree 1,100 levels deep: test_deep_tree_export_is_cut_with_a_warning, test_deep_tree_in_the_app
 - more than MAX_RUNS runs in a folder, more runs than file descriptors: test_more_runs_than_listed_keeps_the_newest,
   test_export_of_more_runs_than_file_descriptors_drops_no_row
@@ -1321,3 +1323,56 @@ def test_ctrl_c_while_the_command_imports_its_modules_is_exit_130():
     as_library = "import turnlens, signal; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
     proc = subprocess.run([sys.executable, "-c", as_library], capture_output=True, timeout=TIMEOUT)
     assert proc.stdout == b"True\n"  # imported by another program: its Ctrl-C is left alone
+
+
+# --- ids that draw where they should not: line feeds, ten thousand combining marks (issue 22.18) ---------------------
+
+_IMITATION = "real-id\nFLAT single\nanother-case"  # an id that would draw as two more list rows
+_MARKS = "a" + "\u0301" * 10_000
+
+
+def test_labels_are_one_bounded_line():
+    from turnlens.formatting.sanitize import LABEL_LIMIT, sanitize_label
+
+    assert sanitize_label(_IMITATION) == "real-id␤FLAT single␤another-case"
+    assert sanitize_label(_MARKS) == "a\u0301\u0301"
+    assert len(sanitize_label("x" * 100_000)) == LABEL_LIMIT and sanitize_label("x" * 100_000).endswith("…")
+
+
+async def test_ids_draw_on_one_line_in_both_lists(tmp_path, monkeypatch):
+    import json
+
+    from textual.widgets import Static
+    from tui_helpers import wait_for_idle
+
+    from turnlens.formatting.sanitize import LABEL_LIMIT
+    from turnlens.tui.app import make_app
+    from turnlens.tui.render import case_row_text
+    from turnlens.tui.results.widgets import ResultList
+
+    (tmp_path / ".git").mkdir()
+    cases = "".join(f"  - id: {json.dumps(i)}\n    criteria: c\n    input: hi\n" for i in (_IMITATION, _MARKS))
+    (tmp_path / "e.eval.yaml").write_text("tests:\n" + cases)
+    monkeypatch.chdir(tmp_path)
+    app = make_app(["e.eval.yaml"], repo_root=str(tmp_path), watch=False)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await wait_for_idle(pilot)
+        session = app.screen.session
+        rows = [session.row(key) for key in session.case_keys()]
+        title = str(app.screen.query_one("#case-title").render())
+        assert "\n" not in title and len(title) < LABEL_LIMIT + 100
+    assert len(rows) == 2
+    for row in rows:
+        drawn = case_row_text(row, 40).plain.split("\n")
+        assert len(drawn) == 2 and len(drawn[0]) <= 40, drawn  # the id on its own line, then the badge line
+    row = '{"eval_id": %s, "score": 1}\n'
+    (tmp_path / "r.jsonl").write_text("".join(row % json.dumps(i) for i in (_IMITATION, _MARKS)))
+    app = make_app(["r.jsonl"], watch=False)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await wait_for_idle(pilot)
+        assert len(app.screen.query_one(ResultList).rows) == 2
+        await pilot.press("enter")
+        await wait_for_idle(pilot)
+        title = str(app.screen.query_one("#detail-title", Static).render())
+        first, *rest = title.split("\n")
+        assert first.startswith("real-id␤FLAT single␤another-case") and len(rest) == 1, title[:300]  # id, then where

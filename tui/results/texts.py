@@ -23,7 +23,7 @@ from turnlens.formatting.results.reader import (
     truncate_text,
 )
 
-from ..render import chat_text, highlighted, sanitize
+from ..render import chat_text, highlighted, sanitize, sanitize_label
 from ..theme import palette
 from .widgets import (
     FAIL,
@@ -82,7 +82,7 @@ STATUS_BADGES = {
 
 def title_text(record: ResultRecord, threshold: float, position: str = "") -> Text:
     out = Text(end="")
-    out.append(sanitize(record.label), style="bold")
+    out.append(sanitize_label(record.label), style="bold")
     out.append("  ")
     v4 = record.v4
     status = v4.execution_status if v4 is not None else None

@@ -34,6 +34,7 @@ from turnlens.formatting.results.reader import (
     visible_text,
 )
 
+from ..render import sanitize_label
 from ..theme import palette
 from .model import (
     DRIFT_DRIFTED,
@@ -544,7 +545,7 @@ class ResultList(VirtualList):
         _measures_into(text, results, index)
         id_width, side = self._widths(width)
         eval_id = results.eval_ids[index] or f"(no id, line {results.lines[index]})"
-        text.append(_fit(visible_text(eval_id), id_width), style="bold" if not passed else "")
+        text.append(_fit(sanitize_label(eval_id), id_width), style="bold" if not passed else "")
         text.append(" ")
         text.append(_fit(visible_text(results.target_of(index)), side), style=ink("label"))
         text.append(" ")
