@@ -194,11 +194,17 @@ def _valid_message(m: Any, expected: bool = False) -> bool:
         return False
     if expected and m.get("tool_calls") is not None:  # an expected message may hold only tool calls
         return True
-    content = m.get("content")
     calls = m.get("tool_calls")
-    if isinstance(content, list) and isinstance(calls, list) and calls:
-        return True  # with tool calls, a content list is kept whatever its items (those that are not parts: unused)
-    return _valid_content(content)
+    if isinstance(calls, list) and calls:
+        # with tool calls a message is valid whatever its content: a content list is kept whatever its items (those
+        # that are not parts unused); with no text, list or object content it only makes the input present
+        return True
+    return _valid_content(m.get("content"))
+
+
+def _formatted(m: dict) -> bool:
+    """Whether a valid input message takes part in the prompt (one kept only for its tool calls does not)."""
+    return isinstance(m.get("content"), (str, dict, list))
 
 
 def _expected_messages(value: Any) -> list[dict]:
@@ -616,6 +622,9 @@ def _build_test(
         if messages:
             case.notes.append(f"The suite's `input` prepends {plural(len(messages), 'message')} to this test's.")
     for m in raw_messages:
+        if not _formatted(m):
+            case.notes.append("A message with tool calls and no text, list or object content is not sent.")
+            continue
         m_line = _line(doc, m) or _line(doc, raw, "input") or line
         test_msg, _ = _build_message(ctx, m, len(messages), m_line, doc, origin_files=origin_files)
         messages.append(test_msg)
@@ -654,6 +663,8 @@ def _suite_messages(ctx: _Ctx, suite: _Suite, suite_input: Any) -> list[Message]
             as_written = {id(suite_input): suite.input}
     messages: list[Message] = []
     for m in _input_messages(suite_input) or []:
+        if not _formatted(m):
+            continue
         written = as_written.get(id(m))
         if not isinstance(written, dict):
             written = None

@@ -2895,8 +2895,28 @@ def write_edges(w: Writer) -> None:
                 ("calls-string", "assistant", {"content": [{"type": "text", "value": "AAA"}, 5], "tool_calls": "x"}),
                 ("calls-tool-role", "tool", {"content": [{"type": "text", "value": "AAA"}, 5], "tool_calls": [1]}),
                 ("calls-none", "assistant", {"tool_calls": [{"id": "x"}]}),
+                ("calls-false", "assistant", {"content": False, "tool_calls": [{"id": "x"}]}),
+                ("calls-bogus-role", "bogus", {"content": False, "tool_calls": [{"id": "x"}]}),
             ]
         ),
+    )  # fmt: skip
+    w.eval(
+        name,
+        "evals/tool-calls-only.eval.yaml",
+        "tests:\n"
+        + "".join(
+            "  - " + json.dumps({"id": tid, "criteria": "c", "input": value}) + "\n"
+            for tid, value in [
+                ("object-false", {"role": "assistant", "content": False, "tool_calls": [{"id": "c1"}]}),
+                ("object-number", {"role": "assistant", "content": 5}),
+                ("object-null", {"role": "user", "content": None, "tool_calls": [{"id": "c1"}]}),
+                ("object-no-content", {"role": "user", "tool_calls": [{"id": "c1"}]}),
+                ("object-empty-calls", {"role": "user", "content": False, "tool_calls": []}),
+                ("list-false", [{"role": "assistant", "content": False, "tool_calls": [{"id": "c1"}]}]),
+                ("list-then-user", [{"role": "assistant", "tool_calls": [{"id": "c1"}]}, {"role": "user", "content": "U"}]),
+            ]
+        )
+        + "  - {id: suite-like, criteria: c, input: [{role: tool, tool_calls: [1]}, {role: user, content: U}]}\n",
     )  # fmt: skip
     w.file(name, "workspaces/empty.yaml", "")
     w.file(name, "workspaces/scalar.yaml", "hello\n")
