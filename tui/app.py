@@ -164,6 +164,8 @@ def make_app(
 
 
 def _results_note(path: str, eval_paths: Sequence[str]) -> str:
+    # only a file or a folder can be an eval path (`turnlens a.jsonl FIFO` suggested `--evals FIFO`)
+    eval_paths = [p for p in eval_paths if os.path.isfile(p) or os.path.isdir(p)]
     evals = f" --evals {eval_paths[0]}" if len(eval_paths) == 1 else ""
     what = "holds AgentV results files" if os.path.isdir(path) else "is an AgentV results file, not an eval file"
     return f"{path} {what}: open it with `turnlens {path}{evals}`"

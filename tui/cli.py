@@ -220,7 +220,7 @@ def serve(argv: Sequence[str]) -> int:
     _parser().parse_args(app_args)  # exits with the usual message on a bad option
     missing = [p for p in app_args if not p.startswith("-") and not os.path.exists(p)]
     if missing and not any(a.startswith("-") for a in app_args):
-        print(f"turnlens serve: no such file or folder: {', '.join(missing)}", file=sys.stderr)
+        _say(f"turnlens serve: no such file or folder: {', '.join(missing)}")
         return 2
     if not 0 < options.port < 65536:
         print(f"turnlens serve: --port {options.port}: not a port number", file=sys.stderr)
@@ -237,6 +237,14 @@ def serve(argv: Sequence[str]) -> int:
     return 0
 
 
+def _say(message: str) -> None:
+    """A message of the command's own on stderr: the paths in it are untrusted (a name holding ESC or BEL acts on
+    the terminal), so it goes through the one sanitiser, on one line, as export's messages do."""
+    from turnlens.formatting.sanitize import sanitize_line
+
+    print(sanitize_line(message), file=sys.stderr)
+
+
 def open_app(args: Sequence[str], *, terminal: bool = True) -> App | int:
     """The app `turnlens ARGS` runs (Textual imported only now), or the exit status of a refusal, said on stderr.
     `terminal=False` leaves out the check that standard input and output are a terminal (for
@@ -248,15 +256,15 @@ def open_app(args: Sequence[str], *, terminal: bool = True) -> App | int:
 
     problem = apply_size_option(options.max_file_size)
     if problem is not None:
-        print(f"turnlens: {problem}", file=sys.stderr)
+        _say(f"turnlens: {problem}")
         return 2
 
     missing = [p for p in options.paths if not os.path.exists(p)]
     if missing:
-        print(f"turnlens: no such file or folder: {', '.join(missing)}", file=sys.stderr)
+        _say(f"turnlens: no such file or folder: {', '.join(missing)}")
         return 2
     if options.repo_root is not None and not os.path.isdir(options.repo_root):
-        print(f"turnlens: --repo-root {options.repo_root}: not a folder", file=sys.stderr)
+        _say(f"turnlens: --repo-root {options.repo_root}: not a folder")
         return 2
 
     if (

@@ -23,6 +23,8 @@ The second adversarial pass (issue 22), case by case, and the tests that hold ea
 - Ctrl-C while the command imports its modules: test_ctrl_c_while_the_command_imports_its_modules_is_exit_130
 - ids with line feeds (imitating other rows) and 10,000 combining marks: test_labels_are_one_bounded_line,
   test_ids_draw_on_one_line_in_both_lists
+- the command's own errors with ESC/BEL in a path, a FIFO suggested as --evals:
+  test_the_commands_own_errors_neutralise_escapes, test_a_fifo_named_with_a_results_file_is_not_suggested_as_evals
 - a tree 1,100 levels deep: test_deep_tree_export_is_cut_with_a_warning, test_deep_tree_in_the_app
 - more than MAX_RUNS runs in a folder, more runs than file descriptors: test_more_runs_than_listed_keeps_the_newest,
   test_export_of_more_runs_than_file_descriptors_drops_no_row
@@ -1376,3 +1378,25 @@ async def test_ids_draw_on_one_line_in_both_lists(tmp_path, monkeypatch):
         title = str(app.screen.query_one("#detail-title", Static).render())
         first, *rest = title.split("\n")
         assert first.startswith("real-id␤FLAT single␤another-case") and len(rest) == 1, title[:300]  # id, then where
+
+
+# --- the command's own messages (issue 22.20) ------------------------------------------------------------------------
+
+
+def test_the_commands_own_errors_neutralise_escapes(tmp_path):
+    hostile = "no\x1b]0;retitled\x07such"
+    (tmp_path / "e.yaml").write_text("tests: []\n")
+    for args in ([hostile], ["--repo-root", hostile, "e.yaml"], ["serve", hostile]):
+        proc = run_cli(*args, cwd=tmp_path)
+        no_traceback(proc)
+        assert proc.returncode == 2 and b"\x1b" not in proc.stderr and b"\x07" not in proc.stderr, proc.stderr
+        assert "␛]0;retitled␇such" in proc.stderr.decode()
+
+
+def test_a_fifo_named_with_a_results_file_is_not_suggested_as_evals(tmp_path):
+    from turnlens.tui.app import _results_note
+
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "cases.yaml").write_text("tests: []\n")
+    assert "--evals" not in _results_note("a.jsonl", [str(tmp_path / "fifo")])
+    assert f"--evals {tmp_path / 'cases.yaml'}" in _results_note("a.jsonl", [str(tmp_path / "cases.yaml")])
