@@ -176,6 +176,9 @@ class EvalCase:
     # agentv-4: run settings that decide the verdict besides the graders: depends_on, on_dependency_failure, trials,
     # threshold (the test's, else the suite's execution), as written
     run_settings: dict | None = None
+    # agentv-4: the mode AgentV formats the test in (its target's provider decides), and why
+    agentv_mode: str | None = None
+    agentv_mode_reason: str = ""
     # further lines for the explanation: suite input_files used, file references resolved, deprecated names read…
     notes: list[str] = field(default_factory=list)
 

@@ -52,6 +52,10 @@ def dialect_text(eval_file: EvalFile, case: EvalCase | None = None, *, notes: bo
     if eval_file.description:
         out.append("\n" + render.sanitize(eval_file.description.strip()), style=NOTE)
     if case is not None:
+        if case.agentv_mode:
+            out.append("\nAgentV formats it in ", style=render.DIM)
+            out.append(f"{case.agentv_mode} mode", style=render.BOLD)
+            out.append(": " + render.sanitize(case.agentv_mode_reason) + " (m switches the view)", style=render.DIM)
         if case.source:
             out.append("\ntest from " + render.sanitize(case.source), style=render.DIM)
         if case.skip_defaults:
@@ -215,6 +219,15 @@ _BUILTIN_SHOWN = frozenset(
     "execution-metrics skill-trigger contains contains-any contains-all icontains icontains-any icontains-all "
     "starts-with ends-with regex is-json equals inline-assert".split()
 )
+
+
+def mode_reason(case: EvalCase, mode: str) -> str:
+    """Why the grading is shown in `mode`: AgentV's own choice for the test, or that the view differs from it."""
+    if not case.agentv_mode:
+        return ""
+    if case.agentv_mode == mode:
+        return f"as AgentV would: {case.agentv_mode_reason}"
+    return f"AgentV would use {case.agentv_mode} mode: {case.agentv_mode_reason}"
 
 
 def grader_line(n: int | str, grader: Grader, indent: str = "") -> Text:

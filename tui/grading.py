@@ -64,7 +64,6 @@ class GradingScreen(Screen):
         dialect: str,
         mode: str = "lm",
         step: Stepper | None = None,
-        mode_reason: str = "",
     ) -> None:
         super().__init__()
         self.case = case
@@ -72,7 +71,6 @@ class GradingScreen(Screen):
         self.dialect = dialect
         self.mode = mode if dialect == "agentv-4" else "lm"
         self.stepper = step
-        self.mode_reason = mode_reason
 
     def compose(self) -> ComposeResult:
         yield Static("", id="screen-title", markup=False)
@@ -87,8 +85,9 @@ class GradingScreen(Screen):
         title.append("  " + render.sanitize(render.case_label(self.case)), style="bold")
         if self.dialect == "agentv-4":
             title.append(f"  {self.mode} mode", style="bold")
-            if self.mode_reason:
-                title.append(f" ({render.sanitize(self.mode_reason)})", style="dim")
+            reason = authoring.mode_reason(self.case, self.mode)
+            if reason:
+                title.append(f" ({render.sanitize(reason)})", style="dim")
             if self.case.assertions:
                 graders = render.plural(len(self.case.assertions), "grader")
                 title.append(f"  {graders} of its own: the default grader does not run", style="dim")
@@ -156,7 +155,6 @@ class GradingScreen(Screen):
 
     def action_toggle_mode(self) -> None:
         self.mode = "agent" if self.mode == "lm" else "lm"
-        self.mode_reason = "switched with m"
         self._show()
 
     def action_step(self, direction: int) -> None:

@@ -21,6 +21,7 @@ from turnlens.formatting.evals.envfile import load_env
 from turnlens.formatting.evals.files import FileReadError, outside_root_message, read_bytes, relative_path
 from turnlens.formatting.evals.interpolate import has_vars, interpolate_env, interpolate_vars
 from turnlens.formatting.evals.references import Resolver, decode_eval_bytes, read_error_text, read_text
+from turnlens.formatting.evals.targets import find_targets_file, mode_for, read_targets, target_name
 from turnlens.formatting.evals.yaml12 import YamlDoc, YamlError, has_alias, parse_yaml, refusal_text
 from turnlens.formatting.graders.parse import (
     UNDEFINED,
@@ -131,6 +132,8 @@ class _Ctx:
             self.warn(problem.message, problem.line, relative_path(problem.path, cwd))
         self.test_env_notes: dict[int, tuple[Any, list[str]]] = {}
         self.grader_texts: dict[str, tuple[str | None, str | None]] = {}  # grader templates and prompt files read
+        self.lines: list[str] | None = None  # the suite's lines, when it has `${{ VAR }}`
+        self.targets: tuple[str | None, dict, str] | None = None  # targets file, its definitions, as shown
 
     def warn(self, message: str, line: int | None = None, file: str | None = None, severity: str = "warning") -> None:
         self.diags.append(Diagnostic(file or self.path, line, message, severity))  # type: ignore[arg-type]
@@ -378,6 +381,92 @@ def _check_evaluator(name: Any, where: str, ctx: _Ctx, line: int | None) -> None
         ctx.warn(f"Unknown grader '{name}' in {where}, falling back to default", line)
 
 
+# The fields `agentv validate` (4.42.4) knows; any other key is flagged, in its words (AgentV's loader ignores it).
+KNOWN_TOP_LEVEL_FIELDS = frozenset(
+    "$schema name description category version author tags license requires input input_files tests target "
+    "execution assertions evaluators preprocessors workspace metadata governance".split()
+)
+KNOWN_TEST_FIELDS = frozenset(
+    "id vars criteria input input_files expected_output assertions evaluators rubrics execution workspace metadata "
+    "conversation_id suite depends_on on_dependency_failure mode turns aggregation on_turn_failure window_size".split()
+)
+VALIDATE_DEPRECATED = frozenset(("evaluator", "assert", "expected_outcome", "eval_cases", "evalcases"))
+
+
+def _unknown_test_fields(ctx: _Ctx, case: EvalCase, raw: dict, doc: YamlDoc | None, position: int) -> None:
+    for key in raw:
+        if key in KNOWN_TEST_FIELDS or key in VALIDATE_DEPRECATED:
+            continue
+        case.diagnostics.append(
+            Diagnostic(
+                ctx.path,
+                _line(doc, raw, key) or case.line,
+                f"Unknown field '{key}'. This field will be ignored. (agentv validate: tests[{position}].{key})",
+            )
+        )
+
+
+def _unknown_suite_fields(ctx: _Ctx, data: dict, doc: YamlDoc) -> None:
+    for key in data:
+        if key in KNOWN_TOP_LEVEL_FIELDS or key in VALIDATE_DEPRECATED:
+            continue
+        ctx.warn(f"Unknown field '{key}'. This field will be ignored. (agentv validate: {key})", _line(doc, data, key))
+
+
+_UNSET = re.compile(r"\$\{\{ (\w+) \}\} is not set")
+
+
+def _blank_message(message: Message) -> bool:
+    for seg in message.segments:
+        if seg.type == "text" and seg.value is not None and not js_blank(seg.value):
+            return False
+        if seg.type == "file" and seg.text is not None and not js_blank(seg.text):
+            return False
+    return True
+
+
+def _unset_variable_trap(ctx: _Ctx, case: EvalCase) -> None:
+    """An unset `${{ VAR }}` that empties a message decides the marker rule when, with any value, that message
+    would be a second visible turn: the question is flat only because the variable is not set."""
+    unset = {m.group(1) for n in case.interpolations for m in [_UNSET.match(n)] if m}
+    kept = [m for m in case.messages if m.dropped is None]
+    if any(m.role in ("assistant", "tool") for m in kept):
+        return  # markers whatever the variable holds
+    visible = [m for m in kept if not _blank_message(m)]
+    if len(visible) != 1:
+        return
+    lines = ctx.lines or []
+    for message in kept:
+        if not _blank_message(message) or message.line is None or not 0 < message.line <= len(lines):
+            continue
+        written = "\n".join(lines[message.line - 1 : message.line + 2])
+        names = sorted(n for n in unset if re.search(r"\$\{\{\s*" + re.escape(n) + r"\s*\}\}", written))
+        if names:
+            shown = ", ".join(f"${{{{ {n} }}}}" for n in names)
+            case.diagnostics.append(
+                Diagnostic(
+                    ctx.path,
+                    message.line,
+                    f"{shown} is not set, so message {message.index + 1} ({message.role}) is empty and the question "
+                    "is flat; with a value it would be a second visible turn and the question would use role markers",
+                )
+            )
+            return
+
+
+_ATTACHMENT_PROBLEMS = ("File not found", "Could not read", "Image file not found", "Unsupported image extension")
+
+
+def _attachment_warnings_on_case(ctx: _Ctx, case: EvalCase, since: int) -> None:
+    """A missing or unreadable attachment, found while making the test's messages, is a warning of the test (the
+    row's ⚠, `n`, the warn filter), not only of the file."""
+    moved = [d for d in ctx.diags[since:] if d.message.startswith(_ATTACHMENT_PROBLEMS)]
+    if not moved:
+        return
+    ctx.diags[since:] = [d for d in ctx.diags[since:] if not d.message.startswith(_ATTACHMENT_PROBLEMS)]
+    case.diagnostics.extend(moved)
+
+
 def _read_graders(
     ctx: _Ctx, case: EvalCase, raw: dict, suite: _Suite, label: str, doc: YamlDoc | None, jsonl_line: int | None
 ) -> str | None:
@@ -389,6 +478,7 @@ def _read_graders(
     else:
         defaults = suite.grader_defaults
     case.run_settings = _run_settings(raw, suite.execution if jsonl_line is None else None) or None
+    _agentv_mode(ctx, case, raw, suite)
     if not _may_have_graders(raw, defaults):
         return None
 
@@ -426,6 +516,20 @@ def _read_graders(
         if g.prompt is not None and g.prompt.path:
             ctx.result.watched_paths.add(g.prompt.path)
     return None
+
+
+def _agentv_mode(ctx: _Ctx, case: EvalCase, raw: dict, suite: _Suite) -> None:
+    if ctx.targets is None:
+        path = find_targets_file(ctx.eval_dir, ctx.repo_root, ctx.cwd)
+        definitions, _problem = read_targets(path) if path else ({}, None)
+        shown = os.path.relpath(path, ctx.repo_root).replace(os.sep, "/") if path else ""
+        ctx.targets = (path, definitions, shown)
+        if path:
+            ctx.result.watched_paths.add(path)
+    path, definitions, shown = ctx.targets
+    name, named_by = target_name(raw, {"execution": suite.execution, "target": suite.target})
+    chosen = mode_for(name, named_by, path, definitions, ctx.env, shown)
+    case.agentv_mode, case.agentv_mode_reason = chosen.mode, chosen.reason
 
 
 def _run_settings(raw: dict, suite_execution: dict | None) -> dict:
@@ -466,6 +570,7 @@ class _Suite:
         self.grader_defaults: dict | None = None
         self.metadata: dict | None = None  # the suite's metadata (with `governance`), merged into each test's
         self.execution: dict | None = None  # the suite's `execution` (trials, threshold…)
+        self.target: Any = None  # the suite's legacy top-level `target`
         self.doc: YamlDoc | None = None
         # Whether `{{ var }}` can change `input` / `input_files` (a test's vars apply to the suite's as well)
         self.input_has_vars = False
@@ -494,6 +599,8 @@ def _build_test(
     raw_id = raw.get("id")
     test_id = raw_id if isinstance(raw_id, str) else None
     case = EvalCase(index, test_id, line, ctx.path, raw_id=raw_id, source=source)
+    if jsonl_line is None and require_spec and source is None:
+        _unknown_test_fields(ctx, case, raw, doc, index - ctx.first_index)
     label = test_id if test_id is not None else "unknown"  # an empty id is named as written: ''
     notes = case.interpolations
     notes.extend(ctx.test_env(raw))  # what `${{ VAR }}` replaced in this test's own text
@@ -612,6 +719,7 @@ def _build_test(
         _check_workspace(ctx, raw["workspace"], _line(doc, raw, "workspace") or line)
 
     # suite input goes first
+    attachments_from = len(ctx.diags)
     messages: list[Message] = []
     if suite.input is not None and not skip_defaults:
         if isinstance(vars_, dict) and vars_ and suite.input_has_vars:
@@ -641,6 +749,9 @@ def _build_test(
     case.expected_messages = list(case.expected_output)
     case.reference_answer = _reference_answer(last_content, last_raw) if expected_raw else ""
     case.outcome = case.criteria or ""
+    _attachment_warnings_on_case(ctx, case, attachments_from)
+    if ctx.lines is not None and any(n.endswith("is not set: replaced by ''") for n in case.interpolations):
+        _unset_variable_trap(ctx, case)
 
     _conversation_note(case, raw, turns)
     problem = _read_graders(ctx, case, raw, suite, label, doc, jsonl_line)
@@ -891,6 +1002,7 @@ def load_suite(
 
 
 def _load_suite(ctx: _Ctx, result: EvalFile, doc: YamlDoc, text: str) -> EvalFile:
+    ctx.lines = text.split("\n") if "${{" in text else None  # (for the unset-variable trap: only then)
     data = doc.data
     if not isinstance(data, dict):
         raise Refused(f"Invalid test file format: {result.path}", 1)
@@ -913,6 +1025,7 @@ def _load_suite(ctx: _Ctx, result: EvalFile, doc: YamlDoc, text: str) -> EvalFil
     if not isinstance(tests, (list, str)):
         raise Refused(f"Invalid test file format: {result.path} - missing 'tests' field", _line(doc, data, key))
 
+    _unknown_suite_fields(ctx, data, doc)
     suite = _Suite()
     suite.doc = doc
     if data.get("input") is not None and data["input"] != "":  # (an empty string gives no suite message)
@@ -938,6 +1051,7 @@ def _load_suite(ctx: _Ctx, result: EvalFile, doc: YamlDoc, text: str) -> EvalFil
         suite.grader_defaults = execution if isinstance(execution, dict) else None
     suite.metadata = suite_metadata(data)
     suite.execution = execution if isinstance(execution, dict) else None
+    suite.target = data.get("target")
 
     entries = _tests_list(ctx, tests, doc)
     for index, (raw, line, tdoc, source) in enumerate(entries, ctx.first_index):

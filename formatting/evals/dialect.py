@@ -54,6 +54,31 @@ def detect(path: str, data: Any) -> tuple[Dialect, str]:
     return "agentv-4", "no `$schema: agentv-eval-v2` mapping: read as AgentV 4, as the current AgentV does"
 
 
+# Formats turnlens recognises but does not read, each with the shape that gives it away. A later dialect is added
+# here (its shape) and in loader.py's dispatch (its reader): until then a file of that shape is named, not misread.
+AGENTV5_KEYS = ("prompts", "providers", "default_test", "scenarios", "evaluate_options")
+AGENTV5_NOTE = "an AgentV 5 pre-release file; turnlens reads AgentV 4.42.4 and 0.15"
+
+
+def unread_format(data: Any) -> tuple[str, str] | None:
+    """(what the file is, why turnlens says so) for a file shaped for a format turnlens does not read, else None.
+
+    AgentV 5 pre-releases (promptfoo-style): top-level `prompts`, `providers`, `default_test`, `scenarios` or
+    `evaluate_options`; or tests without `input` whose text comes from `vars`, graded under `assert:`, with
+    `{{ env.X }}`. AgentV 4.42.4 would skip every test of such a file for `input` being undefined."""
+    if not isinstance(data, dict) or data.get("$schema") == "agentv-eval-v2":
+        return None
+    keys = [k for k in AGENTV5_KEYS if k in data]
+    if keys:
+        return AGENTV5_NOTE, f"it has top-level `{keys[0]}` (AgentV 5's format, not 4.42.4's)"
+    tests = data.get("tests")
+    if isinstance(tests, list) and tests and all(isinstance(t, dict) for t in tests):
+        if not any("input" in t for t in tests) and all("vars" in t for t in tests):
+            if any("assert" in t for t in tests) or "{{ env." in repr(tests):
+                return AGENTV5_NOTE, "its tests have `vars` and `assert` but no `input` (AgentV 5's format)"
+    return None
+
+
 def by_extension(path: str) -> tuple[Dialect, str] | None:
     """The dialect a file's extension alone settles (JSONL, JSON, TypeScript), else None."""
     lower = path.lower()

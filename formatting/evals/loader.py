@@ -109,6 +109,10 @@ def load_eval_file(
     except Exception as exc:  # never a traceback for input, even one the parser trips on
         return refuse(f"could not be parsed as YAML ({type(exc).__name__}: {exc})")
     if dialect == "auto":
+        unread = dialects.unread_format(doc.data)
+        if unread is not None:
+            result.dialect_reason = unread[1]
+            return refuse(f"{unread[0]}: {unread[1]}", 1)
         result.dialect, result.dialect_reason = dialects.detect(path, doc.data)
     else:
         forced = cast(Dialect, dialect)  # checked against DIALECTS by the callers

@@ -326,3 +326,31 @@ def test_folder_discovery_as_agentv4_plus_015_files(tmp_path):
         "evals/a/suite.eval.yaml",
         "evals/b/EVAL.yaml",
     ]
+
+
+def test_an_agentv5_prerelease_file_is_named_not_misread(tmp_path):
+    """AgentV 5 pre-release files (prompts/providers/default_test, vars + assert, {{ env.X }}) are named for what they
+    are; before, each of their tests showed as skipped for `input` being undefined."""
+    from turnlens.formatting.evals.loader import load_eval_file
+
+    shapes = {
+        "top.yaml": "prompts:\n  - '{{ input }}'\ntests:\n  - vars: {input: hi}\n",
+        "providers.yaml": "providers: [openai:gpt-4]\ntests:\n  - vars: {input: hi}\n",
+        "default.yaml": "default_test:\n  assert: [{type: contains, value: x}]\ntests:\n  - vars: {q: hi}\n",
+        "vars.yaml": "tests:\n  - vars: {input: 'Hi {{ env.NAME }}'}\n    assert: [{type: llm-rubric, value: ok}]\n",
+    }
+    for name, text in shapes.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        ev = load_eval_file(tmp_path / name, repo_root=str(tmp_path), cwd=str(tmp_path), environ={})
+        assert ev.error is not None, name
+        assert ev.error.message.startswith("an AgentV 5 pre-release file; turnlens reads AgentV 4.42.4 and 0.15: "), (
+            ev.error.message
+        )
+        assert ev.error.line == 1
+    # an AgentV 4 file that uses the deprecated `assert` with vars is still AgentV 4
+    (tmp_path / "v4.yaml").write_text(
+        "tests:\n  - id: a\n    input: '{{ q }}'\n    vars: {q: hi}\n    assert: [{type: contains, value: x}]\n",
+        encoding="utf-8",
+    )
+    ev = load_eval_file(tmp_path / "v4.yaml", repo_root=str(tmp_path), cwd=str(tmp_path), environ={})
+    assert ev.error is None and ev.dialect == "agentv-4" and len(ev.cases) == 1

@@ -67,3 +67,50 @@ def test_agentv_grader_warnings_are_on_the_case(tmp_path):
         "tests:\n  - id: t\n    input: hi\n    criteria: c\n    assertions:\n      - {type: contains}\n",
     )
     assert rows["t"]["warnings"] == ["t.eval.yaml:6: Skipping contains evaluator 'contains' in 't': missing value"]
+
+
+def test_an_unset_variable_that_decides_the_marker_rule(tmp_path):
+    """Recorded with the 4.42.4 reference: unset, the question is the flat `Hello`; with SYSTEM_PROMPT=Be it is
+    `@[System]:\\nBe\\n\\n@[User]:\\nHello` (role markers)."""
+    rows = _rows(
+        tmp_path,
+        "tests:\n"
+        '  - id: sys\n    input:\n      - role: system\n        content: "${{ SYSTEM_PROMPT }}"\n'
+        "      - role: user\n        content: Hello\n    criteria: greets\n"
+        '  - id: fine\n    input: "Hi ${{ NAME }}"\n    criteria: greets\n',
+    )
+    assert rows["sys"]["lm"]["question"] == "Hello"
+    assert (
+        "t.eval.yaml:4: ${{ SYSTEM_PROMPT }} is not set, so message 1 (system) is empty and the question is flat; "
+        "with a value it would be a second visible turn and the question would use role markers"
+    ) in rows["sys"]["warnings"]
+    assert not any("is not set, so" in w for w in rows["fine"]["warnings"])
+
+
+def test_a_missing_attachment_is_a_warning_of_the_test(tmp_path):
+    rows = _rows(
+        tmp_path,
+        "tests:\n  - id: t\n    input: Review it\n    input_files: [files/gone.py]\n    criteria: c\n"
+        "  - id: other\n    input: hi\n    criteria: c\n",
+    )
+    assert any(w.startswith("t.eval.yaml:") and "File not found: files/gone.py" in w for w in rows["t"]["warnings"])
+    assert rows["other"]["warnings"] == []
+
+
+def test_unknown_fields_are_worded_as_agentv_validate_words_them():
+    """tests/fixtures/validate/: the real CLI's `agentv validate` output beside the eval file."""
+    import re
+    from pathlib import Path
+
+    from turnlens.formatting.evals.loader import load_eval_file
+
+    folder = Path(__file__).resolve().parents[1] / "fixtures" / "validate"
+    recorded = (folder / "misspelt.validate.txt").read_text(encoding="utf-8")
+    flagged = re.findall(r"⚠ \[(.+?)\] (Unknown field '[^']+'\. This field will be ignored\.)", recorded)
+    assert len(flagged) == 4
+    ev = load_eval_file(folder / "misspelt.eval.yaml", repo_root=str(folder), cwd=str(folder), environ={})
+    ours = [d for d in [*ev.diagnostics, *(d for c in ev.cases for d in c.diagnostics)] if "Unknown field" in d.message]
+    assert [d.message for d in ours] == [f"{message} (agentv validate: {where})" for where, message in flagged]
+    assert [d.line for d in ours] == [2, 7, 10, 13]
+    # the misspelt test-level ones stand on their test (its row's ⚠)
+    assert [len([d for d in c.diagnostics if "Unknown field" in d.message]) for c in ev.cases] == [2, 1, 0]

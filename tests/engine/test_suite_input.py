@@ -66,8 +66,15 @@ def test_a_tests_vars_reach_the_suite_input_and_no_other_test(tmp_path):
 
 def test_a_missing_file_in_the_suite_input_is_said_for_every_test_that_gets_it(tmp_path):
     _cases, ev = _load(tmp_path)
-    missing = [d for d in ev.diagnostics if "File not found: files/missing.md" in d.message]
+    every = [*ev.diagnostics, *(d for c in ev.cases for d in c.diagnostics)]
+    missing = [d for d in every if "File not found: files/missing.md" in d.message]
     assert len(missing) == 3  # plain, with-vars, external (not the test that skips the defaults)
+    # on each test that gets it, so that its row shows ⚠ (not only the file's banner)
+    assert {c.id for c in ev.cases if any("File not found" in d.message for d in c.diagnostics)} == {
+        "plain",
+        "with-vars",
+        "external",
+    }
     assert {d.line for d in missing} == {7}  # the file entry's line, for the test with vars too
 
 
