@@ -147,6 +147,17 @@ _PROMPT_SOURCES = {
 }
 
 
+def _shown_path(path: str) -> str:
+    """A file AgentV found, relative to the working folder when it is inside it (as the user named it)."""
+    import os
+
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel.replace(os.sep, "/")
+
+
 def _settings_lines(grader: Grader) -> list[str]:
     """The settings that decide a grader's verdict, one line each (plain text: sanitised by the caller)."""
     s = grader.settings
@@ -161,7 +172,7 @@ def _settings_lines(grader: Grader) -> list[str]:
         if grader.prompt.kind == "criteria":
             lines.append(f"criteria sent: {grader.prompt.text}")
         if grader.prompt.path:
-            lines.append(f"prompt file: {grader.prompt.path}")
+            lines.append(f"prompt file: {_shown_path(grader.prompt.path)}")
     for rubric in rubrics:
         flags = []
         if rubric.get("required"):
@@ -192,11 +203,13 @@ def _settings_lines(grader: Grader) -> list[str]:
         lines.append("command: " + " ".join(s["command"]))
         if grader.type == "code-grader":
             lines.append(
-                f"script: {grader.script_path}" if grader.script_path else "script: (no file found for its last word)"
+                f"script: {_shown_path(grader.script_path)}"
+                if grader.script_path
+                else "script: (no file found for its last word)"
             )
     if grader.type not in _BUILTIN_SHOWN:
         lines.append(
-            f"defined by: {grader.script_path}"
+            f"defined by: {_shown_path(grader.script_path)}"
             if grader.script_path
             else f"custom type: no .agentv/assertions/{grader.type}.ts (or .js, .mts, .mjs) found; AgentV fails it"
         )
@@ -210,7 +223,7 @@ def _settings_lines(grader: Grader) -> list[str]:
     if "config" in s:
         lines.append("config: " + ", ".join(f"{k}: {v}" for k, v in s["config"].items()))
     if grader.included_from:
-        lines.append(f"from include: {grader.included_from}")
+        lines.append(f"from include: {_shown_path(grader.included_from)}")
     return lines
 
 
