@@ -240,7 +240,7 @@ def mode_reason(case: EvalCase, mode: str) -> str:
         return ""
     if case.agentv_mode == mode:
         return f"as AgentV would: {case.agentv_mode_reason}"
-    return f"AgentV would use {case.agentv_mode} mode: {case.agentv_mode_reason}"
+    return f"here; AgentV would use {case.agentv_mode} mode: {case.agentv_mode_reason}"
 
 
 def grader_line(n: int | str, grader: Grader, indent: str = "") -> Text:

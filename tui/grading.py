@@ -85,14 +85,14 @@ class GradingScreen(Screen):
         title.append("  " + render.sanitize(render.case_label(self.case)), style="bold")
         if self.dialect == "agentv-4":
             title.append(f"  {self.mode} mode", style="bold")
-            reason = authoring.mode_reason(self.case, self.mode)
-            if reason:
-                title.append(f" ({render.sanitize(reason)})", style="dim")
             if self.case.assertions:
                 graders = render.plural(len(self.case.assertions), "grader")
                 title.append(f"  {graders} of its own: the default grader does not run", style="dim")
             else:
                 title.append("  no graders of its own: the default grader runs", style="dim")
+            reason = authoring.mode_reason(self.case, self.mode)
+            if reason:  # (last: the line is cut at its end on a narrow terminal; the rule pane says it in full)
+                title.append(f"  ({render.sanitize(reason)})", style="dim")
         elif self.formatted.evaluator_prompts:
             title.append(
                 f"  {render.plural(len(self.formatted.evaluator_prompts), 'evaluator')} of its own, lm question",

@@ -49,7 +49,7 @@ async def test_graders_and_prompts_as_agentv_runs_them():
         await pilot.press("e")
         assert isinstance(app.screen, GradingScreen)
         title = str(app.screen.query_one("#screen-title").visual)
-        assert "lm mode (AgentV would use agent mode: target 'default' (none named): provider claude-cli" in title
+        assert "(here; AgentV would use agent mode: target 'default' (none named): provider claude-cli" in title
         graders = app.screen.query_one("#grading", Pane).body_text
         for expected in (
             " 1  llm-grader  tone  weight 2",
@@ -75,4 +75,4 @@ async def test_graders_and_prompts_as_agentv_runs_them():
         assert "all-safety › judged (llm-grader)  user prompt" in prompts
         assert "### Criterion: helpful [REQUIRED: min score 0.7]" in prompts
         await pilot.press("m")
-        assert "agent mode (as AgentV would" in str(app.screen.query_one("#screen-title").visual)
+        assert "(as AgentV would" in str(app.screen.query_one("#screen-title").visual)
