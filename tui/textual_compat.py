@@ -7,20 +7,14 @@ an upgrade fails there, by name, rather than somewhere in the app.
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.app import App
 from textual.geometry import Size
-from textual.visual import Visual, VisualType
 from textual.widget import Widget
-from textual.widgets import OptionList
 from textual.widgets._footer import FooterKey
-from textual.widgets.option_list import Option
 
 __all__ = [
     "CrashReportWithoutLocals",
     "FooterKey",
-    "HighlightDrawnApart",
     "set_virtual_size_without_layout",
     "start_in_theme",
 ]
@@ -72,31 +66,3 @@ def set_virtual_size_without_layout(widget: Widget, size: Size) -> None:
     widget.set_reactive(Widget.virtual_size, size)
     widget._scroll_update(size)
     widget.refresh()
-
-
-class HighlightDrawnApart(OptionList):
-    """An OptionList whose highlighted option may be drawn from a visual of its own (`highlighted_visual`), so
-    that its text can take colours that read on the highlight. Textual's OptionList draws an option from
-    `_get_visual(option)` and caches the strips per option and per style; the highlighted option alone is drawn in
-    the highlight's style, so the two drawings of an option never mix in that cache.
-
-    `RENDER_CACHE_OPTIONS` bounds that cache (Textual keeps the strips of up to 2,048 options, ~3 KB each: walking
-    a list of thousands of options filled it); None leaves Textual's bound."""
-
-    RENDER_CACHE_OPTIONS: int | None = None
-
-    def __init__(self, *content: Option | VisualType | None, **options: Any) -> None:
-        super().__init__(*content, **options)
-        if self.RENDER_CACHE_OPTIONS is not None:
-            self._option_render_cache.maxsize = self.RENDER_CACHE_OPTIONS
-
-    def highlighted_visual(self, option: Option) -> Visual | None:
-        """The visual to draw `option` with while it is highlighted; None: its own."""
-        return None
-
-    def _get_visual(self, option: Option) -> Visual:
-        if option is self.highlighted_option:
-            visual = self.highlighted_visual(option)
-            if visual is not None:
-                return visual
-        return super()._get_visual(option)

@@ -100,60 +100,6 @@ def test_no_other_module_reaches_for_a_private_textual_name(path: Path):
     assert not used and not defined, f"{path.relative_to(TUI)}: {sorted(used | defined)}"
 
 
-def test_an_option_is_drawn_from_its_visual_and_cached_per_style():
-    from textual.widgets import OptionList
-
-    assert params(OptionList._get_visual) == ["self", "option"]
-    # The highlighted option is drawn in a style of its own, so its other drawing never comes out of the cache.
-    source = inspect.getsource(OptionList._get_option_render)
-    assert "cache_key = (option, style, padding)" in source
-    assert "self._get_visual(option)" in source
-    assert '"option-list--option-highlighted"' in inspect.getsource(OptionList.render_line)
-
-
-async def test_the_highlighted_option_is_drawn_apart():
-    from textual.visual import visualize
-    from textual.widgets.option_list import Option
-
-    class Listed(textual_compat.HighlightDrawnApart):
-        def highlighted_visual(self, option):
-            return visualize(self, "HIGHLIGHTED")
-
-    class Host(App):
-        def compose(self):
-            yield Listed(Option("one"), Option("two"))
-
-    async with Host().run_test(size=(40, 10)) as pilot:
-        listed = pilot.app.query_one(Listed)
-        listed.highlighted = 1
-        await pilot.pause()
-        lines = [listed.render_line(y).text.strip() for y in range(2)]
-        assert lines == ["one", "HIGHLIGHTED"]
-        listed.highlighted = 0
-        await pilot.pause()
-        assert [listed.render_line(y).text.strip() for y in range(2)] == ["HIGHLIGHTED", "two"]
-
-
-async def test_the_option_render_cache_is_bounded():
-    from textual.cache import LRUCache
-    from textual.widgets.option_list import Option
-
-    class Listed(textual_compat.HighlightDrawnApart):
-        RENDER_CACHE_OPTIONS = 3
-
-    class Host(App):
-        def compose(self):
-            yield Listed(*(Option(f"option {n}") for n in range(20)))
-
-    async with Host().run_test(size=(40, 24)) as pilot:
-        listed = pilot.app.query_one(Listed)
-        assert isinstance(listed._option_render_cache, LRUCache)
-        await pilot.pause()
-        assert listed._option_render_cache.maxsize == 3
-        assert len(listed._option_render_cache) == 3  # 20 drawn, the last 3 kept
-        assert [listed.render_line(y).text.strip() for y in range(3)] == ["option 0", "option 1", "option 2"]
-
-
 def test_footer_keys_are_what_the_fitting_footer_measures():
     from textual.widgets import Footer
 

@@ -102,8 +102,7 @@ class TestFileHeadings:
         app = make_app([tmp_path], repo_root=str(tmp_path), watch=False)
         async with app.run_test(size=WIDE) as pilot:
             await wait_for_idle(pilot)
-            options = app.screen.query_one(CaseList).query_one("OptionList")
-            headings = [str(option.prompt).split("\n")[0] for option in options.options if option.disabled]
+            headings = app.screen.query_one(CaseList).headings()
             assert any("none.eval.yaml (0)" in h for h in headings), headings
             assert any("one.eval.yaml (1)" in h for h in headings), headings
             assert any("broken.eval.yaml" in h and "(" not in h for h in headings), headings

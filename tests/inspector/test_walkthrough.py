@@ -149,12 +149,7 @@ class TestFileHeader:
             await wait_for_idle(pilot)
             await pilot.press("slash", *"a-1")
             await pilot.pause()
-            options = app.screen.query_one("#case-options")
-            headers = [
-                options.get_option_at_index(i).prompt.plain
-                for i in range(options.option_count)
-                if (options.get_option_at_index(i).id or "").startswith("file:")
-            ]
+            headers = app.screen.query_one("CaseList").headings()
             assert headers == ["⎘ a.yaml (1 of 3) 0.15"]
             assert app.screen.sub_title == "2 eval files, 1 of 6 cases shown"
 
