@@ -182,7 +182,14 @@ def run(argv: Sequence[str] | None = None, exit_process: bool = False) -> int:
         made.run()
     finally:
         ending.uninstall()
-    return ending.status or made.return_code or 0
+    status = ending.status or made.return_code or 0
+    if exit_process:
+        from turnlens.formatting.export.output import exit_now
+
+        # The terminal is restored: end here. The interpreter's shutdown would free every loaded case one object
+        # at a time, seconds after `q` for a dataset of a hundred thousand tests.
+        exit_now(status)
+    return status
 
 
 WEB_DRIVER = "textual.drivers.web_driver:WebDriver"

@@ -33,7 +33,9 @@ from .commands import InspectorCommands
 from .editor import editor_command, run_editor
 from .file_watcher import FileWatcher
 from .inspector_model import InspectorModel
+from .loading import stopped_note
 from .prerender import PRERENDER_DELAY, Prerenderer
+from .rows import CaseRow
 from .session import Session
 from .theme import generation as theme_generation
 from .theme import use_theme
@@ -248,6 +250,7 @@ class InspectorScreen(Screen):
         self.loader = CaseLoader(self, session)
         self.watcher = FileWatcher(self, session)
         self._longest_label = 0  # the longest case id listed, in cells (the list widens for it)
+        self._label_widths: dict[int, tuple[int, CaseRow | None, int]] = {}  # file -> (rows, last row, longest)
         self._drawn_generation = theme_generation()  # the palette the views on screen were built with
         # The first case is drawn before Pygments is loaded (its code plain), then again once its lexers are made:
         # None before it, then whether they are still being made; and whether the load finished meanwhile.
@@ -324,6 +327,18 @@ class InspectorScreen(Screen):
     def _loaded(self, message: CaseLoader.Loaded) -> None:
         if not self.loader.is_current(message):
             return
+        try:
+            self._apply_loaded(message)
+        except MemoryError:
+            # Out of memory applying what was loaded: stop loading, keep what is listed, say so.
+            self.workers.cancel_group(self, "load")
+            self.loader.generation += 1
+            self.session.notes.append(stopped_note(None, sum(map(len, self.model.rows.values())), "out of memory"))
+            self._update_banner()
+            if not self.loaded:
+                self._first_load_done()
+
+    def _apply_loaded(self, message: CaseLoader.Loaded) -> None:
         applied = self.model.apply_steps(message.steps)
         for path in applied.replaced:
             self.views.forget_file(path)
@@ -374,7 +389,16 @@ class InspectorScreen(Screen):
         from rich.cells import cell_len
 
         entries = self.model.file_entries()
-        self._longest_label = max((cell_len(row.label) for e in entries for row in e.rows), default=0)
+        # The longest id, measured only for the rows added since the last time (a load appends rows).
+        widths: dict[int, tuple[int, CaseRow | None, int]] = {}
+        for entry in entries:
+            counted, last, longest = self._label_widths.get(entry.number, (0, None, 0))
+            if counted > len(entry.rows) or (counted and entry.rows[counted - 1] is not last):
+                counted, longest = 0, 0  # remade (a reload, another profile): measured again
+            longest = max(longest, max((cell_len(row.label) for row in entry.rows[counted:]), default=0))
+            widths[entry.number] = (len(entry.rows), entry.rows[-1] if entry.rows else None, longest)
+        self._label_widths = widths
+        self._longest_label = max((longest for *_, longest in widths.values()), default=0)
         self._apply_width(self.size.width)
         self.query_one(CaseList).set_entries(entries, current=self.current)
 
@@ -540,7 +564,7 @@ class InspectorScreen(Screen):
 
     def action_step(self, direction: int) -> None:
         """The next (1) or previous (-1) case listed."""
-        key = self.model.step(self.query_one(CaseList).visible_keys(), direction)
+        key = self.query_one(CaseList).neighbour(self.current, direction)
         if key:
             self.select_case(key)
 

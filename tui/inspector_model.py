@@ -30,7 +30,7 @@ class StepsApplied:
 
     replaced: tuple[str, ...]  # paths of files whose load was replaced (their views are out of date)
     current_replaced: bool  # the selected case's file was among them: draw it again
-    errors: bool  # a step brought a refused file: the banner changes
+    errors: bool  # a step brought a refused file or a note: the banner changes
     complete: bool  # every file is loaded and listed
 
 
@@ -102,6 +102,9 @@ class InspectorModel:
                         current_replaced = True  # the whole file replaced its first slice
                 self._applied[step.number] = step.eval_file
             self.rows[step.number] = step.rows
+            if step.note is not None and step.note not in self.session.notes:
+                self.session.notes.append(step.note)  # loading stopped: the banner says what is not listed
+                errors = True
             self.progress = (step.files_done, step.files_total, step.rows_done and not step.partial)
             complete = step.files_done == step.files_total and step.rows_done and not step.partial
         return StepsApplied(tuple(replaced), current_replaced, errors, complete)
@@ -211,6 +214,10 @@ class InspectorModel:
 
     def has_warnings(self, key: str) -> bool:
         """The case shows a ⚠ in the list (a skipped case shows its reason instead)."""
+        number, _, index = key.partition(":")
+        listed = self.rows.get(int(number), ()) if number.isdigit() and index.isdigit() else ()
+        if index.isdigit() and int(index) < len(listed) and listed[int(index)].key == key:
+            return bool(listed[int(index)].warnings)  # the row listed: no case formatted again
         row = self.session.row(key, self.profile)
         return bool(row and row.warnings)
 

@@ -39,7 +39,11 @@ FIRST_SLICE_BYTES = 8 * 1024  # what the first frame loads of a big file (about 
 # A file from this size on is big: its first slice is loaded alone for the first frame. Loaded whole before it, a
 # file of 100 KB (300 cases) delayed the first frame by ~70 ms, one of 240 KB by ~160 ms.
 CUT_FROM_BYTES = 32 * 1024
-SLICE_BYTES = 256 * 1024  # the slices after the first: a parse tree of ~12 MB at a time, a step per ~600 cases
+# The slices after the first: a parse tree of ~6 MB at a time, a step per ~300 cases; small enough that the worker,
+# which stops between parts when the app quits, lets it quit within a second on a busy machine.
+SLICE_BYTES = 128 * 1024
+MAX_SLICES = 4096  # a big file's slices (of FIRST_SLICE_BYTES), joined into parts of SLICE_BYTES
+JSONL_PART_BYTES = 64 * 1024  # a JSONL dataset's parts: ~1,000 short tests
 ROW_BATCH_SECONDS = 0.1  # a big file's rows are sent at least this often while they are being made
 
 
@@ -56,6 +60,7 @@ class LoadStep:
     files_done: int  # files whole and with all their rows, this one included when it is
     files_total: int
     extends: bool = False  # eval_file is the one last sent for this file with more cases: same objects, appended
+    note: str | None = None  # loading stopped here (the memory limit): what was left out, for the banner
 
 
 def case_row(key: str, eval_file: EvalFile, index: int, profile: str) -> tuple[CaseRow, FormattedCase | None]:
@@ -86,6 +91,28 @@ class Cut:
     slices: list[Slice]  # as split_slices made them: `piece` needs the first one
     parts: list[Slice]  # what is loaded, in order: the first slice, then slices joined up to SLICE_BYTES
     bad_line: int | None  # the first line with bytes that are not UTF-8
+    jsonl: bool = False  # a JSONL dataset: each part is (lines before it, 0, 0, start, end) of the text
+
+    def part_text(self, part: Slice) -> str:
+        """A part's text, at its own line numbers in the file."""
+        if self.jsonl:
+            return "\n" * part.start_line + self.text[part.start_offset : part.end_offset]
+        return piece(self.text, self.slices, part)
+
+
+def jsonl_parts(text: str, size: int = 0) -> list[Slice]:
+    """A JSONL dataset cut after a line every `size` characters (JSONL_PART_BYTES): the lines before each part and
+    its offsets."""
+    size = size or JSONL_PART_BYTES
+    parts: list[Slice] = []
+    start = lines = 0
+    while start < len(text):
+        end = text.find("\n", start + size)
+        end = len(text) if end < 0 else end + 1
+        parts.append(Slice(lines, lines, 0, start, end))  # (its line count and first case are not needed)
+        lines += text.count("\n", start, end)
+        start = end
+    return parts
 
 
 def cut_file(path: str, dialect: str = "auto") -> Cut | None:
@@ -95,13 +122,16 @@ def cut_file(path: str, dialect: str = "auto") -> Cut | None:
         raw = read_bytes(path)
     except FileReadError:
         return None  # the whole load words the refusal
-    if len(raw) < CUT_FROM_BYTES or wide_encoding(raw) is not None or path.lower().endswith((".jsonl", ".json")):
+    if len(raw) < CUT_FROM_BYTES or wide_encoding(raw) is not None or path.lower().endswith(".json"):
         return None
     text, bad_line = decode_eval_bytes(raw)
+    del raw
+    if path.lower().endswith(".jsonl"):
+        return Cut(text, [], jsonl_parts(text), bad_line, jsonl=True)
     key = cut_key(path, text, dialect)
     if key is None:
         return None
-    slices = split_slices(text, max(2, min(256, len(text) // FIRST_SLICE_BYTES)), key, min_bytes=CUT_FROM_BYTES)
+    slices = split_slices(text, max(2, min(MAX_SLICES, len(text) // FIRST_SLICE_BYTES)), key, min_bytes=CUT_FROM_BYTES)
     if slices is None:
         slices = split_slices(text, 2, key, min_bytes=CUT_FROM_BYTES)  # few, big cases
     if slices is None:
@@ -133,31 +163,67 @@ def first_slice(path: str) -> tuple[str, int] | None:
     cut = cut_file(path)
     if cut is None:
         return None
-    return piece(cut.text, cut.slices, cut.parts[0]), len(cut.text)
+    return cut.part_text(cut.parts[0]), len(cut.text)
 
 
 class SliceRefused(Exception):
     """A slice was refused, or read otherwise than the first: the file is loaded whole instead."""
 
 
-def load_in_slices(path: str, cut: Cut, *, repo_root: str, cwd: str | None, dialect: str) -> Iterator[EvalFile]:
+def load_in_slices(
+    path: str, cut: Cut, *, repo_root: str, cwd: str | None, dialect: str, kept: int = 0
+) -> Iterator[tuple[EvalFile, str | None]]:
     """The file loaded part after part: each EvalFile yielded is the previous one with the next part's cases
-    appended (the same case objects), the last one the whole file. Raises SliceRefused for a part the loader
-    refused (the whole load then says why, as it would have)."""
+    appended (the same case objects), the last one the whole file, or as much of it as the memory limit lets the
+    inspector keep (`kept`: cases kept of other files already); then its note says what was left out. Raises
+    SliceRefused for a part the loader refused (the whole load then says why, as it would have)."""
     merged: EvalFile | None = None
-    for part in cut.parts:
+    for n, part in enumerate(cut.parts):
         loaded = load_eval_file(
             path,
             repo_root=repo_root,
             cwd=cwd,
-            text=piece(cut.text, cut.slices, part),
-            first_case_index=part.first_case,
+            text=cut.part_text(part),
+            first_case_index=len(merged.cases) if cut.jsonl and merged is not None else part.first_case,
             dialect=dialect,
         )
         if loaded.error is not None or (merged is not None and loaded.dialect != merged.dialect):
             raise SliceRefused
         merged = _merged(merged, loaded, cut.bad_line)
-        yield merged
+        note = None if n == len(cut.parts) - 1 else memory_note(path, kept + len(merged.cases))
+        yield merged, note
+        if note is not None:
+            return
+
+
+# The inspector keeps every case it lists (and its parse); past this much memory in use it stops loading, says so,
+# and lists what it has: a dataset of a million tests would take gigabytes. `turnlens export` streams and has no
+# such limit.
+MEMORY_LIMIT = 256 << 20
+MAX_CASES = 400_000  # the limit where resident memory cannot be read
+
+
+def resident_bytes() -> int | None:
+    """The process's resident memory now, where the system says it cheaply (Linux); else None."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def memory_note(path: str, cases: int) -> str | None:
+    """Why loading stops after `cases` cases, or None while there is room for more."""
+    resident = resident_bytes()
+    if (resident < MEMORY_LIMIT) if resident is not None else (cases < MAX_CASES):
+        return None
+    return stopped_note(path, cases, f"memory in use passed the inspector's limit of {MEMORY_LIMIT >> 20} MiB")
+
+
+def stopped_note(path: str | None, cases: int, why: str) -> str:
+    """What the banner says when loading stopped short (`path`: the file it stopped in, when known)."""
+    rest = f"the rest of {os.path.basename(path)} and any later file are" if path else "the cases not loaded yet are"
+    return f"Loading stopped after {cases:,} cases ({why}): {rest} not listed; `turnlens export` reads all of it"
 
 
 def _merged(before: EvalFile | None, part: EvalFile, bad_line: int | None) -> EvalFile:
@@ -183,7 +249,7 @@ def load_whole(path: str, *, repo_root: str, cwd: str | None, dialect: str) -> E
     cut = cut_file(path, dialect)
     if cut is not None:
         try:
-            *_, whole = load_in_slices(path, cut, repo_root=repo_root, cwd=cwd, dialect=dialect)
+            *_, (whole, _note) = load_in_slices(path, cut, repo_root=repo_root, cwd=cwd, dialect=dialect)
             return whole
         except SliceRefused:
             pass
@@ -215,44 +281,71 @@ def load_steps(
     first_cut: Cut | None = None,
 ) -> Iterator[LoadStep]:
     """Load `paths` (the session's files, in order) step by step; see the module's docstring. `first_cut`: the
-    first file's cut, when it was made already (`quick_first`)."""
+    first file's cut, when it was made already (`quick_first`). Loading stops, saying so in the last step's note,
+    when memory in use passes MEMORY_LIMIT or runs out."""
     total = len(paths)
-    for number, path in enumerate(paths):
-        if cancelled():
-            return
-        cut = first_cut if number == 0 and first_cut is not None else cut_file(path, dialect)
-        if cut is not None:
-            rows: list[CaseRow] = []
-            last = len(cut.parts) - 1
-            try:
-                for n, part in enumerate(load_in_slices(path, cut, repo_root=repo_root, cwd=cwd, dialect=dialect)):
-                    done = n == last
-                    yield from _rows_in_batches(
-                        number,
-                        path,
-                        part,
-                        profile,
-                        number + 1,
-                        total,
-                        cancelled,
-                        rows=rows,
-                        partial=not done,
-                        extends=n > 0,
-                    )
-                    if cancelled():
-                        return
-                continue
-            except SliceRefused:
-                pass  # loaded whole below: the refusal worded as for the whole file
-        elif number == 0:
-            first = first_slice(path)  # a JSONL dataset's first lines
-            if first is not None:
-                head = load_eval_file(path, repo_root=repo_root, cwd=cwd, text=first[0], dialect=dialect)
-                if head.error is None and head.cases:
-                    head_rows = tuple(case_row(f"0:{c.index}", head, c.index, profile)[0] for c in head.cases)
-                    yield LoadStep(0, path, head, head_rows, True, True, 0, total)
-        eval_file = load_eval_file(path, repo_root=repo_root, cwd=cwd, dialect=dialect)
-        yield from _rows_in_batches(number, path, eval_file, profile, number + 1, total, cancelled)
+    kept = 0  # cases loaded so far
+    last: LoadStep | None = None
+    try:
+        for number, path in enumerate(paths):
+            if cancelled():
+                return
+            if number == 0 and first_cut is None and path.lower().endswith(".jsonl"):
+                first = first_slice(path)  # a JSONL dataset's first lines, read alone
+                if first is not None:
+                    head = load_eval_file(path, repo_root=repo_root, cwd=cwd, text=first[0], dialect=dialect)
+                    if head.error is None and head.cases:
+                        head_rows = tuple(case_row(f"0:{c.index}", head, c.index, profile)[0] for c in head.cases)
+                        yield LoadStep(0, path, head, head_rows, True, True, 0, total)
+                    del head, first
+            cut = first_cut if number == 0 and first_cut is not None else cut_file(path, dialect)
+            eval_file: EvalFile | None = None
+            note = None
+            if cut is not None:
+                rows: list[CaseRow] = []
+                parts = load_in_slices(path, cut, repo_root=repo_root, cwd=cwd, dialect=dialect, kept=kept)
+                try:
+                    for n, (part, note) in enumerate(parts):
+                        done = n == len(cut.parts) - 1 or note is not None
+                        for last in _rows_in_batches(
+                            number,
+                            path,
+                            part,
+                            profile,
+                            total if note is not None else number + 1,
+                            total,
+                            cancelled,
+                            rows=rows,
+                            partial=not done,
+                            extends=n > 0,
+                            note=note,
+                        ):
+                            yield last
+                        if cancelled():
+                            return
+                        eval_file = part
+                except SliceRefused:
+                    eval_file = None  # loaded whole below: the refusal worded as for the whole file
+                del cut, parts
+            if eval_file is None:
+                eval_file = load_eval_file(path, repo_root=repo_root, cwd=cwd, dialect=dialect)
+                note = memory_note(path, kept + len(eval_file.cases)) if number < total - 1 else None
+                for last in _rows_in_batches(
+                    number, path, eval_file, profile, total if note else number + 1, total, cancelled, note=note
+                ):
+                    yield last
+            kept += len(eval_file.cases)
+            if note is not None:
+                return
+    except MemoryError:
+        if last is not None:
+            yield dataclasses.replace(
+                last,
+                partial=False,
+                rows_done=True,
+                files_done=total,
+                note=stopped_note(last.path, len(last.rows), "out of memory"),
+            )
 
 
 def _rows_in_batches(
@@ -267,9 +360,10 @@ def _rows_in_batches(
     rows: list[CaseRow] | None = None,
     partial: bool = False,
     extends: bool = False,
+    note: str | None = None,
 ) -> Iterator[LoadStep]:
     """The file with its rows: one step when that is quick, else a step every ROW_BATCH_SECONDS. `rows`: the rows
-    made already for the first cases (a file loaded in parts), extended in place."""
+    made already for the first cases (a file loaded in parts), extended in place. `note`: the last step's."""
     rows = [] if rows is None else rows
     cases = eval_file.cases if eval_file.error is None else []
     sent = time.perf_counter()
@@ -282,7 +376,7 @@ def _rows_in_batches(
             extends = True  # the same eval_file again: only rows added
             sent = time.perf_counter()
     yield LoadStep(
-        number, path, eval_file, tuple(rows), partial, True, files_done - (1 if partial else 0), total, extends
+        number, path, eval_file, tuple(rows), partial, True, files_done - (1 if partial else 0), total, extends, note
     )
 
 

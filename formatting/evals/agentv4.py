@@ -903,7 +903,9 @@ def _case_folder(ctx: _Ctx, folder: str) -> list[tuple[Any, int | None, YamlDoc 
 
 def _jsonl_objects(text: str, abs_path: str, shown: str) -> list[tuple[int, dict]]:
     out = []
-    for n, line in enumerate(text.split("\n"), 1):
+    # Leading empty lines are skipped at once: a part of a big dataset is given at its own line numbers that way.
+    body = text.lstrip("\n")
+    for n, line in enumerate(body.split("\n"), len(text) - len(body) + 1):
         if line and (line[0] in JS_WHITESPACE or line[-1] in JS_WHITESPACE):
             line = js_trim(line)  # JavaScript's trim(): a BOM, NBSP, U+3000 or U+2028 too, not \x1c or \x85
         if not line:
@@ -1278,8 +1280,11 @@ def _watch_env(ctx: _Ctx) -> None:
         ctx.result.watched_paths.update(ctx.env_files)
 
 
-def load_jsonl(result: EvalFile, text: str, cwd: str, environ: Mapping[str, str] | None = None) -> EvalFile:
-    """A standalone JSONL dataset and its `<name>.yaml` sidecar."""
+def load_jsonl(
+    result: EvalFile, text: str, cwd: str, environ: Mapping[str, str] | None = None, first_case_index: int = 0
+) -> EvalFile:
+    """A standalone JSONL dataset and its `<name>.yaml` sidecar. `first_case_index`: the index of the first test
+    of `text` (a part of the dataset, after as many empty lines as it has lines before it)."""
     ctx = _Ctx(result, cwd, environ)
     try:
         objects = _jsonl_objects(text, result.abs_path, result.path)
@@ -1312,7 +1317,7 @@ def load_jsonl(result: EvalFile, text: str, cwd: str, environ: Mapping[str, str]
             if result.error:
                 return result
     suite = _Suite()
-    for index, (n, obj) in enumerate(objects):
+    for index, (n, obj) in enumerate(objects, first_case_index):
         notes: list[str] = []
         obj = ctx.env_interpolate(obj, notes)
         if suite_execution is not None and "execution" not in obj:

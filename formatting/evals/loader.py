@@ -100,7 +100,7 @@ def load_eval_file(
             result.diagnostics.append(Diagnostic(path, bad_line, NOT_UTF8, "info"))
     if by_ext is not None:
         if path.lower().endswith(".jsonl"):
-            return agentv4.load_jsonl(result, text, cwd, environ)
+            return agentv4.load_jsonl(result, text, cwd, environ, first_case_index)
         return agentv4.load_skill_evals(result, text, cwd, environ)
     try:
         doc = parse_yaml(text)

@@ -220,15 +220,29 @@ def big_suite(folder: Path, tests: int = 3000) -> Path:
     return path
 
 
-@pytest.mark.parametrize("make", [big_eval, big_suite])
+def big_jsonl(folder: Path, tests: int = 3000) -> Path:
+    """A JSONL dataset big enough to be loaded in parts, with blank lines here and there."""
+    (folder / ".git").mkdir(parents=True, exist_ok=True)
+    lines = []
+    for n in range(tests):
+        lines.append(f'{{"id": "t{n:05d}", "criteria": "Answers {n}.", "input": "Question {n}? {"words " * 20}"}}')
+        if n % 50 == 0:
+            lines.append("")
+    path = folder / "dataset.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("make", [big_eval, big_suite, big_jsonl])
 def test_a_big_file_loaded_in_slices_is_its_whole_load(tmp_path, monkeypatch, make):
     """Slice by slice (only one slice's parse tree alive at a time), the end is the whole load: the same cases,
     file diagnostics said once, the same files watched, the same dialect and reason."""
     monkeypatch.setattr(loading, "SLICE_BYTES", 64 * 1024)
+    monkeypatch.setattr(loading, "JSONL_PART_BYTES", 64 * 1024)
     path = str(make(tmp_path))
     cut = loading.cut_file(path)
     assert cut is not None and len(cut.parts) >= 3
-    parts = list(loading.load_in_slices(path, cut, repo_root=str(tmp_path), cwd=None, dialect="auto"))
+    parts = [part for part, _ in loading.load_in_slices(path, cut, repo_root=str(tmp_path), cwd=None, dialect="auto")]
     whole = load_eval_file(path, repo_root=str(tmp_path))
     for before, after in zip(parts, parts[1:]):  # each part extends the one before, with the same case objects
         assert all(a is b for a, b in zip(before.cases, after.cases)) and len(after.cases) > len(before.cases)
@@ -248,7 +262,7 @@ def test_a_mid_size_file_is_cut_for_the_first_frame_too(tmp_path):
     assert loading.CUT_FROM_BYTES < path.stat().st_size < MIN_PARALLEL_BYTES
     quick, cut = loading.quick_first(str(path))
     assert quick and cut is not None and len(cut.parts) >= 2
-    parts = list(loading.load_in_slices(str(path), cut, repo_root=str(tmp_path), cwd=None, dialect="auto"))
+    parts = [p for p, _ in loading.load_in_slices(str(path), cut, repo_root=str(tmp_path), cwd=None, dialect="auto")]
     assert 0 < len(parts[0].cases) < len(parts[-1].cases)
     assert parts[-1].cases == load_eval_file(path, repo_root=str(tmp_path)).cases
 
@@ -296,3 +310,79 @@ async def test_the_first_case_is_in_the_screens_first_frame(tmp_path, held_whole
         assert isinstance(screen, InspectorScreen) and screen.current is not None and not screen.loaded
         held_whole_load.set()
         await wait_for(pilot, lambda: screen.loaded, "the whole load")
+
+
+def test_loading_stops_at_the_memory_limit_and_says_so(tmp_path, monkeypatch):
+    """Past the memory limit the load stops after the part loaded, as a finished load that says what it left out
+    (a million-test dataset would take gigabytes); the files after it are not loaded."""
+    monkeypatch.setattr(loading, "JSONL_PART_BYTES", 32 * 1024)
+    first = big_jsonl(tmp_path / "a")
+    second = big_jsonl(tmp_path / "b")
+    monkeypatch.setattr(loading, "MEMORY_LIMIT", 0)
+    steps = list(loading.load_steps([str(first), str(second)], repo_root=str(tmp_path), cwd=None, profile="agentv"))
+    last = steps[-1]
+    assert {step.path for step in steps} == {str(first)}
+    assert last.note is not None and not last.partial and last.rows_done and last.files_done == last.files_total
+    kept = len(last.eval_file.cases)
+    assert 0 < kept < 3000 and len(last.rows) == kept
+    assert last.note.startswith(f"Loading stopped after {kept:,} cases (memory in use passed the inspector's limit")
+    assert "dataset.jsonl" in last.note and "turnlens export" in last.note
+    # Where resident memory cannot be read, the limit is a number of cases.
+    monkeypatch.setattr(loading, "resident_bytes", lambda: None)
+    monkeypatch.setattr(loading, "MAX_CASES", 10**9)
+    steps = list(loading.load_steps([str(first)], repo_root=str(tmp_path), cwd=None, profile="agentv"))
+    assert steps[-1].note is None and len(steps[-1].eval_file.cases) == 3000
+
+
+def test_running_out_of_memory_while_loading_stops_with_a_note(tmp_path, monkeypatch):
+    monkeypatch.setattr(loading, "JSONL_PART_BYTES", 32 * 1024)
+    path = big_jsonl(tmp_path)
+    real, calls = loading.load_eval_file, []
+
+    def failing(*args, **kwargs):
+        calls.append(1)
+        if len(calls) > 3:
+            raise MemoryError
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(loading, "load_eval_file", failing)
+    steps = list(loading.load_steps([str(path)], repo_root=str(tmp_path), cwd=None, profile="agentv"))
+    last = steps[-1]
+    assert last.note is not None and "(out of memory)" in last.note
+    assert not last.partial and last.rows_done and last.files_done == last.files_total
+
+
+async def test_the_app_stops_loading_at_the_limit_and_shows_a_banner(tmp_path, monkeypatch):
+    monkeypatch.setattr(loading, "JSONL_PART_BYTES", 32 * 1024)
+    monkeypatch.setattr(loading, "MEMORY_LIMIT", 0)
+    path = big_jsonl(tmp_path)
+    app = make_app([path], repo_root=str(tmp_path), watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.loaded, "the load to end")
+        shown = len(screen.query_one(CaseList).visible_keys())
+        assert 0 < shown < 3000
+        banner = str(screen.query_one("#banner").render())
+        assert f"Loading stopped after {shown:,} cases" in banner
+        assert "loading" not in screen.sub_title
+
+
+async def test_out_of_memory_in_the_case_list_stops_loading_with_a_banner(tmp_path, monkeypatch):
+    """A MemoryError while the list takes what was loaded: no traceback, loading stops, the banner says so."""
+    path = big_jsonl(tmp_path)
+    calls = []
+    real = CaseList.set_entries
+
+    def failing(self, *args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise MemoryError
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(CaseList, "set_entries", failing)
+    app = make_app([path], repo_root=str(tmp_path), watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.loaded, "the load to end")
+        assert "(out of memory)" in str(screen.query_one("#banner").render())
+        assert screen.current is not None
