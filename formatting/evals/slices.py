@@ -102,6 +102,34 @@ def split_slices(
     return [Slice(bounds[k], bounds[k + 1], firsts[k], offsets[k], offsets[k + 1]) for k in range(parts)]
 
 
+_CONTENT_LINE = re.compile(r"^[^\S\n]*\S", re.M)  # a line with something on it (what str.strip() keeps)
+
+
+def jsonl_slices(text: str, parts: int, *, min_bytes: int = MIN_PARALLEL_BYTES) -> list[Slice] | None:
+    """A JSONL dataset (a test a line) cut after a line into `parts` slices of about equal size, as split_slices
+    gives them: there is no header, a slice's first case is the number of lines with content before it."""
+    if parts < 2 or len(text) < min_bytes:
+        return None
+    starts = [0]
+    for k in range(1, parts):
+        end = text.find("\n", len(text) * k // parts)
+        if end < 0 or end + 1 >= len(text):
+            break
+        if end + 1 > starts[-1]:
+            starts.append(end + 1)
+    if len(starts) < 2:
+        return None
+    slices: list[Slice] = []
+    line = case = 0
+    for k, start in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(text) + 1
+        lines = text.count("\n", start, end)
+        slices.append(Slice(line, line + lines, case, start, end))
+        case += len(_CONTENT_LINE.findall(text, start, min(end, len(text))))
+        line += lines
+    return slices
+
+
 def cut_key(path: str, text: str, dialect: str) -> str | None:
     """The top-level list a big eval file may be cut at (`evalcases`, `tests`), or None when it must be loaded
     whole. Every slice must be read in the dialect of the whole file: a 0.15 file declares its $schema; an AgentV 4

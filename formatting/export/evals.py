@@ -168,7 +168,7 @@ def _export_slices(path: str, args) -> list[tuple[str, Any]]:
     A sliced export's rows stay in the process that made them (a forked worker; this one for the last slice): in
     their place is a _SliceRows, which has them written (in order, once every slice was found good)."""
     from turnlens.formatting.evals.references import NOT_UTF8, decode_eval_bytes
-    from turnlens.formatting.evals.slices import cut_key, split_slices
+    from turnlens.formatting.evals.slices import cut_key, jsonl_slices, split_slices
     from turnlens.formatting.export.parallel import DeferredSlices
 
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
@@ -181,15 +181,28 @@ def _export_slices(path: str, args) -> list[tuple[str, Any]]:
     if wide_encoding(raw) is not None:
         return [_export_one(path, args)]
     text, bad_line = decode_eval_bytes(raw)
-    key = cut_key(path, text, args.dialect)
-    if key is None:
+    del raw
+    jsonl = path.lower().endswith(".jsonl") and args.dialect != "agentv-0.15"
+    key = None if jsonl else cut_key(path, text, args.dialect)
+    if key is None and not jsonl:
         return [_export_one(path, args)]
-    dialect = args.dialect if key == "evalcases" else "agentv-4"
-    # The last slice is worked in this process (DeferredSlices' `here`): without pages to copy on write, it makes
-    # its rows ~10% faster than a forked worker, and its rows are written last; a 5% larger share evens them out.
-    slices = split_slices(text, min(cores, 8), key, last_share=LAST_SLICE_SHARE)
+    dialect = args.dialect if jsonl or key == "evalcases" else "agentv-4"
+    workers = min(cores, 8)
+    # A big file is cut in slices of at most MAX_SLICE_BYTES, worked a round of `workers` at a time: memory stays
+    # that of a round whatever the file's size.
+    parts = max(workers, -(-len(text) // MAX_SLICE_BYTES))
+    for count in dict.fromkeys((parts, workers)):  # too few cases for that many slices: one round
+        # The last slice is worked in this process (DeferredSlices' `here`): without pages to copy on write, it
+        # makes its rows ~10% faster than a forked worker, and its rows are written last; a 5% larger share evens
+        # them out (in one round).
+        share = LAST_SLICE_SHARE if count == workers else 1.0
+        slices = jsonl_slices(text, count) if jsonl else split_slices(text, count, key or "", last_share=share)
+        if slices is not None:
+            break
     if slices is None:
         return [_export_one(path, args)]
+    if len(slices) > workers:
+        return _export_in_rounds(path, args, text, slices, workers, dialect, bad_line)
     out = output.binary_stdout()
     run = DeferredSlices(
         text,
@@ -208,6 +221,129 @@ def _export_slices(path: str, args) -> list[tuple[str, Any]]:
     if bad_line is not None:
         results[0][1][0].insert(0, f"{path}:{bad_line}: {NOT_UTF8}")
     return results
+
+
+# A slice's text at most, when a file is cut in more slices than there are workers (see _export_in_rounds): the
+# export's memory is a round's (a slice per worker) whatever the file's size.
+MAX_SLICE_BYTES = 1 << 20
+
+
+def _export_in_rounds(
+    path: str, args, text: str, slices: list, workers: int, dialect: str, bad_line: int | None
+) -> list[tuple[str, Any]]:
+    """The export of a file cut in more slices than workers: a round of `workers` slices after another, each
+    round's rows (and their warnings) written to temporary files as the round ends and its memory let go; once
+    every slice was found good, _SpooledRows writes them out. A refused slice stops the export with nothing on
+    stdout, as when the file is exported whole."""
+    import tempfile
+
+    from turnlens.formatting.evals.references import NOT_UTF8
+    from turnlens.formatting.export.parallel import DeferredSlices, SliceLost
+
+    rows_file = tempfile.TemporaryFile()  # (unlinked: gone with the process whatever happens)
+    warnings_file = tempfile.TemporaryFile()
+    spooled = _SpooledRows(rows_file, warnings_file)
+    diagnostics: list[str] = []
+    try:
+        for start in range(0, len(slices), workers):
+            group = slices[start : start + workers]
+
+            def load(piece: str, n: int, group: list = group, start: int = start) -> tuple[str, Any]:
+                return _load_one(path, args, piece, group[n].first_case, start + n == 0, dialect)
+
+            run = DeferredSlices(
+                text,
+                group,
+                load,
+                _summary,
+                spooled.spool,
+                complete=lambda loaded: _rows_of(path, args, loaded),
+                here=True,
+                first=slices[0],
+            )
+            try:
+                errors = [r for r in run.summaries if r[0] == "error"]
+                if errors:
+                    spooled.close()
+                    return [errors[0]]
+                for _kind, (slice_diagnostics, _) in run.summaries:
+                    diagnostics.extend(slice_diagnostics)
+                for number in range(len(group)):
+                    run.emit(number)
+            finally:
+                run.close()
+            gcpause.drop_kept()  # the round's slice loaded here: let go before the next round
+            gcpause.collect_round()
+    except SliceLost as exc:
+        spooled.close()
+        raise _SliceLost(str(exc)) from None
+    except BaseException:
+        spooled.close()
+        raise
+    if bad_line is not None:
+        diagnostics.insert(0, f"{path}:{bad_line}: {NOT_UTF8}")
+    return [("ok", (diagnostics, spooled))]
+
+
+class _SpooledRows:
+    """The rows of a file exported in rounds, in a temporary file (their warnings in another) until written."""
+
+    BLOCK = 4 << 20
+
+    def __init__(self, rows_file, warnings_file) -> None:
+        self.rows_file, self.warnings_file = rows_file, warnings_file
+
+    def spool(self, result: tuple[str, Any]) -> None:
+        """A slice's chunks (see _chunked) to the files; in the process that made them (the files' offsets are
+        shared with the forked workers, which write in turn)."""
+        try:
+            for data, warnings in result[1][1]:
+                if warnings:
+                    _write_fd(
+                        self.warnings_file.fileno(),
+                        "".join([line + "\n" for line in warnings]).encode("utf-8", "surrogatepass"),
+                    )
+                _write_fd(self.rows_file.fileno(), data)
+        except OSError as exc:
+            raise output.OutputError(f"cannot keep the rows in a temporary file ({exc.strerror or exc})") from None
+
+    def write(self) -> None:
+        """The warnings to stderr, then the rows to stdout, a block of whole rows at a time."""
+        for block in self._blocks(self.warnings_file):
+            output.warn_lines(block.decode("utf-8", "surrogatepass").splitlines())
+        out = output.binary_stdout()
+        for block in self._blocks(self.rows_file):
+            output.write_rows(out, block)
+
+    def _blocks(self, spool) -> Iterator[bytes]:
+        """The file's bytes in blocks that end at a line's end."""
+        fd = spool.fileno()
+        os.lseek(fd, 0, os.SEEK_SET)
+        rest = b""
+        while True:
+            data = os.read(fd, self.BLOCK)
+            if not data:
+                break
+            data = rest + data
+            cut = data.rfind(b"\n") + 1
+            if cut:
+                yield data[:cut]
+            rest = data[cut:]
+        if rest:
+            yield rest
+
+    def close(self) -> None:
+        for spool in (self.rows_file, self.warnings_file):
+            try:
+                spool.close()
+            except OSError:
+                pass
+
+
+def _write_fd(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def _summary(result: tuple[str, Any]) -> tuple[str, Any]:
@@ -359,7 +495,7 @@ def _export_all(args) -> int:
                     for _, (diagnostics, _rows) in slices:
                         output.warn_lines([f"turnlens export: warning: {line}" for line in diagnostics])
                 for _, (_diagnostics, rows) in slices:
-                    if isinstance(rows, _SliceRows):
+                    if isinstance(rows, (_SliceRows, _SpooledRows)):
                         rows.write()
                     else:
                         _write_chunks(out, rows)
@@ -370,7 +506,7 @@ def _export_all(args) -> int:
             status = 1
         finally:
             for _, value in slices:
-                if isinstance(value, tuple) and isinstance(value[1], _SliceRows):
+                if isinstance(value, tuple) and isinstance(value[1], (_SliceRows, _SpooledRows)):
                     value[1].close()
     output.write_all(out, b"")  # flushed, or one line saying why not
     return status

@@ -83,13 +83,15 @@ class DeferredSlices:
         emit: Callable[[Any], None],
         complete: Callable[[Any], Any] = lambda result: result,
         here: bool = False,
+        first: Slice | None = None,
     ):
         self._emit_result = emit
         self._work, self._complete = work, complete
         self._children: dict[int, tuple[int, int, int]] = {}  # number -> (pid, report fd, go fd)
         self._local: dict[int, Any] = {}  # number -> its completed result, made here
         self._worked: dict[int, Any] = {}  # number -> its result, worked here and not completed yet
-        header_lines, header_end = slices[0].start_line, slices[0].start_offset
+        # The file's first slice gives the header (`first`: when `slices` are later ones of the file).
+        header_lines, header_end = (first or slices[0]).start_line, (first or slices[0]).start_offset
         pieces = [
             lambda s=s: slice_by_offsets(text, header_end, s.start_line - header_lines, s.start_offset, s.end_offset)
             for s in slices

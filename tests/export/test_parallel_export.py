@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from turnlens.formatting.evals.slices import MIN_PARALLEL_BYTES, slice_text, split_points
+from turnlens.formatting.evals.slices import MIN_PARALLEL_BYTES, jsonl_slices, slice_text, split_points
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="slicing needs fork")
@@ -141,3 +142,88 @@ def test_a_document_marker_anywhere_stops_the_cut(tmp_path, indent):
     assert split_points(text[:middle] + "\n---" + text[middle:], 2) is None
     head = text.index("\nevalcases:")
     assert split_points(text[:head] + "\n---\nname: x" + text[head:], 2) is None
+
+
+def rounds(path: Path, slice_bytes: int):
+    """The export with slices of at most `slice_bytes`: more slices than workers, worked in rounds."""
+    code = (
+        f"import sys, turnlens.formatting.export.evals as e; e.MAX_SLICE_BYTES = {slice_bytes}; "
+        "sys.exit(e.main(sys.argv[1:]))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-c", code, str(path), "--repo-root", str(path.parent)],
+        cwd=path.parent,
+        capture_output=True,
+        env=env,
+    )
+
+
+def big_jsonl(tmp_path: Path, broken_at: int | None = None) -> Path:
+    """A JSONL dataset over the slicing threshold: blank lines, warnings (a missing file), conversations."""
+    (tmp_path / ".git").mkdir(exist_ok=True)
+    (tmp_path / "a.py").write_text("print(1)\n")
+    lines = []
+    n = 0
+    while sum(len(x) for x in lines) < MIN_PARALLEL_BYTES * 1.5:
+        kind = n % 4
+        if kind == 0:
+            value: object = f"What is {n}? " + "x" * 100
+        elif kind == 1:
+            value = [{"role": "system", "content": "Be exact."}, {"role": "user", "content": f"Question {n}?"}]
+        elif kind == 2:
+            value = [
+                {
+                    "role": "user",
+                    "content": [{"type": "file", "value": "missing.py"}, {"type": "text", "value": "look"}],
+                }
+            ]
+        else:
+            value = [{"role": "user", "content": [{"type": "file", "value": "a.py"}]}]
+        lines.append(json.dumps({"id": f"t-{n}", "criteria": f"Answers {n}.", "input": value}))
+        if n % 37 == 0:
+            lines.append("   ")
+        if broken_at is not None and n == broken_at:
+            lines.append("{not json")
+        n += 1
+    path = tmp_path / "dataset.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("make", [big_eval, big_jsonl])
+def test_an_export_in_rounds_equals_the_serial_export_byte_for_byte(tmp_path, make):
+    """A big file is cut in slices of bounded size, worked a round at a time (memory flat in the file's size), its
+    rows kept in a temporary file until every slice was read: the same bytes, the same warnings in the same order.
+    A JSONL dataset is cut too."""
+    path = make(tmp_path)
+    if make is big_jsonl:
+        assert jsonl_slices(path.read_text(), 2) is not None
+    fast, slow, sliced = rounds(path, 40 * 1024), serial(path), export(path)
+    assert fast.returncode == slow.returncode == sliced.returncode == 0, fast.stderr
+    assert fast.stdout == slow.stdout == sliced.stdout and fast.stdout.count(b"\n") > 1000
+    assert fast.stderr == slow.stderr == sliced.stderr and b"warning" in fast.stderr
+
+
+@pytest.mark.parametrize("broken_at", [5, 1500])
+@pytest.mark.parametrize("make", [big_eval, big_jsonl])
+def test_a_refused_slice_in_any_round_refuses_the_whole_file(tmp_path, make, broken_at):
+    if make is big_eval:
+        broken_at = min(broken_at, 400)
+    path = make(tmp_path, broken_at=broken_at)
+    fast, slow = rounds(path, 40 * 1024), serial(path)
+    assert fast.returncode == slow.returncode == 1
+    assert fast.stdout == slow.stdout == b""
+    assert fast.stderr == slow.stderr and fast.stderr.count(b"\n") == 1
+
+
+def test_jsonl_slices_keep_line_numbers_and_case_indexes():
+    text = '{"id": "a"}\n\n  \n{"id": "b"}\n{"id": "c"}\n\n{"id": "d"}\n' * 5000
+    slices = jsonl_slices(text, 7)
+    assert slices is not None and len(slices) == 7
+    assert [s.first_case for s in slices] == [
+        sum(1 for line in text[: s.start_offset].split("\n") if line.strip()) for s in slices
+    ]
+    assert all(text.count("\n", 0, s.start_offset) == s.start_line for s in slices)
+    assert all(a.end_offset == b.start_offset for a, b in zip(slices, slices[1:]))
+    assert slices[-1].end_offset == len(text) + 1
