@@ -107,10 +107,9 @@ def run_guarded(export: Callable[[], int]) -> int:
         output.silence_stdout()
         return 1
     except MemoryError:
-        output.warn(
-            "turnlens export: out of memory (a file, or what its aliases and references expand to, is too big for "
-            "this machine: lower --max-file-size)"
-        )
+        from turnlens.formatting.memlimit import limit_hit
+
+        output.warn(f"turnlens export: out of memory ({limit_hit()})")
         return 1
 
 

@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Header, Static
 
 from turnlens.formatting import gcpause
+from turnlens.formatting.memlimit import limit_hit
 from turnlens.formatting.prompts import highlight
 from turnlens.formatting.sanitize import sanitize
 
@@ -333,7 +334,8 @@ class InspectorScreen(Screen):
             # Out of memory applying what was loaded: stop loading, keep what is listed, say so.
             self.workers.cancel_group(self, "load")
             self.loader.generation += 1
-            self.session.notes.append(stopped_note(None, sum(map(len, self.model.rows.values())), "out of memory"))
+            why = f"out of memory: {limit_hit()}"
+            self.session.notes.append(stopped_note(None, sum(map(len, self.model.rows.values())), why))
             self._update_banner()
             if not self.loaded:
                 self._first_load_done()

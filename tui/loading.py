@@ -27,9 +27,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from turnlens.formatting.evals.files import FileReadError, read_bytes, read_head, wide_encoding
-from turnlens.formatting.evals.loader import load_eval_file
+from turnlens.formatting.evals.loader import OUT_OF_MEMORY, load_eval_file
 from turnlens.formatting.evals.references import NOT_UTF8, decode_eval_bytes
 from turnlens.formatting.evals.slices import Slice, cut_key, joined, piece, split_slices
+from turnlens.formatting.memlimit import limit_hit
 from turnlens.formatting.model import Diagnostic, EvalFile, FormattedCase, Profile
 from turnlens.formatting.prompts.engine import format_case
 
@@ -187,6 +188,8 @@ def load_in_slices(
             first_case_index=len(merged.cases) if cut.jsonl and merged is not None else part.first_case,
             dialect=dialect,
         )
+        if loaded.error is not None and loaded.error.message.startswith(OUT_OF_MEMORY) and merged is not None:
+            raise MemoryError  # (the loader refused the part for it): stop here, not load the whole file again
         if loaded.error is not None or (merged is not None and loaded.dialect != merged.dialect):
             raise SliceRefused
         merged = _merged(merged, loaded, cut.bad_line)
@@ -344,7 +347,7 @@ def load_steps(
                 partial=False,
                 rows_done=True,
                 files_done=total,
-                note=stopped_note(last.path, len(last.rows), "out of memory"),
+                note=stopped_note(last.path, len(last.rows), f"out of memory: {limit_hit()}"),
             )
 
 

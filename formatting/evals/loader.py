@@ -20,6 +20,9 @@ from turnlens.formatting.evals.yaml12 import YamlError, parse_yaml, refusal_text
 from turnlens.formatting.model import Diagnostic, Dialect, EvalFile, GuidelineConfig
 
 
+OUT_OF_MEMORY = "out of memory while loading this file"
+
+
 def _refuse_out_of_memory(load: Callable[..., EvalFile]) -> Callable[..., EvalFile]:
     """A load that runs out of memory (a file under every limit that still expands past this machine) refuses the
     file like any bad input, instead of a MemoryError leaving a worker thread and the app in a bad state."""
@@ -33,7 +36,9 @@ def _refuse_out_of_memory(load: Callable[..., EvalFile]) -> Callable[..., EvalFi
         where = os.path.abspath(cwd or os.getcwd())
         root = os.path.abspath(repo_root) if repo_root else find_repo_root(where)
         result = EvalFile(str(path), os.path.join(where, str(path)), root, GuidelineConfig(None, []))
-        message = "out of memory while loading this file (lower --max-file-size to refuse it sooner)"
+        from turnlens.formatting.memlimit import limit_hit
+
+        message = f"{OUT_OF_MEMORY} ({limit_hit()})"
         result.error = Diagnostic(str(path), None, message, "error")
         return result
 

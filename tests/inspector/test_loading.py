@@ -348,7 +348,7 @@ def test_running_out_of_memory_while_loading_stops_with_a_note(tmp_path, monkeyp
     monkeypatch.setattr(loading, "load_eval_file", failing)
     steps = list(loading.load_steps([str(path)], repo_root=str(tmp_path), cwd=None, profile="agentv"))
     last = steps[-1]
-    assert last.note is not None and "(out of memory)" in last.note
+    assert last.note is not None and "(out of memory: " in last.note
     assert not last.partial and last.rows_done and last.files_done == last.files_total
 
 
@@ -384,5 +384,5 @@ async def test_out_of_memory_in_the_case_list_stops_loading_with_a_banner(tmp_pa
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         await wait_for(pilot, lambda: screen.loaded, "the load to end")
-        assert "(out of memory)" in str(screen.query_one("#banner").render())
+        assert "(out of memory: " in str(screen.query_one("#banner").render())
         assert screen.current is not None
