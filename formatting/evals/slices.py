@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from turnlens.formatting.jsstr import JS_WHITESPACE
+
 
 class Slice(NamedTuple):
     """One slice of a file cut at case boundaries: its `evalcases` items' lines [start_line, end_line) (0-based),
@@ -102,7 +104,9 @@ def split_slices(
     return [Slice(bounds[k], bounds[k + 1], firsts[k], offsets[k], offsets[k + 1]) for k in range(parts)]
 
 
-_CONTENT_LINE = re.compile(r"^[^\S\n]*\S", re.M)  # a line with something on it (what str.strip() keeps)
+# A line with something on it once JavaScript's trim() is done with it (what the JSONL reader reads).
+_BLANK = re.escape(JS_WHITESPACE.replace("\n", ""))
+_CONTENT_LINE = re.compile(f"^[{_BLANK}]*[^{_BLANK}\\n]", re.M)
 
 
 def jsonl_slices(text: str, parts: int, *, min_bytes: int = MIN_PARALLEL_BYTES) -> list[Slice] | None:

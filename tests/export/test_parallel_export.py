@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from turnlens.formatting.evals.slices import MIN_PARALLEL_BYTES, jsonl_slices, slice_text, split_points
+from turnlens.formatting.jsstr import js_trim
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="slicing needs fork")
@@ -218,11 +219,12 @@ def test_a_refused_slice_in_any_round_refuses_the_whole_file(tmp_path, make, bro
 
 
 def test_jsonl_slices_keep_line_numbers_and_case_indexes():
-    text = '{"id": "a"}\n\n  \n{"id": "b"}\n{"id": "c"}\n\n{"id": "d"}\n' * 5000
+    # Blank as JavaScript's trim() has it: a BOM or U+3000 is, \x1c and \x85 are not (a test, refused).
+    text = '{"id": "a"}\n\n  \n{"id": "b"}\n\ufeff\u3000\n{"id": "c"}\n\x1c\n\x85 \n{"id": "d"}\n' * 5000
     slices = jsonl_slices(text, 7)
     assert slices is not None and len(slices) == 7
     assert [s.first_case for s in slices] == [
-        sum(1 for line in text[: s.start_offset].split("\n") if line.strip()) for s in slices
+        sum(1 for line in text[: s.start_offset].split("\n") if js_trim(line)) for s in slices
     ]
     assert all(text.count("\n", 0, s.start_offset) == s.start_line for s in slices)
     assert all(a.end_offset == b.start_offset for a, b in zip(slices, slices[1:]))
