@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import threading
 import time
-from collections.abc import Awaitable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 
 from textual.dom import DOMNode
@@ -67,6 +68,11 @@ class CaseLoader:
     def is_current(self, message: CaseLoader.Loaded) -> bool:
         return message.generation == self.generation
 
+    def stop(self) -> None:
+        """Stop the load in progress; what it still sends is dropped."""
+        self.generation += 1
+        self._host.workers.cancel_group(self._host, "load")
+
     # -- the first load, and the rows again
 
     def load_all(self, profile: str, *, first_now: bool = False) -> list[LoadStep]:
@@ -90,7 +96,7 @@ class CaseLoader:
 
         def load() -> None:
             workers.append(get_current_worker())
-            self._post_steps(steps, generation)
+            in_background(lambda: self._post_steps(steps, generation))
 
         if first:
             # After the first frame: the worker would compete with the painting of the first case for the GIL.
@@ -106,14 +112,16 @@ class CaseLoader:
 
         def remake() -> None:
             worker = get_current_worker()
-            self._post_steps(
-                (
-                    step
-                    for number, path, good in files
-                    if good is not None
-                    for step in row_steps(number, path, good, profile, lambda: worker.is_cancelled)
-                ),
-                generation,
+            in_background(
+                lambda: self._post_steps(
+                    (
+                        step
+                        for number, path, good in files
+                        if good is not None
+                        for step in row_steps(number, path, good, profile, lambda: worker.is_cancelled)
+                    ),
+                    generation,
+                )
             )
 
         self._host.run_worker(remake, thread=True, group="load", exclusive=True)
@@ -172,11 +180,43 @@ class CaseLoader:
         session = self._session
 
         def reload() -> None:
-            made = reload_files(session, numbers, profile=profile, rescan=rescan)
-            made.waiting = waiting
-            self._host.post_message(self.Reloaded(made))
+            def made() -> None:
+                done = reload_files(session, numbers, profile=profile, rescan=rescan)
+                done.waiting = waiting
+                self._host.post_message(self.Reloaded(done))
+
+            in_background(made)
 
         self._host.run_worker(reload, thread=True, group="reload")
+
+
+CANCEL_CHECK = 0.05  # seconds between a worker's looks at whether it was cancelled (the app quitting)
+
+
+def in_background(work: Callable[[], None]) -> None:
+    """Run `work` for the current (thread) worker in a daemon thread, and return when it is done or the worker is
+    cancelled. Quitting cancels the workers and then waits for their threads; a load can be in a step that takes
+    seconds (reading and cutting a 50 MB file, loading a big file that cannot be cut) and checks for it only between
+    steps: the worker returns at once and the daemon thread, which only posts messages, ends with the process (or
+    at its next check). An exception in `work` is raised here, as if `work` ran here."""
+    worker = get_current_worker()
+    done = threading.Event()
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            work()
+        except BaseException as exc:  # handed to the worker, which reports it as Textual does
+            failed.append(exc)
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name=f"turnlens-{worker.group}", daemon=True).start()
+    while not done.wait(CANCEL_CHECK):
+        if worker.is_cancelled:
+            return
+    if failed:
+        raise failed[0]
 
 
 def reload_files(session: Session, numbers: list[int], *, profile: str, rescan: bool) -> Reload:

@@ -332,8 +332,7 @@ class InspectorScreen(Screen):
             self._apply_loaded(message)
         except MemoryError:
             # Out of memory applying what was loaded: stop loading, keep what is listed, say so.
-            self.workers.cancel_group(self, "load")
-            self.loader.generation += 1
+            self.loader.stop()
             why = f"out of memory: {limit_hit()}"
             self.session.notes.append(stopped_note(None, sum(map(len, self.model.rows.values())), why))
             self._update_banner()

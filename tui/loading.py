@@ -45,6 +45,9 @@ CUT_FROM_BYTES = 32 * 1024
 SLICE_BYTES = 128 * 1024
 MAX_SLICES = 4096  # a big file's slices (of FIRST_SLICE_BYTES), joined into parts of SLICE_BYTES
 JSONL_PART_BYTES = 64 * 1024  # a JSONL dataset's parts: ~1,000 short tests
+# A big file is cut before the first frame (its first cases drawn in it) up to this size; a bigger one is cut by the
+# loading worker after the first frame (cutting a 35 MB file took seconds of the event loop on a busy machine).
+QUICK_CUT_MAX_BYTES = 8 << 20
 ROW_BATCH_SECONDS = 0.1  # a big file's rows are sent at least this often while they are being made
 
 
@@ -269,6 +272,8 @@ def quick_first(path: str, dialect: str = "auto") -> tuple[bool, Cut | None]:
         return True, None  # refused at once
     if size < CUT_FROM_BYTES or path.lower().endswith(".jsonl"):
         return True, None
+    if size > QUICK_CUT_MAX_BYTES:
+        return False, None  # cutting it (reading, decoding, finding its cases) is the worker's
     cut = cut_file(path, dialect)
     return cut is not None, cut
 
