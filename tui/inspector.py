@@ -240,6 +240,9 @@ class InspectorScreen(Screen):
 
     BINDINGS = bindings(INSPECTOR_ACTIONS)
     COMMANDS = {InspectorCommands}
+    # The list has the focus from the first frame: the filter box, first in the focus chain, took it until the first
+    # case was shown, and a `q` pressed meanwhile (a big file still loading) was typed into it instead of quitting.
+    AUTO_FOCUS = "#case-options"
 
     def __init__(self, session: Session, *, mode: str = "lm", profile: str = "agentv", watch: bool = True) -> None:
         super().__init__()
