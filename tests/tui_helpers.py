@@ -47,7 +47,9 @@ async def wait_for_idle(pilot, timeout: float = 10.0) -> None:
     while True:
         await pilot.pause()
         busy = [w for w in app.workers if w.group not in LONG_LIVED_WORKER_GROUPS and not w.is_finished]
-        if not busy:
+        # The inspector's loading worker is started after the first frame (call_after_refresh): until then no
+        # worker runs, yet the files after the first are still to be loaded.
+        if not busy and getattr(app.screen, "loaded", True):
             break
         if loop.time() > deadline:
             raise TimeoutError(f"workers still running: {busy}")
