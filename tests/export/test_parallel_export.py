@@ -148,8 +148,8 @@ def test_a_document_marker_anywhere_stops_the_cut(tmp_path, indent):
 def rounds(path: Path, slice_bytes: int):
     """The export with slices of at most `slice_bytes`: more slices than workers, worked in rounds."""
     code = (
-        f"import sys, turnlens.formatting.export.evals as e; e.MAX_SLICE_BYTES = {slice_bytes}; "
-        "sys.exit(e.main(sys.argv[1:]))"
+        f"import sys, turnlens.formatting.export.evals as e; from turnlens.tui.export_cli import main; "
+        f"e.MAX_SLICE_BYTES = {slice_bytes}; sys.exit(main(sys.argv[1:]))"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run(
