@@ -19,7 +19,6 @@ from turnlens.formatting.evals.references import NOT_UTF8, decode_eval_bytes, re
 from turnlens.formatting.evals.yaml12 import YamlError, parse_yaml, refusal_text
 from turnlens.formatting.model import Diagnostic, Dialect, EvalFile, GuidelineConfig
 
-
 OUT_OF_MEMORY = "out of memory while loading this file"
 
 
