@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Awaitable
 from contextlib import AbstractContextManager, nullcontext
+from typing import Any
 
 from rich.text import Text
 from textual import on, work
@@ -664,7 +665,18 @@ class InspectorScreen(Screen):
         from turnlens.formatting.results.latest import latest_results
 
         found = latest_results(self.session.repo_root).get(case_id)  # indexes the newest runs: not on the loop
-        self.app.call_from_thread(self._open_latest, case_id, found)
+        self.post_message(self.LatestFound(case_id, found))
+
+    class LatestFound(Message):
+        """A case's latest recorded result was looked for (formatting/results/latest.py); `found` None: none."""
+
+        def __init__(self, case_id: str, found: Any) -> None:
+            super().__init__()
+            self.case_id, self.found = case_id, found
+
+    @on(LatestFound)
+    def _latest_found(self, message: LatestFound) -> None:
+        self._open_latest(message.case_id, message.found)
 
     def _open_latest(self, case_id: str, found) -> None:
         if found is None:
