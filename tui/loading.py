@@ -80,7 +80,9 @@ def case_row(key: str, eval_file: EvalFile, index: int, profile: str) -> tuple[C
     except ValueError:
         return CaseRow(key, label, None, "", warnings, skipped="could not be formatted"), None
     ex = formatted.explanation
-    return CaseRow(key, label, ex.uses_markers, RULE_SHORT.get(ex.rule, ex.rule), warnings), formatted
+    row = CaseRow(key, label, ex.uses_markers, RULE_SHORT.get(ex.rule, ex.rule), warnings)
+    row.search_text  # noqa: B018 (made here, in the loading worker: the filter's first key then looks only)
+    return row, formatted
 
 
 def _profile(profile: str) -> Profile:

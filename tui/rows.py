@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cached_property
 
 from turnlens.formatting.model import EvalCase
 from turnlens.formatting.wording import plural
@@ -46,8 +47,9 @@ class CaseRow:
     warnings: int
     skipped: str | None = None
 
-    @property
+    @cached_property
     def search_text(self) -> str:
+        """What the filter looks in, lower-cased; made once per row (the filter looks at every row per key)."""
         parts = [self.label, self.rule]
         if self.markers is not None:
             parts.append("markers" if self.markers else "flat")

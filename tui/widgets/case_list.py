@@ -41,6 +41,17 @@ def row_matches(row: CaseRow, query: str) -> bool:
     return all(word in haystack for word in query.lower().split())
 
 
+def matching(rows: tuple[CaseRow, ...], query: str) -> list[CaseRow] | tuple[CaseRow, ...]:
+    """The rows `row_matches` keeps, looked for in a comprehension (the list is filtered again at every key)."""
+    words = query.lower().split()
+    if not words:
+        return rows
+    if len(words) == 1:
+        word = words[0]
+        return [row for row in rows if word in row.search_text]
+    return [row for row in rows if all(word in row.search_text for word in words)]
+
+
 WIDTH = 38  # cells: the list's width beside the panes, unless long ids widen it
 
 
@@ -551,7 +562,7 @@ class CaseList(Vertical):
         self._headings = {}
         shown = 0
         for number, entry in enumerate(self._entries):
-            rows = [row for row in entry.rows if row_matches(row, query)] if query else entry.rows
+            rows = matching(entry.rows, query)
             if self._show_headers:
                 if query and not rows:
                     continue
