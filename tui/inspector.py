@@ -22,7 +22,7 @@ from turnlens.formatting.sanitize import sanitize
 
 from . import render
 from .actions import Action, bindings, bound_keys, key_of, table_commands
-from .case_loader import CaseLoader
+from .case_loader import CaseLoader, in_background
 from .case_view import (
     PANES,
     CaseViews,
@@ -450,8 +450,11 @@ class InspectorScreen(Screen):
 
     def _make_lexers(self, wanted: set[tuple[str | None, str | None]]) -> None:
         def make() -> None:
-            highlight.make_lexers(wanted)
-            self.post_message(self.LexersMade())
+            def made() -> None:
+                highlight.make_lexers(wanted)
+                self.post_message(self.LexersMade())
+
+            in_background(made)  # (importing Pygments' lexers takes seconds on a busy machine: q does not wait)
 
         # After the first frame, which the worker would slow down (it competes for the GIL).
         self.call_after_refresh(self.run_worker, make, thread=True, group="lexers")

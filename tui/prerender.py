@@ -11,6 +11,7 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.worker import get_current_worker
 
+from .case_loader import in_background
 from .case_view import CaseViews
 
 PRERENDER_DELAY = 0.3  # seconds after the first load
@@ -43,7 +44,11 @@ class Prerenderer:
 
         def prerender() -> None:
             worker = get_current_worker()
-            if views.prerender(current, mode, profile, widths, lambda: worker.is_cancelled):
-                self._host.post_message(self.Finished())
+
+            def work() -> None:
+                if views.prerender(current, mode, profile, widths, lambda: worker.is_cancelled):
+                    self._host.post_message(self.Finished())
+
+            in_background(work)  # a view can take a while to build: q does not wait for it
 
         self._host.run_worker(prerender, thread=True, group="prerender", exclusive=True)
