@@ -14,7 +14,7 @@ from textual.screen import Screen
 from turnlens.formatting import gcpause
 
 from .textual_compat import CrashReportWithoutLocals, start_in_theme
-from .theme import TURNLENS, highlight_texts, use_theme
+from .theme import TURNLENS, highlight_texts, pane_title_text, use_theme
 
 SCREENSHOT_HELP = "Save an SVG screenshot of the screen in the working folder (else the temp folder)."
 THEME = "turnlens"  # tui/theme.py: Textual's dark theme with the content's colours named
@@ -38,6 +38,7 @@ class TurnlensApp(CrashReportWithoutLocals):
     def get_css_variables(self) -> dict[str, str]:
         variables = super().get_css_variables()
         variables.update(highlight_texts(variables))
+        variables.update(pane_title_text(variables))
         return variables
 
     def run(self, *args: Any, **kwargs: Any) -> Any:
@@ -69,8 +70,8 @@ class TurnlensApp(CrashReportWithoutLocals):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         from .inspector import InspectorScreen
 
-        if isinstance(screen, InspectorScreen):
-            return  # its own provider lists them, after its actions (tui/commands.py)
+        if isinstance(screen, InspectorScreen) or hasattr(screen, "palette_commands"):
+            return  # the screen's own provider lists them, after its actions (tui/commands.py)
         yield from self.system_commands(screen)
 
     def system_commands(self, screen: Screen) -> Iterable[SystemCommand]:

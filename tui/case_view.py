@@ -280,25 +280,20 @@ class CaseViews:
         return True
 
 
-BANNER_LINES = 5  # the banner's max-height in app.tcss
-
-
-def banner_text(session: Session) -> tuple[Text | None, str]:
-    """(text, kind) of the banner above the panes: refused files (✗, kind "error"), file-level warnings such as a
+def banner_text(session: Session) -> tuple[list[Text], str]:
+    """(lines, kind) of the banner above the panes: refused files (✗, kind "error"), file-level warnings such as a
     broken `.agentv/config.yaml` (⚠, "warning" when there is no error), then notes (ℹ, "note" when there is
-    nothing else); None when there is nothing to say."""
+    nothing else); no lines when there is nothing to say."""
     errors = session.errors()
     warnings = session.file_warnings()
     notes = session.notes
-    if not errors and not warnings and not notes:
-        return None, ""
     lines: list[Text] = []
     for loaded, error in errors:
         line = Text(end="")
         line.append(" ✗ ", style="bold")
+        if loaded.stale:  # said first: the banner's one line keeps it
+            line.append("showing the last good version until it parses again — ", style="italic")
         line.append(render.sanitize(diagnostic_text(error, session.repo_root)))
-        if loaded.stale:
-            line.append("  — showing the last good version until it parses again", style="italic")
         lines.append(line)
     for warning in warnings:
         line = Text(end="")
@@ -313,12 +308,7 @@ def banner_text(session: Session) -> tuple[Text | None, str]:
         line.append(render.sanitize(note))
         lines.append(line)
     kind = "error" if errors else "warning" if warnings else "note"
-    if len(lines) > BANNER_LINES:  # the banner is BANNER_LINES high (app.tcss): say what it cannot show
-        hidden = len(lines) - (BANNER_LINES - 1)
-        more = Text(end="")
-        more.append(f" … and {hidden} more (`turnlens export` on these files prints every one)", style="italic")
-        lines = lines[: BANNER_LINES - 1] + [more]
-    return Text("\n", end="").join(lines), kind
+    return lines, kind
 
 
 EXCERPT_CONTEXT = 3  # lines of a refused file shown around its error line
@@ -347,16 +337,23 @@ def empty_state(session: Session, editor_key: str = "o") -> tuple[Text, PaneText
     if not session.files:
         where = ", ".join(session.roots) or "."
         title.append(f"No eval files in {render.sanitize(where)}", style="bold")
-        body = Text(
+        body = Text(end="")
+        # (a folder whose only AgentV files are results opens the results view: app.make_app decides)
+        samples = [root for root in session.roots if os.path.isdir(os.path.join(root, "sample_evals"))]
+        elsewhere = (
+            f"open another folder, e.g. `turnlens {render.sanitize(os.path.join(samples[0], 'sample_evals'))}/`"
+            if samples
+            else "open another folder"
+        )
+        body.append(
             "turnlens finds eval files in a folder as AgentV 4 does:\n\n"
             "    **/evals/**/*.eval.yaml   **/evals/**/eval.yaml\n\n"
             "(or the `eval_patterns` of .agentv/config.yaml), and AgentV 0.15 files whose first lines declare\n\n"
             "    $schema: agentv-eval-v2\n\n"
             f"None was found in {render.sanitize(where)} (folders such as .agentv and .git are not searched).\n"
-            "Name an eval file to open it whatever its name, or open another folder, e.g. `turnlens sample_evals/`; "
-            "a results file opens with `turnlens RESULTS.jsonl`.",
+            f"Name an eval file to open it whatever its name, or {elsewhere}; a results file opens with "
+            "`turnlens RESULTS.jsonl`; `turnlens` alone opens the bundled samples.",
             style="dim italic",
-            end="",
         )
         return title, PaneText(body, "")
     title.append("No eval cases to show.", style="dim italic")

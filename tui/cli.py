@@ -57,9 +57,13 @@ class _VersionAction(argparse.Action):
 SUBCOMMANDS: list[tuple[str, tuple[str, ...], str]] = [
     (
         "export",
-        ("export EVAL_FILE|FOLDER ... [--format html]", "export RESULTS ... --format toon|jsonl|markdown|html"),
-        "print what every case becomes as JSONL, or a results file's conversations and verdicts as TOON, JSONL or "
-        "Markdown",
+        (
+            "export EVAL_FILE|FOLDER ...",
+            "export RESULTS ... --format toon|jsonl|markdown|html|json",
+            "export EVAL_FILE|FOLDER|RESULTS --format html",
+        ),
+        "print what every case becomes as JSONL; a results file's conversations and verdicts as TOON, JSONL or "
+        "Markdown, runs compared as JSON; one self-contained HTML page of either",
     ),
     (
         "diff",
@@ -139,6 +143,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--candidate", metavar="TARGET", help="one run: the target compared with --baseline")
     parser.add_argument("--no-watch", action="store_true", help="do not re-render when the files change")
     parser.add_argument("--max-file-size", metavar="SIZE", help=SIZE_OPTION_HELP)
+    parser.add_argument(
+        "--samples",
+        metavar="DIR",
+        help="copy the bundled sample_evals/ into DIR (made if missing) to edit them, and exit",
+    )
     return parser
 
 
@@ -260,6 +269,17 @@ def open_app(args: Sequence[str], *, terminal: bool = True) -> App | int:
     import os
 
     from turnlens.formatting.evals.files import apply_size_option
+
+    if options.samples is not None:
+        from .session import copy_samples
+
+        try:
+            copied = copy_samples(options.samples)
+        except OSError as error:
+            print(f"turnlens: --samples {options.samples}: {error}", file=sys.stderr)
+            return 2
+        print(f"Copied the samples to {copied}; open them with: cd {options.samples} && turnlens sample_evals/")
+        return 0
 
     problem = apply_size_option(options.max_file_size)
     if problem is not None:

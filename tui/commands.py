@@ -66,11 +66,14 @@ class TableCommands(Provider):
     table), and `palette_extras()`, when it has one, further (title, help, callback) rows."""
 
     def _commands(self) -> list[tuple[str, str, Callable[[], Any]]]:
+        """The screen's actions, Textual's theme and screenshot commands, then the screen's extras (every result by
+        id): the inspector's palette order, on every screen."""
         screen = self.screen
         getter = getattr(screen, "palette_commands", None)
         commands = (
             [(title, help_text, _run_action(screen, action)) for title, help_text, action in getter()] if getter else []
         )
+        commands += [(title, help_text, callback) for title, help_text, callback, _text in _built_ins(self.app, screen)]
         extras = getattr(screen, "palette_extras", None)
         return commands + (list(extras()) if extras else [])
 
@@ -84,6 +87,19 @@ class TableCommands(Provider):
             score = matcher.match(title)
             if score > 0:
                 yield Hit(score, matcher.highlight(title), callback, help=help_text)
+
+
+def _built_ins(app, screen) -> list[tuple[str, str, Callable[[], Any], str]]:
+    """(title, help, callback, text to match) of the Textual commands every palette keeps (_BUILT_INS), from the
+    app's own list when it has one (its Screenshot saves where it can), else Textual's."""
+    from textual.app import App
+
+    system = getattr(app, "system_commands", None) or partial(App.get_system_commands, app)
+    return [
+        (command.title, _BUILT_INS[command.title] or command.help, command.callback, command.title)
+        for command in system(screen)
+        if command.title in _BUILT_INS
+    ]
 
 
 def _run_action(screen, action: str) -> Callable[[], Any]:
@@ -101,8 +117,6 @@ class InspectorCommands(Provider):
 
     def _entries(self) -> list[tuple[Text | str, str | None, object, str]]:
         """(prompt, help, callback, text to match) in palette order."""
-        from textual.app import App
-
         screen = self.screen
         if not isinstance(screen, CaseChooser):
             return []
@@ -110,12 +124,7 @@ class InspectorCommands(Provider):
             (title, help_text, partial(screen.run_action, action), title)
             for title, help_text, action in screen.palette_commands()
         ]
-        # The app's own list when it has one (its Screenshot saves where it can), else Textual's.
-        system = getattr(self.app, "system_commands", None) or partial(App.get_system_commands, self.app)
-        for command in system(screen):
-            if command.title in _BUILT_INS:
-                help_text = _BUILT_INS[command.title] or command.help
-                entries.append((command.title, help_text, command.callback, command.title))
+        entries.extend(_built_ins(self.app, screen))
         for key, label, summary in screen.case_choices():
             # One row per case (a help line would make it two): the summary follows the id, dimmed.
             entries.append((_case_prompt(label, summary), None, partial(screen.select_case, key), label))

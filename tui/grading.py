@@ -80,27 +80,30 @@ class GradingScreen(Screen):
         yield FittingFooter()
 
     def _title(self) -> Text:
+        """The case and its mode, then what grades it; the latter on a second row when one is too narrow (at 80
+        columns it was cut off)."""
         title = Text(end="", no_wrap=True, overflow="ellipsis")
         title.append(" grading ", style="bold reverse")
         title.append("  " + render.sanitize(render.case_label(self.case)), style="bold")
+        legend = Text(end="", no_wrap=True, overflow="ellipsis")
         if self.dialect == "agentv-4":
             title.append(f"  {self.mode} mode", style="bold")
             if self.case.assertions:
                 graders = render.plural(len(self.case.assertions), "grader")
-                title.append(f"  {graders} of its own: the default grader does not run", style="dim")
+                legend.append(f"{graders} of its own: the default grader does not run", style="dim")
             else:
-                title.append("  no graders of its own: the default grader runs", style="dim")
+                legend.append("no graders of its own: the default grader runs", style="dim")
             reason = authoring.mode_reason(self.case, self.mode)
             if reason:  # (last: the line is cut at its end on a narrow terminal; the rule pane says it in full)
-                title.append(f"  ({render.sanitize(reason)})", style="dim")
+                legend.append(f"  ({render.sanitize(reason)})", style="dim")
         elif self.formatted.evaluator_prompts:
-            title.append(
-                f"  {render.plural(len(self.formatted.evaluator_prompts), 'evaluator')} of its own, lm question",
+            legend.append(
+                f"{render.plural(len(self.formatted.evaluator_prompts), 'evaluator')} of its own, lm question",
                 style="dim",
             )
         else:
-            title.append("  default evaluator template, lm question, empty candidate answer", style="dim")
-        return title
+            legend.append("default evaluator template, lm question, empty candidate answer", style="dim")
+        return render.header_with_legend(title, legend, self.size.width - 2, gap="  ")
 
     def _prompt_title(self) -> str:
         if self.dialect == "agentv-4":
@@ -130,6 +133,7 @@ class GradingScreen(Screen):
 
     def on_resize(self, event) -> None:
         self.set_class(event.size.width < STACK_BELOW, "-stacked")
+        self.query_one("#screen-title", Static).update(self._title())
 
     def palette_commands(self) -> list[tuple[str, str, str]]:
         return table_commands(self, GRADING_ACTIONS)

@@ -57,10 +57,18 @@ PANE_CHROME = 4  # a pane's border, padding and scrollbar
 GRID_COLUMNS = 3
 
 
+MIN_STACKED_TEXT = 56  # the case list stays beside the stacked panes while they keep this many cells of text
+
+
 def is_narrow(width: int, list_width: int = CASE_LIST_WIDTH) -> bool:
-    """Stack the panes (and put the case list on top) when three columns beside the list would be too narrow to
-    read: 140 columns or more with the standard list are wide."""
+    """Stack the panes when three columns beside the list would be too narrow to read: 140 columns or more with
+    the standard list are wide."""
     return (width - list_width) // GRID_COLUMNS - PANE_CHROME < MIN_PANE_TEXT
+
+
+def list_on_top(width: int, list_width: int = CASE_LIST_WIDTH) -> bool:
+    """Put the case list above the stacked panes (it keeps its full height beside them from 98 columns on)."""
+    return width - list_width - PANE_CHROME < MIN_STACKED_TEXT
 
 
 # The toolbar's chips and the action each runs when clicked.
@@ -97,10 +105,11 @@ INSPECTOR_ACTIONS: tuple[Action, ...] = (
     Action(
         "slash",
         "focus_filter",
-        "Filter the case list as you type (id, rule, flat, markers, warn, skipped); esc in the list clears it.",
-        footer="Filter",
+        "Search as you type: the list keeps the cases whose id, rule or marks match (flat, markers, warn, "
+        "skipped), as / does in the results view; esc in the list clears it.",
+        footer="Search",
         rank=1,
-        title="Filter cases",
+        title="Search cases",
         section="Cases",
     ),
     Action(
@@ -169,8 +178,8 @@ INSPECTOR_ACTIONS: tuple[Action, ...] = (
     Action(
         "c",
         "copy",
-        "Copy the text selected with the mouse, else the focused pane (the chatPrompt as JSON), control characters "
-        "and bidi overrides as the visible escapes shown on screen.",
+        "Copy the text selected with the mouse, else the focused pane (the chatPrompt as JSON), or in the list the "
+        "case's id and file:line; control characters and bidi overrides as the visible escapes shown on screen.",
         footer="Copy",
         rank=4,
         title="Copy",
@@ -187,7 +196,7 @@ INSPECTOR_ACTIONS: tuple[Action, ...] = (
     Action(
         "z",
         "maximize_pane",
-        "Maximise the focused pane; z or esc restores it.",
+        "Maximise the focused pane, or the case list when it has the focus; z or esc restores it.",
         footer="Max",
         rank=5,
         title="Maximise pane",
@@ -217,6 +226,20 @@ INSPECTOR_ACTIONS: tuple[Action, ...] = (
         "compare_head",
         "Compare with git HEAD (turnlens diff): every test whose prompts your uncommitted edits change, and why.",
         title="Compare with HEAD (turnlens diff)",
+        section="App",
+    ),
+    Action(
+        "b",
+        "toggle_banner",
+        "Show every line of the banner (refused files, warnings, notes), or one line again.",
+        title="Banner: show all / one line",
+        section="App",
+    ),
+    Action(
+        "x",
+        "dismiss_banner",
+        "Dismiss the banner (it comes back when what it says changes).",
+        title="Dismiss the banner",
         section="App",
     ),
     Action("", "", "Command palette: every action, then every case by id.", display="ctrl+p", section="App"),
@@ -307,6 +330,9 @@ class InspectorScreen(Screen):
         self._apply_width(self.size.width)
         self._update_chips()
         self.query_one(Toolbar).show_title(Text("loading…", style="dim italic"))
+        self.query_one(Banner).set_keys(
+            key_of(INSPECTOR_ACTIONS, "toggle_banner"), key_of(INSPECTOR_ACTIONS, "dismiss_banner")
+        )
         if self.session.files:
             first = self.loader.load_all(self.profile, first_now=True)
             if first:  # the first case is drawn in the screen's first frame
@@ -322,9 +348,13 @@ class InspectorScreen(Screen):
         wanted = self._longest_label + CASE_LIST_CHROME if self._longest_label else 0
         list_width = max(CASE_LIST_WIDTH, min(wanted, width // 4))
         narrow = is_narrow(width, list_width)
+        on_top = narrow and list_on_top(width, list_width)
         self.set_class(narrow, "-narrow")
-        self.query_one(Toolbar).set_narrow(narrow, width)
-        self.query_one(CaseList).set_width(None if narrow or not self._longest_label else list_width)
+        self.set_class(on_top, "-list-top")
+        self.query_one(Toolbar).set_narrow(narrow, width if on_top else width - list_width)
+        case_list = self.query_one(CaseList)
+        maximized = self.maximized is case_list  # it fills the screen (app.tcss)
+        case_list.set_width(None if on_top or maximized or not self._longest_label else list_width)
 
     # ------------------------------------------------------------------ loading
 
@@ -409,6 +439,18 @@ class InspectorScreen(Screen):
 
     def _update_banner(self) -> None:
         self.query_one(Banner).show(*banner_text(self.session))
+        self.refresh_bindings()
+
+    @on(Banner.Toggled)
+    def _banner_clicked(self) -> None:
+        self.action_toggle_banner()
+
+    def action_toggle_banner(self) -> None:
+        self.query_one(Banner).toggle()
+
+    def action_dismiss_banner(self) -> None:
+        self.query_one(Banner).dismiss()
+        self.refresh_bindings()
 
     def _show_nothing(self) -> None:
         """No case to show: say why (no eval file found, every file refused, files without cases)."""
@@ -707,6 +749,18 @@ class InspectorScreen(Screen):
         if target is None:
             self.notify("No eval file to open.", markup=False, severity="warning")
             return
+        from .session import installed_sample
+
+        if installed_sample(target[0]):
+            # Editing the installed package's copy would be lost at the next upgrade, or need root.
+            self.notify(
+                f"This is a bundled sample inside the installed package ({target[0]}). "
+                "`turnlens --samples DIR` copies the samples into a folder of yours to edit.",
+                markup=False,
+                severity="warning",
+                timeout=8,
+            )
+            return
         try:
             command = editor_command(*target)
         except ValueError as error:  # EDITOR='vim "x'
@@ -734,6 +788,13 @@ class InspectorScreen(Screen):
             return
         panes = self.query_one(CasePanes)
         focused = self.focused
+        if focused is not None and self.query_one(CaseList) in focused.ancestors and not raw:
+            # As in the results list: the highlighted row's id and where it is written (id<TAB>file:line).
+            found = self.model.copy_reference()
+            if found:
+                self.app.copy_to_clipboard(sanitize(found))
+                self.notify(f"Copied {sanitize(found.split(chr(9))[0])[:80]} and where it is written", markup=False)
+                return
         pane = focused if isinstance(focused, Pane) else panes.pane("question")
         if self.current is None and not pane.copy_text:
             pane = panes.pane("messages")  # the error (or empty state) is shown there
@@ -746,13 +807,24 @@ class InspectorScreen(Screen):
         self.notify(f"Copied {what}{pane.title_name} ({len(text)} characters)", markup=False)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("toggle_banner", "dismiss_banner"):
+            banners = self.query(Banner)
+            if not banners:
+                return False
+            return banners.first().showing
         return self.model.allows(action)
 
     def action_maximize_pane(self) -> None:
+        """The focused pane, or the case list when it has the focus (its filter box or its rows); else the
+        question pane."""
         focused = self.focused
-        pane = focused if isinstance(focused, Pane) else self.query_one("#question", Pane)
-        pane.focus()
-        self.maximize(pane)
+        case_list = self.query_one(CaseList)
+        if focused is not None and case_list in focused.ancestors:
+            self.maximize(case_list, container=False)
+        else:
+            pane = focused if isinstance(focused, Pane) else self.query_one("#question", Pane)
+            pane.focus()
+            self.maximize(pane)
         self.refresh_bindings()
 
     def action_restore_pane(self) -> None:
@@ -761,6 +833,7 @@ class InspectorScreen(Screen):
 
     def watch_maximized(self) -> None:
         self.model.maximize(self.maximized.id if self.maximized is not None else None)
+        self._apply_width(self.size.width)  # the list's width: the screen's while maximised
         self.refresh_bindings()  # esc restores too (Textual's own binding): the footer follows
 
     def action_help(self) -> None:

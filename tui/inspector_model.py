@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from turnlens.formatting.model import EvalCase, EvalFile, FormattedCase
 
 from .loading import LoadStep
-from .rows import CaseRow, FileEntry, dialect_tag, plural, relativize
+from .rows import CaseRow, FileEntry, case_label, dialect_tag, plural, relativize
 from .session import Scan, Session
 
 MODES = ("lm", "agent")
@@ -183,6 +183,18 @@ class InspectorModel:
                 if choice is not None:
                     choices.append(choice)
         return choices
+
+    def copy_reference(self) -> str:
+        """What `c` copies from the case list: the case's id and where it is written (id<TAB>file:line), as the
+        results list copies a result's; "" with no case shown."""
+        if self.current is None:
+            return ""
+        found = self.session.case(self.current)
+        if found is None:
+            return ""
+        path, line = self.session.case_location(self.current)
+        where = relativize(path, self.session.repo_root) + (f":{line}" if line else "")
+        return f"{case_label(found[1])}\t{where}"
 
     def _choice(self, row: CaseRow) -> tuple[str, str, str] | None:
         found = self.session.case(row.key)

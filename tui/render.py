@@ -175,6 +175,21 @@ def fit(value: str, width: int, *, keep_end: bool = False) -> str:
     return set_cell_size(value, width - 1) + "…"
 
 
+def header_with_legend(head: Text, legend: Text, width: int, gap: str = "   ") -> Text:
+    """A screen's header: `head`, then its `legend` on the same row when both fit in `width` cells, else on a
+    second row (cut at 80 columns, the legend was what was lost)."""
+    if not legend.plain:
+        return head
+    out = Text(end="", no_wrap=True, overflow="ellipsis")
+    out.append_text(head)
+    if width <= 0 or head.cell_len + len(gap) + legend.cell_len <= width:
+        out.append(gap)
+    else:
+        out.append("\n ")
+    out.append_text(legend)
+    return out
+
+
 def case_title(label: str, where: str, width: int = 0) -> Text:
     """The case header: its id, then `file:line`. Narrower than both, the id is cut first (the file:line is what
     finds the case in the file), then the path's start."""
@@ -232,8 +247,8 @@ def file_header_text(
     dialect: str = "",
 ) -> Text:
     """A file heading with its number of cases (`shown of all` while a filter hides some) and the dialect it was
-    read in; a refused file says so briefly (the banner has the whole message). Marked ⎘ as a file, as the
-    messages pane marks referenced files (a ▸ suggested a fold the list does not have)."""
+    read in; a refused file says so briefly (the banner has the whole message). Marked ▪ (a ▸ suggested a fold the
+    list does not have; ▪ is in the common terminal fonts)."""
     text = Text(end="", no_wrap=True, overflow="ellipsis")
     if cases < 0:
         count = ""
@@ -243,7 +258,7 @@ def file_header_text(
         count = f" ({cases})"
     tag = f" {dialect}" if dialect else ""
     text.append(
-        "⎘ " + fit(sanitize(rel_path), width - 2 - len(count) - len(tag), keep_end=True),
+        "▪ " + fit(sanitize(rel_path), width - 2 - len(count) - len(tag), keep_end=True),
         style=palette().text("file", bold=True),
     )
     text.append(count, style=DIM)

@@ -147,16 +147,18 @@ class ProfileDiffScreen(Screen):
         right = self.design.rendered(self.mode)
         diff = render.diff_chat_texts(left, right, "agentv", "design")
         differences = diff.differences
-        title = Text(end="", no_wrap=True, overflow="ellipsis")
-        title.append(" profile diff ", style="bold reverse")
-        title.append("  " + render.sanitize(render.case_label(self.case)), style="bold")
-        title.append(f"  mode {self.mode}  ", style="dim")
+        head = Text(end="", no_wrap=True, overflow="ellipsis")
+        head.append(" profile diff ", style="bold reverse")
+        head.append("  " + render.sanitize(render.case_label(self.case)), style="bold")
+        head.append(f"  mode {self.mode}  ", style="dim")
+        legend = Text(end="", no_wrap=True, overflow="ellipsis")
         if differences:
-            title.append(render.plural(differences, "difference"), style=palette().text("warning", bold=True))
-            title.append("   ~ changed  - only agentv  + only design", style="dim")
+            head.append(render.plural(differences, "difference"), style=palette().text("warning", bold=True))
+            legend.append("~ changed  - only agentv  + only design", style="dim")
         else:
-            title.append("the two chatPrompts are identical", style=palette().text("success", bold=True))
-        self.query_one("#screen-title", Static).update(title)
+            head.append("the two chatPrompts are identical", style=palette().text("success", bold=True))
+        self._title = (head, legend)
+        self._show_title()
         left_pane = self.query_one("#diff-agentv", Pane)
         right_pane = self.query_one("#diff-design", Pane)
         left_pane.show(PaneText(diff.left, render.chat_copy_text(left), hang=2), subtitle=self.mode, keep_scroll=False)
@@ -167,6 +169,14 @@ class ProfileDiffScreen(Screen):
         # Bring the first difference into view, with a little context above it.
         left_pane.scroll_to_line(max(0, diff.first_left - CONTEXT_LINES))
         right_pane.scroll_to_line(max(0, diff.first_right - CONTEXT_LINES))
+
+    def _show_title(self) -> None:
+        head, legend = self._title
+        self.query_one("#screen-title", Static).update(render.header_with_legend(head, legend, self.size.width - 2))
+
+    def on_resize(self) -> None:
+        if hasattr(self, "_title"):
+            self._show_title()
 
     def _theme_changed(self, theme) -> None:
         use_theme(theme)

@@ -452,6 +452,30 @@ def _existing_folder(folder: str) -> str | None:
     return folder or None
 
 
+def installed_sample(path: str) -> bool:
+    """Whether `path` is one of the bundled samples as installed with the package (in site-packages, not a
+    checkout): editing it changes the installed copy, which the next upgrade replaces."""
+    samples = default_sample_dir().resolve()
+    try:
+        Path(path).resolve().relative_to(samples)
+    except ValueError:
+        return False
+    return any(part in ("site-packages", "dist-packages") for part in samples.parts)
+
+
+def copy_samples(folder: str) -> str:
+    """Copy the bundled samples into `folder` (made if missing) as `folder/sample_evals`; its path. OSError (the
+    message says why) when it cannot, FileExistsError when `sample_evals` is already there."""
+    import shutil
+
+    target = Path(folder) / "sample_evals"
+    if target.exists():
+        raise FileExistsError(f"{target} already exists")
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    shutil.copytree(default_sample_dir(), target, ignore=shutil.ignore_patterns("__pycache__"))
+    return str(target)
+
+
 def default_sample_dir() -> Path:
     """The bundled samples: package data of `turnlens`, in a checkout (editable install) and in a wheel alike. From
     the package's own path: importlib.resources, which says the same of a package on disk, was ~3 ms of the start."""

@@ -71,6 +71,7 @@ class TestWhatOpens:
             assert [f.path for f in screen.session.files] == [str(CASES)]
             assert screen.session.errors() == []
             assert screen.sub_title == "cases.yaml, 7 cases"
+            await pilot.press("b")  # the note is longer than a line: all of it
             banner = banner_text(app)
             assert "run-a.jsonl is an AgentV results file" in banner
             assert f"turnlens {results} --evals {CASES}" in banner
@@ -78,7 +79,7 @@ class TestWhatOpens:
 
 class TestBanner:
     async def test_more_problems_than_the_banner_holds_are_counted_not_cut(self, tmp_path):
-        for i in range(7):
+        for i in range(12):
             (tmp_path / f"broken{i}.yaml").write_text(EVAL_HEAD + "  - id: [unclosed\n")
         (tmp_path / "good.yaml").write_text(
             EVAL_HEAD + "  - id: a\n    outcome: o\n    input_messages:\n      - role: user\n        content: hi\n"
@@ -87,9 +88,35 @@ class TestBanner:
         async with app.run_test(size=WIDE) as pilot:
             await wait_for_idle(pilot)
             lines = banner_text(app).splitlines()
-            assert len(lines) == 5
-            assert sum("broken" in line for line in lines) == 4
-            assert lines[-1].strip() == "… and 3 more (`turnlens export` on these files prints every one)"
+            assert len(lines) == 1  # one line until asked: a small terminal keeps its cases
+            assert "broken0.yaml" in lines[0] and lines[0].endswith("+11 more · b all · x dismiss")
+            await pilot.press("b")
+            lines = banner_text(app).splitlines()
+            assert len(lines) == 10
+            assert sum("broken" in line for line in lines) == 9
+            assert lines[-1].startswith(" … and 3 more (`turnlens export` on these files prints every one)")
+            assert lines[-1].endswith("b one line · x dismiss")
+            assert 10 <= app.screen.query_one("#banner").size.height <= 11  # long lines wrap, up to 11 rows
+
+    async def test_the_banner_is_one_line_at_80_columns_and_can_be_dismissed(self, tmp_path):
+        (tmp_path / "broken.yaml").write_text(EVAL_HEAD + "  - id: [unclosed\n")
+        body = "".join(
+            f"  - id: case-{i}\n    outcome: o\n    input_messages:\n      - role: user\n        content: hi\n"
+            for i in range(9)
+        )
+        (tmp_path / "good.yaml").write_text(EVAL_HEAD + body)
+        app = make_app([tmp_path], repo_root=str(tmp_path), watch=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for_idle(pilot)
+            banner = app.screen.query_one("#banner")
+            assert banner.display and banner.size.height == 1
+            assert banner_text(app).endswith("x dismiss") and "…" in banner_text(app)  # cut, its hint kept
+            await pilot.click("#banner")
+            await wait_for_idle(pilot)
+            assert banner.size.height > 1  # the whole message, wrapped
+            await pilot.press("x")
+            await wait_for_idle(pilot)
+            assert not banner.display
 
 
 class TestFileHeadings:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 from tui_helpers import WIDE, select, wait_for_idle
@@ -66,7 +69,13 @@ def test_help_lists_every_subcommand_and_export_s_formats():
         assert f"turnlens {name}" in text
         for usage in usages:
             assert usage in text
-    assert "--format toon|jsonl|markdown" in text
+    # every format export takes, as its own --help lists them
+    export_help = subprocess.run(
+        [sys.executable, "-m", "turnlens", "export", "--help"], capture_output=True, text=True, check=True
+    ).stdout
+    formats = re.search(r"--format \{([a-z,]+)\}", export_help).group(1).split(",")
+    listed = re.search(r"export RESULTS \.\.\. --format ([a-z|]+)", text).group(1).split("|")
+    assert sorted(listed) == sorted(formats)
     assert {name for name, _usages, _what in cli.SUBCOMMANDS} >= {"export", "diff", "serve"}
 
 
@@ -134,3 +143,161 @@ async def test_jump_entries_keep_the_location_in_brackets(monkeypatch):
         summary = next(s for _k, label, s in choices if label == "agent-fix-retry-off-by-one")
         assert summary == "markers · several (sample_evals/evals/agent-tasks/repo-tasks.eval.yaml:17)"
         assert all(" — " not in s for _k, _l, s in choices)
+
+
+async def test_unfocused_pane_titles_read_on_every_built_in_theme():
+    """`[4] marker rule` and the panes' footers were drawn in the border's colour: 2.27:1 on the dark theme, 1.84:1
+    on textual-light, 1.73:1 on solarized-light. Every built-in theme (the terminal's ansi ones aside) reaches 4.5:1."""
+    from textual.theme import BUILTIN_THEMES
+    from tui_helpers import CASES, FIXTURE_REPO
+
+    from turnlens.tui.theme import TEXT_CONTRAST, contrast
+
+    app = make_app([CASES], repo_root=str(FIXTURE_REPO), watch=False)
+    names = ["turnlens", *sorted(name for name, theme in BUILTIN_THEMES.items() if not theme.ansi)]
+    async with app.run_test(size=WIDE) as pilot:
+        await wait_for_idle(pilot)
+        pane = app.screen.query_one("#rule", Pane)
+        assert not pane.has_focus
+        for name in names:
+            app.theme = name
+            await pilot.pause()
+            background = pane.background_colors[1]
+            for colour in (pane.styles.border_title_color, pane.styles.border_subtitle_color):
+                solid = background.blend(colour.with_alpha(1), colour.a) if colour.a < 1 else colour
+                ratio = contrast(solid, background)
+                assert ratio >= TEXT_CONTRAST, (name, solid.hex, background.hex, round(ratio, 2))
+
+
+def _chip_texts(app) -> list[str]:
+    return [str(chip.content) for chip in app.screen.query("Chip") if chip.display and not chip.has_class("-hidden")]
+
+
+async def test_the_toolbar_keeps_one_format_for_one_file_and_several(monkeypatch):
+    """The chips' format follows the toolbar's width only: one short-pathed file and the samples' long paths
+    give the same chips at the same width."""
+    from tui_helpers import CASES, FIXTURE_REPO
+
+    chips = []
+    for paths, root in (([CASES], FIXTURE_REPO), ([SAMPLES], PROJECT)):
+        monkeypatch.chdir(root)
+        app = make_app(paths, repo_root=str(root), watch=False)
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            chips.append(_chip_texts(app))
+    assert chips[0] == chips[1] == ["m lm", "p agentv", "e eval", "d diff"]
+
+
+async def test_the_case_list_takes_the_height_the_layout_allows_and_z_maximises_it(monkeypatch):
+    from turnlens.tui.widgets.case_list import CaseList
+
+    app = await _samples_app(monkeypatch)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_idle(pilot)
+        case_list = app.screen.query_one(CaseList)
+        assert case_list.region.x == 0 and case_list.size.height >= 36  # beside the stacked panes, full height
+        await pilot.press("0", "z")
+        await wait_for_idle(pilot)
+        assert app.screen.maximized is case_list and case_list.size.width == 120
+        await pilot.press("z")
+        await wait_for_idle(pilot)
+        assert app.screen.maximized is None and case_list.size.width < 60
+    app = await _samples_app(monkeypatch)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_idle(pilot)
+        case_list = app.screen.query_one(CaseList)
+        assert case_list.size.width == 80 and case_list.size.height >= 11  # on top: half the height, not 9 rows
+
+
+async def test_the_profile_diff_header_keeps_its_legend_at_80_columns():
+    from tui_helpers import CASES, FIXTURE_REPO
+
+    app = make_app([CASES], repo_root=str(FIXTURE_REPO), watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_idle(pilot)
+        await select(pilot, "several-turns")
+        await pilot.press("d")
+        await wait_for_idle(pilot)
+        header = app.screen.query_one("#screen-title")
+        text = str(header.content)
+        assert "2 differences" in text and "~ changed  - only agentv  + only design" in text
+        assert header.size.height == 2
+
+
+def test_samples_copies_the_bundled_samples_into_a_folder(tmp_path, capsys):
+    target = tmp_path / "mine"
+    assert cli.run(["--samples", str(target)]) == 0
+    copied = target / "sample_evals"
+    assert (copied / "evals" / "agent-tasks" / "repo-tasks.eval.yaml").is_file()
+    assert (copied / ".agentv" / "config.yaml").exists() or (copied / ".agentv").is_dir()
+    assert f"Copied the samples to {copied}" in capsys.readouterr().out
+    assert cli.run(["--samples", str(target)]) == 2  # never over a copy already there
+    assert "already exists" in capsys.readouterr().err
+
+
+def test_an_installed_sample_is_told_apart_from_a_checkout(monkeypatch, tmp_path):
+    from turnlens.tui import session
+
+    installed = tmp_path / "lib" / "python3" / "site-packages" / "turnlens" / "sample_evals"
+    (installed / "evals").mkdir(parents=True)
+    (installed / "evals" / "a.eval.yaml").write_text("tests: []\n")
+    monkeypatch.setattr(session, "default_sample_dir", lambda: installed)
+    assert session.installed_sample(str(installed / "evals" / "a.eval.yaml"))
+    assert not session.installed_sample(str(tmp_path / "a.eval.yaml"))
+    monkeypatch.setattr(session, "default_sample_dir", lambda: SAMPLES)  # a checkout: editing is the point
+    assert not session.installed_sample(str(SAMPLES / "evals" / "faq" / "faq.eval.yaml"))
+
+
+async def test_o_on_an_installed_sample_says_so_instead_of_opening_it(monkeypatch):
+    from turnlens.tui import inspector, session
+
+    opened = []
+    monkeypatch.setattr(session, "installed_sample", lambda path: True)
+    monkeypatch.setattr(inspector, "run_editor", lambda command: opened.append(command))
+    app = await _samples_app(monkeypatch)
+    async with app.run_test(size=WIDE) as pilot:
+        await wait_for_idle(pilot)
+        notes = []
+        monkeypatch.setattr(app.screen, "notify", lambda message, **kw: notes.append(message))
+        await pilot.press("o")
+        assert not opened
+        assert "bundled sample inside the installed package" in notes[0] and "turnlens --samples DIR" in notes[0]
+
+
+async def test_the_empty_state_never_names_a_sample_evals_that_is_not_there(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    app = make_app([tmp_path], repo_root=str(tmp_path), watch=False)
+    async with app.run_test(size=WIDE) as pilot:
+        await wait_for_idle(pilot)
+        text = app.screen.query_one("#messages", Pane).body_text
+        assert "No eval" in str(app.screen.query_one("#case-title").content)
+        assert "sample_evals" not in text
+
+
+async def test_c_in_the_case_list_copies_the_id_and_file_line_as_the_results_list_does(monkeypatch):
+    app = await _samples_app(monkeypatch)
+    async with app.run_test(size=WIDE) as pilot:
+        await wait_for_idle(pilot)
+        copied = []
+        monkeypatch.setattr(app, "copy_to_clipboard", copied.append)
+        await pilot.press("0", "c")
+        assert copied == ["agent-fix-retry-off-by-one\tsample_evals/evals/agent-tasks/repo-tasks.eval.yaml:17"]
+        await pilot.press("2", "c")
+        assert copied[-1].startswith("@[System]:")  # a pane: its text, as before
+
+
+async def test_every_palette_lists_the_screen_s_actions_first_then_theme_and_screenshot(monkeypatch):
+    """The inspector listed its actions first and the results view Textual's commands first."""
+    from turnlens.tui.commands import TableCommands
+
+    monkeypatch.chdir(PROJECT)
+    app = make_app([SAMPLES / ".agentv" / "results"], watch=False)
+    async with app.run_test(size=WIDE) as pilot:
+        await wait_for_idle(pilot)
+        screen = app.screen
+        assert list(app.get_system_commands(screen)) == []  # Textual's own provider adds nothing here
+        provider = TableCommands(screen)
+        titles = [title for title, _help, _callback in provider._commands()]
+        actions = [title for title, _help, _action in screen.palette_commands()]
+        assert titles[: len(actions)] == actions
+        assert titles[len(actions) : len(actions) + 2] == ["Theme", "Screenshot"]

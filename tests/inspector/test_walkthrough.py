@@ -150,7 +150,7 @@ class TestFileHeader:
             await pilot.press("slash", *"a-1")
             await pilot.pause()
             headers = app.screen.query_one("CaseList").headings()
-            assert headers == ["⎘ a.yaml (1 of 3) 0.15"]
+            assert headers == ["▪ a.yaml (1 of 3) 0.15"]
             assert app.screen.sub_title == "2 eval files, 1 of 6 cases shown"
 
 
@@ -338,7 +338,7 @@ class TestEmoji:
 
 class TestScreenTitles:
     @pytest.mark.parametrize("key", ["e", "d"])
-    async def test_a_long_title_ends_with_an_ellipsis_on_one_line(self, key):
+    async def test_a_long_title_puts_its_legend_on_a_second_row(self, key):
         from textual.widgets import Static
 
         app = inspector()
@@ -349,8 +349,9 @@ class TestScreenTitles:
             await pilot.press(key)
             await wait_for_idle(pilot)
             title = app.screen.query_one("#screen-title", Static)
-            assert title.size.height == 1
-            assert title.render_line(0).text.rstrip().endswith("…")
+            assert title.size.height == 2  # cut at 80 columns, the legend was what was lost
+            assert not title.render_line(0).text.rstrip().endswith("…")
+            assert title.render_line(1).text.strip()
 
     async def test_a_refused_file_s_title_ends_with_an_ellipsis(self, tmp_path):
         from textual.widgets import Static

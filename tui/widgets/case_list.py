@@ -409,6 +409,8 @@ class CaseList(Vertical):
     """Filter box + case list. Posts CaseSelected when the highlighted case changes: to `announce` when given
     (the screen's queue, so that the case is drawn in the same frame as the highlight), else as any message."""
 
+    ALLOW_MAXIMIZE = True  # z in the list maximises the list (the screen's action)
+
     DEFAULT_CSS = (
         f"CaseList {{ width: {WIDTH}; }}"
         + """
@@ -462,7 +464,7 @@ class CaseList(Vertical):
         self._headings: dict[int, int] = {}  # file number -> index of its heading in the list
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder=f"{self._filter_key} filter: id, rule, flat, warn…", id="case-filter")
+        yield Input(placeholder=f"{self._filter_key} search: id, rule, flat, warn…", id="case-filter")
         yield CaseOptions(self._highlight_changed, id="case-options")
 
     @property

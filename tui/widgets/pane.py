@@ -106,10 +106,12 @@ class Pane(ScrollView, can_focus=True):
         scrollbar-size-vertical: 1;
         overflow-x: hidden;
     }
-    Pane:focus { border: round $accent; }
+    /* unfocused, the title (with the pane's key) and the footer in a colour that reads (tui/theme.py) */
+    Pane { border-title-color: $tl-pane-title; border-subtitle-color: $tl-pane-title; }
+    Pane:focus { border: round $accent; border-title-color: $accent; border-subtitle-color: $accent; }
     /* On a light theme the panel's lighter shade is near white: the border (and its title) would vanish. */
     Pane:light { border: round $panel-darken-2; }
-    Pane:light:focus { border: round $accent; }
+    Pane:light:focus { border: round $accent; border-title-color: $accent; border-subtitle-color: $accent; }
     """
 
     def __init__(self, title: str, *, key: str = "", id: str | None = None, classes: str | None = None) -> None:

@@ -1,6 +1,7 @@
 """The toolbar above the panes: the case's title, then chips (one-line clickable labels) that show the state of a
-toggle or name an action with its key. When the row is too narrow the chips shorten first (levels of texts given
-by the screen), and only then is the case's id cut, its file:line kept."""
+toggle or name an action with its key. The chips' format (levels of texts given by the screen, widest first) follows
+the toolbar's width only, never the title's length, so that it stays the same from case to case and file to file;
+a title that does not fit beside them has its id cut, its file:line kept."""
 
 from __future__ import annotations
 
@@ -14,6 +15,10 @@ from .chip import Chip
 
 CHIP_CHROME = 3  # a chip's padding (1 each side) and left margin
 TITLE_PADDING = 2
+# Cells left for the title when choosing the chips' format: a typical id and file:line beside the short chips, a
+# long one beside the full ones (at 200 columns the full chips cut the samples' paths).
+TITLE_ROOM = 60
+TITLE_ROOM_FULL = 90
 WIDE_ONLY = ("evaluator-chip", "diff-chip")  # chips not shown on a narrow screen (app.tcss)
 
 ChipTexts = dict[str, Text | None]  # chip id -> its text (None: hidden)
@@ -69,13 +74,15 @@ class Toolbar(Horizontal):
         )
 
     def fit(self) -> None:
-        """The chips at the widest level that leaves the title (its id first) whole."""
+        """The chips at the widest level that leaves TITLE_ROOM cells for the title (TITLE_ROOM_FULL for the widest);
+        the title cut to fit."""
         if not self._levels or not self.is_mounted:
             return
         available = self.size.width or self._fallback_width
         chosen = self._levels[-1]
-        for texts in self._levels:
-            if self._title_need + TITLE_PADDING + self._cells(texts) <= available:
+        for level, texts in enumerate(self._levels):
+            room = TITLE_ROOM_FULL if level == 0 and len(self._levels) > 1 else TITLE_ROOM
+            if room + TITLE_PADDING + self._cells(texts) <= available:
                 chosen = texts
                 break
         for chip_id, text in chosen.items():
