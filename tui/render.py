@@ -20,24 +20,10 @@ from rich.text import Text
 from turnlens.formatting.model import EvalCase, FormattedCase, GuidelineConfig, Message, Rendered
 from turnlens.formatting.prompts.engine import file_tags_v4, file_tags_where_v4
 from turnlens.formatting.prompts.highlight import file_spans, prompt_spans
-from turnlens.formatting.sanitize import sanitize as _sanitize
-from turnlens.formatting.sanitize import sanitize_label as _sanitize_label
 
 from .rows import RULE_SHORT, CaseRow, case_label, plural, relativize  # noqa: F401 - drawn here; re-exported for callers
 from .theme import DECORATION_CONTRAST, generation, legible, palette
-
-
-def sanitize(text: str) -> str:
-    """What the app shows of untrusted text: formatting/sanitize.py's neutraliser, emoji joiners and modifiers left
-    out (their width is not measurable)."""
-    return _sanitize(text, display=True)
-
-
-def sanitize_label(text: str) -> str:
-    """An id or a name in a list row or a title: one line, bounded (formatting/sanitize.py), emoji drawn as in
-    `sanitize`."""
-    return _sanitize(_sanitize_label(text), display=True)
-
+from .untrusted import sanitize, sanitize_label
 
 _ROLES = {"system": "role-system", "user": "role-user", "assistant": "role-assistant", "tool": "role-tool"}
 

@@ -34,8 +34,8 @@ from turnlens.formatting.results.reader import (
     visible_text,
 )
 
-from ..render import sanitize_label
 from ..theme import palette
+from ..untrusted import sanitize_label
 from .model import (
     DRIFT_DRIFTED,
     DRIFT_EQUAL,
