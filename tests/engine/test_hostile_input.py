@@ -25,6 +25,7 @@ The second adversarial pass (issue 22), case by case, and the tests that hold ea
   test_ids_draw_on_one_line_in_both_lists
 - the command's own errors with ESC/BEL in a path, a FIFO suggested as --evals:
   test_the_commands_own_errors_neutralise_escapes, test_a_fifo_named_with_a_results_file_is_not_suggested_as_evals
+- typed input: the filter box bounded (test_the_filter_box_takes_a_bounded_input); not debounced yet
 - a tree 1,100 levels deep: test_deep_tree_export_is_cut_with_a_warning, test_deep_tree_in_the_app
 - more than MAX_RUNS runs in a folder, more runs than file descriptors: test_more_runs_than_listed_keeps_the_newest,
   test_export_of_more_runs_than_file_descriptors_drops_no_row
@@ -1400,3 +1401,24 @@ def test_a_fifo_named_with_a_results_file_is_not_suggested_as_evals(tmp_path):
     (tmp_path / "cases.yaml").write_text("tests: []\n")
     assert "--evals" not in _results_note("a.jsonl", [str(tmp_path / "fifo")])
     assert f"--evals {tmp_path / 'cases.yaml'}" in _results_note("a.jsonl", [str(tmp_path / "cases.yaml")])
+
+
+# --- typed input stays bounded (issue 22.19, in part: the boxes take at most MAX_TYPED characters) -------------------
+
+
+async def test_the_filter_box_takes_a_bounded_input(monkeypatch):
+    from tui_helpers import CASES, FIXTURE_REPO, wait_for_idle
+
+    from turnlens.tui.app import make_app
+    from turnlens.tui.widgets import case_list
+
+    monkeypatch.setattr(case_list, "MAX_TYPED", 12)  # (a few keys: each one refilters the list)
+    app = make_app([CASES], repo_root=str(FIXTURE_REPO), watch=False)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await wait_for_idle(pilot)
+        await pilot.press("slash", *("x" * 20))
+        await wait_for_idle(pilot)
+        assert len(app.screen.query_one("#case-filter").value) == 12
+        await pilot.press("escape", "escape")
+        await wait_for_idle(pilot)
+        assert app.screen.query_one("#case-filter").value == ""

@@ -755,6 +755,9 @@ class ProblemsBar(Static):
         self.set_class(True, "-visible")
 
 
+MAX_TYPED = 500  # characters a search box takes
+
+
 class SearchBox(Input):
     """A search field shown on demand: `open` shows and focuses it, `close` empties and hides it. Its border
     subtitle says what a search of a large file is doing."""
@@ -765,7 +768,7 @@ class SearchBox(Input):
     """
 
     def __init__(self, placeholder: str, *, id: str | None = None) -> None:
-        super().__init__(placeholder=placeholder, id=id)
+        super().__init__(placeholder=placeholder, id=id, max_length=MAX_TYPED)  # (typed input stays bounded)
 
     @property
     def is_open(self) -> bool:

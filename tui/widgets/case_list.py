@@ -405,6 +405,9 @@ class CaseOptions(ScrollView, can_focus=True):
         self.hovered = None
 
 
+MAX_TYPED = 500  # characters a filter box takes (each key refilters the list: typed input stays bounded)
+
+
 class CaseList(Vertical):
     """Filter box + case list. Posts CaseSelected when the highlighted case changes: to `announce` when given
     (the screen's queue, so that the case is drawn in the same frame as the highlight), else as any message."""
@@ -464,7 +467,9 @@ class CaseList(Vertical):
         self._headings: dict[int, int] = {}  # file number -> index of its heading in the list
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder=f"{self._filter_key} search: id, rule, flat, warn…", id="case-filter")
+        yield Input(
+            placeholder=f"{self._filter_key} search: id, rule, flat, warn…", id="case-filter", max_length=MAX_TYPED
+        )
         yield CaseOptions(self._highlight_changed, id="case-options")
 
     @property
