@@ -238,7 +238,9 @@ class Session:
         return candidates
 
     def files_depending_on(self, changed: Iterable[str]) -> list[int]:
-        real = {os.path.realpath(p) for p in changed}
+        changed = list(changed)
+        # the path itself too: a file replaced by a link has a new real path (its target), not the one loaded
+        real = {os.path.realpath(p) for p in changed} | {os.path.abspath(p) for p in changed}
         real |= {os.path.dirname(p) for p in real}  # a file appearing in a folder read whole
         return [n for n, f in enumerate(self.files) if f.depends_on & real]
 
@@ -249,6 +251,8 @@ class Session:
         watched = self.watched_paths() if watched is None else watched
         real = os.path.realpath(path)
         if real in watched or os.path.dirname(real) in watched or self.is_new_candidate(path):
+            return True
+        if os.path.abspath(path) in watched:  # replaced by a link: its real path is now the link's target
             return True
         if self.is_root_folder(real):
             return True

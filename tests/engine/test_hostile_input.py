@@ -26,6 +26,7 @@ The second adversarial pass (issue 22), case by case, and the tests that hold ea
 - the command's own errors with ESC/BEL in a path, a FIFO suggested as --evals:
   test_the_commands_own_errors_neutralise_escapes, test_a_fifo_named_with_a_results_file_is_not_suggested_as_evals
 - typed input: the filter box bounded (test_the_filter_box_takes_a_bounded_input); not debounced yet
+- an eval file replaced by a link while watched: test_an_eval_file_replaced_by_a_link_is_followed
 - a tree 1,100 levels deep: test_deep_tree_export_is_cut_with_a_warning, test_deep_tree_in_the_app
 - more than MAX_RUNS runs in a folder, more runs than file descriptors: test_more_runs_than_listed_keeps_the_newest,
   test_export_of_more_runs_than_file_descriptors_drops_no_row
@@ -1422,3 +1423,32 @@ async def test_the_filter_box_takes_a_bounded_input(monkeypatch):
         await pilot.press("escape", "escape")
         await wait_for_idle(pilot)
         assert app.screen.query_one("#case-filter").value == ""
+
+
+async def test_an_eval_file_replaced_by_a_link_is_followed(tmp_path, monkeypatch):
+    """`ln -sf elsewhere.yaml cases.yaml` while watched: the link's target is read at once (not at the next save)."""
+    import shutil
+
+    from tui_helpers import FIXTURE_REPO, wait_for_idle
+
+    from turnlens.tui.app import make_app
+    from turnlens.tui.widgets.pane import Pane
+
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURE_REPO, repo)
+    elsewhere = tmp_path / "elsewhere.yaml"
+    cases = repo / "cases.yaml"
+    elsewhere.write_text(cases.read_text().replace("Why does this return the wrong sum?", "Why 3 + 3?"))
+    monkeypatch.chdir(repo)
+    app = make_app([cases], repo_root=str(repo), watch=True)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for_idle(pilot)
+        screen = app.screen
+        await _until(pilot, lambda: screen.watcher.running, "the watcher")
+        screen.select_case(next(iter(screen.session.case_keys())))
+        await wait_for_idle(pilot)
+        link = repo / "cases.yaml.tmp"
+        link.symlink_to(elsewhere)
+        os.replace(link, cases)  # as `ln -sf` does: a link renamed over the file
+        question = lambda: screen.query_one("#question", Pane).body_text  # noqa: E731
+        await _until(pilot, lambda: "Why 3 + 3?" in question(), "the link's target read")
