@@ -534,8 +534,8 @@ class ResultsFile:
             stop = position + len(raw_line)
             if raw_line.strip(b" \t\r"):
                 try:
-                    data = orjson.loads(raw_line)
-                except orjson.JSONDecodeError as error:
+                    data = js_loads(raw_line)
+                except (orjson.JSONDecodeError, UnicodeDecodeError) as error:
                     self._problem(Diagnostic(self.path, lines, f"not valid JSON: {error}", "error"))
                 else:
                     if isinstance(data, dict) and data:
@@ -717,7 +717,7 @@ class ResultsFile:
     def _scan_jsonl(self, stop: threading.Event | None) -> Iterator[int]:
         src = self._src
         assert src is not None
-        loads = orjson.loads
+        loads = js_loads
         start = 3 if src.read(0, 3) == b"\xef\xbb\xbf" else 0  # a UTF-8 byte order mark is not part of line 1
         line = 0
         size = self.size
@@ -726,7 +726,7 @@ class ResultsFile:
             if chunk and (chunk[0] not in b" \t\r" or bytes(chunk).strip(b" \t\r")):
                 try:
                     data = loads(chunk)
-                except orjson.JSONDecodeError as error:
+                except (orjson.JSONDecodeError, UnicodeDecodeError) as error:
                     why = "truncated record (no final newline)" if end == size else "not valid JSON"
                     self._problem(Diagnostic(self.path, line, f"{why}: {error}", "error"))
                 else:
@@ -863,7 +863,7 @@ class ResultsFile:
             if self.is_yaml:
                 parsed = _load_yaml_document(data)
             else:
-                parsed = orjson.loads(data)
+                parsed = js_loads(data)
         except Exception as error:  # the file changed under us
             record = ResultRecord(file=self.path, line=line)
             record.diagnostics.append(Diagnostic(self.path, line, f"cannot parse record: {error}", "error"))
@@ -916,6 +916,23 @@ _V4_KEYS = agentv4.V4_KEYS
 _STATUS_UNKNOWN = agentv4.STATUS_UNKNOWN
 _STATUS_CODES = {"ok": agentv4.STATUS_OK, "quality_failure": agentv4.STATUS_QUALITY_FAILURE,
                  "execution_error": agentv4.STATUS_EXECUTION_ERROR}  # fmt: skip
+
+
+def js_loads(raw: bytes | memoryview) -> Any:
+    """A results line as JavaScript's JSON.parse reads it: orjson, and when orjson refuses, what JSON.parse still
+    accepts (a number out of double range, 1e400, is Infinity; a lone surrogate escape "\\ud800" is kept) through
+    Python's json. Raises orjson.JSONDecodeError when JSON.parse would refuse it too (AgentV skips such lines)."""
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        from turnlens.formatting.jsjson import js_json_error
+
+        text = bytes(raw).decode("utf-8")  # (not UTF-8: UnicodeDecodeError, a line that is not a result)
+        if js_json_error(text):
+            raise
+        import json
+
+        return json.loads(text)
 
 
 def _identity(stat: os.stat_result) -> tuple[int, int, int]:

@@ -27,6 +27,8 @@ The second adversarial pass (issue 22), case by case, and the tests that hold ea
   test_the_commands_own_errors_neutralise_escapes, test_a_fifo_named_with_a_results_file_is_not_suggested_as_evals
 - typed input: the filter box bounded (test_the_filter_box_takes_a_bounded_input); not debounced yet
 - an eval file replaced by a link while watched: test_an_eval_file_replaced_by_a_link_is_followed
+- results rows with 1e400 or a lone surrogate escape (JSON.parse reads both):
+  test_results_rows_javascript_reads_are_kept
 - a tree 1,100 levels deep: test_deep_tree_export_is_cut_with_a_warning, test_deep_tree_in_the_app
 - more than MAX_RUNS runs in a folder, more runs than file descriptors: test_more_runs_than_listed_keeps_the_newest,
   test_export_of_more_runs_than_file_descriptors_drops_no_row
@@ -1452,3 +1454,24 @@ async def test_an_eval_file_replaced_by_a_link_is_followed(tmp_path, monkeypatch
         os.replace(link, cases)  # as `ln -sf` does: a link renamed over the file
         question = lambda: screen.query_one("#question", Pane).body_text  # noqa: E731
         await _until(pilot, lambda: "Why 3 + 3?" in question(), "the link's target read")
+
+
+def test_results_rows_javascript_reads_are_kept(tmp_path):
+    """A number out of double range (1e400: Infinity to JSON.parse) and a lone surrogate escape: orjson refuses
+    both, JSON.parse (so AgentV) reads both; NaN it refuses (issue 22.17, its results half)."""
+    from turnlens.formatting.results.reader import ResultsFile
+
+    path = tmp_path / "r.jsonl"
+    path.write_text(
+        '{"eval_id": "big", "score": 1, "duration_ms": 1e400}\n'
+        '{"eval_id": "lone-\\ud800", "score": 0.5}\n'
+        '{"eval_id": "nan", "score": NaN}\n'
+    )
+    results = ResultsFile(str(path))
+    list(results.scan())
+    assert results.eval_ids == ["big", "lone-\ud800"] and results.problem_count == 1
+    assert results.record(1).eval_id == "lone-\ud800"
+    proc = run_cli("export", "r.jsonl", cwd=tmp_path)
+    no_traceback(proc)
+    assert proc.returncode == 0 and len(proc.stdout.splitlines()) == 2
+    results.close()
