@@ -8,11 +8,13 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
+from textual import on
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 
 from turnlens.formatting import gcpause
 
+from .navigation import OpenLatestResult, OpenTestOfResult
 from .textual_compat import CrashReportWithoutLocals, start_in_theme
 from .theme import TURNLENS, highlight_texts, pane_title_text, use_theme
 
@@ -66,6 +68,24 @@ class TurnlensApp(CrashReportWithoutLocals):
         problem = self.settings.remember(theme=theme.name)
         if problem is not None:
             self.notify(f"The theme is not remembered: {problem}", severity="warning", markup=False)
+
+    @on(OpenTestOfResult)
+    def _open_test_of_result(self, message: OpenTestOfResult) -> None:
+        from .inspector import InspectorScreen
+
+        screen = message.over_results(InspectorScreen)(message.session, mode=message.mode, watch=False)
+        self.push_screen(screen)
+        message.opened(screen)
+
+    @on(OpenLatestResult)
+    def _open_latest_result(self, message: OpenLatestResult) -> None:
+        from .results import results_screen
+
+        screen = results_screen([message.argument], repo_root=message.repo_root, watch=False)
+        self.push_screen(screen)
+        opener = getattr(screen, "open_when_indexed", None)
+        if opener is not None:
+            opener(message.index)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         from .inspector import InspectorScreen

@@ -36,6 +36,7 @@ from .editor import editor_command, run_editor
 from .file_watcher import FileWatcher
 from .inspector_model import InspectorModel
 from .loading import stopped_note
+from .navigation import OpenLatestResult
 from .prerender import PRERENDER_DELAY, Prerenderer
 from .rows import CaseRow
 from .session import Session
@@ -731,18 +732,12 @@ class InspectorScreen(Screen):
                 markup=False,
             )
             return
-        from .results import results_screen
-
         score = "—" if found.score is None else f"{found.score:.2f}"
         self.notify(
             f"{sanitize(case_id)}: {score} {found.verdict.upper()} in {sanitize(found.run)} ({sanitize(found.target)})",
             markup=False,
         )
-        screen = results_screen([found.argument], repo_root=self.session.repo_root, watch=False)
-        self.app.push_screen(screen)
-        opener = getattr(screen, "open_when_indexed", None)
-        if opener is not None:
-            opener(found.index)
+        self.post_message(OpenLatestResult(found.argument, self.session.repo_root, found.index))
 
     def action_open_editor(self) -> None:
         target = self.model.editor_target()

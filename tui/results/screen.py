@@ -26,6 +26,7 @@ from turnlens.formatting.sanitize import sanitize
 
 from ..actions import bindings, table_commands
 from ..commands import TableCommands
+from ..navigation import OpenTestOfResult
 from ..widgets.footer import FittingFooter
 from .commands import show_help
 from .keys import ALL_TABLES, RESULTS_ACTIONS, marks_legend
@@ -563,7 +564,6 @@ class ResultsScreen(ThemedScreen):
             self.notify(f"Could not start the editor: {visible_text(problem)}", markup=False, severity="error")
 
     def _inspect(self, path: str, case, index: int, drift) -> None:
-        from ..inspector import InspectorScreen
         from ..session import Session
         from .model import DRIFT_CODES
 
@@ -581,9 +581,14 @@ class ResultsScreen(ThemedScreen):
             f"Opened from the run {run.name}: score {'—' if score is None else f'{score:.2f}'}"
             f" ({results.target_of(index) or 'no target'}){drift_said}. esc goes back to the results."
         ]
-        screen = inspector_over_results(InspectorScreen)(session, mode=mode, watch=False)
-        self.app.push_screen(screen)
-        self._select_when_loaded(screen, session, path, case, 0)
+        self.post_message(
+            OpenTestOfResult(
+                session,
+                mode,
+                inspector_over_results,
+                lambda screen: self._select_when_loaded(screen, session, path, case, 0),
+            )
+        )
 
     def _select_when_loaded(self, screen, session, path: str, case, tries: int) -> None:
         key = session.find_key(path, case.id, case.index)
