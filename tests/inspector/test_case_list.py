@@ -67,9 +67,9 @@ async def test_headings_keys_filter_and_clicks():
             ]
         )
         await pilot.pause()
-        assert case_list.headings() == ["⎘ a.yaml (3) 4.x", "⎘ b.yaml (2) 0.15"]
+        assert case_list.headings() == ["▪ a.yaml (3) 4.x", "▪ b.yaml (2) 0.15"]
         assert [options.render_line(y).text.strip() for y in range(7)] == [
-            "⎘ a.yaml (3) 4.x",
+            "▪ a.yaml (3) 4.x",
             "case-0",
             "MARK  single",
             "case-1",
@@ -90,7 +90,7 @@ async def test_headings_keys_filter_and_clicks():
         case_list.filter_input.value = "warn"
         await pilot.pause()
         assert case_list.visible_keys() == ["0:1", "0:2", "1:1"]
-        assert case_list.headings() == ["⎘ a.yaml (2 of 3) 4.x", "⎘ b.yaml (1 of 2) 0.15"]
+        assert case_list.headings() == ["▪ a.yaml (2 of 3) 4.x", "▪ b.yaml (1 of 2) 0.15"]
         assert str(options.border_subtitle).startswith("3 of 5")
         case_list.filter_input.value = "nothing-matches"
         await pilot.pause()
