@@ -177,7 +177,7 @@ class SliceRefused(Exception):
 
 
 def load_in_slices(
-    path: str, cut: Cut, *, repo_root: str, cwd: str | None, dialect: str, kept: int = 0
+    path: str, cut: Cut, *, repo_root: str, cwd: str | None, dialect: str, kept: int = 0, baseline: int = 0
 ) -> Iterator[tuple[EvalFile, str | None]]:
     """The file loaded part after part: each EvalFile yielded is the previous one with the next part's cases
     appended (the same case objects), the last one the whole file, or as much of it as the memory limit lets the
@@ -198,15 +198,16 @@ def load_in_slices(
         if loaded.error is not None or (merged is not None and loaded.dialect != merged.dialect):
             raise SliceRefused
         merged = _merged(merged, loaded, cut.bad_line)
-        note = None if n == len(cut.parts) - 1 else memory_note(path, kept + len(merged.cases))
+        note = None if n == len(cut.parts) - 1 else memory_note(path, kept + len(merged.cases), baseline)
         yield merged, note
         if note is not None:
             return
 
 
-# The inspector keeps every case it lists (and its parse); past this much memory in use it stops loading, says so,
-# and lists what it has: a dataset of a million tests would take gigabytes. `turnlens export` streams and has no
-# such limit.
+# The inspector keeps every case it lists (and its parse); once a load has added this much memory in use it stops
+# loading, says so, and lists what it has: a dataset of a million tests would take gigabytes. `turnlens export`
+# streams and has no such limit. (What the load adds, not the process's total: the limit must not depend on what
+# else the process holds, such as a results view or, in the tests, every app run before.)
 MEMORY_LIMIT = 256 << 20
 MAX_CASES = 400_000  # the limit where resident memory cannot be read
 
@@ -220,10 +221,11 @@ def resident_bytes() -> int | None:
         return None
 
 
-def memory_note(path: str, cases: int) -> str | None:
-    """Why loading stops after `cases` cases, or None while there is room for more."""
+def memory_note(path: str, cases: int, baseline: int = 0) -> str | None:
+    """Why loading stops after `cases` cases, or None while there is room for more. `baseline`: the resident
+    memory when the load began."""
     resident = resident_bytes()
-    if (resident < MEMORY_LIMIT) if resident is not None else (cases < MAX_CASES):
+    if (max(resident - baseline, 0) < MEMORY_LIMIT) if resident is not None else (cases < MAX_CASES):
         return None
     return stopped_note(path, cases, f"memory in use passed the inspector's limit of {MEMORY_LIMIT >> 20} MiB")
 
@@ -257,7 +259,10 @@ def load_whole(path: str, *, repo_root: str, cwd: str | None, dialect: str) -> E
     cut = cut_file(path, dialect)
     if cut is not None:
         try:
-            *_, (whole, _note) = load_in_slices(path, cut, repo_root=repo_root, cwd=cwd, dialect=dialect)
+            baseline = resident_bytes() or 0
+            *_, (whole, _note) = load_in_slices(
+                path, cut, repo_root=repo_root, cwd=cwd, dialect=dialect, baseline=baseline
+            )
             return whole
         except SliceRefused:
             pass
@@ -295,6 +300,7 @@ def load_steps(
     when memory in use passes MEMORY_LIMIT or runs out."""
     total = len(paths)
     kept = 0  # cases loaded so far
+    baseline = resident_bytes() or 0  # the memory limit is on what this load adds
     last: LoadStep | None = None
     try:
         for number, path in enumerate(paths):
@@ -313,7 +319,9 @@ def load_steps(
             note = None
             if cut is not None:
                 rows: list[CaseRow] = []
-                parts = load_in_slices(path, cut, repo_root=repo_root, cwd=cwd, dialect=dialect, kept=kept)
+                parts = load_in_slices(
+                    path, cut, repo_root=repo_root, cwd=cwd, dialect=dialect, kept=kept, baseline=baseline
+                )
                 try:
                     for n, (part, note) in enumerate(parts):
                         done = n == len(cut.parts) - 1 or note is not None
@@ -339,7 +347,7 @@ def load_steps(
                 del cut, parts
             if eval_file is None:
                 eval_file = load_eval_file(path, repo_root=repo_root, cwd=cwd, dialect=dialect)
-                note = memory_note(path, kept + len(eval_file.cases)) if number < total - 1 else None
+                note = memory_note(path, kept + len(eval_file.cases), baseline) if number < total - 1 else None
                 for last in _rows_in_batches(
                     number, path, eval_file, profile, total if note else number + 1, total, cancelled, note=note
                 ):
