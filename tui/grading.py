@@ -16,7 +16,6 @@ from collections.abc import Callable
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widgets import Static
 
 from turnlens.formatting.model import EvalCase, FormattedCase
@@ -25,6 +24,7 @@ from turnlens.formatting.sanitize import sanitize
 from . import authoring, render
 from .actions import Action, bindings, table_commands
 from .commands import TableCommands
+from .screens import PanesScreen
 from .theme import use_theme
 from .widgets.footer import FittingFooter
 from .widgets.pane import Pane, PaneText
@@ -52,9 +52,10 @@ GRADING_ACTIONS = (
 )
 
 
-class GradingScreen(Screen):
+class GradingScreen(PanesScreen):
     ACTIONS = GRADING_ACTIONS  # bindings and palette entries are made from it
     BINDINGS = bindings(GRADING_ACTIONS)
+    MAIN_PANE = "evaluator"
     COMMANDS = {TableCommands}
 
     def __init__(
@@ -139,16 +140,9 @@ class GradingScreen(Screen):
         return table_commands(self, GRADING_ACTIONS)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "maximize_pane":
-            return self.maximized is None
-        if action == "restore_pane":
-            return self.maximized is not None
         if action == "toggle_mode":
             return self.dialect == "agentv-4"
-        return True
-
-    def watch_maximized(self) -> None:
-        self.refresh_bindings()
+        return super().check_action(action, parameters)
 
     def action_focus_pane(self, pane_id: str) -> None:
         self.query_one(f"#{pane_id}", Pane).focus()
@@ -168,23 +162,6 @@ class GradingScreen(Screen):
             return
         self.case, self.formatted, self.dialect = shown
         self._show(keep_scroll=False)
-
-    def action_maximize_pane(self) -> None:
-        focused = self.focused
-        pane = focused if isinstance(focused, Pane) else self.query_one("#evaluator", Pane)
-        pane.focus()
-        self.maximize(pane)
-        self.refresh_bindings()
-
-    def action_restore_pane(self) -> None:
-        self.minimize()
-        self.refresh_bindings()
-
-    def action_help(self) -> None:
-        from .actions import help_sections
-        from .screens import HelpScreen
-
-        self.app.push_screen(HelpScreen(help_sections(GRADING_ACTIONS), legend=[]))
 
     def action_copy(self) -> None:
         focused = self.focused

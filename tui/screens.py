@@ -92,7 +92,41 @@ class HelpScreen(ModalScreen):
             yield Static(help_text(self.sections, self.legend), id="help-text")
 
 
-class ProfileDiffScreen(Screen):
+class PanesScreen(Screen):
+    """A sub-screen of panes (grading, profile diff) with the inspector's pane keys: `z` maximises the focused pane
+    (else MAIN_PANE), esc restores it, `?` shows help made from the screen's ACTIONS table."""
+
+    ACTIONS: tuple = ()
+    MAIN_PANE = ""  # the id of the pane `z` maximises when no pane has the focus
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "maximize_pane":
+            return self.maximized is None
+        if action == "restore_pane":
+            return self.maximized is not None
+        return True
+
+    def watch_maximized(self) -> None:
+        self.refresh_bindings()
+
+    def action_maximize_pane(self) -> None:
+        focused = self.focused
+        pane = focused if isinstance(focused, Pane) else self.query_one(f"#{self.MAIN_PANE}", Pane)
+        pane.focus()
+        self.maximize(pane)
+        self.refresh_bindings()
+
+    def action_restore_pane(self) -> None:
+        self.minimize()
+        self.refresh_bindings()
+
+    def action_help(self) -> None:
+        from .actions import help_sections
+
+        self.app.push_screen(HelpScreen(help_sections(self.ACTIONS), legend=[]))
+
+
+class ProfileDiffScreen(PanesScreen):
     """The agentv and design chatPrompts side by side, lines that differ marked in the gutter."""
 
     ACTIONS = (
@@ -108,6 +142,7 @@ class ProfileDiffScreen(Screen):
         Action("question_mark,f1", "help", "Show this help.", footer="Help", title="Help"),
     )  # bindings and palette entries are made from it
     BINDINGS = bindings(ACTIONS)
+    MAIN_PANE = "diff-agentv"
     COMMANDS = {TableCommands}
 
     def __init__(
@@ -208,32 +243,6 @@ class ProfileDiffScreen(Screen):
             return
         self.case, self.agentv, self.design, _mode = shown
         self._show()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "maximize_pane":
-            return self.maximized is None
-        if action == "restore_pane":
-            return self.maximized is not None
-        return True
-
-    def watch_maximized(self) -> None:
-        self.refresh_bindings()
-
-    def action_maximize_pane(self) -> None:
-        focused = self.focused
-        pane = focused if isinstance(focused, Pane) else self.query_one("#diff-agentv", Pane)
-        pane.focus()
-        self.maximize(pane)
-        self.refresh_bindings()
-
-    def action_restore_pane(self) -> None:
-        self.minimize()
-        self.refresh_bindings()
-
-    def action_help(self) -> None:
-        from .actions import help_sections
-
-        self.app.push_screen(HelpScreen(help_sections(self.ACTIONS), legend=[]))
 
     def action_back(self) -> None:
         """Back to the inspector, which takes the mode chosen here."""
