@@ -88,7 +88,7 @@ def release_long_lived() -> None:
     gc.unfreeze()
 
 
-_kept: list | None = None  # what keep_to_exit holds, once exit_without_freeing was called
+_kept: list[object] | None = None  # what keep_to_exit holds, once exit_without_freeing was called
 
 
 def exit_without_freeing() -> None:

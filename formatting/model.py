@@ -13,7 +13,9 @@ from typing import Literal
 
 # Defined apart (records.py) so that reading a results file does not build this module's dataclasses; the same
 # classes, named here too.
-from turnlens.formatting.records import ChatMessage, Diagnostic
+from turnlens.formatting.records import ChatMessage as ChatMessage
+from turnlens.formatting.records import Diagnostic as Diagnostic
+from turnlens.formatting.records import JsonArray, JsonObject
 
 Mode = Literal["lm", "agent"]
 Profile = Literal["agentv", "design"]
@@ -115,7 +117,7 @@ class Grader:
     negate: bool = False
     # what else AgentV keeps of the definition and that decides a verdict (value, mode, expected, command, aggregator,
     # rubrics, threshold, config…), plain data with AgentV's keys
-    settings: dict = field(default_factory=dict)
+    settings: JsonObject = field(default_factory=dict)
     members: list[Grader] = field(default_factory=list)  # a composite's graders
     prompt: GraderPrompt | None = None  # an llm-grader's prompt
     script_path: str | None = None  # a code grader's script, or the file defining a custom assertion type (absolute)
@@ -134,7 +136,7 @@ class EvaluatorPrompt:
     type: str
     prompt: str | None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JsonObject:
         return {"name": self.name, "type": self.type, "prompt": self.prompt}
 
 
@@ -157,7 +159,7 @@ class EvalCase:
     # whose id is not a string. Not the whole mapping: kept for every case of a loaded file, it was a third of it.
     raw_id: object = None
     # --- agentv-0.15: the case's own `evaluators`, as written (None when it declares none)
-    evaluators: list | None = None
+    evaluators: JsonArray | None = None
     # --- agentv-4 (see formatting/evals/agentv4.py); defaults for agentv-0.15 cases
     # `criteria` (or deprecated `expected_outcome`) after interpolation; for agentv-0.15, `outcome` is used instead
     criteria: str | None = None
@@ -172,10 +174,11 @@ class EvalCase:
     # where the test came from when not written inline: "cases.yaml", "dataset.jsonl line 3", "evals.json"...
     source: str | None = None
     skip_defaults: bool = False  # `execution.skip_defaults: true`: suite input, input_files and assertions ignored
-    metadata: dict | None = None  # agentv-4: the test's metadata merged with the suite's (graders' {{ metadata }})
+    # agentv-4: the test's metadata merged with the suite's (graders' {{ metadata }})
+    metadata: JsonObject | None = None
     # agentv-4: run settings that decide the verdict besides the graders: depends_on, on_dependency_failure, trials,
     # threshold (the test's, else the suite's execution), as written
-    run_settings: dict | None = None
+    run_settings: JsonObject | None = None
     # agentv-4: the mode AgentV formats the test in (its target's provider decides), and why
     agentv_mode: str | None = None
     agentv_mode_reason: str = ""
@@ -232,7 +235,7 @@ class Rendered:
     system_message: str | None = None
     dialect: Dialect = "agentv-0.15"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JsonObject:
         chat = None if self.chat_prompt is None else [m.to_json() for m in self.chat_prompt]
         if self.dialect == "agentv-4":
             return {"question": self.question, "chatPrompt": chat, "systemMessage": self.system_message}
@@ -278,7 +281,7 @@ class Explanation:
     messages: list[MessageFate]
     segments: list[SegmentFate]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JsonObject:
         return {
             "rule": self.rule,
             "uses_markers": self.uses_markers,

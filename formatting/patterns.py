@@ -18,7 +18,7 @@ class LazyPattern:
 
     def __init__(self, *args: Any) -> None:
         self._args = args
-        self._pattern: re.Pattern | None = None
+        self._pattern: re.Pattern[str] | re.Pattern[bytes] | None = None  # (sniff.py has bytes patterns)
 
     def __getattr__(self, name: str) -> Any:  # (only for names not set on this object yet)
         if name.startswith("__"):

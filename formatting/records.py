@@ -5,9 +5,14 @@ only these, does not pay for building the eval model's dataclasses at start-up (
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal, TypeAlias
 
 Severity = Literal["error", "warning", "info"]
+
+# Plain data as JSON or YAML gives it, read from an input file or made to be dumped. What a value holds is checked
+# where it is read (isinstance), so the values are typed Any rather than a recursive union every reader must narrow.
+JsonObject: TypeAlias = dict[str, Any]
+JsonArray: TypeAlias = list[Any]
 
 
 @dataclass(frozen=True)
@@ -32,5 +37,5 @@ class ChatMessage:
     role: str
     content: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, str]:
         return {"role": self.role, "content": self.content}

@@ -9,11 +9,12 @@ HTML writers and the inspector's view all read a `TreeDiff`.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from turnlens.formatting.diff.trees import Tree
 from turnlens.formatting.model import EvalCase, EvalFile, FormattedCase, Rendered
+from turnlens.formatting.records import JsonObject
 
 # What a changed file is to a test that uses it (the `kind` of a cause).
 EVAL_FILE = "eval file"
@@ -32,7 +33,7 @@ class Cause:
     kind: str  # EVAL_FILE, ATTACHMENT, GUIDELINE, ENV, CONFIG or OTHER
     change: str  # "modified", "added" (only in the new version) or "removed"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JsonObject:
         return {"file": self.file, "kind": self.kind, "change": self.change}
 
 
@@ -53,7 +54,7 @@ class TestRef:
     file: str
     line: int | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JsonObject:
         return {"id": self.id, "file": self.file}
 
 
@@ -78,7 +79,7 @@ class TestChange:
             names.append("markers.segments")
         return names
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JsonObject:
         return {
             "id": self.id,
             "file": self.file,
@@ -107,7 +108,7 @@ class TreeDiff:
     def any_change(self) -> bool:
         return bool(self.added or self.removed or self.changed)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JsonObject:
         return {
             "added": [t.to_json() for t in self.added],
             "removed": [t.to_json() for t in self.removed],
@@ -260,7 +261,7 @@ def snapshot_version(
     eval_paths: list[str],
     shown_root: str,
     cwd: str,
-    environ=None,
+    environ: Mapping[str, str] | None = None,
     dialect: str = "auto",
     progress: Callable[[str], None] | None = None,
 ) -> tuple[dict[tuple[str, str, int], _Snapshot], dict[str, str]]:
@@ -324,7 +325,7 @@ def snapshot_version(
 # ------------------------------------------------------------------------------------------------ both versions
 
 
-def _field_order(name: str) -> tuple:
+def _field_order(name: str) -> tuple[int, int, int]:
     """Sort key of a field: the prompts first (lm before agent), then the graders' in the order the test sends
     them (a stable sort keeps it), then the rest."""
     mode, _, rest = name.partition(".")

@@ -39,7 +39,7 @@ class Tree:
             shutil.rmtree(self.root, ignore_errors=True)
 
 
-def _git(args: list[str], cwd: str, data: bytes | None = None) -> subprocess.CompletedProcess:
+def _git(args: list[str], cwd: str, data: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
     env = {**os.environ, **_GIT_ENV}
     try:
         return subprocess.run(

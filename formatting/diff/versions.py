@@ -4,7 +4,7 @@ comparison itself."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from turnlens.formatting.diff.compare import TreeDiff, compare_snapshots, snapshot_version
@@ -106,7 +106,10 @@ def eval_files_in(tree: Tree, paths: list[str]) -> list[str]:
 
 
 def run_diff(
-    plan: DiffPlan, environ=None, dialect: str = "auto", progress: Callable[[str], None] | None = None
+    plan: DiffPlan,
+    environ: Mapping[str, str] | None = None,
+    dialect: str = "auto",
+    progress: Callable[[str], None] | None = None,
 ) -> TreeDiff:
     sides = []
     for tree in (plan.before, plan.after):

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from turnlens.formatting.records import ChatMessage
+from turnlens.formatting.records import ChatMessage, JsonObject
 from turnlens.formatting.results.fields import as_error_text, as_evaluator_request, as_number, as_request, as_text
 
 # 4.x row keys that a 0.15-era row never has: one of them makes a row a 4.x row.
@@ -91,11 +91,11 @@ _STATUS_CODES = {
 }
 
 
-def is_v4_row(data: dict) -> bool:
+def is_v4_row(data: JsonObject) -> bool:
     return not ("eval_id" in data and "test_id" not in data) and any(key in data for key in V4_KEYS)
 
 
-def get(data: dict, key: str) -> Any:
+def get(data: JsonObject, key: str) -> Any:
     """`data[key]`, or its camelCase alias."""
     if key in data:
         return data[key]
@@ -105,7 +105,7 @@ def get(data: dict, key: str) -> Any:
     return None
 
 
-def status_code(data: dict) -> int:
+def status_code(data: JsonObject) -> int:
     value = get(data, "execution_status")
     if isinstance(value, str):
         return _STATUS_CODES.get(value.strip().lower(), STATUS_UNKNOWN)
@@ -130,7 +130,7 @@ def total_tokens(value: Any) -> float | None:
     return sum(known) if known else None
 
 
-def failing_grader_names(data: dict) -> list[str]:
+def failing_grader_names(data: JsonObject) -> list[str]:
     """Names of the graders whose verdict is `fail` (nested graders of a composite included)."""
     names: list[str] = []
 
@@ -174,7 +174,7 @@ class GraderScore:
     details: Any = None
     duration_ms: float | None = None
     token_usage: Any = None
-    raw: dict = field(default_factory=dict)
+    raw: JsonObject = field(default_factory=dict)
 
 
 @dataclass
@@ -272,7 +272,7 @@ def grader_scores(value: Any, depth: int = 0) -> list[GraderScore]:
     for entry in value:
         if not isinstance(entry, dict):
             continue
-        request: dict = entry["input"] if isinstance(entry.get("input"), dict) else {}
+        request: JsonObject = entry["input"] if isinstance(entry.get("input"), dict) else {}
         if not request and isinstance(entry.get("raw_request"), dict):
             request = entry["raw_request"]
         out.append(
@@ -296,7 +296,7 @@ def grader_scores(value: Any, depth: int = 0) -> list[GraderScore]:
     return out
 
 
-def fill_v4(record: Any, data: dict) -> None:
+def fill_v4(record: Any, data: JsonObject) -> None:
     """Map a 4.x row onto `record` (a ResultRecord): shared fields in place, the rest in `record.v4`."""
     v4 = V4Fields(
         suite=as_text(data.get("suite")),

@@ -23,6 +23,7 @@ from typing import Any
 import orjson
 
 from turnlens.formatting.jsstr import js_json, js_json_indent, js_trim
+from turnlens.formatting.records import JsonObject
 from turnlens.formatting.results.agentv4 import ALIASES
 
 DEFAULT_DELTA = 0.1
@@ -69,7 +70,7 @@ class Comparison:
     baseline: str | None = None  # the targets, in a matrix or a --baseline/--candidate comparison
     candidate: str | None = None
 
-    def as_json_value(self) -> dict:
+    def as_json_value(self) -> JsonObject:
         value: dict[str, Any] = {
             "matched": [
                 {
@@ -253,7 +254,7 @@ def _parse(line: str) -> Any:
         raise CompareError(js_json_error(line)) from None
 
 
-def _looks_like_result(row: dict) -> bool:
+def _looks_like_result(row: JsonObject) -> bool:
     return isinstance(row.get("test_id"), str) or any(
         key in row for key in ("score", "trace", "spans", "target", "grading_path", "timing_path")
     )
@@ -313,7 +314,7 @@ def _is_index(key: str) -> bool:
     return key.isdigit() and key.isascii() and (key == "0" or key[0] != "0") and int(key) < 2**32 - 1
 
 
-def js_object(pairs: list[tuple[str, Any]]) -> dict:
+def js_object(pairs: list[tuple[str, Any]]) -> JsonObject:
     """An object as JavaScript orders its keys: array indexes first, ascending, then the others as inserted."""
     built: dict[str, Any] = {}
     for key, value in pairs:
@@ -322,7 +323,7 @@ def js_object(pairs: list[tuple[str, Any]]) -> dict:
     return {**{k: built[k] for k in indexes}, **{k: v for k, v in built.items() if not _is_index(k)}}
 
 
-def matrix_json_value(matrix: Matrix) -> dict:
+def matrix_json_value(matrix: Matrix) -> JsonObject:
     return {
         "matrix": [
             {"test_id": test_id, "scores": js_object([(_snake(str(t)), s) for t, s in scores.items()])}
@@ -388,5 +389,5 @@ def compare_json(
         return "", f"Error: {error}\n", 1
 
 
-def _out(value: dict) -> str:
+def _out(value: JsonObject) -> str:
     return js_json_indent(value) + "\n"

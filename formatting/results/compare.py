@@ -11,6 +11,7 @@ Works on the summaries of two indexed `ResultsFile`s, so it never reads whole re
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -85,7 +86,7 @@ def _rows(results: ResultsFile, target: str | None) -> tuple[list[Row], dict[str
     return rows, latest, unscored
 
 
-def _mean(results: ResultsFile, indexes) -> float | None:
+def _mean(results: ResultsFile, indexes: Iterable[int]) -> float | None:
     scores = [results.scores[i] for i in indexes]
     return sum(scores) / len(scores) if scores else None
 
@@ -178,7 +179,7 @@ def compare_runs(
     )
 
 
-def _row_order(row: CompareRow) -> tuple:
+def _row_order(row: CompareRow) -> tuple[int, float, str]:
     delta = row.delta
     # within an outcome: the biggest drop first for losses, the biggest change first otherwise
     magnitude = 0.0 if delta is None else (delta if row.status == "loss" else -abs(delta))

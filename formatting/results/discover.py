@@ -92,7 +92,7 @@ def find_runs(
     return found
 
 
-def run_order(run: RunSource) -> tuple:
+def run_order(run: RunSource) -> tuple[bool, bool, float, str]:
     """How runs are listed: runs named by their time first, newest first; then files such as baselines, newest
     first (by modification time)."""
     return (not run.named, math.isnan(run.time), -run.time if not math.isnan(run.time) else 0.0, run.path)

@@ -17,7 +17,8 @@ from typing import Literal
 
 from turnlens.formatting.evals.dialect import SKIP_DIRS
 from turnlens.formatting.jsstr import js_trim
-from turnlens.formatting.model import ChatMessage, EvalCase, EvalFile
+from turnlens.formatting.model import ChatMessage, EvalCase, EvalFile, FormattedCase, Rendered
+from turnlens.formatting.results.agentv4 import GraderScore
 from turnlens.formatting.results.reader import ResultRecord
 from turnlens.formatting.wording import plural
 
@@ -171,7 +172,7 @@ class DriftChecker:
         self._eval_paths: list[str] | None = None
         self._loaded: dict[str, EvalFile] = {}
         self._by_id: dict[str, list[tuple[str, int]]] | None = None
-        self._formatted: dict[tuple[str, int], object] = {}  # a case is formatted once, however many results
+        self._formatted: dict[tuple[str, int], FormattedCase] = {}  # a case is formatted once, however many results
 
     @property
     def eval_paths(self) -> list[str]:
@@ -292,7 +293,7 @@ class DriftChecker:
         return compare_v4(record, eval_file, case, formatted, input_md)
 
 
-def sent_messages(rendered) -> list[ChatMessage]:
+def sent_messages(rendered: Rendered) -> list[ChatMessage]:
     """What the provider receives: the chatPrompt, else the question as one user message."""
     if rendered.chat_prompt is not None:
         return list(rendered.chat_prompt)
@@ -304,7 +305,7 @@ def input_md_text(messages: list[ChatMessage]) -> str:
     return "\n\n".join(f"@[{m.role.lower()}]:\n{m.content}" for m in messages) + "\n"
 
 
-def _request_fields(record: ResultRecord, formatted, *, guidelines: bool) -> list[FieldDrift]:
+def _request_fields(record: ResultRecord, formatted: FormattedCase, *, guidelines: bool) -> list[FieldDrift]:
     """The recorded lm/agent requests (chat prompt, question and, for 0.15 rows, guidelines) against the engine's."""
     fields: list[FieldDrift] = []
     for mode, recorded in (("lm", record.lm_request), ("agent", record.agent_request)):
@@ -325,7 +326,7 @@ def _request_fields(record: ResultRecord, formatted, *, guidelines: bool) -> lis
 
 
 def compare_v4(
-    record: ResultRecord, eval_file: EvalFile, case: EvalCase, formatted, input_md: str | None
+    record: ResultRecord, eval_file: EvalFile, case: EvalCase, formatted: FormattedCase, input_md: str | None
 ) -> DriftReport:
     fields = _request_fields(record, formatted, guidelines=False)
     lm = formatted.rendered("lm")
@@ -380,7 +381,7 @@ def parse_input_md(text: str) -> list[ChatMessage] | None:
     return messages
 
 
-def _input_md_candidates(formatted) -> list[list[ChatMessage]]:
+def _input_md_candidates(formatted: FormattedCase) -> list[list[ChatMessage]]:
     """What the run may have sent, today: the chatPrompt (else the question as one user message), and what an LLM
     provider receives (a system message first: the test's, else AgentV's default), and the agent-mode question."""
     lm, agent = formatted.rendered("lm"), formatted.rendered("agent")
@@ -404,7 +405,7 @@ def _normalised(messages: list[ChatMessage]) -> list[tuple[str, str]]:
     return [(m.role.lower(), m.content.rstrip("\n")) for m in messages]
 
 
-def _compare_input_md(input_md: str, formatted) -> FieldDrift:
+def _compare_input_md(input_md: str, formatted: FormattedCase) -> FieldDrift:
     recorded = parse_input_md(input_md)
     candidates = _input_md_candidates(formatted)
     if recorded is None:  # not the layout AgentV writes: compared as text with the first candidate
@@ -428,10 +429,10 @@ def _compare_input_md(input_md: str, formatted) -> FieldDrift:
 _ANSWER_HEADER = "\n\n[[ ## answer ## ]]\n"
 
 
-def recorded_grader_prompts(record: ResultRecord) -> list[tuple[str, str, object]]:
+def recorded_grader_prompts(record: ResultRecord) -> list[tuple[str, str, GraderScore | None]]:
     """(field name, recorded user prompt, the scores[] entry or None for the default grader) of every grader
     prompt the row recorded."""
-    out: list[tuple[str, str, object]] = []
+    out: list[tuple[str, str, GraderScore | None]] = []
     if record.evaluator_request is not None and record.evaluator_request.user_prompt is not None:
         out.append(("grader prompt", record.evaluator_request.user_prompt, None))
     v4 = record.v4
@@ -439,7 +440,7 @@ def recorded_grader_prompts(record: ResultRecord) -> list[tuple[str, str, object
         return out
     seen: set[str] = set()
 
-    def walk(graders, depth: int) -> None:
+    def walk(graders: list[GraderScore], depth: int) -> None:
         for grader in graders:
             if grader.user_prompt is not None:
                 name = grader.name or grader.type or "grader"
@@ -456,7 +457,7 @@ def recorded_grader_prompts(record: ResultRecord) -> list[tuple[str, str, object
     return out
 
 
-def _default_template_parts(formatted, criteria: str | None) -> tuple[str, str, str]:
+def _default_template_parts(formatted: FormattedCase, criteria: str | None) -> tuple[str, str, str]:
     """(the prompt up to the question, the lm question, the rest up to the answer) of the test's default grader
     prompt, with `criteria` in place of the test's when given."""
     from turnlens.formatting.prompts.engine import GRADER_TEMPLATE_HEAD_V4
@@ -471,7 +472,7 @@ def _default_template_parts(formatted, criteria: str | None) -> tuple[str, str, 
     return f"{head}{chosen}\n\n[[ ## question ## ]]\n", question, tail
 
 
-def _criteria_of(grader, case: EvalCase) -> tuple[str | None, str | None]:
+def _criteria_of(grader: GraderScore, case: EvalCase) -> tuple[str | None, str | None]:
     """The criteria a listed llm-grader fills the default template with: a bare `prompt:` string without
     `{{ }}` (AgentV reads it as the criteria), else the test's. Second value: why it cannot be recomputed."""
     definition = next((g for g in case.assertions if g.name == grader.name), None)
@@ -488,7 +489,9 @@ def _criteria_of(grader, case: EvalCase) -> tuple[str | None, str | None]:
     return None, None
 
 
-def grader_prompt_fields(record: ResultRecord, case: EvalCase, formatted, notes: list[str]) -> list[FieldDrift]:
+def grader_prompt_fields(
+    record: ResultRecord, case: EvalCase, formatted: FormattedCase, notes: list[str]
+) -> list[FieldDrift]:
     """Each recorded grader prompt that uses AgentV 4's default template against that template filled from the
     test as it is today (criteria, question in lm and agent mode, reference answer). Prompts of other shapes
     (rubric checklists, score ranges, custom templates) are named in `notes`, not compared."""
@@ -529,7 +532,9 @@ def grader_prompt_fields(record: ResultRecord, case: EvalCase, formatted, notes:
     return fields
 
 
-def compare_with_case(record: ResultRecord, eval_file: EvalFile, case: EvalCase, formatted=None) -> DriftReport:
+def compare_with_case(
+    record: ResultRecord, eval_file: EvalFile, case: EvalCase, formatted: FormattedCase | None = None
+) -> DriftReport:
     """Compare what `record` recorded with `case` formatted by the engine (profile agentv, what AgentV sends)."""
     from turnlens.formatting.prompts.engine import evaluator_prompt, format_case
 

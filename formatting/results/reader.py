@@ -19,12 +19,12 @@ from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, BinaryIO
 
 import orjson
 
 from turnlens.formatting.evals.files import FileReadError
-from turnlens.formatting.records import Diagnostic
+from turnlens.formatting.records import Diagnostic, JsonObject
 from turnlens.formatting.results import agentv4
 from turnlens.formatting.results.fields import (
     EvaluatorRequest,
@@ -109,7 +109,7 @@ class ResultRecord:
     evaluator_request: EvaluatorRequest | None = None
     evaluator_results: list[EvaluatorResult] = field(default_factory=list)
     error: str | None = None
-    raw: dict = field(default_factory=dict)
+    raw: JsonObject = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     v4: Any = None  # agentv4.V4Fields for an AgentV 4 row
 
@@ -168,7 +168,7 @@ def record_from_mapping(data: Any, file: str, line: int) -> ResultRecord:
     return record
 
 
-def _fill_v4_fields(record: ResultRecord, data: dict) -> None:
+def _fill_v4_fields(record: ResultRecord, data: JsonObject) -> None:
     """AgentV 4 rows (test_id, scores[], output, requests…): see agentv4.fill_v4."""
     from turnlens.formatting.results import agentv4
 
@@ -321,7 +321,7 @@ class ResultsFile:
             self._string_ids[text] = number
         return number
 
-    def _add(self, data: dict, start: int, end: int, line: int) -> None:
+    def _add(self, data: JsonObject, start: int, end: int, line: int) -> None:
         # the scan's hot path (a run of 50,000 rows is indexed in the background while the UI draws): the common
         # shapes (a float score, string ids, an ISO timestamp) are read inline; anything else goes to the helpers
         get = data.get
@@ -371,11 +371,11 @@ class ResultsFile:
         self.durations = array("d")  # ms, NaN when not recorded
         self.costs = array("d")  # USD, NaN when not recorded
         self.tokens = array("d")  # NaN when not recorded
-        self.failing: dict[int, array] = {}  # interned grader name -> indexes of the records where it failed
+        self.failing: dict[int, array[int]] = {}  # interned grader name -> indexes of the records where it failed
         self.v4_count = 0  # rows read as AgentV 4 rows
         self.recorded: set[str] = set()  # which of "duration", "cost", "tokens" any row recorded
 
-    def _add_v4_columns(self, data: dict) -> None:
+    def _add_v4_columns(self, data: JsonObject) -> None:
         # on the scan's hot path (50 000 rows a few seconds at most): plain lookups, no helper per field
         index = self.count
         if data.keys().isdisjoint(_V4_KEYS):
@@ -443,7 +443,7 @@ class ResultsFile:
 
     def _follow_state(self) -> tuple[int, int]:
         """(offset after the last complete line, number of lines before it), computed once after the scan."""
-        state = getattr(self, "_following", None)
+        state: tuple[int, int] | None = getattr(self, "_following", None)
         if state is not None:
             return state
         size = self.size
@@ -470,7 +470,7 @@ class ResultsFile:
         return self._following
 
     @staticmethod
-    def _line_start(handle: Any, size: int) -> int:
+    def _line_start(handle: BinaryIO, size: int) -> int:
         position = size
         while position > 0:
             step = min(position, 64 * 1024)
@@ -633,7 +633,7 @@ class ResultsFile:
         self._yaml_tail = new_tail
         return "grown" if (self.count, self.revision, self.problem_count) != before else "same"
 
-    def _replace(self, index: int, data: dict, start: int, end: int, line: int, was_v4: bool) -> bool:
+    def _replace(self, index: int, data: JsonObject, start: int, end: int, line: int, was_v4: bool) -> bool:
         """Index `data` again as record `index` (its document grew), in place: another thread may be reading the
         columns, so nothing is removed. Returns whether it is an AgentV 4 row."""
         fresh = ResultsFile(self.path)  # not opened: only its columns are used
@@ -759,7 +759,8 @@ class ResultsFile:
             start, first_line, number = 0, 1, 0
             for line_start, line_end, text in src.lines(0):
                 number += 1
-                if text[:3] == b"---" and _YAML_DOC_SEPARATOR.match(text):
+                # (a memoryview equals the bytes it holds; typeshed does not say so)
+                if text[:3] == b"---" and _YAML_DOC_SEPARATOR.match(text):  # type: ignore[comparison-overlap]
                     yield start, line_start, first_line
                     start, first_line = line_end + 1, number + 1
             yield start, self.size, first_line
@@ -1112,7 +1113,7 @@ def select(
     query: str = "",
     threshold: float = DEFAULT_THRESHOLD,
     upto: int | None = None,
-) -> array:
+) -> array[int]:
     """Record indexes to show, in order. Works on summaries only (never reads a record)."""
     count = results.count if upto is None else min(upto, results.count)
     scores, flags, eval_ids = results.scores, results.flags, results.eval_ids
@@ -1195,7 +1196,7 @@ def _failing_grader(results: ResultsFile, name: str, count: int) -> list[int]:
     return [i for i in (found or ()) if i < count]
 
 
-def _load_yaml_document(chunk: bytes):
+def _load_yaml_document(chunk: bytes) -> Any:
     """One results document with YAML 1.2 core-schema typing, as AgentV wrote it (`yes` stays text)."""
     from turnlens.formatting.evals.yaml12 import parse_yaml
 

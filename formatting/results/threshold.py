@@ -21,6 +21,7 @@ from typing import Any
 import orjson
 
 from turnlens.formatting.evals.files import FileReadError, read_head
+from turnlens.formatting.records import JsonObject
 from turnlens.formatting.results.reader import DEFAULT_THRESHOLD
 
 SOURCE_DEFAULT = "AgentV's default"
@@ -52,7 +53,7 @@ def _inside(path: str, root: str) -> bool:
         return False
 
 
-def _first_row(index_path: str) -> dict | None:
+def _first_row(index_path: str) -> JsonObject | None:
     try:
         head = read_head(index_path, READ_LIMIT)
     except FileReadError:

@@ -18,6 +18,8 @@ from typing import Any
 
 import orjson
 
+from turnlens.formatting.records import JsonObject
+
 TRACE_SCHEMA = "agentv.trace.v1"
 TRANSCRIPT_SCHEMA = "agentv.transcript.v1"
 MAX_SPANS = 20_000  # a trace holds a few hundred; past this the rest is counted, not listed
@@ -119,7 +121,7 @@ def read_trace(data: Any) -> Trace | None:
     if not isinstance(data, dict):
         return None
     inner = data.get("trace")
-    body: dict = inner if isinstance(inner, dict) else data
+    body: JsonObject = inner if isinstance(inner, dict) else data
     spans = body.get("spans")
     if not isinstance(spans, list):
         return None
@@ -131,7 +133,7 @@ def read_trace(data: Any) -> Trace | None:
         if not isinstance(raw, dict):
             continue
         found = raw.get("attributes")
-        attributes: dict = found if isinstance(found, dict) else {}
+        attributes: JsonObject = found if isinstance(found, dict) else {}
         start, end = _nanos(raw.get("start_time_unix_nano")), _nanos(raw.get("end_time_unix_nano"))
         duration = (end - start) / 1e6 if start is not None and end is not None and end >= start else None
         status = raw.get("status")

@@ -15,10 +15,10 @@ from rich.text import Text
 from turnlens.formatting.model import Rendered
 from turnlens.formatting.results.agentv4 import Assertion, GraderScore
 from turnlens.formatting.results.artifacts import Artifacts
+from turnlens.formatting.results.fields import RecordedRequest
 from turnlens.formatting.results.reader import (
     DEFAULT_THRESHOLD,
     EvaluatorResult,
-    RecordedRequest,
     ResultRecord,
     truncate_text,
 )
