@@ -17,13 +17,7 @@ from typing import Any
 
 import orjson
 
-from turnlens.formatting.evals.envfile import load_env
-from turnlens.formatting.evals.files import FileReadError, outside_root_message, read_bytes, relative_path
-from turnlens.formatting.evals.interpolate import has_vars, interpolate_env, interpolate_vars
-from turnlens.formatting.evals.references import Resolver, decode_eval_bytes, read_error_text, read_text
-from turnlens.formatting.evals.targets import find_targets_file, mode_for, read_targets, target_name
-from turnlens.formatting.evals.yaml12 import YamlDoc, YamlError, has_alias, parse_yaml, refusal_text
-from turnlens.formatting.graders.parse import (
+from turnlens.formatting.evals.agentv4_graders import (
     UNDEFINED,
     GraderError,
     GraderSource,
@@ -32,6 +26,12 @@ from turnlens.formatting.graders.parse import (
     reads_criteria,
     suite_metadata,
 )
+from turnlens.formatting.evals.envfile import load_env
+from turnlens.formatting.evals.files import FileReadError, outside_root_message, read_bytes, relative_path
+from turnlens.formatting.evals.interpolate import has_vars, interpolate_env, interpolate_vars
+from turnlens.formatting.evals.references import Resolver, decode_eval_bytes, read_error_text, read_text
+from turnlens.formatting.evals.targets import find_targets_file, mode_for, read_targets, target_name
+from turnlens.formatting.evals.yaml12 import YamlDoc, YamlError, has_alias, parse_yaml, refusal_text
 from turnlens.formatting.jsjson import js_json_error
 from turnlens.formatting.jsstr import (
     JS_WHITESPACE,

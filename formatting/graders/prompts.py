@@ -12,12 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from turnlens.formatting.evals.agentv4_graders import TEMPLATE_VARIABLE
 from turnlens.formatting.jsstr import js_blank, js_json, js_json_indent, js_trim
 from turnlens.formatting.model import EvalCase, FormattedCase, Grader
-from turnlens.formatting.patterns import LazyPattern
 from turnlens.formatting.prompts.engine import GRADER_TEMPLATE_HEAD_V4, evaluator_question
 
-TEMPLATE_VARIABLE = LazyPattern(r"\{\{\s*([a-zA-Z0-9_]+)\s*\}\}")
 DEFAULT_TEMPLATE = (
     GRADER_TEMPLATE_HEAD_V4 + "[[ ## criteria ## ]]\n{{criteria}}\n\n[[ ## question ## ]]\n{{input}}\n\n"
     "[[ ## reference_answer ## ]]\n{{expected_output}}\n\n[[ ## answer ## ]]\n{{output}}"

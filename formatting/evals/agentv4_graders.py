@@ -20,6 +20,7 @@ from turnlens.formatting.evals.references import read_error_text, read_text
 from turnlens.formatting.evals.yaml12 import YamlError, parse_yaml
 from turnlens.formatting.jsstr import js_blank, js_json, js_trim
 from turnlens.formatting.model import Grader, GraderPrompt
+from turnlens.formatting.patterns import LazyPattern
 
 # The grader types AgentV 4.42.4 knows; any other string type is a custom assertion (`.agentv/assertions/`).
 KNOWN_TYPES = frozenset(
@@ -42,6 +43,8 @@ TEMPLATE_VARIABLES = (
     "file_changes",
     "tool_calls",
 )
+# `{{ name }}` in a grader's prompt: what makes a prompt a whole template (graders/prompts.py fills it the same way)
+TEMPLATE_VARIABLE = LazyPattern(r"\{\{\s*([a-zA-Z0-9_]+)\s*\}\}")
 INCLUDE_DEPTH = 3  # AgentV's limit on nested `include:` templates
 FILE_PREFIX = "file://"
 TRAJECTORY_MODES = ("any_order", "in_order", "exact", "subset", "superset")
@@ -981,14 +984,10 @@ def _bare_path_trap(p: _Parse, prompt: str, roots: list[str], name: str) -> None
 
 
 def _uses_template_variables(text: str) -> bool:
-    from turnlens.formatting.graders.prompts import TEMPLATE_VARIABLE
-
     return any(m.group(1) in TEMPLATE_VARIABLES for m in TEMPLATE_VARIABLE.finditer(text))
 
 
 def _check_template(p: _Parse, text: str, path: str, name: str) -> None:
-    from turnlens.formatting.graders.prompts import TEMPLATE_VARIABLE
-
     used = [m.group(1) for m in TEMPLATE_VARIABLE.finditer(text)]
     if "output" not in used and "expected_output" not in used:
         raise GraderError(
