@@ -7,8 +7,8 @@ Kept free of textual/rich imports so the command starts fast.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping
+from typing import IO, TYPE_CHECKING, Any, BinaryIO, Protocol
 
 from turnlens.formatting import gcpause
 from turnlens.formatting.evals.files import (
@@ -20,16 +20,31 @@ from turnlens.formatting.evals.interpolate import is_env_note
 from turnlens.formatting.evals.loader import load_eval_file
 from turnlens.formatting.export import output
 from turnlens.formatting.graders.prompts import case_graders
-from turnlens.formatting.model import Diagnostic, EvalFile
+from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, Rendered
 from turnlens.formatting.prompts.engine import format_case
+from turnlens.formatting.records import JsonObject
+
+if TYPE_CHECKING:  # (imported where used: only a big file is cut and exported on every core)
+    from turnlens.formatting.evals.slices import Slice
+    from turnlens.formatting.export.parallel import DeferredSlices
 
 
-def iter_rows(ev: EvalFile, profile: str = "agentv") -> Iterator[dict]:
+class ExportOptions(Protocol):
+    """What an eval files' export reads of the command's options (`turnlens export`'s argparse namespace)."""
+
+    paths: list[str]
+    repo_root: str | None
+    profile: str
+    dialect: str
+    quiet: bool
+
+
+def iter_rows(ev: EvalFile, profile: str = "agentv") -> Iterator[JsonObject]:
     """The export row of every case of a loaded eval file, in file order (skipped cases included)."""
     return _iter_rows(ev, profile, plain=True)
 
 
-def _rendered_row(rendered) -> dict:
+def _rendered_row(rendered: Rendered) -> JsonObject:
     """Rendered.to_json() with the ChatMessages left as they are: orjson writes a dataclass as its fields in
     order, which gives the same bytes without a dict per message."""
     if rendered.dialect == "agentv-4":
@@ -41,7 +56,7 @@ def _rendered_row(rendered) -> dict:
     return {"question": rendered.question, "guidelines": rendered.guidelines, "chatPrompt": rendered.chat_prompt}
 
 
-def _iter_rows(ev: EvalFile, profile: str, plain: bool) -> Iterator[dict]:
+def _iter_rows(ev: EvalFile, profile: str, plain: bool) -> Iterator[JsonObject]:
     rel_paths: dict[str, str] = {}
 
     def rel(p: str) -> str:
@@ -91,7 +106,7 @@ def _iter_rows(ev: EvalFile, profile: str, plain: bool) -> Iterator[dict]:
         yield row
 
 
-def _id_as_written(case) -> object:
+def _id_as_written(case: EvalCase) -> object:
     raw = case.raw_id
     return raw if isinstance(raw, (str, int, float, bool)) else None
 
@@ -102,8 +117,8 @@ def export_rows(
     profile: str = "agentv",
     cwd: str | None = None,
     dialect: str = "auto",
-    environ=None,
-) -> tuple[list[dict], Diagnostic | None]:
+    environ: Mapping[str, str] | None = None,
+) -> tuple[list[JsonObject], Diagnostic | None]:
     """The export rows of one eval file, or the reason it was refused."""
     ev = load_eval_file(path, repo_root=repo_root, cwd=cwd, dialect=dialect, environ=environ)
     if ev.error is not None:
@@ -112,7 +127,11 @@ def export_rows(
 
 
 def _export_one(
-    path: str, args, text: str | None = None, first_case_index: int = 0, config_diagnostics: bool = True
+    path: str,
+    args: ExportOptions,
+    text: str | None = None,
+    first_case_index: int = 0,
+    config_diagnostics: bool = True,
 ) -> tuple[str, Any]:
     """("error", message) or ("ok", (file diagnostics, [(chunk of JSONL rows, its warnings), …])) for a file or a
     slice (see _chunked)."""
@@ -121,7 +140,7 @@ def _export_one(
 
 def _load_one(
     path: str,
-    args,
+    args: ExportOptions,
     text: str | None = None,
     first_case_index: int = 0,
     config_diagnostics: bool = True,
@@ -145,7 +164,7 @@ def _load_one(
     return "ok", ([str(d) for d in diagnostics if not (d.severity == "info" and is_env_note(d.message))], ev)
 
 
-def _rows_of(path: str, args, loaded: tuple[str, Any]) -> tuple[str, Any]:
+def _rows_of(path: str, args: ExportOptions, loaded: tuple[str, Any]) -> tuple[str, Any]:
     """The second half of _export_one: the rows of a loaded file (an error stays as it is)."""
     kind, value = loaded
     if kind == "error":
@@ -162,7 +181,7 @@ def _rows_of(path: str, args, loaded: tuple[str, Any]) -> tuple[str, Any]:
 LAST_SLICE_SHARE = 1.05
 
 
-def _export_slices(path: str, args) -> list[tuple[str, Any]]:
+def _export_slices(path: str, args: ExportOptions) -> list[tuple[str, Any]]:
     """The export of one file, in slices exported on every core when the file is big enough to gain from it.
 
     A sliced export's rows stay in the process that made them (a forked worker; this one for the last slice): in
@@ -229,7 +248,13 @@ MAX_SLICE_BYTES = 1 << 20
 
 
 def _export_in_rounds(
-    path: str, args, text: str, slices: list, workers: int, dialect: str, bad_line: int | None
+    path: str,
+    args: ExportOptions,
+    text: str,
+    slices: list[Slice],
+    workers: int,
+    dialect: str,
+    bad_line: int | None,
 ) -> list[tuple[str, Any]]:
     """The export of a file cut in more slices than workers: a round of `workers` slices after another, each
     round's rows (and their warnings) written to temporary files as the round ends and its memory let go; once
@@ -248,7 +273,7 @@ def _export_in_rounds(
         for start in range(0, len(slices), workers):
             group = slices[start : start + workers]
 
-            def load(piece: str, n: int, group: list = group, start: int = start) -> tuple[str, Any]:
+            def load(piece: str, n: int, group: list[Slice] = group, start: int = start) -> tuple[str, Any]:
                 return _load_one(path, args, piece, group[n].first_case, start + n == 0, dialect)
 
             run = DeferredSlices(
@@ -290,7 +315,7 @@ class _SpooledRows:
 
     BLOCK = 4 << 20
 
-    def __init__(self, rows_file, warnings_file) -> None:
+    def __init__(self, rows_file: IO[bytes], warnings_file: IO[bytes]) -> None:
         self.rows_file, self.warnings_file = rows_file, warnings_file
 
     def spool(self, result: tuple[str, Any]) -> None:
@@ -315,7 +340,7 @@ class _SpooledRows:
         for block in self._blocks(self.rows_file):
             output.write_rows(out, block)
 
-    def _blocks(self, spool) -> Iterator[bytes]:
+    def _blocks(self, spool: IO[bytes]) -> Iterator[bytes]:
         """The file's bytes in blocks that end at a line's end."""
         fd = spool.fileno()
         os.lseek(fd, 0, os.SEEK_SET)
@@ -360,7 +385,7 @@ class _SliceLost(Exception):
 class _SliceRows:
     """The rows of one slice, held by the process that made them."""
 
-    def __init__(self, run, number: int):
+    def __init__(self, run: DeferredSlices, number: int):
         self.run, self.number = run, number
 
     def write(self) -> None:
@@ -404,19 +429,19 @@ def _chunked(rows: Iterable[tuple[bytes, list[str]]], quiet: bool) -> list[tuple
     return chunks
 
 
-def _write_chunks(out, chunks: list[tuple[bytes, list[str]]]) -> None:
+def _write_chunks(out: BinaryIO, chunks: list[tuple[bytes, list[str]]]) -> None:
     for data, warnings in chunks:
         output.warn_lines(warnings)
         output.write_rows(out, data)  # every byte, whole rows (a short write is continued)
 
 
-def _write_rows(out, rows: list[tuple[bytes, list[str]]], quiet: bool) -> None:
+def _write_rows(out: BinaryIO, rows: list[tuple[bytes, list[str]]], quiet: bool) -> None:
     """Rows as JSONL lines; each row's warnings go to stderr just before the chunk of lines holding it."""
     _write_chunks(out, _chunked(rows, quiet))
 
 
 # Parallel runs still open (their workers are stopped when the export ends early).
-_open_runs: list = []
+_open_runs: list[DeferredSlices] = []
 
 
 def _close_runs() -> None:
@@ -424,7 +449,7 @@ def _close_runs() -> None:
         _open_runs.pop().close()
 
 
-def _expand_folders(args) -> tuple[list[str], list[str]]:
+def _expand_folders(args: ExportOptions) -> tuple[list[str], list[str]]:
     """Every path named; a folder gives the eval files discovered in it (evals/dialect.py), relative to the cwd.
     Also the folders in which none was found. A candidate file that could not be read or sniffed is named on
     stderr (left out silently, a broken eval file would go unnoticed)."""
@@ -451,7 +476,7 @@ def _expand_folders(args) -> tuple[list[str], list[str]]:
     return out, empty
 
 
-def export_eval_files(args: Any) -> int:
+def export_eval_files(args: ExportOptions) -> int:
     """Write the JSONL export of every eval file (or folder of them) in `args.paths` to stdout, warnings on stderr
     (`args`: repo_root, profile, dialect, quiet, as `turnlens export` parses them). Returns 0, or 1 when a file was
     refused or a folder held none. Ctrl-C and output errors are raised, for the command to word."""
@@ -461,7 +486,7 @@ def export_eval_files(args: Any) -> int:
         _close_runs()  # (workers still running when the export ends early are stopped)
 
 
-def _export_eval_files(args) -> int:
+def _export_eval_files(args: ExportOptions) -> int:
     # A batch job that allocates millions of objects and frees nothing early: the cyclic GC only costs time here.
     # What is left at the end lives until exit: kept out of the full collection interpreter shutdown runs.
     with gcpause.paused():
@@ -470,7 +495,7 @@ def _export_eval_files(args) -> int:
     return status
 
 
-def _export_all(args) -> int:
+def _export_all(args: ExportOptions) -> int:
     out = output.binary_stdout()
     status = 0
     paths, empty = _expand_folders(args)

@@ -10,9 +10,14 @@ from __future__ import annotations
 import html
 import os
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from turnlens.formatting.records import JsonObject
 from turnlens.formatting.sanitize import sanitize, sanitize_line
+
+if TYPE_CHECKING:  # (imported where used: a page of one kind does not load the others' modules)
+    from turnlens.formatting.diff.compare import TreeDiff
+    from turnlens.formatting.results.drift import DriftReport
 
 # Past these counts a page names how many more there are instead (a page of 100,000 results helps nobody).
 MAX_TESTS = 5_000
@@ -83,7 +88,7 @@ def _pre(text: str | None, empty: str = "(empty)") -> str:
     return f"<pre>{_e(text)}</pre>" if text != "" else f'<pre class="muted">{_e(empty)}</pre>'
 
 
-def _chat(chat: list[dict] | None) -> str:
+def _chat(chat: list[JsonObject] | None) -> str:
     if chat is None:
         return '<pre class="muted">(no chatPrompt: the question is sent)</pre>'
     parts = [f'<span class="role">[{_e_line(m.get("role"))}]</span>\n{_e(m.get("content"))}' for m in chat]
@@ -132,7 +137,7 @@ def eval_files_page(files: list[tuple[str, Any]], title: str = "turnlens: eval f
     return page(title, subtitle, body())
 
 
-def _eval_row(row: dict) -> str:
+def _eval_row(row: JsonObject) -> str:
     test_id = row.get("id")
     if "skipped" in row:
         return (
@@ -250,7 +255,7 @@ def run_page(paths: list[str], threshold: float | None = None) -> tuple[str, lis
     return page("turnlens: " + ", ".join(paths), subtitle, sections), problems
 
 
-def _result_row(row: dict, drift) -> str:
+def _result_row(row: JsonObject, drift: DriftReport | None) -> str:
     verdict = row["verdict"]
     ok = verdict.get("pass")
     mark = '<span class="badge pass">PASS</span>' if ok else '<span class="badge fail">FAIL</span>'
@@ -289,7 +294,7 @@ def _result_row(row: dict, drift) -> str:
     return "".join(out)
 
 
-def _graders_table(graders: list[dict], depth: int = 0) -> str:
+def _graders_table(graders: list[JsonObject], depth: int = 0) -> str:
     rows = ["<table><tr><th>grader</th><th>type</th><th>score</th><th>verdict</th><th>assertions</th></tr>"]
     for grader in graders:
         score = grader.get("score")
@@ -306,7 +311,7 @@ def _graders_table(graders: list[dict], depth: int = 0) -> str:
     return "".join(rows)
 
 
-def _assertions(assertions: list[dict]) -> str:
+def _assertions(assertions: list[JsonObject]) -> str:
     items = []
     for a in assertions:
         mark = '<span class="pass">✓</span>' if a.get("passed") else '<span class="fail">✗</span>'
@@ -335,7 +340,7 @@ def unified_diff_html(diff: str) -> str:
 # ------------------------------------------------------------------------------------------------ a diff
 
 
-def diff_page(diff) -> str:
+def diff_page(diff: TreeDiff) -> str:
     """A `turnlens diff` (a TreeDiff): the summary, the changed files with the tests each changes, then every
     changed test with its causes, rule flip, segment fates and field diffs; the added and removed tests."""
     from turnlens.formatting.diff.report import field_diff, summary_line

@@ -20,6 +20,7 @@ import os
 import signal
 import sys
 from collections.abc import Iterator
+from types import FrameType
 from typing import Any, BinaryIO, NoReturn, cast
 
 import orjson
@@ -41,7 +42,7 @@ _pending = False
 _defer_always = False
 
 
-def _on_sigint(signum, frame) -> None:
+def _on_sigint(signum: int, frame: FrameType | None) -> None:
     global _pending
     if _critical or _defer_always:
         _pending = True

@@ -107,7 +107,15 @@ class DeferredSlices:
             self.close()
             raise
 
-    def _start(self, count: int, work, summarise, complete, emit, here: bool) -> None:
+    def _start(
+        self,
+        count: int,
+        work: Callable[[str, int], Any],
+        summarise: Callable[[Any], Any],
+        complete: Callable[[Any], Any],
+        emit: Callable[[Any], None],
+        here: bool,
+    ) -> None:
         pieces = self._pieces
         for number in range(count - 1 if here else count):
             report_r, report_w = os.pipe()
@@ -244,7 +252,16 @@ def _reap_exited() -> None:
             _exiting.remove(pid)
 
 
-def _child(piece: Callable[[], str], number: int, work, summarise, complete, emit, report_w: int, go_r: int) -> None:
+def _child(
+    piece: Callable[[], str],
+    number: int,
+    work: Callable[[str, int], Any],
+    summarise: Callable[[Any], Any],
+    complete: Callable[[Any], Any],
+    emit: Callable[[Any], None],
+    report_w: int,
+    go_r: int,
+) -> None:
     from turnlens.formatting.export import output
 
     gcpause.exit_without_freeing()

@@ -12,12 +12,13 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterable, Iterator
-from typing import Any, TextIO
+from typing import IO, Any, BinaryIO, TextIO
 
 from turnlens.formatting.evals.files import FileReadError, read_head, wide_encoding
 from turnlens.formatting.export import output
 from turnlens.formatting.jsstr import LONE_SURROGATE
 from turnlens.formatting.model import Diagnostic
+from turnlens.formatting.records import JsonObject
 from turnlens.formatting.results.discover import expand_results_paths
 from turnlens.formatting.results.reader import DEFAULT_THRESHOLD, ResultRecord, ResultsFile, passes
 from turnlens.formatting.sanitize import sanitize, sanitize_line
@@ -27,10 +28,10 @@ CHUNK_BYTES = 1 << 20  # rows are written in chunks of whole rows about this big
 MAX_REPORTED = 20  # problems listed per file; the rest are counted
 
 
-def conversation(record: ResultRecord) -> list[dict]:
+def conversation(record: ResultRecord) -> list[JsonObject]:
     """What the candidate saw and said: the recorded chat prompt (or question) then the answer."""
     request = record.lm_request or record.agent_request
-    messages: list[dict] = []
+    messages: list[JsonObject] = []
     if request is not None and request.chat_prompt is not None:
         messages.extend({"role": m.role, "content": m.content} for m in request.chat_prompt)
     elif request is not None and request.question is not None:
@@ -43,7 +44,7 @@ def conversation(record: ResultRecord) -> list[dict]:
 _INPUT_MD_ROLE = re.compile(r"^@\[([A-Za-z_-]+)\]:[ \t]*$", re.M)
 
 
-def input_md_messages(text: str) -> list[dict]:
+def input_md_messages(text: str) -> list[JsonObject]:
     """input.md (`@[role]:` then the content, blocks separated by a blank line) as messages."""
     found = list(_INPUT_MD_ROLE.finditer(text))
     if not found:
@@ -55,7 +56,7 @@ def input_md_messages(text: str) -> list[dict]:
     return messages
 
 
-def _grader_row(grader: Any) -> dict:
+def _grader_row(grader: Any) -> JsonObject:
     row: dict[str, Any] = {
         "name": grader.name,
         "type": grader.type,
@@ -69,7 +70,7 @@ def _grader_row(grader: Any) -> dict:
     return row
 
 
-def _assertion_row(assertion: Any) -> dict:
+def _assertion_row(assertion: Any) -> JsonObject:
     row = {"text": assertion.text, "passed": assertion.passed}
     if assertion.evidence:
         row["evidence"] = assertion.evidence
@@ -81,7 +82,7 @@ def export_row_v4(
     threshold: float = DEFAULT_THRESHOLD,
     run_folder: str | None = None,
     problems: list[Diagnostic] | None = None,
-) -> dict:
+) -> JsonObject:
     """An AgentV 4 result: input and answer (from the row, else the run folder's input.md and answer.md),
     execution status, each grader's verdict with its assertions and evidence. What the artifacts could not give
     (a path that leads outside the run folder, a file that cannot be read) is added to `problems`."""
@@ -93,7 +94,7 @@ def export_row_v4(
         artifacts = load_artifacts(record, run_folder)
         if problems is not None:
             problems.extend(artifacts.problems)
-    messages: list[dict] = []
+    messages: list[JsonObject] = []
     if v4.input_messages is not None:
         messages = [{"role": m.role, "content": m.content} for m in v4.input_messages]
     elif v4.input_text is not None:
@@ -144,7 +145,7 @@ def export_row(
     threshold: float = DEFAULT_THRESHOLD,
     run_folder: str | None = None,
     problems: list[Diagnostic] | None = None,
-) -> dict:
+) -> JsonObject:
     if record.v4 is not None:
         return export_row_v4(record, threshold, run_folder, problems)
     request = record.lm_request or record.agent_request
@@ -192,12 +193,12 @@ def _no_lone_surrogates(value: Any) -> Any:
     return value
 
 
-def jsonl_rows(rows: Iterable[dict]) -> Iterator[str]:
+def jsonl_rows(rows: Iterable[JsonObject]) -> Iterator[str]:
     for row in rows:
         yield output.dumps_json(row).decode() + "\n"
 
 
-def toon_rows(rows: Iterable[dict]) -> Iterator[str]:
+def toon_rows(rows: Iterable[JsonObject]) -> Iterator[str]:
     """Each row as a TOON `results` item (without the `results[N]:` header, which the caller writes)."""
     from toon_format import encode
 
@@ -210,12 +211,12 @@ def toon_document(count: int, items: str) -> str:
     return f"results[{count}]:" + (items + "\n" if count else "\n")  # `results[0]:` is TOON's empty array
 
 
-def write_jsonl(rows: Iterable[dict], out: TextIO) -> None:
+def write_jsonl(rows: Iterable[JsonObject], out: TextIO) -> None:
     for piece in jsonl_rows(rows):
         out.write(piece)
 
 
-def write_toon(rows: Iterable[dict], count: int, out: TextIO) -> None:
+def write_toon(rows: Iterable[JsonObject], count: int, out: TextIO) -> None:
     items = list(toon_rows(rows))
     out.write(toon_document(len(items), "".join(items)))
 
@@ -237,12 +238,12 @@ def markdown_title(title: str) -> str:
     return f"# Results: {_md_inline(title)}\n"
 
 
-def markdown_rows(rows: Iterable[dict]) -> Iterator[str]:
+def markdown_rows(rows: Iterable[JsonObject]) -> Iterator[str]:
     for row in rows:
         yield _markdown_row(_no_lone_surrogates(row))
 
 
-def _markdown_row(row: dict) -> str:
+def _markdown_row(row: JsonObject) -> str:
     if "test_id" in row:
         out = io.StringIO()
         _markdown_v4(row, out)
@@ -272,13 +273,13 @@ def _markdown_row(row: dict) -> str:
     return "".join(parts)
 
 
-def write_markdown(rows: Iterable[dict], out: TextIO, title: str) -> None:
+def write_markdown(rows: Iterable[JsonObject], out: TextIO, title: str) -> None:
     out.write(markdown_title(title))
     for piece in markdown_rows(rows):
         out.write(piece)
 
 
-def _markdown_v4(row: dict, out: TextIO) -> None:
+def _markdown_v4(row: JsonObject, out: TextIO) -> None:
     verdict = row["verdict"]
     score = "no score" if verdict["score"] is None else f"score {verdict['score']:g}"
     state = (verdict.get("execution_status") or ("pass" if verdict["pass"] else "fail")).replace("_", " ")
@@ -300,7 +301,7 @@ def _markdown_v4(row: dict, out: TextIO) -> None:
             _markdown_assertion(assertion, out, "")
 
 
-def _markdown_grader(grader: dict, out: TextIO, indent: str) -> None:
+def _markdown_grader(grader: JsonObject, out: TextIO, indent: str) -> None:
     score = "—" if grader["score"] is None else f"{grader['score']:g}"
     verdict = grader["verdict"] or "?"
     name = _md_inline(grader["name"] or "(unnamed)")
@@ -311,7 +312,7 @@ def _markdown_grader(grader: dict, out: TextIO, indent: str) -> None:
         _markdown_grader(child, out, indent + "  ")
 
 
-def _markdown_assertion(assertion: dict, out: TextIO, indent: str) -> None:
+def _markdown_assertion(assertion: JsonObject, out: TextIO, indent: str) -> None:
     mark = {True: "✓", False: "✗"}.get(assertion["passed"], "?")
     out.write(f"{indent}- {mark} {sanitize(assertion['text'])}")
     if assertion.get("evidence"):
@@ -370,7 +371,7 @@ def export_results(paths: list[str], fmt: str, out: TextIO, threshold: float = D
     return problems
 
 
-class _Opened(list):
+class _Opened(list[ResultsFile]):
     """The results files opened, with each one's run folder (AgentV 4) and the runs' names for the title.
     `closed`: past MAX_OPEN files, each is closed once indexed and indexed again when its rows are written (a
     folder of 6,000 runs ran out of file descriptors: a traceback, no row)."""
@@ -404,7 +405,7 @@ def _reopened(results: ResultsFile) -> ResultsFile:
     return again if again is not None else results
 
 
-def _all_rows(opened: _Opened, threshold: float, problems: list[Diagnostic]) -> Iterator[dict]:
+def _all_rows(opened: _Opened, threshold: float, problems: list[Diagnostic]) -> Iterator[JsonObject]:
     """Every row; what a run folder's artifacts could not give is added to `problems` (the first MAX_REPORTED of
     each file, then how many more)."""
     found: list[Diagnostic] = []
@@ -427,7 +428,7 @@ def _all_rows(opened: _Opened, threshold: float, problems: list[Diagnostic]) -> 
             problems.append(Diagnostic(results.path, None, f"… and {more:,} more artifact paths not read", "warning"))
 
 
-def stream_stats(paths: list[str], out) -> list[Diagnostic]:
+def stream_stats(paths: list[str], out: BinaryIO) -> list[Diagnostic]:
     """`--stats`: each run's statistics as Markdown tables (the run, by target, by suite), as `agentv inspect
     stats` computes them (formatting/results/stats.py)."""
     from turnlens.formatting.results.stats import figures_of, group_stats, stats_markdown
@@ -451,7 +452,7 @@ def stream_stats(paths: list[str], out) -> list[Diagnostic]:
             results.close()
 
 
-def stream_results(paths: list[str], fmt: str, out, threshold: float) -> list[Diagnostic]:
+def stream_results(paths: list[str], fmt: str, out: BinaryIO, threshold: float) -> list[Diagnostic]:
     """The export written to the binary stream `out` in chunks of whole rows (see output.py). TOON's header
     counts the rows that follow, so its rows are gathered first (in a temporary file past a few MB) and the
     document written once they are all there; on Ctrl-C, the rows gathered so far, under their true count."""
@@ -488,7 +489,7 @@ def _encode(text: str) -> bytes:
     return text.encode("utf-8", errors="backslashreplace")  # lone surrogates were made U+FFFD or JSON escapes
 
 
-def _stream_toon(items: Iterable[str], out) -> None:
+def _stream_toon(items: Iterable[str], out: BinaryIO) -> None:
     import tempfile
 
     count = 0
@@ -503,7 +504,7 @@ def _stream_toon(items: Iterable[str], out) -> None:
         _write_toon(out, count, spool)
 
 
-def _write_toon(out, count: int, spool) -> None:
+def _write_toon(out: BinaryIO, count: int, spool: IO[bytes]) -> None:
     with output.whole():  # the header and its rows go out together
         output.write_all(out, f"results[{count}]:".encode())
         spool.seek(0)
