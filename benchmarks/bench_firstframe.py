@@ -77,7 +77,7 @@ path, walk = sys.argv[1], sys.argv[2] == "walk"
 stride = int(sys.argv[3]) if walk else 1
 start = time.perf_counter()
 app = cli.open_app(([path] if path != "-" else []) + ["--no-watch"], terminal=False)
-from turnlens.tui.inspector import InspectorScreen
+from turnlens.tui.inspector.screen import InspectorScreen
 display = app._display
 frames = [0]
 

@@ -29,7 +29,7 @@ ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 STARTUP_PROBE = r"""
 import time, sys
 from turnlens.tui.app import make_app
-from turnlens.tui.inspector import InspectorScreen
+from turnlens.tui.inspector.screen import InspectorScreen
 
 app = make_app([], watch=False)
 shown = InspectorScreen.show_case
@@ -102,7 +102,7 @@ def _indent(text: str, n: int) -> str:
 
 async def bench_switch(path: Path, rounds: int, prerender: bool) -> tuple[list[float], list[float], int]:
     from turnlens.tui.app import make_app
-    from turnlens.tui.prerender import Prerenderer
+    from turnlens.tui.inspector.prerender import Prerenderer
 
     if not prerender:
         Prerenderer.start = lambda self: None  # type: ignore[method-assign]  # cold: each first visit builds its view

@@ -71,7 +71,7 @@ class TurnlensApp(CrashReportWithoutLocals):
 
     @on(OpenTestOfResult)
     def _open_test_of_result(self, message: OpenTestOfResult) -> None:
-        from .inspector import InspectorScreen
+        from .inspector.screen import InspectorScreen
 
         screen = message.over_results(InspectorScreen)(message.session, mode=message.mode, watch=False)
         self.push_screen(screen)
@@ -88,7 +88,7 @@ class TurnlensApp(CrashReportWithoutLocals):
             opener(message.index)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        from .inspector import InspectorScreen
+        from .inspector.screen import InspectorScreen
 
         if isinstance(screen, InspectorScreen) or hasattr(screen, "palette_commands"):
             return  # the screen's own provider lists them, after its actions (tui/commands.py)
@@ -174,7 +174,7 @@ def make_app(
     path_list = [p for p in path_list if p not in results]
 
     def inspector():
-        from .inspector import InspectorScreen
+        from .inspector.screen import InspectorScreen
         from .session import Session  # the eval engine: not imported for results (their first frame is timed)
 
         session = Session(path_list, repo_root=repo_root, cwd=cwd, dialect=dialect)

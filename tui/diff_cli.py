@@ -70,12 +70,12 @@ def main(argv: Sequence[str]) -> int:
 
 
 def _view(options, operands: list[str]) -> int:
-    """`turnlens diff --view`: the app, opened on the comparison (tui/changes.py)."""
+    """`turnlens diff --view`: the app, opened on the comparison (tui/inspector/diff.py)."""
     if not (sys.stdin is not None and sys.stdin.isatty() and sys.stdout is not None and sys.stdout.isatty()):
         print("turnlens diff: --view needs a terminal; without it the comparison is printed", file=sys.stderr)
         return 2
     from turnlens.tui.app import TurnlensApp
-    from turnlens.tui.changes import ChangesScreen
+    from turnlens.tui.inspector.diff import ChangesScreen
 
     cwd = os.getcwd()
     app = TurnlensApp(lambda: ChangesScreen(operands, cwd, options.dialect))

@@ -1,4 +1,4 @@
-"""Screens one key away from the inspector: profile diff, help (the grading screen is in grading.py)."""
+"""Screens one key away from the inspector: profile diff, help (the grading screen is in inspector/grading.py)."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from textual.widgets import OptionList, Static
 from tui_helpers import wait_for_idle  # tests/tui_helpers.py
 
 from turnlens.tui.app import TurnlensApp, make_app
-from turnlens.tui.changes import ChangesScreen
+from turnlens.tui.inspector.diff import ChangesScreen
 from turnlens.tui.widgets.pane import Pane
 
 GUIDELINE = "prompts/code-review.instructions.md"

@@ -1210,8 +1210,8 @@ async def test_a_watch_that_fails_is_said_and_tried_again(tmp_path, monkeypatch)
     import watchfiles
     from tui_helpers import FIXTURE_REPO, wait_for_idle
 
-    from turnlens.tui import file_watcher
     from turnlens.tui.app import make_app
+    from turnlens.tui.inspector import watcher as file_watcher
     from turnlens.tui.widgets.pane import Pane
 
     repo = tmp_path / "repo"

@@ -44,7 +44,7 @@ def test_widgets_do_not_reach_their_parent_screen_or_app(path: Path):
 
 
 def test_the_inspector_screen_sets_only_its_own_attributes():
-    tree = ast.parse((TUI / "inspector.py").read_text())
+    tree = ast.parse((TUI / "inspector" / "screen.py").read_text())
     screen = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "InspectorScreen")
     found = []
     for node in ast.walk(screen):
@@ -55,7 +55,7 @@ def test_the_inspector_screen_sets_only_its_own_attributes():
             if isinstance(target, ast.Attribute) and not (
                 isinstance(target.value, ast.Name) and target.value.id == "self"
             ):
-                found.append(f"inspector.py:{node.lineno}: {ast.unparse(target)}")
+                found.append(f"inspector/screen.py:{node.lineno}: {ast.unparse(target)}")
     assert not found
 
 
@@ -64,9 +64,9 @@ APP_SERVICES = {"theme_changed_signal", "batch_update", "push_screen", "suspend"
 
 
 def test_the_inspector_screen_uses_the_app_only_for_its_services():
-    tree = ast.parse((TUI / "inspector.py").read_text())
+    tree = ast.parse((TUI / "inspector" / "screen.py").read_text())
     found = [
-        f"inspector.py:{node.lineno}: self.{'.'.join(names)}"
+        f"inspector/screen.py:{node.lineno}: self.{'.'.join(names)}"
         for names, node in chains(tree)
         if names[0] == "app" and (len(names) < 2 or names[1] not in APP_SERVICES)
     ]

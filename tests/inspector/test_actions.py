@@ -7,11 +7,11 @@ from contextlib import nullcontext
 import pytest
 from tui_helpers import CASES, FIXTURE_REPO, WIDE, key_for, select, wait_for_idle
 
-import turnlens.tui.inspector
+import turnlens.tui.inspector.screen
 from turnlens.tui.actions import bindings, palette_entries
 from turnlens.tui.app import make_app
-from turnlens.tui.grading import GradingScreen
-from turnlens.tui.inspector import INSPECTOR_ACTIONS, InspectorScreen
+from turnlens.tui.inspector.grading import GradingScreen
+from turnlens.tui.inspector.screen import INSPECTOR_ACTIONS, InspectorScreen
 from turnlens.tui.screens import HelpScreen, ProfileDiffScreen
 from turnlens.tui.widgets.pane import Pane
 
@@ -317,7 +317,7 @@ class TestPaneActions:
         commands = []
         monkeypatch.setenv("EDITOR", "myeditor --wait")
         monkeypatch.delenv("VISUAL", raising=False)
-        monkeypatch.setattr(turnlens.tui.inspector, "run_editor", commands.append)
+        monkeypatch.setattr(turnlens.tui.inspector.screen, "run_editor", commands.append)
         monkeypatch.setattr(app, "suspend", nullcontext)
         async with app.run_test(size=WIDE) as pilot:
             await started(pilot)

@@ -12,7 +12,7 @@ from test_live_rerender import start_watching, wait_for
 from tui_helpers import FIXTURE_REPO, WIDE, select, wait_for_idle
 
 from turnlens.tui.app import make_app
-from turnlens.tui.grading import GradingScreen
+from turnlens.tui.inspector.grading import GradingScreen
 from turnlens.tui.widgets.pane import Pane
 
 REPO4 = FIXTURE_REPO.parent / "tui4"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from turnlens.tui.cache import BoundedCache
-from turnlens.tui.case_view import CaseViews
+from turnlens.tui.inspector.views import CaseViews
 from turnlens.tui.session import Session
 from turnlens.tui.theme import generation
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from tui_helpers import CASES, FIXTURE_REPO, NARROW, WIDE, select, wait_for_idle
 
-import turnlens.tui.inspector
+import turnlens.tui.inspector.screen
 from turnlens.tui.app import make_app
-from turnlens.tui.inspector import InspectorScreen
+from turnlens.tui.inspector.screen import InspectorScreen
 from turnlens.tui.widgets.pane import Pane
 
 RESULTS = Path(__file__).parents[1] / "fixtures" / "results"
@@ -178,7 +178,7 @@ class TestEmptyStates:
         commands, copied = [], []
         monkeypatch.setenv("EDITOR", "myeditor")
         monkeypatch.delenv("VISUAL", raising=False)
-        monkeypatch.setattr(turnlens.tui.inspector, "run_editor", commands.append)
+        monkeypatch.setattr(turnlens.tui.inspector.screen, "run_editor", commands.append)
         monkeypatch.setattr(app, "suspend", nullcontext)
         monkeypatch.setattr(app, "copy_to_clipboard", copied.append)
         async with app.run_test(size=WIDE) as pilot:

@@ -8,7 +8,7 @@ import pytest
 from tui_helpers import FIXTURE_REPO, select, wait_for_idle
 
 from turnlens.tui.app import make_app
-from turnlens.tui.grading import GradingScreen
+from turnlens.tui.inspector.grading import GradingScreen
 from turnlens.tui.widgets.pane import Pane
 
 REPO = FIXTURE_REPO.parent / "tui_graders"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from tui_helpers import CASES, FIXTURE_REPO, copy_fixture_repo
 
-from turnlens.tui.case_loader import reload_files
-from turnlens.tui.inspector_model import NO_CASE, InspectorModel
+from turnlens.tui.inspector.loader import reload_files
+from turnlens.tui.inspector.model import NO_CASE, InspectorModel
 from turnlens.tui.loading import load_steps
 from turnlens.tui.session import Session
 

@@ -12,7 +12,7 @@ import pytest
 import turnlens.tui.loading as loading
 from turnlens.formatting.evals.loader import load_eval_file
 from turnlens.tui.app import make_app
-from turnlens.tui.inspector import InspectorScreen
+from turnlens.tui.inspector.screen import InspectorScreen
 from turnlens.tui.session import Session
 from turnlens.tui.widgets.case_list import CaseList
 
@@ -172,10 +172,10 @@ async def test_switching_profile_while_loading_ends_with_that_profiles_rows(tmp_
 
 async def test_memory_stays_bounded_walking_every_case(tmp_path, monkeypatch):
     """The caches of views and formatted cases are bounded, whatever the number of cases walked through."""
-    import turnlens.tui.case_view
+    import turnlens.tui.inspector.views
     import turnlens.tui.session
 
-    monkeypatch.setattr(turnlens.tui.case_view, "VIEW_CACHE_SIZE", 8)
+    monkeypatch.setattr(turnlens.tui.inspector.views, "VIEW_CACHE_SIZE", 8)
     monkeypatch.setattr(turnlens.tui.session, "FORMATTED_CACHE_SIZE", 12)
     path = big_eval(tmp_path, 40)
     app = make_app([path], repo_root=str(tmp_path), watch=False)

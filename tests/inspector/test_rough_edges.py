@@ -249,7 +249,8 @@ def test_an_installed_sample_is_told_apart_from_a_checkout(monkeypatch, tmp_path
 
 
 async def test_o_on_an_installed_sample_says_so_instead_of_opening_it(monkeypatch):
-    from turnlens.tui import inspector, session
+    from turnlens.tui import session
+    from turnlens.tui.inspector import screen as inspector
 
     opened = []
     monkeypatch.setattr(session, "installed_sample", lambda path: True)

@@ -7,7 +7,7 @@ import pytest
 from tui_helpers import CASES, FIXTURE_REPO, WIDE, key_for, wait_for_idle
 
 from turnlens.tui.app import make_app
-from turnlens.tui.inspector import INSPECTOR_ACTIONS, is_narrow
+from turnlens.tui.inspector.screen import INSPECTOR_ACTIONS, is_narrow
 from turnlens.tui.widgets.pane import Pane
 
 EVAL_HEAD = "$schema: agentv-eval-v2\nevalcases:\n"
@@ -273,7 +273,7 @@ class TestListKeys:
 class TestActionTable:
     def test_every_binding_help_row_and_palette_entry_comes_from_the_table(self):
         from turnlens.tui.actions import bindings, help_sections, palette_entries
-        from turnlens.tui.inspector import InspectorScreen
+        from turnlens.tui.inspector.screen import InspectorScreen
 
         assert [(b.key, b.action) for b in InspectorScreen.BINDINGS] == [
             (b.key, b.action) for b in bindings(INSPECTOR_ACTIONS)

@@ -19,13 +19,13 @@ from textual.worker import get_current_worker
 from turnlens.formatting.diff.compare import TestChange, TestRef, TreeDiff
 from turnlens.formatting.sanitize import sanitize_line
 
-from . import render
-from .actions import Action, bindings, help_sections, table_commands
-from .commands import TableCommands
-from .screens import CONTEXT_LINES, HelpScreen
-from .theme import palette, use_theme
-from .widgets.footer import FittingFooter
-from .widgets.pane import Pane, PaneText
+from .. import render
+from ..actions import Action, bindings, help_sections, table_commands
+from ..commands import TableCommands
+from ..screens import CONTEXT_LINES, HelpScreen
+from ..theme import palette, use_theme
+from ..widgets.footer import FittingFooter
+from ..widgets.pane import Pane, PaneText
 
 
 class _Cancelled(Exception):

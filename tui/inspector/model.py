@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from turnlens.formatting.model import EvalCase, EvalFile, FormattedCase
 
-from .loading import LoadStep
-from .rows import CaseRow, FileEntry, case_label, dialect_tag, plural, relativize
-from .session import Scan, Session
+from ..loading import LoadStep
+from ..rows import CaseRow, FileEntry, case_label, dialect_tag, plural, relativize
+from ..session import Scan, Session
 
 MODES = ("lm", "agent")
 PROFILES = ("agentv", "design")
@@ -112,7 +112,7 @@ class InspectorModel:
     def apply_reload(
         self, scan: Scan | None, files: Iterable[tuple[int, EvalFile | None, tuple[CaseRow, ...]]]
     ) -> None:
-        """Take a reload (tui/case_loader.py): the files found again, fresh loads and rows; the selected case is
+        """Take a reload (loader.py): the files found again, fresh loads and rows; the selected case is
         found again by file and id (else by position)."""
         current = self.session.case(self.current) if self.current else None
         anchor = (current[0].path, current[1].id, current[1].index) if current else None

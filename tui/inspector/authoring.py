@@ -12,7 +12,7 @@ from rich.text import Text
 
 from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, FormattedCase, Grader, Message, Rendered
 
-from . import render
+from .. import render
 
 HEADING = Style(bold=True, underline=True)
 NOTE = Style(dim=True, italic=True)

@@ -11,8 +11,8 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.worker import get_current_worker
 
-from .case_loader import in_background
-from .case_view import CaseViews
+from .loader import in_background
+from .views import CaseViews
 
 PRERENDER_DELAY = 0.3  # seconds after the first load
 PRERENDER_AFTER_SWITCH = 0.15  # seconds of rest after a switch before prerendering around the new case

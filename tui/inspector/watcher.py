@@ -10,7 +10,7 @@ import os
 from textual.dom import DOMNode
 from textual.message import Message
 
-from .session import Session
+from ..session import Session
 
 WATCH_DEBOUNCE_MS = 150
 WATCH_STEP_MS = 40

@@ -20,10 +20,28 @@ from turnlens.formatting.memlimit import limit_hit
 from turnlens.formatting.prompts import highlight
 from turnlens.formatting.sanitize import sanitize
 
-from . import render
-from .actions import Action, bindings, bound_keys, key_of, table_commands
-from .case_loader import CaseLoader, in_background
-from .case_view import (
+from .. import render
+from ..actions import Action, bindings, bound_keys, key_of, table_commands
+from ..commands import InspectorCommands
+from ..editor import editor_command, run_editor
+from ..loading import stopped_note
+from ..navigation import OpenLatestResult
+from ..rows import CaseRow
+from ..session import Session
+from ..theme import generation as theme_generation
+from ..theme import use_theme
+from ..widgets import case_list
+from ..widgets.banner import Banner
+from ..widgets.case_list import CaseList, CaseOptions
+from ..widgets.case_panes import CasePanes
+from ..widgets.chip import Chip
+from ..widgets.footer import FittingFooter
+from ..widgets.pane import Pane
+from ..widgets.toolbar import Toolbar
+from .loader import CaseLoader, in_background
+from .model import InspectorModel
+from .prerender import PRERENDER_DELAY, Prerenderer
+from .views import (
     PANES,
     CaseViews,
     banner_text,
@@ -31,25 +49,7 @@ from .case_view import (
     empty_state,
     long_lived_allocations,
 )
-from .commands import InspectorCommands
-from .editor import editor_command, run_editor
-from .file_watcher import FileWatcher
-from .inspector_model import InspectorModel
-from .loading import stopped_note
-from .navigation import OpenLatestResult
-from .prerender import PRERENDER_DELAY, Prerenderer
-from .rows import CaseRow
-from .session import Session
-from .theme import generation as theme_generation
-from .theme import use_theme
-from .widgets import case_list
-from .widgets.banner import Banner
-from .widgets.case_list import CaseList, CaseOptions
-from .widgets.case_panes import CasePanes
-from .widgets.chip import Chip
-from .widgets.footer import FittingFooter
-from .widgets.pane import Pane
-from .widgets.toolbar import Toolbar
+from .watcher import FileWatcher
 
 CASE_LIST_WIDTH = case_list.WIDTH
 CASE_LIST_CHROME = 6  # the list's border, scrollbar and option padding
@@ -632,7 +632,7 @@ class InspectorScreen(Screen):
     def action_jump(self) -> None:
         from textual.command import CommandPalette
 
-        from .commands import CaseCommands
+        from ..commands import CaseCommands
 
         self.app.push_screen(CommandPalette(providers=[CaseCommands], placeholder="Jump to case…"))
 
@@ -673,7 +673,7 @@ class InspectorScreen(Screen):
         return self.model.profile_diff()[0]
 
     def action_profile_diff(self) -> None:
-        from .screens import ProfileDiffScreen
+        from ..screens import ProfileDiffScreen
 
         shown, note = self.model.profile_diff()
         if note:
@@ -686,7 +686,7 @@ class InspectorScreen(Screen):
             self._rerender()
 
     def action_compare_head(self) -> None:
-        from .changes import ChangesScreen
+        from .diff import ChangesScreen
 
         session = self.model.session
         cwd = os.path.abspath(session.cwd or os.getcwd())
@@ -744,7 +744,7 @@ class InspectorScreen(Screen):
         if target is None:
             self.notify("No eval file to open.", markup=False, severity="warning")
             return
-        from .session import installed_sample
+        from ..session import installed_sample
 
         if installed_sample(target[0]):
             # Editing the installed package's copy would be lost at the next upgrade, or need root.
@@ -832,8 +832,8 @@ class InspectorScreen(Screen):
         self.refresh_bindings()  # esc restores too (Textual's own binding): the footer follows
 
     def action_help(self) -> None:
-        from .actions import help_sections
-        from .screens import HelpScreen
+        from ..actions import help_sections
+        from ..screens import HelpScreen
 
         self.app.push_screen(HelpScreen(help_sections(INSPECTOR_ACTIONS)))
 

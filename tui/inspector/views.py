@@ -15,13 +15,14 @@ from turnlens.formatting import gcpause
 from turnlens.formatting.evals.files import FileReadError, read_text_file
 from turnlens.formatting.model import Diagnostic
 
-from . import authoring, render
-from .cache import BoundedCache
-from .session import Session
-from .session import display_path as display_rel
-from .theme import generation as theme_generation
-from .theme import palette
-from .widgets.pane import PaneText
+from .. import render
+from ..cache import BoundedCache
+from ..session import Session
+from ..session import display_path as display_rel
+from ..theme import generation as theme_generation
+from ..theme import palette
+from ..widgets.pane import PaneText
+from . import authoring
 
 VIEW_CACHE_SIZE = 32  # case views kept (each holds its panes' wrapped lines): bounded by what was looked at lately
 # ... and by the characters they hold: a view takes ~35 bytes a character (its spans, its rows at one width), so a

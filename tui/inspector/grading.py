@@ -21,13 +21,14 @@ from textual.widgets import Static
 from turnlens.formatting.model import EvalCase, FormattedCase
 from turnlens.formatting.sanitize import sanitize
 
-from . import authoring, render
-from .actions import Action, bindings, table_commands
-from .commands import TableCommands
-from .screens import PanesScreen
-from .theme import use_theme
-from .widgets.footer import FittingFooter
-from .widgets.pane import Pane, PaneText
+from .. import render
+from ..actions import Action, bindings, table_commands
+from ..commands import TableCommands
+from ..screens import PanesScreen
+from ..theme import use_theme
+from ..widgets.footer import FittingFooter
+from ..widgets.pane import Pane, PaneText
+from . import authoring
 
 STACK_BELOW = 120  # columns: narrower, the two panes are stacked
 

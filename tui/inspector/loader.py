@@ -20,9 +20,9 @@ from textual.worker import Worker, get_current_worker
 from turnlens.formatting import gcpause
 from turnlens.formatting.model import EvalFile
 
-from .loading import LoadStep, case_row, load_steps, quick_first, row_steps
-from .rows import CaseRow
-from .session import Scan, Session
+from ..loading import LoadStep, case_row, load_steps, quick_first, row_steps
+from ..rows import CaseRow
+from ..session import Scan, Session
 
 POST_EVERY = 0.1  # seconds between the loading worker's messages (after the first, which is sent at once)
 
