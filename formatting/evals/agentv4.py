@@ -20,6 +20,7 @@ import orjson
 from turnlens.formatting.evals.agentv4_graders import (
     UNDEFINED,
     GraderError,
+    GraderRefusal,
     GraderSource,
     merge_metadata,
     parse_graders,
@@ -132,6 +133,7 @@ class _Ctx:
             self.warn(problem.message, problem.line, relative_path(problem.path, cwd))
         self.test_env_notes: dict[int, tuple[Any, list[str]]] = {}
         self.grader_texts: dict[str, tuple[str | None, str | None]] = {}  # grader templates and prompt files read
+        self.custom_types: dict[tuple[str, str], str | None] = {}  # custom assertion types looked up
         self.lines: list[str] | None = None  # the suite's lines, when it has `${{ VAR }}`
         self.targets: tuple[str | None, dict, str] | None = None  # targets file, its definitions, as shown
 
@@ -486,7 +488,13 @@ def _read_graders(
         return _line(doc, obj, key) or _line(suite.doc, obj, key)
 
     source = GraderSource(
-        ctx.resolver.roots, ctx.env, ctx.eval_dir, ctx.repo_root, line_of=line_of, texts=ctx.grader_texts
+        ctx.resolver.roots,
+        ctx.env,
+        ctx.eval_dir,
+        ctx.repo_root,
+        line_of=line_of,
+        texts=ctx.grader_texts,
+        custom_types=ctx.custom_types,
     )
     metadata = raw.get("metadata")
     case.metadata = merge_metadata(suite.metadata, metadata if isinstance(metadata, dict) else None)
@@ -496,6 +504,10 @@ def _read_graders(
         for message, line in exc.warnings:
             case.diagnostics.append(Diagnostic(ctx.path, line or case.line, message))
         return exc.message
+    except GraderRefusal as exc:  # what AgentV warned about first stays on the file
+        for message, line in exc.warnings:
+            ctx.warn(message, line or case.line)
+        raise Refused(exc.message, exc.line or case.line) from None
     for message, line in parsed.warnings:
         case.diagnostics.append(Diagnostic(ctx.path, line or case.line, message))
     for message, line in parsed.traps:

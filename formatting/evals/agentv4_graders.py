@@ -69,8 +69,10 @@ SCRIPT_SUFFIXES = (
     ".go",
     ".rs",
 )
-CUSTOM_FOLDERS = (".agentv/assertions", ".agentv/graders", ".agentv/judges")
-CUSTOM_SUFFIXES = (".ts", ".js", ".mts", ".mjs")
+# Where AgentV registers custom types from, in its order: every folder's `.agentv/assertions/` first, then every
+# folder's `.agentv/graders/` and `.agentv/judges/`; in a folder the files in name order (the first name wins).
+CUSTOM_FOLDERS = ((".agentv/assertions",), (".agentv/graders", ".agentv/judges"))
+CUSTOM_SUFFIXES = (".js", ".mjs", ".mts", ".ts")  # (name order: a.js before a.mjs, a.mts, a.ts)
 
 UNDEFINED: Any = object()  # a key that is not there (JavaScript's undefined), unlike a null value
 
@@ -82,6 +84,15 @@ class GraderError(Exception):
         super().__init__(message)
         self.message = message
         self.warnings: list[tuple[str, int | None]] = []  # what AgentV warned about before it gave up
+
+
+class GraderRefusal(Exception):
+    """AgentV cannot read a test's own `rubrics`: it refuses the whole file with this message (a bad score-range
+    shorthand there is not a skip of the test, as it is in `assertions`)."""
+
+    def __init__(self, message: str, line: int | None, warnings: list[tuple[str, int | None]]):
+        super().__init__(message)
+        self.message, self.line, self.warnings = message, line, warnings
 
 
 @dataclass
@@ -96,6 +107,8 @@ class GraderSource:
     line_of: Callable[..., int | None] = lambda _obj, _key=None: None
     # template file (absolute) -> its text, or why it could not be read
     texts: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
+    # (eval folder, custom type) -> the file that defines it, or None
+    custom_types: dict[tuple[str, str], str | None] = field(default_factory=dict)
 
 
 @dataclass
@@ -205,7 +218,10 @@ def parse_graders(
     if isinstance(rubrics, list):
         p = _Parse(source, test_id, False)
         p.line = source.line_of(rubrics)
-        inline = _inline_rubrics(p, rubrics)
+        try:
+            inline = _inline_rubrics(p, rubrics)
+        except GraderError as exc:
+            raise GraderRefusal(exc.message, p.line, [*warnings, *p.warnings]) from None
         warnings.extend(p.warnings)
         if inline is not None:
             graders.insert(0, inline)
@@ -479,21 +495,37 @@ def _preprocessors(p: _Parse, d: dict, roots: list[str], name: str, where: str, 
 
 
 def _custom_definition(source: GraderSource, kind: str) -> str | None:
-    """The file AgentV registers a custom assertion type from: `.agentv/assertions/TYPE.ts` (or .js, .mts, .mjs;
-    also `.agentv/graders/`, `.agentv/judges/`) in the eval file's folder or the nearest folder above it that has
-    one. turnlens looks no higher than the repository root."""
+    """The file AgentV registers a custom assertion type from (checked with the 4.42.4 CLI's dry runs,
+    tests/fixtures/custom_types/): `TYPE.js`, `.mjs`, `.mts` or `.ts` (exactly: case and suffix) in
+    `.agentv/assertions/` of the eval file's folder or of any folder above it, up to the filesystem root (past the
+    repository's; the working folder is not searched), nearest first; failing that, in `.agentv/graders/` then
+    `.agentv/judges/` the same way. Only looked up, never read."""
+    if "/" in kind or "\\" in kind or kind.strip(".") == "":  # (no file is named so: never a path to follow)
+        return None
+    key = (source.eval_dir, kind)
+    if key in source.custom_types:
+        return source.custom_types[key]
+    folders = []
     folder = os.path.abspath(source.eval_dir)
-    root = os.path.abspath(source.repo_root)
     while True:
-        for sub in CUSTOM_FOLDERS:
-            for suffix in CUSTOM_SUFFIXES:
-                cand = os.path.join(folder, sub, kind + suffix)
-                if os.path.isfile(cand):
-                    return cand
+        folders.append(folder)
         parent = os.path.dirname(folder)
-        if folder == root or parent == folder:
-            return None
+        if parent == folder:
+            break
         folder = parent
+    found = next(
+        (
+            cand
+            for subs in CUSTOM_FOLDERS
+            for folder in folders
+            for sub in subs
+            for suffix in CUSTOM_SUFFIXES
+            if os.path.isfile(cand := os.path.join(folder, sub, kind + suffix))
+        ),
+        None,
+    )
+    source.custom_types[key] = found
+    return found
 
 
 # --- the types --------------------------------------------------------------------------------------------------

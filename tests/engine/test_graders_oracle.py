@@ -105,3 +105,23 @@ def test_skips_and_warnings_match_the_reference(name):
     grader_warnings = [w[len("Warning: ") :] for w in warnings if w.startswith("Warning: ")]
     for w in grader_warnings:
         assert w in messages, w
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_refusals_match_the_reference(name):
+    """A file AgentV refuses (a test's own `rubrics` with a score-range shorthand that does not start at 0) is
+    refused with its message; every other file loads."""
+    text = (FIXTURES / MANIFEST["fixtures"][name]["lm"]["output"]).read_text(encoding="utf-8")
+    refusal = next((json.loads(line)["load_error"] for line in text.split("\n") if '"load_error"' in line), None)
+    ev = load_eval_file(CORPUS / name, repo_root=str(CORPUS), cwd=str(CORPUS), environ={})
+    assert (ev.error.message if ev.error else None) == refusal
+
+
+def test_a_bad_shorthand_in_a_tests_own_rubrics_refuses_the_file_where_assertions_skip_the_test():
+    ev = load_eval_file(CORPUS / "hand-rubric-refusal.eval.yaml", repo_root=str(CORPUS), cwd=str(CORPUS), environ={})
+    assert ev.error is not None and ev.error.line == 4 and ev.cases == []
+    assert ev.error.message == "score_ranges shorthand map must start at 0 (got 1)"
+    ignored = load_eval_file(
+        CORPUS / "hand-rubric-ranges.eval.yaml", repo_root=str(CORPUS), cwd=str(CORPUS), environ={}
+    )
+    assert ignored.error is None and all(c.skipped is None for c in ignored.cases)

@@ -211,7 +211,8 @@ def _settings_lines(grader: Grader) -> list[str]:
         lines.append(
             f"defined by: {_shown_path(grader.script_path)}"
             if grader.script_path
-            else f"custom type: no .agentv/assertions/{grader.type}.ts (or .js, .mts, .mjs) found; AgentV fails it"
+            else f"custom type: no {grader.type}.ts (.js, .mjs, .mts) in any .agentv/assertions/ (graders/, judges/) "
+            "from the eval file's folder up; AgentV fails it"
         )
     aggregator = s.get("aggregator")
     if aggregator:
