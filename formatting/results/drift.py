@@ -13,7 +13,7 @@ import os
 import re
 import threading
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from turnlens.formatting.evals.dialect import SKIP_DIRS
 from turnlens.formatting.jsstr import js_trim
@@ -22,7 +22,11 @@ from turnlens.formatting.results.agentv4 import GraderScore
 from turnlens.formatting.results.reader import ResultRecord
 from turnlens.formatting.wording import plural
 
+if TYPE_CHECKING:
+    from turnlens.formatting.results.task_bundle import TaskBundle
+
 DriftStatus = Literal["equal", "drifted", "eval not found", "nothing recorded", "eval refused", "case skipped"]
+AS_RUN = "as run"  # FieldDrift.baseline of a part of the test as run (its task bundle)
 MAX_EVAL_FILES = 2000  # stop walking a huge tree: drift is a convenience, not a crawler
 
 
@@ -32,6 +36,8 @@ class FieldDrift:
     recorded: str
     current: str
     diff: str  # unified diff, recorded -> current
+    # what `recorded` is: what the row recorded it sent, or the test as run (the run's task bundle, task_bundle.py)
+    baseline: str = "recorded"
 
     @property
     def equal(self) -> bool:
@@ -59,12 +65,12 @@ def chat_prompt_text(messages: list[ChatMessage] | None) -> str:
     return "\n\n".join(f"── {m.role} ──\n{m.content}" for m in messages)
 
 
-def unified_diff(recorded: str, current: str, name: str) -> str:
+def unified_diff(recorded: str, current: str, name: str, labels: tuple[str, str] = ("recorded", "current")) -> str:
     lines = difflib.unified_diff(
         recorded.splitlines(keepends=True),
         current.splitlines(keepends=True),
-        fromfile=f"recorded {name}",
-        tofile=f"current {name}",
+        fromfile=f"{labels[0]} {name}",
+        tofile=f"{labels[1]} {name}",
         n=2,
     )
     out = []
@@ -108,7 +114,7 @@ def _normalised_checkout(fields: list[FieldDrift], root: str, notes: list[str]) 
             out.append(item)
             continue
         moved.add(old)
-        out.append(FieldDrift(item.field, item.current, item.current, ""))
+        out.append(FieldDrift(item.field, item.current, item.current, "", item.baseline))
     for old in sorted(moved):
         notes.append(
             f"recorded in another checkout ({old}): its absolute paths are read as under {root}; a moved checkout "
@@ -140,6 +146,21 @@ def find_eval_files(root: str) -> list[str]:
         return [root]
     found = discover_eval_files(root)
     return [p for p in found if not _hidden(os.path.relpath(p, root))][:MAX_EVAL_FILES]
+
+
+def in_a_run(path: str) -> bool:
+    """A run's task bundle (`<run>/<suite>/<test>/task/EVAL.yaml`): the test as run, never the test now."""
+    from turnlens.formatting.results.sniff import is_run_folder
+
+    parent = os.path.dirname(path)
+    if os.path.basename(path) != "EVAL.yaml" or os.path.basename(parent) != "task":
+        return False
+    folder = os.path.dirname(parent)  # <test>, then <suite>, <run>, and one more level for a nested test id
+    for _ in range(4):
+        if is_run_folder(folder):
+            return True
+        folder = os.path.dirname(folder)
+    return False
 
 
 def _hidden(relative: str) -> bool:
@@ -178,7 +199,8 @@ class DriftChecker:
     def eval_paths(self) -> list[str]:
         with self._lock:
             if self._eval_paths is None:
-                self._eval_paths = find_eval_files(self.root) if os.path.exists(self.root) else []
+                found = find_eval_files(self.root) if os.path.exists(self.root) else []
+                self._eval_paths = [path for path in found if not in_a_run(path)]
             return self._eval_paths
 
     def _load(self, path: str) -> EvalFile:
@@ -255,13 +277,22 @@ class DriftChecker:
 
     def _check_v4(self, record: ResultRecord) -> DriftReport:
         """An AgentV 4 result: its recorded input (`requests.lm/agent`, `input`, the run folder's input.md)
-        against the test as the engine formats it today."""
+        against the test as the engine formats it today, and the test as run (its task bundle) against the test
+        now."""
+        from turnlens.formatting.results.task_bundle import not_this_test, task_bundle
+
         input_md = None
         folder = self._run_folder()
         if folder is not None and record.v4.input_messages is None and record.lm_request is None:
             from turnlens.formatting.results.artifacts import load_artifacts
 
             input_md = load_artifacts(record, folder).input_md
+        bundle = task_bundle(record, folder)
+        bundle_notes = [bundle.problem] if bundle.problem else []
+        mismatch = not_this_test(record, bundle)
+        if mismatch is not None:
+            bundle.case = None
+            bundle_notes.append(mismatch)
         has_input = record.v4.input_messages is not None or record.v4.input_text is not None
         has_grader_prompt = bool(recorded_grader_prompts(record))
         if (
@@ -270,27 +301,39 @@ class DriftChecker:
             and not has_input
             and input_md is None
             and not has_grader_prompt
+            and bundle.case is None
         ):
             return DriftReport(
-                "nothing recorded", "the result recorded no input and no grader prompt (no input.md in the run folder)"
+                "nothing recorded",
+                "the result recorded no input and no grader prompt (no input.md, no task bundle in the run folder)",
+                notes=bundle_notes,
             )
+        as_run = " (the test as run is in the run's task bundle)" if bundle.case is not None else ""
         if not self.eval_paths:
-            return DriftReport("eval not found", f"no eval files under {display_path(self.root)}")
+            return DriftReport(
+                "eval not found", f"no eval files under {display_path(self.root)}{as_run}", notes=bundle_notes
+            )
         found = self.find_case(record.eval_id, record.dataset)
         if found is None:
-            return DriftReport("eval not found", f"no test with id {record.eval_id!r} under {display_path(self.root)}")
+            return DriftReport(
+                "eval not found",
+                f"no test with id {record.eval_id!r} under {display_path(self.root)}{as_run}",
+                notes=bundle_notes,
+            )
         eval_file, case = found
         if eval_file.error is not None:
-            return DriftReport("eval refused", str(eval_file.error), eval_file.path)
+            return DriftReport("eval refused", str(eval_file.error), eval_file.path, notes=bundle_notes)
         if case.skipped is not None:
-            return DriftReport("case skipped", f"the test is skipped: {case.skipped}", eval_file.path, case.line)
+            return DriftReport(
+                "case skipped", f"the test is skipped: {case.skipped}", eval_file.path, case.line, notes=bundle_notes
+            )
         key = (eval_file.path, case.index)
         formatted = self._formatted.get(key)
         if formatted is None:
             from turnlens.formatting.prompts.engine import format_case
 
             formatted = self._formatted[key] = format_case(case, eval_file, "agentv")
-        return compare_v4(record, eval_file, case, formatted, input_md)
+        return compare_v4(record, eval_file, case, formatted, input_md, bundle, bundle_notes)
 
 
 def sent_messages(rendered: Rendered) -> list[ChatMessage]:
@@ -325,8 +368,29 @@ def _request_fields(record: ResultRecord, formatted: FormattedCase, *, guideline
     return fields
 
 
+def as_run_fields(bundle: TaskBundle, case: EvalCase) -> list[FieldDrift]:
+    """The test as run (its task bundle, task_bundle.py) against the test now, part by part."""
+    from turnlens.formatting.results.task_bundle import parts
+
+    fields = []
+    for part in parts(bundle, case):
+        name = f"test's {part.name}"
+        if part.as_run == part.now or part.as_run in part.alternatives:
+            fields.append(FieldDrift(name, part.now, part.now, "", AS_RUN))
+        else:
+            diff = unified_diff(part.as_run + "\n", part.now + "\n", name, ("as run:", "now:"))
+            fields.append(FieldDrift(name, part.as_run, part.now, diff, AS_RUN))
+    return fields
+
+
 def compare_v4(
-    record: ResultRecord, eval_file: EvalFile, case: EvalCase, formatted: FormattedCase, input_md: str | None
+    record: ResultRecord,
+    eval_file: EvalFile,
+    case: EvalCase,
+    formatted: FormattedCase,
+    input_md: str | None,
+    bundle: TaskBundle | None = None,
+    bundle_notes: list[str] | None = None,
 ) -> DriftReport:
     fields = _request_fields(record, formatted, guidelines=False)
     lm = formatted.rendered("lm")
@@ -338,8 +402,10 @@ def compare_v4(
         fields.append(_compare("input", record.v4.input_text, lm.question))
     if input_md is not None:
         fields.append(_compare_input_md(input_md, formatted))
-    notes: list[str] = []
+    notes: list[str] = list(bundle_notes or ())
     fields.extend(grader_prompt_fields(record, case, formatted, notes))
+    if bundle is not None and bundle.case is not None:
+        fields.extend(as_run_fields(bundle, case))
     fields = _normalised_checkout(fields, eval_file.repo_root, notes)
     where = f"{display_path(eval_file.path)}:{case.line}" if case.line else display_path(eval_file.path)
     changed = [f.field for f in fields if not f.equal]

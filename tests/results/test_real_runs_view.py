@@ -103,3 +103,9 @@ async def test_from_a_case_to_its_latest_recorded_result():
         assert isinstance(app.screen, ResultDetailScreen)
         record = app.screen.record
         assert record.eval_id == "all-pass" and "2026-06-23T09-00-00-000Z" in record.file
+
+
+def test_drift_tab_compares_the_test_as_run_with_the_test_now(snap_compare):
+    # all-pass, run with scoring-v1.yaml.txt: a grader was added since (the run's task bundle against the eval file)
+    keys = press("end", "enter", "5")
+    assert snap_compare(make_app([FIRST], watch=False), terminal_size=WIDE, run_before=keys)

@@ -530,7 +530,8 @@ def drift_text(report) -> Text:
             continue
         out.append("≠ ", style=ink(WARN, bold=True))
         out.append(field.field, style="bold")
-        out.append("  recorded → current eval file", style=DIM)
+        as_run = getattr(field, "baseline", "recorded") == "as run"
+        out.append("  as run (the run's task bundle) → now" if as_run else "  recorded → current eval file", style=DIM)
         diff, cut = _cut(field.diff)
         for line in diff.splitlines():
             out.append("\n")
