@@ -18,7 +18,7 @@ from rich.text import Span as RichSpan
 from rich.text import Text
 
 from turnlens.formatting.model import EvalCase, FormattedCase, GuidelineConfig, Message, Rendered
-from turnlens.formatting.prompts.engine import file_tags_v4, file_tags_where_v4
+from turnlens.formatting.prompts.agentv4 import file_tags, file_tags_where
 from turnlens.formatting.prompts.highlight import file_spans, prompt_spans
 
 from .rows import RULE_SHORT, CaseRow, case_label, plural, relativize  # noqa: F401 - drawn here; re-exported for callers
@@ -385,10 +385,10 @@ def _fate_detail(detail: str, seg, mode: str, repo_root: str | None) -> str:
     file's tag, which names the file as the question of the mode on screen sends it (agent mode: its absolute
     path), not both modes' tags."""
     if seg.type == "file" and seg.display_path and seg.resolved_path:
-        where = file_tags_where_v4(seg.display_path, seg.resolved_path)
+        where = file_tags_where(seg.display_path, seg.resolved_path)
         if where in detail:
             before, after = detail.split(where, 1)
-            lm_tag, agent_tag = file_tags_v4(seg.display_path, seg.resolved_path)
+            lm_tag, agent_tag = file_tags(seg.display_path, seg.resolved_path)
             sent = f"{mode} sends {agent_tag if mode == 'agent' else lm_tag}"
             return relativize(before, repo_root) + sent + relativize(after, repo_root)
     return relativize(detail, repo_root)

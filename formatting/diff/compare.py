@@ -152,7 +152,7 @@ def _grader_prompts(case: EvalCase, fc: FormattedCase, v4: bool) -> dict[str, st
     order (formatting/graders: the default grader's only for a test without graders of its own), and each listed
     grader's definition (a `contains` value or a script changes what is checked, not a prompt). 0.15: the default
     evaluator's prompt and each of the case's own evaluators'."""
-    from turnlens.formatting.prompts.engine import evaluator_prompt
+    from turnlens.formatting.prompts.agentv015 import evaluator_prompt
 
     out: dict[str, str] = {}
     if v4:

@@ -15,10 +15,11 @@ from typing import Any
 from turnlens.formatting.evals.agentv4_graders import TEMPLATE_VARIABLE
 from turnlens.formatting.jsstr import js_blank, js_json, js_json_indent, js_trim
 from turnlens.formatting.model import EvalCase, FormattedCase, Grader
-from turnlens.formatting.prompts.engine import GRADER_TEMPLATE_HEAD_V4, evaluator_question
+from turnlens.formatting.prompts.agentv4 import GRADER_TEMPLATE_HEAD
+from turnlens.formatting.prompts.parts import evaluator_question
 
 DEFAULT_TEMPLATE = (
-    GRADER_TEMPLATE_HEAD_V4 + "[[ ## criteria ## ]]\n{{criteria}}\n\n[[ ## question ## ]]\n{{input}}\n\n"
+    GRADER_TEMPLATE_HEAD + "[[ ## criteria ## ]]\n{{criteria}}\n\n[[ ## question ## ]]\n{{input}}\n\n"
     "[[ ## reference_answer ## ]]\n{{expected_output}}\n\n[[ ## answer ## ]]\n{{output}}"
 )
 FREEFORM_SYSTEM = "\n".join(

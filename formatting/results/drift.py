@@ -526,10 +526,10 @@ def recorded_grader_prompts(record: ResultRecord) -> list[tuple[str, str, Grader
 def _default_template_parts(formatted: FormattedCase, criteria: str | None) -> tuple[str, str, str]:
     """(the prompt up to the question, the lm question, the rest up to the answer) of the test's default grader
     prompt, with `criteria` in place of the test's when given."""
-    from turnlens.formatting.prompts.engine import GRADER_TEMPLATE_HEAD_V4
+    from turnlens.formatting.prompts.agentv4 import GRADER_TEMPLATE_HEAD
 
     case = formatted.case
-    head = f"{GRADER_TEMPLATE_HEAD_V4}[[ ## criteria ## ]]\n"
+    head = f"{GRADER_TEMPLATE_HEAD}[[ ## criteria ## ]]\n"
     tail = f"\n\n[[ ## reference_answer ## ]]\n{js_trim(case.reference_answer)}{_ANSWER_HEADER}"
     before = f"{head}{js_trim(case.criteria or '')}\n\n[[ ## question ## ]]\n"
     prompt = formatted.evaluator_prompt  # lm question, empty answer: ends with the answer header
@@ -561,12 +561,12 @@ def grader_prompt_fields(
     """Each recorded grader prompt that uses AgentV 4's default template against that template filled from the
     test as it is today (criteria, question in lm and agent mode, reference answer). Prompts of other shapes
     (rubric checklists, score ranges, custom templates) are named in `notes`, not compared."""
-    from turnlens.formatting.prompts.engine import GRADER_TEMPLATE_HEAD_V4
+    from turnlens.formatting.prompts.agentv4 import GRADER_TEMPLATE_HEAD
 
     fields: list[FieldDrift] = []
     agent_question = formatted.rendered("agent").question
     for name, recorded, grader in recorded_grader_prompts(record):
-        if not recorded.startswith(GRADER_TEMPLATE_HEAD_V4):
+        if not recorded.startswith(GRADER_TEMPLATE_HEAD):
             what = "the default grader" if grader is None else f"grader {getattr(grader, 'name', '')!r}"
             notes.append(f"{name}: not AgentV 4's default grader template (a checklist, score ranges or a custom "
                          f"prompt of {what}): recorded, not recomputed")  # fmt: skip
@@ -602,7 +602,8 @@ def compare_with_case(
     record: ResultRecord, eval_file: EvalFile, case: EvalCase, formatted: FormattedCase | None = None
 ) -> DriftReport:
     """Compare what `record` recorded with `case` formatted by the engine (profile agentv, what AgentV sends)."""
-    from turnlens.formatting.prompts.engine import evaluator_prompt, format_case
+    from turnlens.formatting.prompts.agentv015 import evaluator_prompt
+    from turnlens.formatting.prompts.engine import format_case
 
     if formatted is None:
         formatted = format_case(case, eval_file, "agentv")
