@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from turnlens.formatting.evals.files import FileReadError, read_bytes, read_head, wide_encoding
 from turnlens.formatting.evals.loader import OUT_OF_MEMORY, load_eval_file
 from turnlens.formatting.evals.references import NOT_UTF8, decode_eval_bytes
-from turnlens.formatting.evals.slices import Slice, cut_key, joined, piece, split_slices
+from turnlens.formatting.evals.slices import Slice, cut_key, drop_borrowed, joined, piece, split_slices
 from turnlens.formatting.memlimit import limit_hit
 from turnlens.formatting.model import Diagnostic, EvalFile, FormattedCase, Profile
 from turnlens.formatting.prompts.engine import format_case
@@ -190,9 +190,11 @@ def load_in_slices(
             repo_root=repo_root,
             cwd=cwd,
             text=cut.part_text(part),
-            first_case_index=len(merged.cases) if cut.jsonl and merged is not None else part.first_case,
+            first_case_index=len(merged.cases) if cut.jsonl and merged is not None else part.load_first_case,
             dialect=dialect,
         )
+        if part.borrowed and loaded.error is None:  # the cases of earlier items read for their anchors
+            loaded.cases, loaded.diagnostics = drop_borrowed(loaded.cases, loaded.diagnostics, part)
         if loaded.error is not None and loaded.error.message.startswith(OUT_OF_MEMORY) and merged is not None:
             raise MemoryError  # (the loader refused the part for it): stop here, not load the whole file again
         if loaded.error is not None or (merged is not None and loaded.dialect != merged.dialect):

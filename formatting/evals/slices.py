@@ -4,27 +4,54 @@ inspector's first screen (tui/loading.py) alike.
 A slice is the original text with the lines of other slices blanked out, so every line keeps its number and every
 case its index; the header (everything before `evalcases:`) is kept in every slice, so it is checked as before.
 Cutting is only done when it is plainly safe: one `evalcases:` block at the end of the file, a block sequence whose
-items start at one indentation, and no anchors, aliases, directives or document markers anywhere (an alias could
-point into another slice). Otherwise the caller loads the file whole, exactly as before.
+items start at one indentation, and no tags, directives or document markers anywhere. Otherwise the caller loads
+the file whole, exactly as before.
+
+Anchors and aliases: an alias takes the latest anchor of its name before it. When that anchor is in the header or in
+the alias's own slice, the slice reads it as the whole file does; when it is in an item of an earlier slice, that
+item's lines are kept in the slice too (`Slice.borrowed`: read before the slice's own items, at their own line
+numbers) and the cases they make are dropped after loading (`drop_borrowed`). The whole file's alias limits (100
+expansions of an anchor, the expanded size: yaml_tree.py) cannot be seen by one slice: a file is only cut when they
+plainly cannot be reached (each anchor name aliased at most 99 times, no alias in an item or header that defines an
+anchor, the borrowed text times its aliases within the size limit). A refused slice of such a file has the whole
+file loaded for the refusal (an undefined alias is reported after any syntax error further on).
 """
 
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from turnlens.formatting.jsstr import JS_WHITESPACE
+
+if TYPE_CHECKING:
+    from turnlens.formatting.model import Diagnostic, EvalCase
+
+
+class Borrowed(NamedTuple):
+    """An item of an earlier slice that defines an anchor a slice's alias takes: its first line and offsets."""
+
+    line: int
+    start_offset: int
+    end_offset: int
 
 
 class Slice(NamedTuple):
     """One slice of a file cut at case boundaries: its `evalcases` items' lines [start_line, end_line) (0-based),
-    the index of its first case, and its text's offsets [start_offset, end_offset)."""
+    the index of its first case, its text's offsets [start_offset, end_offset), and the items of earlier slices
+    read with it for the anchors its aliases take (each makes a case, dropped after loading: drop_borrowed)."""
 
     start_line: int
     end_line: int
     first_case: int
     start_offset: int
     end_offset: int
+    borrowed: tuple[Borrowed, ...] = ()
+
+    @property
+    def load_first_case(self) -> int:
+        """The case index to load the slice's text with: its borrowed items come first."""
+        return self.first_case - len(self.borrowed)
 
 
 MIN_PARALLEL_BYTES = 256 * 1024
@@ -36,10 +63,10 @@ _TOKEN_CONTEXT = frozenset(" \t\r\n[{,")
 _NOT_AFTER_TOKEN = frozenset(" \t\r\n[]{},")
 
 
-def _has_yaml_token(text: str) -> bool:
+def _has_yaml_token(text: str, chars: str = "&*!") -> bool:
     """An anchor (&), alias (*) or tag (!) where YAML would read one; `**bold**` in text counts too (harmless:
     the file is then exported in one process)."""
-    for ch in "&*!":
+    for ch in chars:
         pos = text.find(ch)
         while pos != -1:
             before = text[pos - 1] if pos else "\n"
@@ -48,6 +75,12 @@ def _has_yaml_token(text: str) -> bool:
                 return True
             pos = text.find(ch, pos + 1)
     return False
+
+
+def may_alias(text: str) -> bool:
+    """Whether the text may hold an alias (or an anchor): then a slice's refusal is not always the whole file's (an
+    undefined alias is reported after a syntax error further on), and the whole file is loaded for it."""
+    return _has_yaml_token(text, "&*")
 
 
 def split_points(text: str, parts: int) -> list[tuple[int, int, int]] | None:
@@ -67,8 +100,8 @@ def split_slices(
     slice's number of cases, as a multiple of the others'."""
     if parts < 2 or len(text) < min_bytes:
         return None
-    if text.startswith(("---", "...", "%")) or _has_yaml_token(text):
-        return None  # a directive or document marker; an anchor, alias or tag
+    if text.startswith(("---", "...", "%")) or _has_yaml_token(text, "!"):
+        return None  # a directive or document marker; a tag
     head_line = _EVALCASES_LINE if key == "evalcases" else re.compile(rf"{key}:[ \t]*(?:#[^\n]*)?\r?(?:\n|\Z)")
     head = head_line.match(text, 0) if text.startswith(f"{key}:") else None
     pos = -1
@@ -101,7 +134,102 @@ def split_slices(
     bounds[0] = text.count("\n", 0, head_end)
     offsets = [start_offsets[f] for f in firsts] + [len(text) + 1]
     offsets[0] = head_end
-    return [Slice(bounds[k], bounds[k + 1], firsts[k], offsets[k], offsets[k + 1]) for k in range(parts)]
+    borrowed: list[tuple[Borrowed, ...]] = [()] * parts
+    if _has_yaml_token(text, "&*"):
+        found = _borrowed_items(text, head_end, start_offsets, firsts)
+        if found is None:
+            return None
+        borrowed = found
+    return [Slice(bounds[k], bounds[k + 1], firsts[k], offsets[k], offsets[k + 1], borrowed[k]) for k in range(parts)]
+
+
+# An anchor (&name) or alias (*name) where YAML could read one: after a space, a line break or a flow indicator (a
+# `:` too, for `{"a":*b}`); the name runs to a space or flow indicator. Text that only looks like one (`**bold**`,
+# `R &D`) is found too: an "alias" whose name no anchor has is left to the parser (a slice refusing it has the
+# whole file loaded); an "anchor" only makes the cut more careful.
+_TOKEN_NAME = re.compile(r"[^ \t\r\n\[\]{},]+")
+_BEFORE_ANCHOR_OR_ALIAS = frozenset(" \t\r\n[{,:")
+
+
+def _anchors_and_aliases(text: str) -> list[tuple[int, str, str]]:
+    """(offset, "&" or "*", name) of each, in order. (str.find per character: a regex over the whole text is
+    several times slower.)"""
+    found = []
+    for ch in "&*":
+        pos = text.find(ch)
+        while pos != -1:
+            if pos == 0 or text[pos - 1] in _BEFORE_ANCHOR_OR_ALIAS:
+                name = _TOKEN_NAME.match(text, pos + 1)
+                if name is not None:
+                    found.append((pos, ch, name.group()))
+            pos = text.find(ch, pos + 1)
+    found.sort()
+    return found
+
+
+MAX_ALIASES_PER_ANCHOR = 99  # yaml_tree.MAX_ALIAS_COUNT (100) counts the anchor itself
+
+
+def _borrowed_items(
+    text: str, head_end: int, start_offsets: list[int], firsts: list[int]
+) -> list[tuple[Borrowed, ...]] | None:
+    """Per slice, the earlier items whose anchors its aliases take; None when the whole file's alias limits could
+    be reached (see the module's docstring), so it must be loaded whole."""
+    from bisect import bisect_right
+
+    from turnlens.formatting.evals.files import max_file_size
+
+    tokens = _anchors_and_aliases(text)
+    anchored = {name for _pos, kind, name in tokens if kind == "&"}
+    if not anchored:
+        return [()] * len(firsts)  # every "alias" is text, or refused by the parser alike
+
+    def unit(pos: int) -> int:  # the item holding `pos`, -1 for the header
+        return -1 if pos < head_end else bisect_right(start_offsets, pos) - 1
+
+    def unit_size(u: int) -> int:
+        if u < 0:
+            return head_end
+        return (start_offsets[u + 1] if u + 1 < len(start_offsets) else len(text)) - start_offsets[u]
+
+    defining: set[int] = set()
+    aliasing: set[int] = set()
+    latest: dict[str, int] = {}  # name -> the unit of its latest anchor so far
+    counts: dict[str, int] = {}
+    expanded = 0
+    takes: list[tuple[int, int]] = []  # (unit of an alias, unit of the anchor it takes), both items
+    for pos, kind, name in tokens:
+        if name not in anchored:
+            continue
+        here = unit(pos)
+        if kind == "&":
+            latest[name] = here
+            defining.add(here)
+            continue
+        aliasing.add(here)
+        counts[name] = counts.get(name, 0) + 1
+        if counts[name] > MAX_ALIASES_PER_ANCHOR:
+            return None
+        source = latest.get(name)
+        if source is None:
+            continue  # refused by the parser, slice or whole
+        expanded += unit_size(source)  # (what the anchored node expands to is within the text of its unit)
+        if here >= 0 and source >= 0 and source != here:
+            takes.append((here, source))
+    # An anchored node holding an alias weighs more than one expansion per alias: not counted here.
+    if defining & aliasing or expanded > max_file_size():
+        return None
+    borrowed: list[set[int]] = [set() for _ in firsts]
+    for here, source in takes:
+        k = bisect_right(firsts, here) - 1
+        if source < firsts[k]:
+            borrowed[k].add(source)
+    every = sorted(set().union(*borrowed))
+    line_of = dict(zip(every, _line_numbers(text, [start_offsets[u] for u in every])))
+    return [
+        tuple(Borrowed(line_of[u], start_offsets[u], start_offsets[u] + unit_size(u)) for u in sorted(borrowed_items))
+        for borrowed_items in borrowed
+    ]
 
 
 # A line with something on it once JavaScript's trim() is done with it (what the JSONL reader reads).
@@ -151,14 +279,42 @@ def cut_key(path: str, text: str, dialect: str) -> str | None:
 def joined(slices: list[Slice], first: int, last: int) -> Slice:
     """Slices first..last (consecutive) as one."""
     a, b = slices[first], slices[last]
-    return Slice(a.start_line, b.end_line, a.first_case, a.start_offset, b.end_offset)
+    borrowed = sorted(
+        {item for s in slices[first : last + 1] for item in s.borrowed if item.start_offset < a.start_offset}
+    )
+    return Slice(a.start_line, b.end_line, a.first_case, a.start_offset, b.end_offset, tuple(borrowed))
 
 
 def piece(text: str, slices: list[Slice], cut: Slice) -> str:
     """The text of slice `cut` (one of `slices`, or several of them joined) as a loader reads it: the header, a blank
     line per line of the slices before, then its own lines."""
-    header_lines, header_end = slices[0].start_line, slices[0].start_offset
-    return slice_by_offsets(text, header_end, cut.start_line - header_lines, cut.start_offset, cut.end_offset)
+    return slice_piece(text, slices[0], cut)
+
+
+def slice_piece(text: str, first: Slice, cut: Slice) -> str:
+    """The text of slice `cut` of a file whose first slice is `first` (which gives the header): the header, its
+    borrowed items and then its own lines, each at its own line number (blank lines between)."""
+    header_lines, header_end = first.start_line, first.start_offset
+    if not cut.borrowed:
+        return slice_by_offsets(text, header_end, cut.start_line - header_lines, cut.start_offset, cut.end_offset)
+    parts, line = [text[:header_end]], header_lines
+    for item in cut.borrowed:
+        parts += ["\n" * (item.line - line), text[item.start_offset : item.end_offset]]
+        line = item.line + text.count("\n", item.start_offset, item.end_offset)
+    parts += ["\n" * (cut.start_line - line), text[cut.start_offset : cut.end_offset - 1]]
+    return "".join(parts)
+
+
+def drop_borrowed(
+    cases: list[EvalCase], diagnostics: list[Diagnostic], cut: Slice
+) -> tuple[list[EvalCase], list[Diagnostic]]:
+    """A slice's loaded cases and file diagnostics without what its borrowed items made (their cases come first,
+    one per item; their diagnostics are on their lines)."""
+    if not cut.borrowed:
+        return cases, diagnostics
+    # Between the header and the slice's own lines, only borrowed items have text (diagnostics' lines are 1-based).
+    first, own = cut.borrowed[0].line + 1, cut.start_line + 1
+    return cases[len(cut.borrowed) :], [d for d in diagnostics if d.line is None or not first <= d.line < own]
 
 
 def _blank_or_comment_lines(text: str, start: int, end: int) -> int:

@@ -145,15 +145,23 @@ def _load_one(
     first_case_index: int = 0,
     config_diagnostics: bool = True,
     dialect: str | None = None,
+    cut: Slice | None = None,
 ) -> tuple[str, Any]:
     """The first half of _export_one: ("error", message) or ("ok", (file diagnostics, the loaded EvalFile)). Only
-    loading can refuse a file; what follows only formats what was loaded."""
+    loading can refuse a file; what follows only formats what was loaded. `cut`: the slice `text` is, when it
+    borrows items of earlier slices (their cases are dropped here)."""
+    if cut is not None:
+        first_case_index = cut.load_first_case
     ev = load_eval_file(
         path, repo_root=args.repo_root, text=text, first_case_index=first_case_index, dialect=dialect or args.dialect
     )
     gcpause.keep_to_exit(ev)  # (when this process ends with os._exit: then it is never freed one object at a time)
     if ev.error is not None:  # one line on stderr: a multi-line reference message is joined
         return "error", " ".join(part.strip() for part in str(ev.error).splitlines() if part.strip())
+    if cut is not None and cut.borrowed:
+        from turnlens.formatting.evals.slices import drop_borrowed
+
+        ev.cases, ev.diagnostics = drop_borrowed(ev.cases, ev.diagnostics, cut)
     diagnostics = ev.diagnostics if config_diagnostics else ev.diagnostics[len(ev.config.diagnostics) :]
     if not config_diagnostics and ev.dialect == "agentv-4" and ev.cases:
         # a later slice of a 4.x suite: what its header (and its .env files) says was said by the first slice
@@ -187,7 +195,7 @@ def _export_slices(path: str, args: ExportOptions) -> list[tuple[str, Any]]:
     A sliced export's rows stay in the process that made them (a forked worker; this one for the last slice): in
     their place is a _SliceRows, which has them written (in order, once every slice was found good)."""
     from turnlens.formatting.evals.references import NOT_UTF8, decode_eval_bytes
-    from turnlens.formatting.evals.slices import cut_key, jsonl_slices, split_slices
+    from turnlens.formatting.evals.slices import cut_key, jsonl_slices, may_alias, split_slices
     from turnlens.formatting.export.parallel import DeferredSlices
 
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
@@ -221,12 +229,12 @@ def _export_slices(path: str, args: ExportOptions) -> list[tuple[str, Any]]:
     if slices is None:
         return [_export_one(path, args)]
     if len(slices) > workers:
-        return _export_in_rounds(path, args, text, slices, workers, dialect, bad_line)
+        return _export_in_rounds(path, args, text, slices, workers, dialect, bad_line, not jsonl and may_alias(text))
     out = output.binary_stdout()
     run = DeferredSlices(
         text,
         slices,
-        lambda piece, n: _load_one(path, args, piece, slices[n].first_case, n == 0, dialect),
+        lambda piece, n: _load_one(path, args, piece, slices[n].first_case, n == 0, dialect, slices[n]),
         _summary,
         lambda result: _write_chunks(out, result[1][1]),
         complete=lambda loaded: _rows_of(path, args, loaded),
@@ -235,7 +243,7 @@ def _export_slices(path: str, args: ExportOptions) -> list[tuple[str, Any]]:
     errors = [r for r in run.summaries if r[0] == "error"]
     if errors:
         run.close()
-        return [errors[0]]
+        return [_export_one(path, args) if not jsonl and may_alias(text) else errors[0]]
     results = [(kind, (diagnostics, _SliceRows(run, n))) for n, (kind, (diagnostics, _)) in enumerate(run.summaries)]
     if bad_line is not None:
         results[0][1][0].insert(0, f"{path}:{bad_line}: {NOT_UTF8}")
@@ -255,6 +263,7 @@ def _export_in_rounds(
     workers: int,
     dialect: str,
     bad_line: int | None,
+    aliasing: bool,
 ) -> list[tuple[str, Any]]:
     """The export of a file cut in more slices than workers: a round of `workers` slices after another, each
     round's rows (and their warnings) written to temporary files as the round ends and its memory let go; once
@@ -274,7 +283,7 @@ def _export_in_rounds(
             group = slices[start : start + workers]
 
             def load(piece: str, n: int, group: list[Slice] = group, start: int = start) -> tuple[str, Any]:
-                return _load_one(path, args, piece, group[n].first_case, start + n == 0, dialect)
+                return _load_one(path, args, piece, group[n].first_case, start + n == 0, dialect, group[n])
 
             run = DeferredSlices(
                 text,
@@ -290,7 +299,7 @@ def _export_in_rounds(
                 errors = [r for r in run.summaries if r[0] == "error"]
                 if errors:
                     spooled.close()
-                    return [errors[0]]
+                    return [_export_one(path, args) if aliasing else errors[0]]
                 for _kind, (slice_diagnostics, _) in run.summaries:
                     diagnostics.extend(slice_diagnostics)
                 for number in range(len(group)):

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from turnlens.formatting import gcpause
-from turnlens.formatting.evals.slices import Slice, slice_by_offsets
+from turnlens.formatting.evals.slices import Slice, slice_piece
 
 
 def _widen(fd: int) -> None:
@@ -91,11 +91,7 @@ class DeferredSlices:
         self._local: dict[int, Any] = {}  # number -> its completed result, made here
         self._worked: dict[int, Any] = {}  # number -> its result, worked here and not completed yet
         # The file's first slice gives the header (`first`: when `slices` are later ones of the file).
-        header_lines, header_end = (first or slices[0]).start_line, (first or slices[0]).start_offset
-        pieces = [
-            lambda s=s: slice_by_offsets(text, header_end, s.start_line - header_lines, s.start_offset, s.end_offset)
-            for s in slices
-        ]
+        pieces = [lambda s=s: slice_piece(text, first or slices[0], s) for s in slices]
         self._pieces = pieces
         for stream in (sys.stdout, sys.stderr):  # a child must not inherit (and write again) buffered output
             if stream is not None:

@@ -1870,6 +1870,55 @@ evalcases:
         content: U
 """
 
+def anchors_across() -> str:
+    """Anchors defined in one test and aliased by tests far after it (what a big file cut in slices must keep:
+    formatting/evals/slices.py), merge keys, a redefined anchor, a whole test anchored and merged, `**bold**` text
+    that only looks like an alias; 48 tests, so that it can be cut."""
+    out = [
+        "description: anchors across tests",
+        "x-defaults: &defaults",
+        "  criteria: Shared criteria.",
+        "tests:",
+        "  - id: defines",
+        "    criteria: &crit First **criteria** text.",
+        "    input: &conversation",
+        "      - role: system",
+        "        content: You are terse.",
+        "      - role: user",
+        "        content: What is 2 + 2?",
+        "    expected_output: &reference Four.",
+        "  - &whole",
+        "    id: anchored-whole",
+        "    criteria: Whole test anchored.",
+        "    input: Whole?",
+        "  - id: base-holder",
+        "    criteria: c",
+        "    input: Base.",
+        "    metadata: &base",
+        "      owner: team-a",
+        "      tier: 2",
+    ]
+    for n in range(3, 48):
+        kind = n % 8
+        if n == 24:
+            out += [f"  - id: redefines-{n}", "    criteria: &crit Redefined criteria.", f"    input: Q{n}"]
+        elif kind == 0:
+            out += [f"  - id: alias-{n}", "    criteria: *crit", "    input: *conversation"]
+        elif kind == 1:
+            out += [f"  - <<: *defaults", f"    id: merged-{n}", f"    input: Merged {n} **bold** & more"]
+        elif kind == 2:
+            out += [f"  - <<: *whole", f"    id: copy-{n}"]
+        elif kind == 3:
+            out += [f"  - id: reference-{n}", "    criteria: c", f"    input: Q{n}", "    expected_output: *reference"]
+        elif kind == 4:
+            out += [f"  - id: meta-{n}", "    criteria: c", f"    input: Q{n}", "    metadata:", "      <<: *base"]
+        elif kind == 5:
+            out += [f"  - id: flow-{n}", "    criteria: c", f"    input: [{{role: user, content: *reference}}]"]
+        else:
+            out += [f"  - id: plain-{n}", f"    criteria: ok {n}", f"    input: What is {n}?"]
+    return "\n".join(out) + "\n"
+
+
 ALIASES_EVAL_CASES = r"""eval_cases:
   - id: alias-eval-cases
     criteria: c
@@ -2531,6 +2580,7 @@ def write_suites(w: Writer) -> None:
     w.eval(name, "evals/merge.eval.yaml", MERGE)
     w.eval(name, "evals/aliases-evalcases.eval.yaml", ALIASES_4X)
     w.eval(name, "evals/aliases-eval-cases.eval.yaml", ALIASES_EVAL_CASES)
+    w.eval(name, "evals/anchors-across.eval.yaml", anchors_across())
     w.eval(name, "evals/shown-only.eval.yaml", SHOWN_ONLY)
     w.eval(name, "evals/json-values.eval.yaml", JSON_VALUES)
     w.eval(name, "evals/external/tests-from-env.eval.yaml", ENV_TESTS_PATH)

@@ -29,7 +29,7 @@ def test_offsets_cut_the_same_text_as_lines(parts, trailing):
     slices = split_slices(text, parts)
     assert slices is not None and len(slices) == parts
     header_lines, header_end = slices[0][0], slices[0][3]
-    for start, end, _first, start_offset, end_offset in slices:
+    for start, end, _first, start_offset, end_offset, _borrowed in slices:
         assert slice_by_offsets(text, header_end, start - header_lines, start_offset, end_offset) == slice_text(
             text, header_lines, start, end
         )

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from turnlens.formatting.evals.slices import MIN_PARALLEL_BYTES, jsonl_slices, slice_text, split_points
+from turnlens.formatting.evals.slices import MIN_PARALLEL_BYTES, jsonl_slices, slice_text, split_points, split_slices
 from turnlens.formatting.jsstr import js_trim
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -229,3 +229,59 @@ def test_jsonl_slices_keep_line_numbers_and_case_indexes():
     assert all(text.count("\n", 0, s.start_offset) == s.start_line for s in slices)
     assert all(a.end_offset == b.start_offset for a, b in zip(slices, slices[1:]))
     assert slices[-1].end_offset == len(text) + 1
+
+
+def big_anchored(tmp_path: Path, broken: bool = False) -> Path:
+    """An AgentV 4 suite over the slicing threshold whose first tests define anchors that tests in every later
+    slice alias (criteria, a conversation, a merge key), one anchor redefined half-way; `broken`: an undefined
+    alias early and a duplicate key late (the whole file reports the duplicate key: it is met while reading)."""
+    (tmp_path / ".git").mkdir(exist_ok=True)
+    lines = [
+        "description: anchored",
+        "tests:",
+        "  - id: t0",
+        "    criteria: &crit Shared **criteria**.",
+        "    input: &talk",
+        "      - role: system",
+        "        content: Be terse.",
+        "      - role: user",
+        "        content: Hi",
+        "  - id: t1",
+        "    criteria: c",
+        "    input: Q",
+        "    metadata: &meta {owner: a}",
+    ]
+    n = 2
+    while sum(len(x) for x in lines) < MIN_PARALLEL_BYTES * 1.5:
+        if n % 97 == 0:
+            lines += [f"  - id: t{n}", "    criteria: *crit", "    input: *talk", "    metadata: {<<: *meta, n: 1}"]
+        elif n == 1000:
+            lines += [f"  - id: t{n}", "    criteria: &crit Redefined.", f"    input: Q{n} " + "y" * 80]
+        else:
+            lines += [f"  - id: t{n}", f"    criteria: ok {n}", f"    input: What is {n}? " + "x" * 80]
+        if broken and n == 10:
+            lines.append("    expected_output: *nowhere")
+        if broken and n == 2500:
+            lines.append("    criteria: again")
+        n += 1
+    path = tmp_path / "suite.eval.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_an_anchored_suite_is_cut_and_exported_byte_for_byte(tmp_path):
+    path = big_anchored(tmp_path)
+    slices = split_slices(path.read_text(), 2, "tests")
+    assert slices is not None and slices[1].borrowed
+    fast, slow, sliced = rounds(path, 40 * 1024), serial(path), export(path)
+    assert fast.returncode == slow.returncode == sliced.returncode == 0, fast.stderr
+    assert fast.stdout == slow.stdout == sliced.stdout and fast.stdout.count(b"\n") > 1000
+    assert fast.stderr == slow.stderr == sliced.stderr
+
+
+def test_an_anchored_suite_refused_says_what_the_whole_file_says(tmp_path):
+    path = big_anchored(tmp_path, broken=True)
+    fast, slow, sliced = rounds(path, 40 * 1024), serial(path), export(path)
+    assert fast.returncode == slow.returncode == sliced.returncode == 1
+    assert fast.stdout == slow.stdout == sliced.stdout == b""
+    assert fast.stderr == slow.stderr == sliced.stderr and b"duplicate key" in fast.stderr

@@ -233,7 +233,23 @@ def big_jsonl(folder: Path, tests: int = 3000) -> Path:
     return path
 
 
-@pytest.mark.parametrize("make", [big_eval, big_suite, big_jsonl])
+def big_anchored_suite(folder: Path, tests: int = 3000) -> Path:
+    """An AgentV 4 suite whose first test's anchors are aliased in every slice (a merge key among them), one of
+    them redefined half-way: cut all the same (formatting/evals/slices.py)."""
+    path = big_suite(folder, tests)
+    text = path.read_text().replace(
+        "  - id: t-00000\n    criteria: Answers case 0 correctly and well.",
+        "  - id: t-00000\n    criteria: &crit Shared **criteria**.\n    metadata: &meta {owner: a}",
+    )
+    for n in range(50, tests, 70):  # (*meta: 86 aliases; past 99 the whole file would be refused)
+        text = text.replace(f"criteria: Answers case {n} correctly and well.", "criteria: *crit\n    metadata: *meta")
+        text = text.replace(f"    input: Is {n + 1} odd?", f"    input: Is {n + 1} odd?\n    metadata: {{<<: *meta}}")
+    text = text.replace("criteria: Answers case 1500 correctly and well.", "criteria: &crit Redefined.")
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("make", [big_eval, big_suite, big_jsonl, big_anchored_suite])
 def test_a_big_file_loaded_in_slices_is_its_whole_load(tmp_path, monkeypatch, make):
     """Slice by slice (only one slice's parse tree alive at a time), the end is the whole load: the same cases,
     file diagnostics said once, the same files watched, the same dialect and reason."""
@@ -242,6 +258,7 @@ def test_a_big_file_loaded_in_slices_is_its_whole_load(tmp_path, monkeypatch, ma
     path = str(make(tmp_path))
     cut = loading.cut_file(path)
     assert cut is not None and len(cut.parts) >= 3
+    assert (make is big_anchored_suite) == any(part.borrowed for part in cut.parts)
     parts = [part for part, _ in loading.load_in_slices(path, cut, repo_root=str(tmp_path), cwd=None, dialect="auto")]
     whole = load_eval_file(path, repo_root=str(tmp_path))
     for before, after in zip(parts, parts[1:]):  # each part extends the one before, with the same case objects
