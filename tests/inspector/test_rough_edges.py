@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from tui_helpers import WIDE, select, wait_for_idle
 
 from turnlens.formatting.evals.loader import load_eval_file
@@ -302,3 +303,23 @@ async def test_every_palette_lists_the_screen_s_actions_first_then_theme_and_scr
         actions = [title for title, _help, _action in screen.palette_commands()]
         assert titles[: len(actions)] == actions
         assert titles[len(actions) : len(actions) + 2] == ["Theme", "Screenshot"]
+
+
+@pytest.mark.parametrize("busy", [False, True], ids=["idle", "busy"])
+@pytest.mark.parametrize("focused", ["0", "2"], ids=["from-the-list", "from-a-pane"])
+async def test_one_enter_in_the_search_box_reaches_the_case_list(monkeypatch, focused, busy):
+    """Issue 24.21: enter gives the list the focus at once, even while the list is still refiltering for the keys
+    typed before it (a key typed right after enter went into the box)."""
+    import asyncio
+
+    app = await _samples_app(monkeypatch)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_idle(pilot)
+        await pilot.press(focused, "slash", *"faq")
+        await wait_for_idle(pilot)
+        if busy:
+            app.screen.query_one("#cases").call_later(asyncio.sleep, 0.5)
+        await pilot.press("enter", "j")
+        await wait_for_idle(pilot)
+        assert app.focused is not None and app.focused.id == "case-options"
+        assert app.screen.query_one("#case-filter").value == "faq"

@@ -95,9 +95,11 @@ class ResultsScreen(ThemedScreen):
 
     def compose(self) -> ComposeResult:
         yield ResultsHeader(id="results-header")
-        yield SearchBox("search eval id, target, dataset", id="results-search")
+        yield SearchBox("search eval id, target, dataset", list_selector="#results-list", id="results-search")
         yield SearchBox(
-            "search inside every result (question, answer, reasoning…), enter to run", id="results-text-search"
+            "search inside every result (question, answer, reasoning…), enter to run",
+            list_selector="#results-list",
+            id="results-text-search",
         )
         yield ProblemsBar(id="results-problems")
         run = self.run

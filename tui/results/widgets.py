@@ -23,7 +23,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Input, Static
+from textual.widgets import Static
 
 from turnlens.formatting.results.reader import (
     DEFAULT_THRESHOLD,
@@ -36,6 +36,7 @@ from turnlens.formatting.results.reader import (
 
 from ..theme import palette
 from ..untrusted import sanitize_label
+from ..widgets.search_input import SearchInput
 from .model import (
     DRIFT_DRIFTED,
     DRIFT_EQUAL,
@@ -758,17 +759,18 @@ class ProblemsBar(Static):
 MAX_TYPED = 500  # characters a search box takes
 
 
-class SearchBox(Input):
-    """A search field shown on demand: `open` shows and focuses it, `close` empties and hides it. Its border
-    subtitle says what a search of a large file is doing."""
+class SearchBox(SearchInput):
+    """A search field shown on demand: `open` shows and focuses it, `close` empties and hides it; enter gives the
+    focus to the list (`list_selector`). Its border subtitle says what a search of a large file is doing."""
 
     DEFAULT_CSS = """
     SearchBox { display: none; height: 3; border: tall $accent; }
     SearchBox.-visible { display: block; }
     """
 
-    def __init__(self, placeholder: str, *, id: str | None = None) -> None:
-        super().__init__(placeholder=placeholder, id=id, max_length=MAX_TYPED)  # (typed input stays bounded)
+    def __init__(self, placeholder: str, *, list_selector: str, id: str | None = None) -> None:
+        # (typed input stays bounded)
+        super().__init__(list_selector=list_selector, placeholder=placeholder, id=id, max_length=MAX_TYPED)
 
     @property
     def is_open(self) -> bool:

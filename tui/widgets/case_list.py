@@ -33,6 +33,7 @@ from ..render import case_row_text, file_header_text
 from ..rows import CaseRow, FileEntry
 from ..textual_compat import set_virtual_size_without_layout
 from ..theme import generation as theme_generation
+from .search_input import SearchInput
 
 
 def row_matches(row: CaseRow, query: str) -> bool:
@@ -467,8 +468,11 @@ class CaseList(Vertical):
         self._headings: dict[int, int] = {}  # file number -> index of its heading in the list
 
     def compose(self) -> ComposeResult:
-        yield Input(
-            placeholder=f"{self._filter_key} search: id, rule, flat, warn…", id="case-filter", max_length=MAX_TYPED
+        yield SearchInput(
+            list_selector="#case-options",
+            placeholder=f"{self._filter_key} search: id, rule, flat, warn…",
+            id="case-filter",
+            max_length=MAX_TYPED,
         )
         yield CaseOptions(self._highlight_changed, id="case-options")
 
