@@ -13,6 +13,7 @@ import json
 import os
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import orjson
@@ -395,17 +396,35 @@ KNOWN_TEST_FIELDS = frozenset(
 VALIDATE_DEPRECATED = frozenset(("evaluator", "assert", "expected_outcome", "eval_cases", "evalcases"))
 
 
-def _unknown_test_fields(ctx: _Ctx, case: EvalCase, raw: dict, doc: YamlDoc | None, position: int) -> None:
+def _unknown_test_fields(
+    case: EvalCase, raw: dict, doc: YamlDoc | None, home: tuple[str, int | None], checked_as: str | None
+) -> None:
+    """Fields AgentV ignores, in `agentv validate`'s words, for every test AgentV reads. `checked_as` is where the
+    validator names the test (`tests[2]`); it reads only a suite's own tests, not those of a case file, a case
+    folder or a JSONL dataset (tests/fixtures/validate/), and those are flagged all the same."""
     for key in raw:
         if key in KNOWN_TEST_FIELDS or key in VALIDATE_DEPRECATED:
             continue
-        case.diagnostics.append(
-            Diagnostic(
-                ctx.path,
-                _line(doc, raw, key) or case.line,
-                f"Unknown field '{key}'. This field will be ignored. (agentv validate: tests[{position}].{key})",
-            )
+        line = _line(doc, raw, key)
+        if line is None and doc is not None and isinstance(doc.data, dict):  # (a case folder's test, id added)
+            line = _line(doc, doc.data, key)
+        where = (
+            f"agentv validate: {checked_as}.{key}"
+            if checked_as
+            else "not flagged by agentv validate, which checks only a suite's own tests"
         )
+        case.diagnostics.append(
+            Diagnostic(home[0], line or home[1], f"Unknown field '{key}'. This field will be ignored. ({where})")
+        )
+
+
+def _written_in(ctx: _Ctx, source: str | None, line: int | None) -> tuple[str, int | None]:
+    """The file (named as the eval file is) and line a test is written at: for a test from a case file, a case
+    folder or a JSONL dataset (`source` "cases/x.yaml" or "data.jsonl line 3") that file."""
+    if source is None:
+        return ctx.path, line
+    name, _, at = source.partition(" line ")
+    return os.path.normpath(os.path.join(os.path.dirname(ctx.path), name)), int(at) if at.isdigit() else line
 
 
 def _unknown_suite_fields(ctx: _Ctx, data: dict, doc: YamlDoc) -> None:
@@ -470,7 +489,14 @@ def _attachment_warnings_on_case(ctx: _Ctx, case: EvalCase, since: int) -> None:
 
 
 def _read_graders(
-    ctx: _Ctx, case: EvalCase, raw: dict, suite: _Suite, label: str, doc: YamlDoc | None, jsonl_line: int | None
+    ctx: _Ctx,
+    case: EvalCase,
+    raw: dict,
+    suite: _Suite,
+    label: str,
+    doc: YamlDoc | None,
+    jsonl_line: int | None,
+    home: tuple[str, int | None],
 ) -> str | None:
     """The test's graders as AgentV parses them (formatting/graders/), their warnings on the file; the message
     AgentV skips the test with when one cannot be parsed, else None."""
@@ -484,8 +510,20 @@ def _read_graders(
     if not _may_have_graders(raw, defaults):
         return None
 
+    suite_lines: set[int] = set()  # lines found in the suite, not in the test's own file (when that is another)
+
     def line_of(obj: Any, key: Any = None) -> int | None:
-        return _line(doc, obj, key) or _line(suite.doc, obj, key)
+        found = _line(doc, obj, key)
+        if found is None:
+            found = _line(suite.doc, obj, key)
+            if found is not None and doc is not suite.doc:
+                suite_lines.add(found)
+        return found
+
+    def at(line: int | None, message: str) -> Diagnostic:
+        if line is not None and line in suite_lines:
+            return Diagnostic(ctx.path, line, message)
+        return Diagnostic(home[0], line or home[1], message)
 
     source = GraderSource(
         ctx.resolver.roots,
@@ -501,23 +539,19 @@ def _read_graders(
     try:
         parsed = parse_graders(raw, defaults, source, label, skip_defaults=case.skip_defaults)
     except GraderError as exc:
-        for message, line in exc.warnings:
-            case.diagnostics.append(Diagnostic(ctx.path, line or case.line, message))
+        case.diagnostics.extend(at(line, message) for message, line in exc.warnings)
         return exc.message
     except GraderRefusal as exc:  # what AgentV warned about first stays on the file
-        for message, line in exc.warnings:
-            ctx.warn(message, line or case.line)
-        raise Refused(exc.message, exc.line or case.line) from None
-    for message, line in parsed.warnings:
-        case.diagnostics.append(Diagnostic(ctx.path, line or case.line, message))
-    for message, line in parsed.traps:
-        case.diagnostics.append(Diagnostic(ctx.path, line or case.line, message))
+        ctx.diags.extend(at(line, message) for message, line in exc.warnings)
+        refused = at(exc.line, exc.message)
+        raise Refused(refused.message, refused.line, refused.file) from None
+    case.diagnostics.extend(at(line, message) for message, line in [*parsed.warnings, *parsed.traps])
     case.assertions = parsed.graders
     if parsed.graders and not js_blank(case.criteria or "") and not reads_criteria(parsed.graders):
         case.diagnostics.append(
             Diagnostic(
-                ctx.path,
-                _line(doc, raw, "criteria") or case.line,
+                home[0],
+                _line(doc, raw, "criteria") or home[1],
                 "criteria is read by no grader: the test has assertions, so AgentV runs them instead of the "
                 "default grader, and none of them is an llm-grader that reads the criteria",
             )
@@ -601,6 +635,7 @@ def _build_test(
     *,
     jsonl_line: int | None = None,
     source: str | None = None,
+    position: int | None = None,
     use_vars: bool = True,
     require_spec: bool = True,
     require_id: bool = True,
@@ -611,8 +646,10 @@ def _build_test(
     raw_id = raw.get("id")
     test_id = raw_id if isinstance(raw_id, str) else None
     case = EvalCase(index, test_id, line, ctx.path, raw_id=raw_id, source=source)
-    if jsonl_line is None and require_spec and source is None:
-        _unknown_test_fields(ctx, case, raw, doc, index - ctx.first_index)
+    home = _written_in(ctx, source, line)  # where the test's own warnings point
+    if require_spec:  # (not an Agent Skills evals.json: its evals are not AgentV tests as written)
+        checked_as = f"tests[{position}]" if position is not None else None
+        _unknown_test_fields(case, raw, doc, home, checked_as)
     label = test_id if test_id is not None else "unknown"  # an empty id is named as written: ''
     notes = case.interpolations
     notes.extend(ctx.test_env(raw))  # what `${{ VAR }}` replaced in this test's own text
@@ -644,8 +681,8 @@ def _build_test(
         criteria = outcome
         case.diagnostics.append(
             Diagnostic(
-                ctx.path,
-                _line(doc, raw, "expected_outcome") or line,
+                home[0],
+                _line(doc, raw, "expected_outcome") or home[1],
                 f"Test '{label}': 'expected_outcome' is deprecated. Use 'criteria' instead.",
             )
         )
@@ -724,7 +761,7 @@ def _build_test(
             msg = f"Skipping incomplete test at line {jsonl_line}: {label}. {INCOMPLETE_JSONL}"
         else:
             msg = f"Skipping incomplete test: {label}. {INCOMPLETE}"
-        case.diagnostics.append(Diagnostic(ctx.path, line, msg))
+        case.diagnostics.append(Diagnostic(home[0], home[1], msg))
         return case
     assert raw_messages is not None
     if "workspace" in raw:  # a test's own workspace is checked once the test is complete, before its graders
@@ -741,6 +778,7 @@ def _build_test(
         case.suite_input_count = len(messages)
         if messages:
             case.notes.append(f"The suite's `input` prepends {plural(len(messages), 'message')} to this test's.")
+    own_from = len(ctx.diags)  # what making the test's own messages warns about is in its file
     for m in raw_messages:
         if not _formatted(m):
             case.notes.append("A message with tool calls and no text, list or object content is not sent.")
@@ -761,16 +799,18 @@ def _build_test(
     case.expected_messages = list(case.expected_output)
     case.reference_answer = _reference_answer(last_content, last_raw) if expected_raw else ""
     case.outcome = case.criteria or ""
+    if home[0] != ctx.path:
+        ctx.diags[own_from:] = [replace(d, file=home[0]) if d.file == ctx.path else d for d in ctx.diags[own_from:]]
     _attachment_warnings_on_case(ctx, case, attachments_from)
     if ctx.lines is not None and any(n.endswith("is not set: replaced by ''") for n in case.interpolations):
         _unset_variable_trap(ctx, case)
 
     _conversation_note(case, raw, turns)
-    problem = _read_graders(ctx, case, raw, suite, label, doc, jsonl_line)
+    problem = _read_graders(ctx, case, raw, suite, label, doc, jsonl_line, home)
     if problem is not None:
         case.skipped = problem
         where = f" at line {jsonl_line}" if jsonl_line is not None else ""
-        case.diagnostics.append(Diagnostic(ctx.path, line, f"Skipping test '{label}'{where}: {problem}"))
+        case.diagnostics.append(Diagnostic(home[0], home[1], f"Skipping test '{label}'{where}: {problem}"))
         return case
     return case
 
@@ -935,14 +975,18 @@ def _jsonl_objects(text: str, abs_path: str, shown: str) -> list[tuple[int, dict
     return out
 
 
-def _tests_list(ctx: _Ctx, tests: Any, doc: YamlDoc) -> list[tuple[Any, int | None, YamlDoc | None, str | None]]:
+def _tests_list(
+    ctx: _Ctx, tests: Any, doc: YamlDoc
+) -> list[tuple[Any, int | None, YamlDoc | None, str | None, int | None]]:
+    """(test, line, doc, source, position): `position` is a suite's own test's place in its `tests` list, as
+    `agentv validate` counts it (file:// entries count one each); None for a test from another file."""
     if isinstance(tests, str):
         target = os.path.normpath(os.path.join(ctx.eval_dir, tests))
         if os.path.isdir(target):
             ctx.result.watched_paths.add(target)
-            return list(_case_folder(ctx, target))
-        return list(_external_cases(ctx, target))
-    out: list[tuple[Any, int | None, YamlDoc | None, str | None]] = []
+            return [(*entry, None) for entry in _case_folder(ctx, target)]
+        return [(*entry, None) for entry in _external_cases(ctx, target)]
+    out: list[tuple[Any, int | None, YamlDoc | None, str | None, int | None]] = []
     lines = doc.child_lines(tests) or []
     for i, entry in enumerate(tests):
         line = lines[i] if i < len(lines) else None
@@ -965,11 +1009,11 @@ def _tests_list(ctx: _Ctx, tests: Any, doc: YamlDoc) -> list[tuple[Any, int | No
                 if not matches:
                     ctx.warn(f"Glob pattern matched no files: {entry} (resolved to {target})", line)
                 for m in matches:
-                    out.extend(_external_cases(ctx, m))
+                    out.extend((*e, None) for e in _external_cases(ctx, m))
             else:
-                out.extend(_external_cases(ctx, target))
+                out.extend((*e, None) for e in _external_cases(ctx, target))
             continue
-        out.append((entry, line, doc, None))
+        out.append((entry, line, doc, None, ctx.first_index + i))
     return out
 
 
@@ -1068,8 +1112,8 @@ def _load_suite(ctx: _Ctx, result: EvalFile, doc: YamlDoc, text: str) -> EvalFil
     suite.target = data.get("target")
 
     entries = _tests_list(ctx, tests, doc)
-    for index, (raw, line, tdoc, source) in enumerate(entries, ctx.first_index):
-        case = _build_test(ctx, raw, index, line, tdoc, suite, source=source)
+    for index, (raw, line, tdoc, source, position) in enumerate(entries, ctx.first_index):
+        case = _build_test(ctx, raw, index, line, tdoc, suite, source=source, position=position)
         result.cases.append(case)
     # checked once the tests are read, as AgentV does (a test's refusal comes first, its skip warnings stay)
     _check_metadata(data, doc)

@@ -3,6 +3,8 @@ export's `warnings`): what AgentV does without a word."""
 
 from __future__ import annotations
 
+import os
+
 from turnlens.formatting.evals.loader import load_eval_file
 from turnlens.formatting.export.evals import iter_rows
 
@@ -114,3 +116,84 @@ def test_unknown_fields_are_worded_as_agentv_validate_words_them():
     assert [d.line for d in ours] == [2, 7, 10, 13]
     # the misspelt test-level ones stand on their test (its row's ⚠)
     assert [len([d for d in c.diagnostics if "Unknown field" in d.message]) for c in ev.cases] == [2, 1, 0]
+
+
+def test_unknown_fields_are_flagged_for_tests_from_other_files_too():
+    """A test from a file:// case list, a JSONL file, `tests: FILE`, a case folder or a standalone dataset: the
+    validator does not check it (tests/fixtures/validate/*.validate.txt), AgentV ignores its unknown fields all the
+    same; turnlens flags them in the validator's words, with the file and line the field is written at."""
+    import re
+    from pathlib import Path
+
+    from turnlens.formatting.evals.loader import load_eval_file
+
+    folder = Path(__file__).resolve().parents[1] / "fixtures" / "validate"
+    unchecked = "(not flagged by agentv validate, which checks only a suite's own tests)"
+
+    def flagged(name: str) -> list[tuple[str, int | None, str]]:
+        ev = load_eval_file(folder / name, repo_root=str(folder), cwd=str(folder), environ={})
+        diags = [*ev.diagnostics, *(d for c in ev.cases for d in c.diagnostics)]
+        return [
+            (Path(d.file).relative_to(folder).as_posix(), d.line, d.message)
+            for d in diags
+            if "Unknown field" in d.message
+        ]
+
+    def validator(name: str) -> list[tuple[str, str]]:
+        text = (folder / name).read_text(encoding="utf-8")
+        return re.findall(r"⚠ \[(.+?)\] (Unknown field '[^']+'\. This field will be ignored\.)", text)
+
+    message = "Unknown field '{}'. This field will be ignored. "
+    # the suite's own tests as the validator names them (file:// entries count one place each), the others unchecked
+    assert validator("external.validate.txt") == [
+        ("tests[0].expected_outptu", message.format("expected_outptu").strip()),
+        ("tests[3].critera", message.format("critera").strip()),
+    ]
+    assert flagged("external.eval.yaml") == [
+        ("external.eval.yaml", 7, message.format("expected_outptu") + "(agentv validate: tests[0].expected_outptu)"),
+        ("cases/list.yaml", 4, message.format("assertion") + unchecked),
+        ("cases/rows.jsonl", 1, message.format("criterias") + unchecked),
+        ("external.eval.yaml", 12, message.format("critera") + "(agentv validate: tests[3].critera)"),
+    ]
+    assert validator("listed.validate.txt") == []
+    assert flagged("listed.eval.yaml") == [("cases/list.yaml", 4, message.format("assertion") + unchecked)]
+    assert validator("folder.validate.txt") == []
+    assert flagged("folder.eval.yaml") == [("folder/first/case.yaml", 3, message.format("expected_ouput") + unchecked)]
+    assert "Total files: 0" in (folder / "dataset.validate.txt").read_text(encoding="utf-8")
+    assert flagged("dataset.jsonl") == [("dataset.jsonl", 1, message.format("asserts") + unchecked)]
+
+
+def test_a_test_from_a_case_file_is_warned_about_in_that_file(tmp_path):
+    """Its skip notice and its own graders' warnings name the case file and the line there (they named the suite
+    with the case file's line); a warning about the suite's graders still names the suite."""
+    from turnlens.formatting.evals.loader import load_eval_file
+
+    (tmp_path / "cases").mkdir()
+    (tmp_path / "s.eval.yaml").write_text(
+        "name: s\nassertions:\n  - type: contains\n    value: x\n  - '  '\ntests: cases/list.yaml\n", encoding="utf-8"
+    )
+    (tmp_path / "cases" / "list.yaml").write_text(
+        "- id: incomplete\n"
+        "  input: hi\n"
+        "- id: warned\n"
+        "  input: hi\n"
+        "  assertions:\n"
+        "    - ''\n"
+        "    - type: is-json\n"
+        "- id: broken\n"
+        "  input: hi\n"
+        "  assertions:\n"
+        "    - type: contains\n"
+        "      value: y\n"
+        "      weight: heavy\n",
+        encoding="utf-8",
+    )
+    ev = load_eval_file(tmp_path / "s.eval.yaml", repo_root=str(tmp_path), cwd=str(tmp_path), environ={})
+    found = {
+        c.id: [(os.path.relpath(d.file, tmp_path), d.line, d.message.split(":")[0]) for d in c.diagnostics]
+        for c in ev.cases
+    }
+    assert found["incomplete"] == [("cases/list.yaml", 1, "Skipping incomplete test")]
+    assert ("cases/list.yaml", 6, "Skipping empty string criterion in assert array for 'warned'") in found["warned"]
+    assert ("s.eval.yaml", 5, "Skipping empty string criterion in assert array for 'warned'") in found["warned"]
+    assert found["broken"][-1] == ("cases/list.yaml", 8, "Skipping test 'broken'")
