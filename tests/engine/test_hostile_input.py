@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
 import textwrap
@@ -1317,6 +1318,14 @@ async def test_narrowing_the_terminal_to_a_few_columns(columns):
 # --- Ctrl-C while `turnlens export` is starting (issue 22.15) --------------------------------------------------------
 
 
+def _ctrl_c_as_a_shell_gives_it() -> None:
+    """The child starts with SIGINT at its default and unblocked, as from an interactive shell: a test worker may
+    have it ignored or blocked at that moment (the editor ignores it while it runs; a fork blocks it), and both are
+    inherited through exec, so the child would never see the Ctrl-C this test sends."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def test_ctrl_c_while_the_command_imports_its_modules_is_exit_130():
     """From the moment the package is imported to run the command, Ctrl-C is one line and 130, not a traceback from
     inside an import (the interpreter's own start, before, is Python's: killed by SIGINT, which shells show as 130)."""
@@ -1324,7 +1333,9 @@ def test_ctrl_c_while_the_command_imports_its_modules_is_exit_130():
         "import sys; sys.argv[0] = 'turnlens'; import turnlens, os, signal, time; "
         "os.kill(os.getpid(), signal.SIGINT); time.sleep(5); print('not interrupted')"
     )
-    proc = subprocess.run([sys.executable, "-c", started], capture_output=True, timeout=TIMEOUT)
+    proc = subprocess.run(
+        [sys.executable, "-c", started], capture_output=True, timeout=TIMEOUT, preexec_fn=_ctrl_c_as_a_shell_gives_it
+    )
     assert (proc.returncode, proc.stderr, proc.stdout) == (130, b"turnlens: interrupted\n", b"")
     as_library = "import turnlens, signal; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
     proc = subprocess.run([sys.executable, "-c", as_library], capture_output=True, timeout=TIMEOUT)
