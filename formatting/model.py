@@ -28,6 +28,30 @@ Dialect = Literal["agentv-0.15", "agentv-4"]
 DIALECTS: tuple[Dialect, ...] = ("agentv-0.15", "agentv-4")
 
 
+@dataclass(frozen=True, slots=True)
+class DialectLabels:
+    """What the UI says about a dialect and which of its views apply, read off the data (EvalFile.labels,
+    Rendered.labels, FormattedCase.labels) so that nothing outside the engine compares dialect names."""
+
+    tag: str  # short, for a file's heading in the case list
+    title: str  # the format as people name it
+    system_field: str  # what the provider receives beside `question` (and `chatPrompt`)
+    guidelines: bool  # files matching the guideline patterns are sent as `guidelines` (the config explains them)
+    default_prompt: str  # the name of the prompt that grades a case without graders or evaluators of its own
+    # graded by AgentV 4 graders (`criteria`, `expected_output`, `assertions`; prompts in lm and in agent mode); else
+    # by 0.15 evaluators (`outcome`, `expected_messages`, `evaluators`; the lm question)
+    graders: bool
+
+
+# Every dialect's labels. A new dialect: its name in Dialect, its labels here, its shape in evals/dialect.py (where
+# the AgentV 5 pre-releases are recognised and named), its loader in evals/loader.py, its formatting strategy in
+# prompts/engine.py's FORMATTING.
+DIALECT_LABELS: dict[Dialect, DialectLabels] = {
+    "agentv-0.15": DialectLabels("0.15", "AgentV 0.15", "guidelines", True, "default evaluator", False),
+    "agentv-4": DialectLabels("4.x", "AgentV 4", "systemMessage", False, "default grader", True),
+}
+
+
 # What became of one content segment of one message, for the explanation.
 SegmentFateKind = Literal[
     "text kept",
@@ -219,6 +243,10 @@ class EvalFile:
     suite_name: str | None = None
     description: str | None = None
 
+    @property
+    def labels(self) -> DialectLabels:
+        return DIALECT_LABELS[self.dialect]
+
 
 @dataclass
 class Rendered:
@@ -234,6 +262,10 @@ class Rendered:
     chat_prompt: list[ChatMessage] | None
     system_message: str | None = None
     dialect: Dialect = "agentv-0.15"
+
+    @property
+    def labels(self) -> DialectLabels:
+        return DIALECT_LABELS[self.dialect]
 
     def to_json(self) -> JsonObject:
         chat = None if self.chat_prompt is None else [m.to_json() for m in self.chat_prompt]
@@ -310,6 +342,10 @@ class FormattedCase:
     @property
     def dialect(self) -> Dialect:
         return self.lm.dialect
+
+    @property
+    def labels(self) -> DialectLabels:
+        return DIALECT_LABELS[self.lm.dialect]
 
     @property
     def system_message(self) -> str | None:

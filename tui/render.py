@@ -401,7 +401,7 @@ def prompt_text(value: str, empty: str) -> Text:
 def chat_text(rendered: Rendered, profile: str) -> Text:
     """The chatPrompt as one card per message."""
     if rendered.chat_prompt is None:
-        other = "systemMessage" if rendered.dialect == "agentv-4" else "guidelines"
+        other = rendered.labels.system_field
         return _empty_note(
             f"No chatPrompt: the {profile} profile sends one only when role markers are used.\n"
             f"The provider receives `question` and `{other}`."

@@ -69,15 +69,7 @@ class FileEntry:
     stale: bool
     rows: tuple[CaseRow, ...]
     number: int = -1  # the file's number in the session (its position in the list when not given)
-    dialect: str = ""  # the short tag of the dialect the file was read in ("4.x", "0.15"), "" when refused
-
-
-# The short tag of a file heading in the case list.
-DIALECT_TAGS = {"agentv-4": "4.x", "agentv-0.15": "0.15"}
-
-
-def dialect_tag(dialect: str | None) -> str:
-    return DIALECT_TAGS.get(dialect or "", "")
+    dialect: str = ""  # the short tag of the dialect the file was read in (DialectLabels.tag), "" when refused
 
 
 def relativize(text: str, repo_root: str | None) -> str:

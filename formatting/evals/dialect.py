@@ -54,8 +54,9 @@ def detect(path: str, data: Any) -> tuple[Dialect, str]:
     return "agentv-4", "no `$schema: agentv-eval-v2` mapping: read as AgentV 4, as the current AgentV does"
 
 
-# Formats turnlens recognises but does not read, each with the shape that gives it away. A later dialect is added
-# here (its shape) and in loader.py's dispatch (its reader): until then a file of that shape is named, not misread.
+# Formats turnlens recognises but does not read, each with the shape that gives it away: until one is read, a file of
+# that shape is named, not misread. Reading it makes it a dialect (model.DIALECT_LABELS says what each needs): its
+# shape moves from here to detect(), its loader joins loader.py's dispatch and its strategy prompts/engine.py's.
 AGENTV5_KEYS = ("prompts", "providers", "default_test", "scenarios", "evaluate_options")
 AGENTV5_NOTE = "an AgentV 5 pre-release file; turnlens reads AgentV 4.42.4 and 0.15"
 

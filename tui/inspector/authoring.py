@@ -18,8 +18,6 @@ HEADING = Style(bold=True, underline=True)
 NOTE = Style(dim=True, italic=True)
 TAG = Style(reverse=True, bold=True)
 
-DIALECT_NAMES = {"agentv-4": "AgentV 4", "agentv-0.15": "AgentV 0.15"}
-
 
 def _warn() -> Style:
     return render.warn_style()
@@ -27,10 +25,6 @@ def _warn() -> Style:
 
 def _empty(note: str) -> Text:
     return Text(note, style=NOTE, end="")
-
-
-def is_v4(eval_file: EvalFile | None) -> bool:
-    return eval_file is not None and eval_file.dialect == "agentv-4"
 
 
 # ----------------------------------------------------------------------------------------------- dialect
@@ -43,7 +37,7 @@ def dialect_text(eval_file: EvalFile, case: EvalCase | None = None, *, notes: bo
     out.append("Read as", style=HEADING)
     out.append("\n")
     out.append(f" {eval_file.dialect} ", style=TAG)
-    out.append(" " + DIALECT_NAMES.get(eval_file.dialect, eval_file.dialect), style=render.BOLD)
+    out.append(" " + eval_file.labels.title, style=render.BOLD)
     if eval_file.suite_name:
         out.append(" · suite ", style=render.DIM)
         out.append(render.sanitize(eval_file.suite_name), style=render.BOLD)
@@ -318,10 +312,10 @@ def _text_block(out: Text, heading: str, value: str | None, empty: str) -> None:
         out.append_text(_empty(empty))
 
 
-def grading_text(case: EvalCase, formatted: FormattedCase, dialect: str) -> Text:
+def grading_text(case: EvalCase, formatted: FormattedCase) -> Text:
     """What grades the test: criteria (0.15: outcome), expected output, its graders (or that the default one runs)."""
     out = Text(end="")
-    if dialect == "agentv-4":
+    if formatted.labels.graders:
         _text_block(out, "criteria", case.criteria, "(no criteria)")
         out.append("\n\n")
         out.append("expected_output", style=HEADING)
@@ -379,13 +373,13 @@ def grader_prompts(formatted: FormattedCase) -> list[tuple[str, str | None]]:
     """(title, prompt) of every prompt that grades the case: each 0.15 evaluator's, else the default one."""
     if formatted.evaluator_prompts:
         return [(f"{ev.name} ({ev.type})", ev.prompt) for ev in formatted.evaluator_prompts]
-    return [("default grader" if formatted.dialect == "agentv-4" else "default evaluator", formatted.evaluator_prompt)]
+    return [(formatted.labels.default_prompt, formatted.evaluator_prompt)]
 
 
 def grader_prompt_text(case: EvalCase, formatted: FormattedCase, mode: str) -> tuple[Text, str]:
     """The grader prompt(s) as shown, and as copied. AgentV 4: every prompt the test's grading sends in `mode`
     (user, then system prompt); 0.15: each evaluator's (else the default one), made from the lm question."""
-    if formatted.dialect == "agentv-4":
+    if formatted.labels.graders:
         from turnlens.formatting.graders.prompts import sent_prompts
 
         sent_list = sent_prompts(case, formatted, mode)

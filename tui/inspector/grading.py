@@ -32,8 +32,8 @@ from . import authoring
 
 STACK_BELOW = 120  # columns: narrower, the two panes are stacked
 
-# (case, formatted, dialect) of the previous (-1) or next (1) case, or None when there is none
-Stepper = Callable[[int], "tuple[EvalCase, FormattedCase, str] | None"]
+# (case, formatted) of the previous (-1) or next (1) case, or None when there is none
+Stepper = Callable[[int], "tuple[EvalCase, FormattedCase] | None"]
 
 GRADING_ACTIONS = (
     Action("escape,e,q", "back", "Back to the case, in the mode chosen here.", footer="Back", title="Back to the case"),
@@ -63,15 +63,13 @@ class GradingScreen(PanesScreen):
         self,
         case: EvalCase,
         formatted: FormattedCase,
-        dialect: str,
         mode: str = "lm",
         step: Stepper | None = None,
     ) -> None:
         super().__init__()
         self.case = case
         self.formatted = formatted
-        self.dialect = dialect
-        self.mode = mode if dialect == "agentv-4" else "lm"
+        self.mode = mode if formatted.labels.graders else "lm"  # 0.15's evaluators see the lm question
         self.stepper = step
 
     def compose(self) -> ComposeResult:
@@ -88,7 +86,7 @@ class GradingScreen(PanesScreen):
         title.append(" grading ", style="bold reverse")
         title.append("  " + render.sanitize(render.case_label(self.case)), style="bold")
         legend = Text(end="", no_wrap=True, overflow="ellipsis")
-        if self.dialect == "agentv-4":
+        if self.formatted.labels.graders:
             title.append(f"  {self.mode} mode", style="bold")
             if self.case.assertions:
                 graders = render.plural(len(self.case.assertions), "grader")
@@ -108,7 +106,7 @@ class GradingScreen(PanesScreen):
         return render.header_with_legend(title, legend, self.size.width - 2, gap="  ")
 
     def _prompt_title(self) -> str:
-        if self.dialect == "agentv-4":
+        if self.formatted.labels.graders:
             return "grader prompts" if self.case.assertions else "default grader prompt"
         if self.formatted.evaluator_prompts:
             return "evaluator prompts"
@@ -126,7 +124,7 @@ class GradingScreen(PanesScreen):
 
     def _show(self, keep_scroll: bool = True) -> None:
         self.query_one("#screen-title", Static).update(self._title())
-        grading = authoring.grading_text(self.case, self.formatted, self.dialect)
+        grading = authoring.grading_text(self.case, self.formatted)
         self.query_one("#grading", Pane).show(PaneText(grading, grading.plain), keep_scroll=keep_scroll)
         text, copy = authoring.grader_prompt_text(self.case, self.formatted, self.mode)
         pane = self.query_one("#evaluator", Pane)
@@ -142,7 +140,7 @@ class GradingScreen(PanesScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "toggle_mode":
-            return self.dialect == "agentv-4"
+            return self.formatted.labels.graders
         return super().check_action(action, parameters)
 
     def action_focus_pane(self, pane_id: str) -> None:
@@ -161,7 +159,7 @@ class GradingScreen(PanesScreen):
         if shown is None:
             self.notify("No other case to grade.", markup=False)
             return
-        self.case, self.formatted, self.dialect = shown
+        self.case, self.formatted = shown
         self._show(keep_scroll=False)
 
     def action_copy(self) -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from turnlens.formatting.model import EvalCase, EvalFile, FormattedCase
 
 from ..loading import LoadStep
-from ..rows import CaseRow, FileEntry, case_label, dialect_tag, plural, relativize
+from ..rows import CaseRow, FileEntry, case_label, plural, relativize
 from ..session import Scan, Session
 
 MODES = ("lm", "agent")
@@ -170,7 +170,7 @@ class InspectorModel:
             if loaded.error is not None:
                 where = f"line {loaded.error.line}: " if loaded.error.line else ""
                 error = where + relativize(loaded.error.message, self.session.repo_root)
-            dialect = dialect_tag(loaded.good.dialect) if loaded.good is not None else ""
+            dialect = loaded.good.labels.tag if loaded.good is not None else ""
             entries.append(FileEntry(loaded.rel, error, loaded.stale, rows, number, dialect))
         return entries
 
@@ -265,16 +265,15 @@ class InspectorModel:
 
     # -- other screens
 
-    def grading(self) -> tuple[tuple[EvalCase, FormattedCase, str] | None, str]:
-        """What `e` opens: (case, formatted, dialect) of the case shown, or None and why not."""
+    def grading(self) -> tuple[tuple[EvalCase, FormattedCase] | None, str]:
+        """What `e` opens: (case, formatted) of the case shown, or None and why not."""
         found = self.session.case(self.current) if self.current is not None else None
         if found is None or self.current is None:
             return None, NO_CASE
         formatted = self.session.formatted(self.current, self.profile)
         if formatted is None:
             return None, "A skipped case has no grader prompt."
-        good = found[0].good
-        return (found[1], formatted, good.dialect if good else "agentv-0.15"), ""
+        return (found[1], formatted), ""
 
     def profile_diff(self) -> tuple[tuple[EvalCase, FormattedCase, FormattedCase, str] | None, str]:
         """What `d` opens: (case, agentv, design, mode) for the case shown, or None and why not."""

@@ -45,8 +45,10 @@ class CaseView:
     rule: PaneText
     question_chars: int = 0
     guideline_files: int = 0
-    # The fifth pane's slot: `guidelines` for an agentv-0.15 file, AgentV 4's `systemMessage` for an agentv-4 one.
+    # The fifth pane's slot: what the dialect sends beside the question (DialectLabels.system_field): `guidelines`
+    # (its subtitle counts the files) or AgentV 4's `systemMessage` (its subtitle counts characters)
     fifth_title: str = "guidelines"
+    guidelines_sent: bool = True
     system_chars: int = 0
 
     title_label: str = ""  # the title's parts, to fit it to a narrower toolbar (id cut first, file:line kept)
@@ -68,9 +70,7 @@ class CaseView:
         files = render.plural(self.guideline_files, "file")
         return {
             "question": f"{shown} · {self.question_chars} chars",
-            "guidelines": f"{shown} · {files}"
-            if self.fifth_title == "guidelines"
-            else f"{shown} · {self.system_chars} chars",
+            "guidelines": f"{shown} · {files}" if self.guidelines_sent else f"{shown} · {self.system_chars} chars",
             "chat": f"{shown} · {profile}",
         }
 
@@ -99,12 +99,13 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Case
     title = render.case_title(label, where)
     messages = _messages_with_context(case, render.messages_text(case, formatted, session.repo_root, mode))
     good = loaded.good
-    v4 = authoring.is_v4(good)
-    fifth_title = "systemMessage" if v4 else "guidelines"
+    # (a case shown always has its file's last good load: good is None only in the types)
+    guidelines_sent = good is None or good.labels.guidelines
+    fifth_title = good.labels.system_field if good is not None else "guidelines"
     config = None
     if formatted is not None and good is not None:
         config = authoring.dialect_text(good, case)
-        if not v4:  # AgentV 4 has no guidelines: no guideline patterns to explain
+        if guidelines_sent:  # else no guideline patterns to explain (AgentV 4 has none)
             config.append("\n\n")
             config.append_text(render.config_text(good.config, session.config_searched(loaded.path), session.repo_root))
     rule = render.rule_text(case, formatted, session.repo_root, config)
@@ -132,6 +133,7 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Case
             title_label=label,
             title_where=where,
             fifth_title=fifth_title,
+            guidelines_sent=guidelines_sent,
         )
     rendered = formatted.rendered(mode)
     rule_line = Text(end="", no_wrap=True, overflow="ellipsis")
@@ -147,7 +149,7 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Case
         question=PaneText(render.prompt_text(rendered.question, "(empty question)"), rendered.question),
         guidelines=(
             PaneText(authoring.system_message_text(rendered), authoring.system_message_copy(rendered))
-            if v4
+            if not guidelines_sent
             else PaneText(render.prompt_text(rendered.guidelines, "(no guidelines)"), rendered.guidelines)
         ),
         chat=PaneText(render.chat_text(rendered, profile), render.chat_copy_text(rendered)),
@@ -157,6 +159,7 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Case
         title_label=label,
         title_where=where,
         fifth_title=fifth_title,
+        guidelines_sent=guidelines_sent,
         system_chars=len(rendered.system_message or ""),
     )
 
