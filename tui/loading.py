@@ -257,18 +257,32 @@ def _merged(before: EvalFile | None, part: EvalFile, bad_line: int | None) -> Ev
 
 def load_whole(path: str, *, repo_root: str, cwd: str | None, dialect: str) -> EvalFile:
     """A file loaded as `load_steps` loads it (in slices when it is big and can be cut: a lower peak of memory),
-    ending as a whole load; for reloads."""
+    ending as a whole load, or as much of it as the memory limit lets it keep (see load_kept)."""
+    return load_kept(path, repo_root=repo_root, cwd=cwd, dialect=dialect)[0]
+
+
+def load_kept(path: str, *, repo_root: str, cwd: str | None, dialect: str) -> tuple[EvalFile, str | None]:
+    """A file loaded again (a reload): as `load_steps` loads it, stopping where what this load adds passes the
+    memory limit or memory runs out, with the note that says so (None when the whole file was loaded). The limit
+    is measured from the memory in use when the reload begins: the version shown meanwhile is still held."""
     cut = cut_file(path, dialect)
     if cut is not None:
+        last: tuple[EvalFile, str | None] | None = None
         try:
-            baseline = resident_bytes() or 0
-            *_, (whole, _note) = load_in_slices(
-                path, cut, repo_root=repo_root, cwd=cwd, dialect=dialect, baseline=baseline
-            )
-            return whole
+            for step in load_in_slices(
+                path, cut, repo_root=repo_root, cwd=cwd, dialect=dialect, baseline=resident_bytes() or 0
+            ):
+                last = step  # (kept: what to show when memory runs out before the next part)
+            if last is not None:
+                return last
         except SliceRefused:
             pass
-    return load_eval_file(path, repo_root=repo_root, cwd=cwd, dialect=dialect)
+        except MemoryError:
+            if last is None:
+                raise
+            return last[0], stopped_note(path, len(last[0].cases), f"out of memory: {limit_hit()}")
+        del cut, last
+    return load_eval_file(path, repo_root=repo_root, cwd=cwd, dialect=dialect), None
 
 
 def quick_first(path: str, dialect: str = "auto") -> tuple[bool, Cut | None]:

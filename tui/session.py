@@ -127,6 +127,7 @@ class Session:
             FORMATTED_CACHE_SIZE, max_weight=FORMATTED_CACHE_CHARS, weigh=formatted_chars
         )
         self.notes: list[str] = []  # said once above the panes (e.g. a results file named among eval files)
+        self.stop_notes: dict[str, str] = {}  # path -> where loading it stopped (the memory limit), one of `notes`
 
     def rescan(self) -> list[int]:
         """Look for eval files added to or removed from the folders opened; returns the numbers of new files.
@@ -181,6 +182,22 @@ class Session:
         from .loading import load_whole
 
         return load_whole(path, repo_root=self.repo_root, cwd=self.cwd, dialect=self.dialect)
+
+    def reload_path(self, path: str) -> tuple[EvalFile, str | None]:
+        """load_path() for a reload: with the note that says where the memory limit stopped it (else None)."""
+        from .loading import load_kept
+
+        return load_kept(path, repo_root=self.repo_root, cwd=self.cwd, dialect=self.dialect)
+
+    def set_stop_note(self, path: str, note: str | None) -> None:
+        """Say where loading `path` stopped (in place of what its last load said), or that it did not (None)."""
+        old = self.stop_notes.pop(path, None)
+        if old is not None and old in self.notes:
+            self.notes.remove(old)
+        if note is not None:
+            self.stop_notes[path] = note
+            if note not in self.notes:
+                self.notes.append(note)
 
     def apply(self, number: int, eval_file: EvalFile, *, partial: bool = False) -> None:
         """Take a fresh load of file `number`; a refused load keeps the last good one for display. `partial`: the

@@ -384,6 +384,30 @@ async def test_the_app_stops_loading_at_the_limit_and_shows_a_banner(tmp_path, m
         assert "loading" not in screen.sub_title
 
 
+async def test_a_reload_stops_at_the_limit_too_and_loads_no_file_the_first_load_left(tmp_path, monkeypatch):
+    """A reload of a file the first load stopped in stops at the limit as well (measured from what the reload
+    adds), and its banner line replaces the first one; a file after it, never loaded, stays unloaded."""
+    monkeypatch.setattr(loading, "JSONL_PART_BYTES", 32 * 1024)
+    monkeypatch.setattr(loading, "MEMORY_LIMIT", 0)
+    first, second = big_jsonl(tmp_path / "a"), big_jsonl(tmp_path / "b")
+    app = make_app([first, second], repo_root=str(tmp_path), watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.loaded, "the load to end")
+        shown = len(screen.query_one(CaseList).visible_keys())
+        assert 0 < shown < 3000
+        first.write_text(first.read_text().replace('"t00001"', '"again"'))
+        await screen.reload_files([0])
+        await pilot.pause()
+        again = len(screen.query_one(CaseList).visible_keys())
+        assert 0 < again < 3000 and screen.session.files[1].generation == 0
+        banner = str(screen.query_one("#banner").render())
+        assert banner.count("Loading stopped after") == 1 and f"Loading stopped after {again:,} cases" in banner
+    monkeypatch.setattr(loading, "MEMORY_LIMIT", 1 << 40)  # no limit: the reload says nothing
+    eval_file, note = loading.load_kept(str(first), repo_root=str(tmp_path), cwd=None, dialect="auto")
+    assert note is None and len(eval_file.cases) == 3000
+
+
 async def test_out_of_memory_in_the_case_list_stops_loading_with_a_banner(tmp_path, monkeypatch):
     """A MemoryError while the list takes what was loaded: no traceback, loading stops, the banner says so."""
     path = big_jsonl(tmp_path)

@@ -35,6 +35,7 @@ class Reload:
     scan: Scan | None
     files: list[tuple[int, EvalFile | None, tuple[CaseRow, ...]]]
     waiting: list[asyncio.Future[None]] = field(default_factory=list)
+    notes: dict[str, str | None] = field(default_factory=dict)  # path -> where the memory limit stopped its load
 
 
 class CaseLoader:
@@ -233,12 +234,15 @@ def reload_files(session: Session, numbers: list[int], *, profile: str, rescan: 
         return tuple(case_row(f"{number}:{c.index}", eval_file, c.index, profile)[0] for c in eval_file.cases)
 
     out: list[tuple[int, EvalFile | None, tuple[CaseRow, ...]]] = []
+    notes: dict[str, str | None] = {}
+    # Files the first load never reached because memory passed the limit stay unloaded (the banner says so).
+    stopped = bool(session.stop_notes)
     for number, loaded in enumerate(files):
-        if loaded.path in paths or loaded.generation == 0:
-            eval_file = session.load_path(loaded.path)
+        if loaded.path in paths or (loaded.generation == 0 and not stopped):
+            eval_file, notes[loaded.path] = session.reload_path(loaded.path)
             # A refused file keeps showing its last good version (and its rows).
             shown = loaded.good if eval_file.error is not None else eval_file
             out.append((number, eval_file, rows_of(number, shown)))
         elif scan is not None:
             out.append((number, None, rows_of(number, loaded.good)))
-    return Reload(scan, out)
+    return Reload(scan, out, notes=notes)

@@ -8,7 +8,7 @@ It can be driven and checked without an app (tests/inspector/test_inspector_mode
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from turnlens.formatting.model import EvalCase, EvalFile, FormattedCase
@@ -103,17 +103,22 @@ class InspectorModel:
                 self._applied[step.number] = step.eval_file
             self.rows[step.number] = step.rows
             if step.note is not None and step.note not in self.session.notes:
-                self.session.notes.append(step.note)  # loading stopped: the banner says what is not listed
+                self.session.set_stop_note(step.path, step.note)  # the banner says what is not listed
                 errors = True
             self.progress = (step.files_done, step.files_total, step.rows_done and not step.partial)
             complete = step.files_done == step.files_total and step.rows_done and not step.partial
         return StepsApplied(tuple(replaced), current_replaced, errors, complete)
 
     def apply_reload(
-        self, scan: Scan | None, files: Iterable[tuple[int, EvalFile | None, tuple[CaseRow, ...]]]
+        self,
+        scan: Scan | None,
+        files: Iterable[tuple[int, EvalFile | None, tuple[CaseRow, ...]]],
+        notes: Mapping[str, str | None] | None = None,
     ) -> None:
-        """Take a reload (loader.py): the files found again, fresh loads and rows; the selected case is
-        found again by file and id (else by position)."""
+        """Take a reload (loader.py): the files found again, fresh loads and rows, and per file loaded again where
+        the memory limit stopped it (None: nowhere); the selected case is found again by file and id (else by
+        position)."""
+        notes = notes or {}
         current = self.session.case(self.current) if self.current else None
         anchor = (current[0].path, current[1].id, current[1].index) if current else None
         if scan is not None:
@@ -123,6 +128,8 @@ class InspectorModel:
             if eval_file is not None:
                 self.session.apply(number, eval_file)
             self.rows[number] = rows
+        for path, note in notes.items():
+            self.session.set_stop_note(path, note)
         self.reloads += 1
         self.current = self.session.find_key(*anchor) if anchor is not None else None
 

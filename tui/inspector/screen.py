@@ -578,7 +578,7 @@ class InspectorScreen(Screen):
     @on(CaseLoader.Reloaded)
     def _reloaded(self, message: CaseLoader.Reloaded) -> None:
         reload = message.reload
-        self.model.apply_reload(reload.scan, reload.files)
+        self.model.apply_reload(reload.scan, reload.files, reload.notes)
         self.views.forget_stale(self.model.generations())
         self._refresh_list()
         self._update_banner()
