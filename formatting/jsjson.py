@@ -10,7 +10,11 @@ Positions count UTF-16 code units, as JavaScript strings do. tests/fixtures/jsjs
 
 from __future__ import annotations
 
-__all__ = ["js_json_error"]
+from typing import Any
+
+import orjson
+
+__all__ = ["js_json_error", "js_loads"]
 
 _WS = " \t\n\r"
 _SPECIAL = ("undefined", "NaN", "Infinity", "[object Object]")
@@ -221,3 +225,19 @@ def js_json_error(text: str) -> str:
             f"Unexpected token '{token}', ...\"{_text(units[upos - _CONTEXT : upos + _CONTEXT])}\"... is not valid JSON"
         )
     return f"Unexpected token '{token}', ...\"{_text(units[upos - _CONTEXT :])}\" is not valid JSON"
+
+
+def js_loads(raw: str | bytes | memoryview) -> Any:
+    """A JSON text as JavaScript's JSON.parse reads it: orjson, and when orjson refuses, what JSON.parse still
+    accepts (a number out of double range, 1e400, is Infinity; a lone surrogate escape "\\ud800" is kept) through
+    Python's json. Raises orjson.JSONDecodeError when JSON.parse would refuse it too; UnicodeDecodeError for bytes
+    that are not UTF-8."""
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        text = raw if isinstance(raw, str) else bytes(raw).decode("utf-8")
+        if js_json_error(text):
+            raise
+        import json
+
+        return json.loads(text)

@@ -105,6 +105,8 @@ def js_string_of(value: Any) -> str:
         return ",".join("" if v is None else js_string_of(v) for v in value)
     if isinstance(value, dict):
         return "[object Object]"
+    if isinstance(value, float) and (math.isinf(value) or math.isnan(value)):  # (JSON.stringify's null is not it)
+        return "NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity"
     return js_json(value)
 
 

@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass
 from functools import cached_property
 
+from turnlens.formatting.jsstr import js_string_of
 from turnlens.formatting.model import EvalCase
 from turnlens.formatting.wording import plural
 
@@ -23,8 +24,10 @@ def case_label(case: EvalCase) -> str:
         return f"#{case.index + 1} (no id)"
     if isinstance(raw, bool):
         return "true" if raw else "false"
-    if isinstance(raw, (int, float, str)):
-        return str(raw)
+    if isinstance(raw, (int, float)):
+        return js_string_of(raw)  # as JavaScript writes the number (`1e400`: Infinity, not Python's inf)
+    if isinstance(raw, str):
+        return raw
     return json.dumps(raw, ensure_ascii=False, default=str)
 
 

@@ -208,7 +208,9 @@ class Session:
         loaded.partial = partial
         loaded.generation += 1
         loaded.depends_on = (
-            _dependencies(eval_file) | {os.path.realpath(loaded.path)} | self._config_candidates(loaded.path)
+            _dependencies(eval_file)
+            | {os.path.realpath(loaded.path), os.path.abspath(loaded.path)}  # a link: its target, and itself
+            | self._config_candidates(loaded.path)
         )
         if eval_file.error is not None:
             loaded.error = eval_file.error

@@ -18,7 +18,7 @@ from turnlens.formatting.evals.globs import MAX_MAGIC_PATTERNS, is_guideline, sl
 from turnlens.formatting.evals.paths import dirs_up, posix_rel
 from turnlens.formatting.evals.references import Resolver, read_error_text, read_text
 from turnlens.formatting.evals.yaml12 import YamlDoc, YamlError, parse_yaml_bytes
-from turnlens.formatting.jsstr import js_json, js_trim
+from turnlens.formatting.jsstr import js_json, js_string_of, js_trim
 from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, GuidelineConfig, Message, Segment
 
 EVAL_SCHEMA = "agentv-eval-v2"
@@ -265,7 +265,7 @@ def _id_as_written(raw: dict, index: int) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
-        return str(value)
+        return js_string_of(value)  # as JavaScript writes the number (`1e400`: Infinity)
     return json.dumps(value, ensure_ascii=False, default=str)
 
 

@@ -34,7 +34,7 @@ from turnlens.formatting.evals.interpolate import has_vars, interpolate_env, int
 from turnlens.formatting.evals.references import Resolver, decode_eval_bytes, read_error_text, read_text
 from turnlens.formatting.evals.targets import find_targets_file, mode_for, read_targets, target_name
 from turnlens.formatting.evals.yaml12 import YamlDoc, YamlError, has_alias, parse_yaml, refusal_text
-from turnlens.formatting.jsjson import js_json_error
+from turnlens.formatting.jsjson import js_json_error, js_loads
 from turnlens.formatting.jsstr import (
     JS_WHITESPACE,
     js_blank,
@@ -1399,7 +1399,7 @@ def load_skill_evals(result: EvalFile, text: str, cwd: str, environ: Mapping[str
     """An Agent Skills `evals.json`: each eval's prompt is one user message; its files are not in the prompt."""
     ctx = _Ctx(result, cwd, environ)
     try:
-        data = js_key_order(orjson.loads(text), text)
+        data = js_key_order(js_loads(text), text)  # (1e400 is Infinity, its id "Infinity", as JSON.parse reads it)
     except orjson.JSONDecodeError as exc:
         line = getattr(exc, "lineno", None)
         why = f" ({js_json_error(text)})"

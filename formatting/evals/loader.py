@@ -73,6 +73,11 @@ def load_eval_file(
 
     def refuse(message: str, line: int | None = None) -> EvalFile:
         result.error = Diagnostic(path, line, message, "error")
+        if os.path.islink(abs_path):  # what is refused (and where its line is) is the link's target
+            target = os.path.realpath(abs_path)
+            inside = abs_path.startswith(os.path.join(repo_root, ""))
+            link = os.path.relpath(abs_path, repo_root).replace(os.sep, "/") if inside else path
+            result.error = Diagnostic(target, line, f"{message} ({link} is a link to it)", "error")
         return result
 
     by_ext = dialects.by_extension(path) if dialect != "agentv-0.15" else None

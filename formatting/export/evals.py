@@ -6,6 +6,7 @@ Kept free of textual/rich imports so the command starts fast.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from typing import IO, TYPE_CHECKING, Any, BinaryIO, Protocol
@@ -20,6 +21,7 @@ from turnlens.formatting.evals.interpolate import is_env_note
 from turnlens.formatting.evals.loader import load_eval_file
 from turnlens.formatting.export import output
 from turnlens.formatting.graders.prompts import case_graders
+from turnlens.formatting.jsstr import js_string_of
 from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, Rendered
 from turnlens.formatting.prompts.engine import format_case
 from turnlens.formatting.records import JsonObject
@@ -108,6 +110,8 @@ def _iter_rows(ev: EvalFile, profile: str, plain: bool) -> Iterator[JsonObject]:
 
 def _id_as_written(case: EvalCase) -> object:
     raw = case.raw_id
+    if isinstance(raw, float) and not math.isfinite(raw):  # `id: 1e400`: JSON has no Infinity; JavaScript's text
+        return js_string_of(raw)
     return raw if isinstance(raw, (str, int, float, bool)) else None
 
 

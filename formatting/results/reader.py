@@ -24,6 +24,7 @@ from typing import Any, BinaryIO
 import orjson
 
 from turnlens.formatting.evals.files import FileReadError
+from turnlens.formatting.jsjson import js_loads
 from turnlens.formatting.records import Diagnostic, JsonObject
 from turnlens.formatting.results import agentv4
 from turnlens.formatting.results.fields import (
@@ -917,23 +918,6 @@ _V4_KEYS = agentv4.V4_KEYS
 _STATUS_UNKNOWN = agentv4.STATUS_UNKNOWN
 _STATUS_CODES = {"ok": agentv4.STATUS_OK, "quality_failure": agentv4.STATUS_QUALITY_FAILURE,
                  "execution_error": agentv4.STATUS_EXECUTION_ERROR}  # fmt: skip
-
-
-def js_loads(raw: bytes | memoryview) -> Any:
-    """A results line as JavaScript's JSON.parse reads it: orjson, and when orjson refuses, what JSON.parse still
-    accepts (a number out of double range, 1e400, is Infinity; a lone surrogate escape "\\ud800" is kept) through
-    Python's json. Raises orjson.JSONDecodeError when JSON.parse would refuse it too (AgentV skips such lines)."""
-    try:
-        return orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        from turnlens.formatting.jsjson import js_json_error
-
-        text = bytes(raw).decode("utf-8")  # (not UTF-8: UnicodeDecodeError, a line that is not a result)
-        if js_json_error(text):
-            raise
-        import json
-
-        return json.loads(text)
 
 
 def _identity(stat: os.stat_result) -> tuple[int, int, int]:
