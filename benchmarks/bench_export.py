@@ -11,7 +11,7 @@ RSS (from wait4, so it costs nothing). Also says on how many cases both outputs 
 
 The `turnlens` timed is a plain (non-editable) install of the checkout in benchmarks/out/plain-venv, built afresh by
 each run (benchmarks/plain_install.py): what `pip install turnlens` gives users. `--editable` times .venv/bin/turnlens
-instead (a developer's editable install, ~35 ms slower to start). The script prints which one it timed.
+instead (a developer's editable install). The script prints which one it timed.
 
     .venv/bin/python benchmarks/bench_export.py [--cases 5000] [--runs 5] [--keep DIR] [--breakdown] [--editable]
 """

@@ -13,7 +13,7 @@ for byte.
 
 The `turnlens` timed is a plain (non-editable) install of the checkout in benchmarks/out/plain-venv, built afresh by
 each run (benchmarks/plain_install.py): what `pip install turnlens` gives users. `--editable` times .venv/bin/turnlens
-instead (a developer's editable install, ~35 ms slower to start). The script prints which one it timed.
+instead (a developer's editable install). The script prints which one it timed.
 
     .venv/bin/python benchmarks/bench_export4.py [--tests 5000] [--runs 5] [--keep DIR] [--editable]
 """

@@ -5,8 +5,8 @@ whose `turnlens` command is then timed. Its dependencies are the ones of the int
 (.venv), reached through a .pth line, so nothing is downloaded but the wheel's build backend (pip's build isolation,
 usually from pip's cache).
 
-Why not .venv/bin/turnlens: .venv holds an editable install (what a developer has), whose modules are all found
-through setuptools' editable finder: `turnlens export --help` starts ~35 ms later there than from a plain install.
+Why not .venv/bin/turnlens: .venv holds an editable install (what a developer has), whose modules are found through
+links and never compiled by pip, so its start is not what users get.
 The benchmarks time the plain install unless given --editable, and say which one they timed.
 """
 

@@ -500,8 +500,10 @@ def copy_samples(folder: str) -> str:
 
 
 def default_sample_dir() -> Path:
-    """The bundled samples: package data of `turnlens`, in a checkout (editable install) and in a wheel alike. From
-    the package's own path: importlib.resources, which says the same of a package on disk, was ~3 ms of the start."""
+    """The bundled samples: package data of `turnlens`, in a checkout and in a wheel alike. From the package's own
+    path (importlib.resources, which says the same of a package on disk, costs the start more), its links followed:
+    a strict editable install imports the checkout's modules through a folder of links, and the samples are the
+    checkout's, not links to them."""
     import turnlens
 
-    return Path(turnlens.__file__).parent / "sample_evals"
+    return Path(turnlens.__file__).resolve().parent / "sample_evals"

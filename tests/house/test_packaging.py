@@ -5,9 +5,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import sys
 from pathlib import Path
+
+import pytest
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -57,6 +60,17 @@ def test_samples_and_stylesheets_ship_in_the_wheel():
     manifest = (ROOT / "MANIFEST.in").read_text(encoding="utf-8")
     assert "graft sample_evals" in manifest and "*.tcss" in manifest
     assert "*.tcss" in _pyproject()["tool"]["setuptools"]["package-data"]["turnlens.tui"]
+
+
+def test_tests_and_benchmarks_are_not_part_of_the_installed_package():
+    """The root is the package, but only the listed subpackages install: in a wheel and in the strict editable
+    install alike (.ci/run, CONTRIBUTING.md), `turnlens.tests` does not exist."""
+    import turnlens
+
+    if any(name.startswith("__editable___turnlens") for name in sys.modules):
+        pytest.skip("a lenient editable install maps all of the checkout: install with editable_mode=strict")
+    for name in ("turnlens.tests", "turnlens.benchmarks", "turnlens.docs"):
+        assert importlib.util.find_spec(name) is None, f"{name} importable from {turnlens.__file__}"
 
 
 def test_bundled_samples_are_found_through_the_package():
