@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -259,7 +259,9 @@ def _build_message(
     if not isinstance(content, list):
         return msg, content
     resolved: list = []
-    lines = doc.child_lines(content if written is None else written.get("content")) if doc is not None else None
+    lines: Sequence[int] | dict[Any, int] | None = (
+        doc.child_lines(content if written is None else written.get("content")) if doc is not None else None
+    )
     if not isinstance(lines, list):
         lines = ()
     for i, entry in enumerate(content):

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from turnlens.formatting import gcpause
-from turnlens.formatting.evals.yaml_binding import lib, new_loader
+from turnlens.formatting.evals.yaml_binding import ChildLines, lib, new_loader
 from turnlens.formatting.evals.yaml_block import parse_block
 from turnlens.formatting.evals.yaml_errors import (
     MAX_DEPTH,
@@ -89,18 +89,18 @@ __all__ = [
 @dataclass
 class YamlDoc:
     data: Any
-    warnings: list = field(default_factory=list)
+    warnings: list[YamlWarning] = field(default_factory=list)
     # id(container) -> line of the container; id(container) -> {key: line} or [item line, ...], or one line for
     # children all on that line (a one-line flow collection). A container missing from _node_lines is on the line
     # of its first child: the block reader (yaml_block.py) leaves out what it can, as it makes thousands of them.
     # `data` keeps every container alive, so the ids stay valid as long as this object lives.
-    _node_lines: dict = field(default_factory=dict, repr=False)
-    _child_lines: dict = field(default_factory=dict, repr=False)
+    _node_lines: dict[int, int] = field(default_factory=dict, repr=False)
+    _child_lines: dict[int, ChildLines] = field(default_factory=dict, repr=False)
 
-    def child_lines(self, obj: Any) -> Any:
+    def child_lines(self, obj: Any) -> dict[Any, int] | list[int] | None:
         """The lines of all of `obj`'s children at once: {key: line} for a dict, [line, …] for a list, or None."""
         children = self._child_lines.get(id(obj))
-        if children.__class__ is int:
+        if isinstance(children, int):
             return dict.fromkeys(obj, children) if isinstance(obj, dict) else [children] * len(obj)
         return children
 
@@ -111,13 +111,14 @@ class YamlDoc:
             line = self._node_lines.get(id(obj))
             if line is not None or not children:
                 return line
-            if children.__class__ is int:
+            if isinstance(children, int):
                 return children
             return children[0] if isinstance(children, list) else next(iter(children.values()))
         if children is None:
             return None
-        if children.__class__ is int:
+        if isinstance(children, int):
             children = self.child_lines(obj)
+            assert children is not None  # (made from the int, for this very obj)
         if isinstance(children, dict):
             return children.get(key)
         if isinstance(key, int) and not isinstance(key, bool) and -len(children) <= key < len(children):
@@ -166,7 +167,7 @@ def _parse(text: str, merge: bool = False) -> YamlDoc:
     if "{{" in text:
         flow_openers -= 2 * len(TEMPLATE_REF.findall(text)) - 2
     careful = needs_careful_path(text, flow_openers)
-    patches: list = []
+    patches: list[object] = []  # where each was made (only counted)
     while True:
         try:
             root, version = _compose(text, careful, flow_openers)

@@ -3,7 +3,26 @@ node tree with plain scalars left untyped (the schema types them: yaml_schema.py
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, TypeAlias
+
+# A PyYAML node, event or loader (yaml.nodes.*, yaml.events.*). Typed Any: the readers dispatch on
+# `x.__class__ is lib.ScalarNode`, classes bound at first use (PyYAML is imported only when needed), which a type
+# checker cannot narrow on, and the nodes' attributes (value, style, flow_style) differ by class.
+YamlNode: TypeAlias = Any
+YamlEvent: TypeAlias = Any
+YamlLoader: TypeAlias = Any
+
+# What the readers record of where a container's children are (YamlDoc): {key: line} for a mapping, [line, ...] for
+# a sequence, or one line for children all on that line. Keyed by id(container).
+ChildLines: TypeAlias = "dict[Any, int] | list[int] | int"
+
+
+class YamlMark(Protocol):
+    """Where a node or event starts or ends: libyaml's Mark or PyYAML's, which have these fields (0-based)."""
+
+    line: int
+    column: int
+
 
 # Tags: an untagged plain scalar gets PLAIN from the resolver, typed later by the schema (yaml_schema.py).
 PLAIN = "?plain"
@@ -50,7 +69,7 @@ class Binding:
 lib = Binding()
 
 
-def new_loader(text: str) -> Any:
+def new_loader(text: str) -> YamlLoader:
     return lib.Loader(text)
 
 
@@ -65,26 +84,27 @@ def _load() -> dict[str, Any]:
         SequenceStartEvent,
         StreamEndEvent,
     )
-    from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+    from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
     from yaml.resolver import BaseResolver
 
     class _TagOnlyResolver(BaseResolver):
         """Leaves plain scalars for the schema to type; quoted scalars are strings."""
 
-        def resolve(self, kind, value, implicit):
+        def resolve(self, kind: type[Node], value: Any, implicit: tuple[bool, bool]) -> str:
             if kind is ScalarNode:
                 return PLAIN if implicit[0] else STR
             return SEQ if kind is SequenceNode else MAP
 
-        def descend_resolver(self, current_node, current_index):
+        def descend_resolver(self, current_node: Node | None, current_index: Any) -> None:
             pass
 
-        def ascend_resolver(self):
+        def ascend_resolver(self) -> None:
             pass
 
-    def make_loader_class(parser_class):
-        class Loader(parser_class, yaml.constructor.BaseConstructor, _TagOnlyResolver):
-            def __init__(self, stream):
+    def make_loader_class(parser_class: type[Any]) -> type[Any]:
+        # (the parser is libyaml's or PyYAML's, chosen at run time: a base a type checker cannot follow)
+        class Loader(parser_class, yaml.constructor.BaseConstructor, _TagOnlyResolver):  # type: ignore[misc]
+            def __init__(self, stream: str) -> None:
                 parser_class.__init__(self, stream)
                 yaml.constructor.BaseConstructor.__init__(self)
                 _TagOnlyResolver.__init__(self)
@@ -103,7 +123,7 @@ def _load() -> dict[str, Any]:
         from yaml.scanner import Scanner
 
         class PyParser(Reader, Scanner, Parser, Composer):
-            def __init__(self, stream):
+            def __init__(self, stream: str) -> None:
                 Reader.__init__(self, stream)
                 Scanner.__init__(self)
                 Parser.__init__(self)

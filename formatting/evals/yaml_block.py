@@ -19,8 +19,11 @@ reads the text with libyaml as before: this reader never refuses a text, and nev
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from itertools import compress
 from typing import Any
+
+from turnlens.formatting.evals.yaml_binding import ChildLines
 
 _KEY_CHARS = r"[A-Za-z_$][A-Za-z0-9_$-]{0,200}"
 # A plain scalar on one line: not starting with an indicator, no ": " inside, not ending with ":" or a space.
@@ -46,7 +49,9 @@ class _Unsure(Exception):
     """The text uses something this reader does not: libyaml reads it instead."""
 
 
-def parse_block(text: str, typed, special: frozenset) -> tuple[Any, dict, dict] | None:
+def parse_block(
+    text: str, typed: Callable[[str], Any], special: frozenset[str]
+) -> tuple[Any, dict[int, int], dict[int, ChildLines]] | None:
     """(data, node lines, child lines) as yaml12's builder makes them, or None when the text is not plain block
     YAML as described above. `typed(value)` types a plain scalar starting with a character in `special` (the
     others are strings)."""
@@ -80,27 +85,27 @@ _BELOW = 3  # nothing on the line: the value is on the next lines
 class _Reader:
     """Reads `lines`, the lines with text (`numbers`: their 1-based line numbers); a position is an index in both."""
 
-    def __init__(self, lines: list[str], numbers: list[int], typed, special: frozenset):
+    def __init__(self, lines: list[str], numbers: list[int], typed: Callable[[str], Any], special: frozenset[str]):
         self.lines = lines
         self.numbers = numbers
         self.indents = [len(line) - len(line.lstrip(" ")) for line in lines]
         self.typed = typed
         self.special = special
-        self.node_lines: dict = {}
-        self.child_lines: dict = {}
+        self.node_lines: dict[int, int] = {}
+        self.child_lines: dict[int, ChildLines] = {}
         # Suites repeat most of their lines (`- role: user`, `input:`, `execution: {skip_defaults: true}`): what a
         # line holds is worked out once, by its text (its indentation included, so it is always read the same way).
-        self.entries: dict = {}  # a mapping entry's line -> (key, value, how), see _entry
-        self.items: dict = {}  # a sequence item's line -> (column, value, how), see _item
-        self.flows: dict = {}  # flow collection text -> its value
-        self.string_keys: set = set()  # keys seen to be plain strings (typed() says so once)
+        self.entries: dict[str, tuple[str, Any, int]] = {}  # a mapping entry's line -> (key, value, how), see _entry
+        self.items: dict[str, tuple[int, Any, int]] = {}  # a sequence item's line -> (column, value, how), see _item
+        self.flows: dict[str, Any] = {}  # flow collection text -> its value
+        self.string_keys: set[str] = set()  # keys seen to be plain strings (typed() says so once)
 
     def _entry(self, line: str, column: int) -> tuple[str, Any, int]:
         """The mapping entry on `line` (not a sequence item) whose key starts at `column`, its indentation."""
         entry = self.entries[line] = self._entry_of(_ENTRY.match(line, column))
         return entry
 
-    def _entry_of(self, match: re.Match | None) -> tuple[str, Any, int]:
+    def _entry_of(self, match: re.Match[str] | None) -> tuple[str, Any, int]:
         """The mapping entry `match` (of _ENTRY) found: (key, value, how), see _value."""
         if match is None:
             raise _Unsure
@@ -174,12 +179,12 @@ class _Reader:
             return self.sequence(pos, indent, depth)
         return self.mapping(pos, indent, self.entries.get(line) or self._entry(line, indent), depth)
 
-    def mapping(self, pos: int, indent: int, entry: tuple, depth: int) -> tuple[dict, int]:
+    def mapping(self, pos: int, indent: int, entry: tuple[str, Any, int], depth: int) -> tuple[dict[str, Any], int]:
         """A block mapping whose first entry (see _entry) is on line `pos`, its keys at column `indent`."""
         if depth > MAX_DEPTH:
             raise _Unsure  # (yaml12 refuses what is nested too deeply: libyaml tells where)
-        result: dict = {}
-        key_lines: dict = {}
+        result: dict[str, Any] = {}
+        key_lines: dict[str, int] = {}
         lines, indents, numbers, entries = self.lines, self.indents, self.numbers, self.entries
         child_lines = self.child_lines
         n = len(lines)
@@ -222,10 +227,10 @@ class _Reader:
         child_lines[id(result)] = key_lines
         return result, pos
 
-    def sequence(self, pos: int, indent: int, depth: int) -> tuple[list, int]:
+    def sequence(self, pos: int, indent: int, depth: int) -> tuple[list[Any], int]:
         if depth > MAX_DEPTH:
             raise _Unsure
-        result: list = []
+        result: list[Any] = []
         item_lines: list[int] = []
         lines, indents, numbers, items = self.lines, self.indents, self.numbers, self.items
         child_lines = self.child_lines
@@ -270,11 +275,11 @@ class _Reader:
             self.node_lines[id(result)] = first_line  # `-` alone, its item on the next lines
         return result, pos
 
-    def _flow_pairs(self, text: str) -> dict:
+    def _flow_pairs(self, text: str) -> dict[str, Any]:
         if text == "{}":
             return {}
         special, typed, string_keys = self.special, self.typed, self.string_keys
-        pairs: dict = {}
+        pairs: dict[str, Any] = {}
         pos = 1
         while True:
             match = _FLOW_PAIRS.match(text, pos)
@@ -300,7 +305,7 @@ class _Reader:
                     raise _Unsure
                 return pairs
 
-    def _flow_items(self, text: str) -> list:
+    def _flow_items(self, text: str) -> list[Any]:
         if text == "[]":
             return []
         if not _FLOW_SEQ.fullmatch(text):

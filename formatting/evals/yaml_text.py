@@ -9,6 +9,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from turnlens.formatting.evals.yaml_binding import YamlLoader, YamlNode
 from turnlens.formatting.evals.yaml_errors import YamlError, YamlWarning
 from turnlens.formatting.patterns import LazyPattern
 
@@ -31,12 +32,13 @@ _STAND_IN_BASE = 0xF0000  # Supplementary Private Use Area-A: printable for liby
 STAND_INS = LazyPattern("[\U000f0000-\U000fffff]")
 
 
-def stand_in(match: re.Match) -> str:
+def stand_in(match: re.Match[str]) -> str:
     return chr(_STAND_IN_BASE + ord(match.group()))
 
 
 def restore_stand_ins(text: str) -> str:
-    return STAND_INS.sub(lambda m: chr(ord(m.group()) - _STAND_IN_BASE), text)
+    restored: str = STAND_INS.sub(lambda m: chr(ord(m.group()) - _STAND_IN_BASE), text)
+    return restored
 
 
 # `"\ud83d\ude00"`: JSON-style surrogate escapes in double quotes. JavaScript strings are UTF-16, so the reference
@@ -50,13 +52,13 @@ _SURROGATE_STAND_INS = LazyPattern("[\U00100000-\U00107fff]")
 SURROGATE_CLASH = LazyPattern("[\U00100000-\U00107fff]|\\\\[uU]0010[0-7]")
 
 
-def surrogate_stand_in(match: re.Match) -> str:
+def surrogate_stand_in(match: re.Match[str]) -> str:
     digits = match.group()[2:]
     lower_case = sum(1 << i for i, char in enumerate(digits) if char.islower())
     return f"\\U{0x100000 + (lower_case << 11) + int(digits, 16) - 0xD800:08X}"
 
 
-def _surrogate_written(match: re.Match) -> str:
+def _surrogate_written(match: re.Match[str]) -> str:
     code = int(match.group()[2:], 16) - 0x100000
     digits = f"{0xD800 + (code & 0x7FF):04X}"
     return "\\u" + "".join(char.lower() if code >> (11 + i) & 1 else char for i, char in enumerate(digits))
@@ -135,11 +137,11 @@ _STACK_PER_LEVEL = 1024
 _MIN_THREAD_STACK = 16 * 1024 * 1024
 
 
-def compose_with_big_stack(loader, flow_openers: int):
+def compose_with_big_stack(loader: YamlLoader, flow_openers: int) -> YamlNode | None:
     """loader.get_single_node() on a thread with a stack deep enough for `flow_openers` levels of nesting."""
-    outcome: list = [None, None]
+    outcome: list[Any] = [None, None]  # the node, or the exception
 
-    def run():
+    def run() -> None:
         try:
             outcome[0] = loader.get_single_node()
         except BaseException as exc:  # re-raised on the calling thread
@@ -199,7 +201,7 @@ def colon_patch(text: str, exc: Any) -> tuple[str, Any] | None:
     return "\n".join(lines), mark
 
 
-def drop_unknown_directives(text: str) -> tuple[str, list]:
+def drop_unknown_directives(text: str) -> tuple[str, list[YamlWarning]]:
     """Comment out directives other than %YAML and %TAG before the first document, and all but the last %YAML: the
     reference ignores them (with a warning), libyaml refuses them. Line numbers are kept."""
     lines = text.split("\n")
@@ -242,7 +244,7 @@ class Prepared(NamedTuple):
     text: str
     restore: Callable[[str], str] | None
     lone_cr: bool
-    warnings: list
+    warnings: list[YamlWarning]
 
 
 def prepare(text: str) -> Prepared:
@@ -277,7 +279,7 @@ def prepare(text: str) -> Prepared:
             if restore_text is None
             else (lambda value: give_back_surrogates(restore_stand_ins(value)))
         )
-    directive_warnings: list = []
+    directive_warnings: list[YamlWarning] = []
     if text.startswith("%") or ("%" in text and "\n%" in text):
         text, directive_warnings = drop_unknown_directives(text)
     return Prepared(text, restore_text, lone_cr, directive_warnings)

@@ -6,10 +6,26 @@ from __future__ import annotations
 
 import builtins
 import math
+from collections.abc import Callable
 from typing import Any
 
 from turnlens.formatting.evals.files import MAX_FILE_SIZE_ENV, format_size, max_file_size
-from turnlens.formatting.evals.yaml_binding import MAP, OMAP, PAIRS, PLAIN, SEQ, SET, STR, lib, new_loader
+from turnlens.formatting.evals.yaml_binding import (
+    MAP,
+    OMAP,
+    PAIRS,
+    PLAIN,
+    SEQ,
+    SET,
+    STR,
+    ChildLines,
+    YamlEvent,
+    YamlLoader,
+    YamlMark,
+    YamlNode,
+    lib,
+    new_loader,
+)
 from turnlens.formatting.evals.yaml_errors import (
     MAX_ALIAS_COUNT,
     MAX_DEPTH,
@@ -37,33 +53,35 @@ class Builder:
 
     def __init__(self, yaml11: bool = False, count_aliases: bool = False, restore: Any = None, merge: bool = False):
         self.merge = merge or yaml11  # `<<` merge keys: YAML 1.1, or asked for (AgentV 4 reads them)
-        self.node_lines: dict = {}
-        self.child_lines: dict = {}
-        self.warnings: list = []
-        self.built: dict = {}  # id(node) -> value, so an alias gives the same object
+        self.node_lines: dict[int, int] = {}
+        self.child_lines: dict[int, ChildLines] = {}
+        self.warnings: list[YamlWarning] = []
+        self.built: dict[int, Any] = {}  # id(node) -> value, so an alias gives the same object
         self.plain = y11_plain if yaml11 else core_plain
         self.restore = restore  # None, or a function giving back the characters stood in for before parsing
         self.count_aliases = count_aliases
         # Alias accounting, as the reference does it: id(node) -> (count, alias_count); where each node is defined.
-        self.anchor_data: dict = {}
-        self.defined_at: dict = {}
-        self.open: set = set()  # collections being built: an alias to one of them is a recursive structure
+        self.anchor_data: dict[int, tuple[int, int]] = {}
+        self.defined_at: dict[int, tuple[Any, Any]] = {}  # (parent's id, position in it)
+        self.open: builtins.set[int] = (
+            set()
+        )  # collections being built: an alias to one of them is a recursive structure
         # What the aliases add to the data, in characters: each alias stands for a whole copy of its anchor's text
         # once formatted (10 MB aliased 99 times is 1 GB of prompt), so the total is bounded, not only the count.
         self.expanded = 0
         self.expand_limit = max_file_size()
-        self.sizes: dict = {}  # id(node) -> characters of text under it, aliases expanded
+        self.sizes: dict[int, int] = {}  # id(node) -> characters of text under it, aliases expanded
         # The reference wants the continuation lines of a flow collection or quoted value in block context indented
         # past the enclosing block collection (libyaml does not check): its column, and whether we are in a flow.
         self.indent = -1
         self.in_flow = False
-        self.text_lines: list | None = None
+        self.text_lines: list[str] | None = None
         self.text = ""
 
-    def warn(self, node, message: str) -> None:
+    def warn(self, node: YamlNode, message: str) -> None:
         self.warnings.append(YamlWarning(node.start_mark.line + 1, node.start_mark.column + 1, message))
 
-    def scalar(self, node) -> Any:
+    def scalar(self, node: YamlNode) -> Any:
         value = node.value
         if self.restore:
             value = self.restore(value)
@@ -83,7 +101,7 @@ class Builder:
             return value
         return result
 
-    def build(self, node, depth: int = 0, parent: Any = None, position: Any = None) -> Any:
+    def build(self, node: YamlNode, depth: int = 0, parent: Any = None, position: Any = None) -> Any:
         cls = node.__class__
         if self.count_aliases:
             key = id(node)
@@ -117,7 +135,7 @@ class Builder:
             self.check_flow_lines(node)
         return result
 
-    def collection(self, node, depth: int) -> Any:
+    def collection(self, node: YamlNode, depth: int) -> Any:
         tag = node.tag
         if node.__class__ is lib.SequenceNode:
             if tag == OMAP or tag == PAIRS:
@@ -131,12 +149,12 @@ class Builder:
             self.warn(node, f"the tag {_short_tag(tag)} does not apply to a mapping: it stays a plain mapping")
         return self.mapping(node, depth)
 
-    def lines_of_text(self) -> list:
+    def lines_of_text(self) -> list[str]:
         if self.text_lines is None:
             self.text_lines = self.text.split("\n")
         return self.text_lines
 
-    def check_flow_lines(self, node) -> None:
+    def check_flow_lines(self, node: YamlNode) -> None:
         """Each line of a multi-line flow collection must be indented past the enclosing block collection (its
         closing bracket may stand at that column)."""
         error = _flow_indent_error(
@@ -150,15 +168,15 @@ class Builder:
         if error:
             raise error
 
-    def check_quoted_lines(self, node) -> None:
+    def check_quoted_lines(self, node: YamlNode) -> None:
         """Each continuation line of a multi-line quoted value must be indented past the enclosing block
         collection. The reference then reports the quote unclosed at the end of the line before."""
         error = _quoted_indent_error(node, self.indent, self.lines_of_text())
         if error:
             raise error
 
-    def sequence(self, node, depth: int) -> list:
-        result: list = []
+    def sequence(self, node: YamlNode, depth: int) -> list[Any]:
+        result: list[Any] = []
         me = id(node)
         self.built[me] = result
         self.open.add(me)
@@ -173,7 +191,7 @@ class Builder:
         self.open.discard(me)
         return result
 
-    def pairs(self, node, depth: int) -> Any:
+    def pairs(self, node: YamlNode, depth: int) -> Any:
         """!!pairs: a list of one-pair mappings. !!omap: a JavaScript Map, which has no own properties (JSON `{}`)."""
         is_omap = node.tag == OMAP
         me = id(node)
@@ -181,8 +199,9 @@ class Builder:
         self.built[me] = result
         self.open.add(me)
         self.node_lines[id(result)] = node.start_mark.line + 1
-        self.child_lines[id(result)] = {} if is_omap else []
-        seen: dict = {}
+        item_lines: list[int] = []  # (of a !!pairs; an omap has none)
+        self.child_lines[id(result)] = {} if is_omap else item_lines
+        seen: dict[Any, int] = {}  # key identity -> its line
         depth += 1
         for index, item in enumerate(node.value):
             line = item.start_mark.line + 1
@@ -219,14 +238,14 @@ class Builder:
                 self.node_lines[id(pair)] = line
                 self.child_lines[id(pair)] = {key: key_node.start_mark.line + 1}
                 result.append(pair)
-                self.child_lines[id(result)].append(line)
+                item_lines.append(line)
         self.open.discard(me)
         return result
 
-    def set(self, node, depth: int) -> dict:
+    def set(self, node: YamlNode, depth: int) -> dict[str, Any]:
         """!!set: a JavaScript Set, which has no own properties (JSON `{}`); every key must have a null value."""
         me = id(node)
-        result: dict = {}
+        result: dict[str, Any] = {}
         self.built[me] = result
         self.open.add(me)
         self.node_lines[id(result)] = node.start_mark.line + 1
@@ -243,7 +262,9 @@ class Builder:
         self.open.discard(me)
         return result
 
-    def mapping(self, node, depth: int, result: dict | None = None, key_lines: dict | None = None) -> dict:
+    def mapping(
+        self, node: YamlNode, depth: int, result: dict[str, Any] | None = None, key_lines: dict[str, int] | None = None
+    ) -> dict[str, Any]:
         """Build a mapping; or finish one the fast builder began with plain string keys (`result`, `key_lines`)."""
         start = 0
         if result is None or key_lines is None:
@@ -253,7 +274,7 @@ class Builder:
         self.built[id(node)] = result
         self.open.add(id(node))
         self.node_lines[id(result)] = node.start_mark.line + 1
-        seen: dict = dict(key_lines)
+        seen: dict[Any, int] = dict(key_lines)
         needs_reorder = any(is_array_index(k) for k in result)
         build = self.build
         me = id(node)
@@ -295,7 +316,7 @@ class Builder:
         self.open.discard(id(node))
         return result
 
-    def merge_into(self, result: dict, key_lines: dict, sources: Any, key_node) -> None:
+    def merge_into(self, result: dict[str, Any], key_lines: dict[str, int], sources: Any, key_node: YamlNode) -> None:
         # Keys already present win, then earlier sources over later ones; keys written later still override.
         line = key_node.start_mark.line + 1
         for source in sources if isinstance(sources, list) else [sources]:
@@ -310,7 +331,7 @@ class Builder:
                     result[key] = value
                     key_lines[key] = line
 
-    def odd_key(self, raw_key: Any, key_node) -> tuple[str, Any]:
+    def odd_key(self, raw_key: Any, key_node: YamlNode) -> tuple[str, Any]:
         """The string key and the duplicate-check identity of a non-string key (compared like JavaScript ===)."""
         if raw_key is None:
             return "", ("null",)
@@ -326,7 +347,7 @@ class Builder:
             return text, object()  # collections are only ever equal to themselves, and an alias is another node
         return js_string(raw_key), object()
 
-    def alias(self, node) -> Any:
+    def alias(self, node: YamlNode) -> Any:
         """A second (or later) reference to a node: count it as the reference does, refuse past the limit."""
         if id(node) in self.open:
             raise YamlError(
@@ -361,7 +382,7 @@ class Builder:
             return self.scalar(node)
         return self.built[id(node)]
 
-    def node_size(self, node) -> int:
+    def node_size(self, node: YamlNode) -> int:
         """Characters of scalar text in `node`, every alias inside counted as a full copy (memoised)."""
         size = self.sizes.get(id(node))
         if size is not None:
@@ -375,7 +396,7 @@ class Builder:
         self.sizes[id(node)] = size
         return size
 
-    def alias_weight(self, node, parent: Any, position: Any, visiting: builtins.set[int]) -> int:
+    def alias_weight(self, node: YamlNode, parent: Any, position: Any, visiting: builtins.set[int]) -> int:
         if parent is not None and self.defined_at.get(id(node)) != (parent, position):
             count, alias_count = self.anchor_data.get(id(node), (1, 0))
             return count * alias_count
@@ -407,7 +428,7 @@ class FastBuilder(Builder):
     all plain strings, and tagged collections, go through the general Builder methods.
     """
 
-    def build(self, node, depth: int = 0, parent: Any = None, position: Any = None) -> Any:
+    def build(self, node: YamlNode, depth: int = 0, parent: Any = None, position: Any = None) -> Any:
         cls = node.__class__
         if cls is lib.ScalarNode:
             tag = node.tag
@@ -435,8 +456,8 @@ class FastBuilder(Builder):
         self.indent = saved
         return result
 
-    def sequence(self, node, depth: int) -> list:
-        result: list = []
+    def sequence(self, node: YamlNode, depth: int) -> list[Any]:
+        result: list[Any] = []
         self.node_lines[id(result)] = node.start_mark.line + 1
         lines: list[int] = []
         append = result.append
@@ -464,7 +485,9 @@ class FastBuilder(Builder):
         self.child_lines[id(result)] = lines
         return result
 
-    def mapping(self, node, depth: int, result: dict | None = None, key_lines: dict | None = None) -> dict:
+    def mapping(
+        self, node: YamlNode, depth: int, result: dict[str, Any] | None = None, key_lines: dict[str, int] | None = None
+    ) -> dict[str, Any]:
         result = {}
         key_lines = {}
         build = self.build
@@ -521,7 +544,7 @@ class FastBuilder(Builder):
 
 
 # Plain scalars seen as keys that the core schema leaves strings ("type", "name"...): saves typing them again.
-_PLAIN_STRING_KEYS: set = set()
+_PLAIN_STRING_KEYS: set[str] = set()
 
 
 def _short_tag(tag: str) -> str:
@@ -531,15 +554,15 @@ def _short_tag(tag: str) -> str:
 # --- composing from events, for the texts libyaml's own composer gets wrong or could crash on ------------------
 
 
-def compose_events(loader) -> tuple[Any, Any]:
+def compose_events(loader: YamlLoader) -> tuple[Any, Any]:
     """Compose the single document from parser events, iteratively. Returns (root node or None, YAML version)."""
     loader.get_event()  # stream start
     if loader.check_event(lib.StreamEndEvent):
         return None, None
     start = loader.get_event()
     version = start.version
-    anchors: dict = {}
-    stack: list = []  # [node, pending key node or None]
+    anchors: dict[str, YamlNode] = {}
+    stack: list[list[Any]] = []  # [node, pending key node or None]
     root = None
     node: Any
     while root is None:
@@ -594,7 +617,7 @@ def compose_events(loader) -> tuple[Any, Any]:
     return root, version
 
 
-def _attach(stack: list, node) -> None:
+def _attach(stack: list[list[Any]], node: YamlNode) -> None:
     if not stack:
         return
     top = stack[-1]
@@ -608,27 +631,27 @@ def _attach(stack: list, node) -> None:
         top[1] = None
 
 
-def _multiple_documents(mark) -> YamlError:
+def _multiple_documents(mark: YamlMark | None) -> YamlError:
     return YamlError.of(Refusal.MULTIPLE_DOCUMENTS, mark.line + 1 if mark else None, mark.column + 1 if mark else None)
 
 
 # --- the first refusal in document order, for texts that fail ----------------------------------------------------
 
 
-def first_refusal(text: str, lines: list) -> YamlError | None:
+def first_refusal(text: str, lines: list[str]) -> YamlError | None:
     """Re-read a failing text event by event and return the refusal the reference reports: the first by position
     among syntax errors, duplicate keys and badly indented continuation lines; failing those, an undefined alias
     (the reference resolves aliases only after reading the whole document). None if none is found here."""
     loader = new_loader(text)
     undefined_alias: YamlError | None = None
-    anchors: dict = {}  # anchor -> key identity of the anchored node (a scalar's value), or a unique object
+    anchors: dict[str, Any] = {}  # anchor -> key identity of the anchored node (a scalar's value), or a unique object
     try:
         loader.get_event()  # stream start
         if loader.check_event(lib.StreamEndEvent):
             return None
         typing = y11_plain if loader.get_event().version == (1, 1) else core_plain
         # frames: [is_mapping, is_flow, column, start_mark, {key identity: line}, line of the key awaiting its value]
-        stack: list = []
+        stack: list[list[Any]] = []
         empty_before = None
         flow = None  # the outermost flow collection inside block context: [frame, lines checked up to]
         while True:
@@ -726,7 +749,7 @@ class _Duplicate(Exception):
         self.error = error
 
 
-def _scalar_identity(event, typing) -> Any:
+def _scalar_identity(event: YamlEvent, typing: Callable[[str], Any]) -> Any:
     """How the reference compares a scalar key: by its value (null with ~, 1 with 1.0; NaN with nothing)."""
     if event.tag is None and event.implicit[0]:
         value = typing(event.value)
@@ -750,7 +773,9 @@ def _scalar_identity(event, typing) -> Any:
     return object()
 
 
-def _take_node(stack: list, event, identity: Any, empty: bool, empty_before: int | None) -> int | None:
+def _take_node(
+    stack: list[list[Any]], event: YamlEvent, identity: Any, empty: bool, empty_before: int | None
+) -> int | None:
     """Place a node in its parent; a mapping key is checked against the keys before it. `empty_before`: the line
     of the node just before, if it was an empty value (the reference then places a duplicate key at the end of that
     line). Returns the same for this node."""
@@ -777,14 +802,17 @@ def _take_node(stack: list, event, identity: Any, empty: bool, empty_before: int
     return key_line if empty else None
 
 
-def _block_indent(stack: list) -> int:
+def _block_indent(stack: list[list[Any]]) -> int:
     for frame in reversed(stack):
         if not frame[1]:
-            return frame[2]
+            column: int = frame[2]
+            return column
     return -1
 
 
-def _flow_indent_error(is_mapping: bool, start, first: int, last: int, indent: int, lines: list) -> YamlError | None:
+def _flow_indent_error(
+    is_mapping: bool, start: YamlMark, first: int, last: int, indent: int, lines: list[str]
+) -> YamlError | None:
     """The first of lines first..last (0-based) of a flow collection that is not indented past its parent."""
     for number in range(max(first, start.line + 1), min(last, len(lines) - 1) + 1):  # a mark may sit past the end
         line = lines[number].rstrip("\r")
@@ -805,7 +833,7 @@ def _flow_indent_error(is_mapping: bool, start, first: int, last: int, indent: i
     return None
 
 
-def _quoted_indent_error(event, indent: int, lines: list) -> YamlError | None:
+def _quoted_indent_error(event: YamlEvent, indent: int, lines: list[str]) -> YamlError | None:
     for number in range(event.start_mark.line + 1, min(event.end_mark.line, len(lines) - 1) + 1):
         line = lines[number].rstrip("\r")
         body = line.lstrip(" ")
