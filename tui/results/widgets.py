@@ -51,6 +51,9 @@ from .model import (
 PASS, FAIL, WARN = "success", "error", "warning"
 DIM = Style(dim=True)
 BAR_WIDTH = 10
+# The measures AgentV 4 rows record, each a column when some row has it: (field, column label, cells with the gap).
+# The duration is labelled so, as the sort menu names it ("time" is when the row was recorded).
+MEASURE_COLUMNS = (("duration", "duration", 9), ("tokens", "tokens", 7), ("cost", "cost", 8))
 HISTOGRAM_BLOCKS = " ▁▂▃▄▅▆▇█"
 
 DRIFT_MARKS = {
@@ -490,7 +493,7 @@ class ResultList(VirtualList):
         if self.look.show_time:
             fixed += 15
         recorded = self.results.recorded
-        fixed += 6 * ("duration" in recorded) + 7 * ("tokens" in recorded) + 8 * ("cost" in recorded)
+        fixed += sum(cells for name, _, cells in MEASURE_COLUMNS if name in recorded)
         rest = max(0, width - fixed - 1)
         side = min(22, max(8, rest // 5))
         return max(8, rest - 2 * side - 2), side
@@ -502,9 +505,9 @@ class ResultList(VirtualList):
         if self.look.drift_marks is not None:
             text.append("≠ ")
         if self.look.show_time:
-            text.append("time".ljust(15))
+            text.append("time (UTC)".ljust(15))  # when the row was recorded, as _time_label draws it
         recorded = self.results.recorded
-        for name, label, cells in (("duration", "time", 6), ("tokens", "tokens", 7), ("cost", "cost", 8)):
+        for name, label, cells in MEASURE_COLUMNS:
             if name in recorded:
                 text.append(label.rjust(cells - 1) + " ")
         id_width, side = self._widths(width)
@@ -586,12 +589,13 @@ def _measures_into(text: Text, results: ResultsFile, index: int) -> None:
     recorded = results.recorded
     if not recorded:
         return
+    cells = {name: width - 1 for name, _, width in MEASURE_COLUMNS}
     if "duration" in recorded:
-        text.append(format_duration(results.durations[index]).rjust(5) + " ", style=ink("measure"))
+        text.append(format_duration(results.durations[index]).rjust(cells["duration"]) + " ", style=ink("measure"))
     if "tokens" in recorded:
-        text.append(format_tokens(results.tokens[index]).rjust(6) + " ", style="dim")
+        text.append(format_tokens(results.tokens[index]).rjust(cells["tokens"]) + " ", style="dim")
     if "cost" in recorded:
-        text.append(format_cost(results.costs[index]).rjust(7) + " ", style="dim")
+        text.append(format_cost(results.costs[index]).rjust(cells["cost"]) + " ", style="dim")
 
 
 # A compared pair's outcome: (meaning, bold); ties are dim.
