@@ -121,3 +121,47 @@ def test_runs_of_either_era_and_unrelated_suites(tmp_path):
     assert comparison.paired == 0 and comparison.nothing_pairs
     mixed = write(tmp_path, "m.jsonl", [{"test_id": "greet-flat", "score": 0.1, "target": "gpt-4o"}])
     assert compare_runs(old, mixed).paired == 1
+
+
+def test_two_run_names_are_shortened_where_they_are_the_same():
+    from turnlens.formatting.wording import shorten_apart
+
+    a, b = "with-skills-experiment/2026-06-24T09-00-00-000Z", "with-skills-experiment/2026-06-25T09-00-00-000Z"
+    assert shorten_apart(a, b, 200) == (a, b)  # room for both: whole
+    short_a, short_b = shorten_apart(a, b, 69)  # the header's room at 80 columns
+    assert len(short_a) + len(short_b) <= 69
+    assert "24T09" in short_a and "25T09" in short_b  # what tells them apart stays, with its neighbours
+    assert short_a.startswith("with-") and "…" in short_a  # the shared experiment name loses its middle
+
+    a, b = "gpt-4.1-with-tools/2026-06-24T09-00-00-000Z", "gpt-4.1-without-tools/2026-06-24T10-15-00-000Z"
+    short_a, short_b = shorten_apart(a, b, 69)
+    assert len(short_a) + len(short_b) <= 69
+    assert "with-t" in short_a and "without-t" in short_b and "T09-00" in short_a and "T10-15" in short_b
+
+    # a short name leaves its share to the other; names that share nothing are cut in their middle
+    assert shorten_apart("a.jsonl", "x" * 80, 40) == ("a.jsonl", "x" * 10 + "…" + "x" * 22)
+    assert [len(name) for name in shorten_apart("x" * 50, "y" * 50, 10)] == [5, 5]
+
+
+async def test_the_compare_header_fits_two_long_run_names_at_80_columns(tmp_path, monkeypatch):
+    """Issue 24 (second walk): two runs of experiments with long names cut the second name at 80 columns."""
+    import shutil
+
+    from tui_helpers import wait_for_idle
+
+    from turnlens.tui.app import make_app
+
+    runs = os.path.join(FIXTURES, "real", "project", ".agentv", "results", "runs", "default")
+    a = tmp_path / "runs" / "gpt-4.1-with-tools" / "2026-06-24T09-00-00-000Z"
+    b = tmp_path / "runs" / "gpt-4.1-without-tools" / "2026-06-24T10-15-00-000Z"
+    shutil.copytree(os.path.join(runs, "2026-06-24T09-00-00-000Z"), a)
+    shutil.copytree(os.path.join(runs, "2026-06-25T09-00-00-000Z"), b)
+    monkeypatch.chdir(tmp_path)
+    app = make_app([str(a.relative_to(tmp_path)), str(b.relative_to(tmp_path))], watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_idle(pilot)
+        first_row = app.screen.query_one("CompareHeader").render().plain.split("\n")[0]
+        assert len(first_row) <= 78  # the header's width less its padding
+        name_a, name_b = first_row.split("  →  ")
+        assert name_a.startswith("A gpt-4.1-with-t") and "T09-00" in name_a
+        assert name_b.startswith("B gpt-4.1-without-t") and "T10-15" in name_b

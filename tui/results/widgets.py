@@ -33,6 +33,7 @@ from turnlens.formatting.results.reader import (
     row_verdict,
     visible_text,
 )
+from turnlens.formatting.wording import shorten_apart
 
 from ..theme import palette
 from ..untrusted import sanitize_label
@@ -652,18 +653,25 @@ def _signed(value: float | None) -> str:
     return "—" if value is None else f"{value:+.3f}"
 
 
-def compare_header_text(state: CompareHeaderState) -> Text:
-    name_a, name_b, counts, mean_a, mean_b = state.name_a, state.name_b, state.counts, state.mean_a, state.mean_b
+def compare_header_text(state: CompareHeaderState, width: int = 0) -> Text:
+    """The header's three rows; `width` (cells, 0: any) fits the two runs' names on the first row, shortened
+    where they are the same so that what tells them apart stays."""
+    counts, mean_a, mean_b = state.counts, state.mean_a, state.mean_b
     shown, query, changed_only, progress = state.shown, state.query, state.changed_only, state.progress
     paired_by, warning = state.paired_by, state.warning
+    name_a, name_b = visible_text(state.name_a), visible_text(state.name_b)
+    arrow, progress_text = "  →  ", f"  {progress}" if progress else ""
+    if width > 0:
+        room = width - len("A ") - len(arrow) - len("B ") - len(progress_text)
+        name_a, name_b = shorten_apart(name_a, name_b, max(2, room))
     text = Text(end="")
     text.append("A ", style="dim")
-    text.append(visible_text(name_a), style="bold")
-    text.append("  →  ", style="dim")
+    text.append(name_a, style="bold")
+    text.append(arrow, style="dim")
     text.append("B ", style="dim")
-    text.append(visible_text(name_b), style="bold")
-    if progress:
-        text.append(f"  {progress}", style=ink(WARN, bold=True))
+    text.append(name_b, style="bold")
+    if progress_text:
+        text.append(progress_text, style=ink(WARN, bold=True))
     text.append("\n")
     if counts:
         # as agentv compare says it: W wins · L losses · T ties · mean Δ · g
@@ -694,6 +702,8 @@ def compare_header_text(state: CompareHeaderState) -> Text:
         if unscored:
             text.append(f"  {unscored} without a score, not compared", style=ink(WARN))
     text.append("\n")
+    if warning:  # first: at 80 columns, after the rest of the row, it was cut
+        text.append(visible_text(warning) + "  ", style=ink(WARN, bold=True))
     text.append("show ", style="dim")
     text.append("changed" if changed_only else "all", style="bold")
     if query:
@@ -702,8 +712,6 @@ def compare_header_text(state: CompareHeaderState) -> Text:
     text.append(f"  {shown:,} shown", style="dim")
     if paired_by:
         text.append(f"  paired by {paired_by}", style="dim")
-    if warning:
-        text.append("  " + visible_text(warning), style=ink(WARN, bold=True))
     return text
 
 
@@ -724,7 +732,7 @@ class CompareHeader(Widget):
     def render(self) -> Text:
         if self.state is None:
             return Text("indexing both runs…", style="dim")
-        text = compare_header_text(self.state)
+        text = compare_header_text(self.state, self.content_size.width)
         text.no_wrap = True
         text.overflow = "ellipsis"
         return text
