@@ -16,7 +16,8 @@ import re
 import threading
 import time
 from array import array
-from collections.abc import Iterator
+from bisect import bisect_right
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, BinaryIO
@@ -1097,11 +1098,13 @@ def select(
     query: str = "",
     threshold: float = DEFAULT_THRESHOLD,
     upto: int | None = None,
+    start: int = 0,
 ) -> array[int]:
-    """Record indexes to show, in order. Works on summaries only (never reads a record)."""
+    """Record indexes to show, in order. Works on summaries only (never reads a record). `start`: only records from
+    there on (the ones appended since an earlier selection: see `insert_selected`)."""
     count = results.count if upto is None else min(upto, results.count)
     scores, flags, eval_ids = results.scores, results.flags, results.eval_ids
-    indexes: Any = range(count)
+    indexes: Any = range(start, count)
     if filter == "errors":
         indexes = [i for i in indexes if flags[i] & FLAG_ERROR]
     elif filter == "failures":
@@ -1110,7 +1113,7 @@ def select(
     elif filter in ("quality failures", "ok"):
         indexes = _by_status(results, indexes, filter == "ok", threshold)
     elif filter.startswith(GRADER_FILTER):
-        indexes = _failing_grader(results, filter[len(GRADER_FILTER) :], count)
+        indexes = [i for i in _failing_grader(results, filter[len(GRADER_FILTER) :], count) if i >= start]
     needle = query.strip().lower()
     if needle:
         strings, targets, datasets = results.strings, results.targets, results.datasets
@@ -1152,6 +1155,79 @@ def select(
     if reverse:
         indexes = list(indexes)[::-1]
     return array("I", indexes)
+
+
+# Past this many new records (or a 64th of those listed), a new selection is made whole: each insertion moves the
+# rows after it.
+MAX_INSERTED = 2048
+
+
+def insert_selected(
+    results: ResultsFile,
+    listed: Sequence[int],
+    listed_upto: int,
+    *,
+    sort: str = "file",
+    reverse: bool = False,
+    filter: str = "all",
+    query: str = "",
+    threshold: float = DEFAULT_THRESHOLD,
+    upto: int | None = None,
+) -> array[int] | None:
+    """`select()` for records appended since `listed` was selected with the same choices over the first
+    `listed_upto` records: the new records are filtered and put in their place (after the rows they tie with, as
+    the stable sort does), each at the cost of a binary search. None when too many were appended (select again)."""
+    count = results.count if upto is None else min(upto, results.count)
+    new = select(results, filter=filter, query=query, threshold=threshold, upto=count, start=listed_upto)
+    if len(new) > max(MAX_INSERTED, len(listed) // 64):
+        return None
+    rows = array("I", listed)
+    key = _sort_key(results, sort)
+    for index in new:  # ascending file order: each goes after its ties
+        if reverse:  # the listed order is the ascending one backwards: ties in reverse file order
+            rows.insert(len(rows) - bisect_right(_Backwards(rows), key(index), key=key), index)
+        else:
+            rows.insert(bisect_right(rows, key(index), key=key), index)
+    return rows
+
+
+class _Backwards:
+    """A sequence read from its end (for bisect, which needs ascending order)."""
+
+    def __init__(self, rows: array[int]) -> None:
+        self.rows = rows
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, position: int) -> int:
+        return self.rows[len(self.rows) - 1 - position]
+
+
+def _sort_key(results: ResultsFile, sort: str) -> Callable[[int], Any]:
+    """The order `select()` sorts in, as one key per record (its sorts are stable: ties stay in file order)."""
+    scores, flags = results.scores, results.flags
+    if sort == "score":
+
+        def by_score(i: int) -> tuple[int, int, float]:
+            flag = flags[i]
+            if flag & FLAG_ERROR:
+                return (0, 0, 0.0) if flag & FLAG_NO_SCORE else (0, 1, scores[i])
+            return (1, 0, 0.0) if flag & FLAG_NO_SCORE else (2, 0, scores[i])
+
+        return by_score
+    if sort == "id":
+        return results.eval_ids.__getitem__
+    if sort in ("duration", "cost", "time"):
+        column = {"duration": results.durations, "cost": results.costs, "time": results.timestamps}[sort]
+        sign = 1.0 if sort == "time" else -1.0  # the slowest / dearest first, the oldest first
+
+        def by_column(i: int) -> tuple[int, float]:
+            value = column[i]
+            return (0, sign * value) if value == value else (1, 0.0)  # none recorded: last
+
+        return by_column
+    return lambda i: 0  # file order
 
 
 def _by_status(results: ResultsFile, indexes: Any, ok: bool, threshold: float) -> list[int]:

@@ -154,3 +154,61 @@ def test_a_detail_walks_the_list_and_finds_the_next_failing_result():
     assert results.eval_ids[walk.current] == "timeout-case"
     assert not walk.next_where(1, lambda index: is_failing(results, index, 0.5))  # none further: stays
     assert results.eval_ids[walk.current] == "timeout-case"
+
+
+def _random_rows(count: int, seed: int) -> bytes:
+    """JSONL results rows with ties, errors, rows without a score, a duration or a time, and repeated ids."""
+    import json
+    import random
+
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        row: dict = {"test_id": f"t{rng.randint(0, count // 3)}", "target": rng.choice(["a", "b"])}
+        roll = rng.random()
+        if roll < 0.1:
+            row["execution_status"] = "execution_error"
+            row["error"] = "boom"
+            if rng.random() < 0.5:
+                row["score"] = rng.choice([0, 0.5])
+        elif roll < 0.2:
+            pass  # no score
+        else:
+            row["score"] = rng.choice([0, 0.25, 0.5, 0.75, 1])
+        if rng.random() < 0.7:
+            row["duration_ms"] = rng.choice([100, 200, 300])
+        if rng.random() < 0.7:
+            row["timestamp"] = f"2026-01-0{rng.randint(1, 3)}T00:00:00.000Z"
+        out.append(json.dumps(row))
+    return ("\n".join(out) + "\n").encode()
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+@pytest.mark.parametrize("sort", ["score", "id", "time", "duration", "cost", "file"])
+def test_appended_rows_are_put_in_their_place_as_a_whole_sort_puts_them(tmp_path, sort, reverse):
+    """A run that grows: the rows listed are kept and each new record inserted where the stable sort would put it
+    (ties after the rows listed, before them when reversed), for every sort, filter and search."""
+    path = tmp_path / "run.jsonl"
+    path.write_bytes(_random_rows(300, 1))
+    runs, _ = open_runs([str(path)])
+    run = runs[0]
+    index(run)
+    for filter, query in [("all", ""), ("failures", ""), ("errors", ""), ("all", "t1")]:
+        model = ResultsModel(runs)
+        model.sort, model.reverse, model.filter, model.search_text = sort, reverse, filter, query
+        listed(model)
+        for step in range(3):
+            with path.open("ab") as handle:
+                handle.write(_random_rows(20 + step, 10 + step))
+            assert run.results.follow() == "grown"
+            selection = model.request()
+            assert selection is not None and selection.previous is not None
+            fresh = ResultsModel(runs)
+            fresh.sort, fresh.reverse, fresh.filter, fresh.search_text = sort, reverse, filter, query
+            whole = fresh.request()
+            assert whole is not None and whole.previous is None
+            assert list(select_rows(selection)) == list(select_rows(whole)), (filter, query, step)
+            assert model.accept(selection, select_rows(selection))
+        path.write_bytes(_random_rows(300, 1))
+        run.reopen()
+        index(run)

@@ -24,6 +24,7 @@ from turnlens.formatting.results.reader import (
     ScanProgress,
     Stats,
     StatsCounter,
+    insert_selected,
     row_verdict,
     select,
     visible_text,
@@ -164,11 +165,30 @@ class Selection:
     filter: str
     query: str
     threshold: float
+    upto: int | None = None  # the records indexed when it was asked for (None: all there are then)
+    # The rows listed for the same choices over the first `previous_upto` records: the records appended since are
+    # put in their place (an appended row costs its own insertion, not a sort of every row).
+    previous: Sequence[int] | None = None
+    previous_upto: int = 0
 
 
 def select_rows(selection: Selection) -> Sequence[int]:
     """The record indexes to list, in order; `drifted` keeps the results whose request no longer matches."""
     run, filter = selection.run, selection.filter
+    if selection.previous is not None:
+        inserted = insert_selected(
+            run.results,
+            selection.previous,
+            selection.previous_upto,
+            sort=selection.sort,
+            reverse=selection.reverse,
+            filter=filter,
+            query=selection.query,
+            threshold=selection.threshold,
+            upto=selection.upto,
+        )
+        if inserted is not None:
+            return inserted
     base_filter = "all" if filter == "drifted" else filter
     rows = select(
         run.results,
@@ -177,6 +197,7 @@ def select_rows(selection: Selection) -> Sequence[int]:
         filter=base_filter,
         query=selection.query,
         threshold=selection.threshold,
+        upto=selection.upto,
     )
     if filter == "drifted":
         marks = run.drift or bytearray()
@@ -227,6 +248,8 @@ class ResultsModel:
         self.evals_given = evals_given
         self.rows: Sequence[int] = range(0)  # what the list shows now
         self._generation = 0
+        # The choices of the rows accepted last, the rows and the records they were selected from (request()).
+        self._selected: tuple[tuple[object, ...], Sequence[int], int] | None = None
 
     @property
     def run(self) -> Run | None:
@@ -347,13 +370,40 @@ class ResultsModel:
         if run is None:
             return None
         self._generation += 1
-        return Selection(run, self._generation, self.sort, self.reverse, self.filter, self.search_text, self.threshold)
+        choices: tuple[object, ...] = (run, run.results, run.results.revision, self.sort, self.reverse, self.filter)
+        choices += (self.search_text, self.threshold, run.text_mask is None)
+        previous, previous_upto = None, 0
+        last = self._selected
+        if (
+            last is not None
+            and last[0] == choices
+            and self.filter != "drifted"  # (drift marks and full-text matches change under earlier rows)
+            and run.text_mask is None
+            and last[2] <= run.results.count
+        ):
+            previous, previous_upto = last[1], last[2]
+        return Selection(
+            run,
+            self._generation,
+            self.sort,
+            self.reverse,
+            self.filter,
+            self.search_text,
+            self.threshold,
+            upto=run.results.count,
+            previous=previous,
+            previous_upto=previous_upto,
+        )
 
     def accept(self, selection: Selection, rows: Sequence[int]) -> bool:
         """Take the rows computed for `selection` unless something newer was asked for or the run changed."""
         if selection.generation != self._generation or selection.run is not self.run:
             return False
         self.rows = rows
+        run = selection.run
+        choices: tuple[object, ...] = (run, run.results, run.results.revision, selection.sort, selection.reverse)
+        choices += (selection.filter, selection.query, selection.threshold, run.text_mask is None)
+        self._selected = (choices, rows, selection.upto if selection.upto is not None else run.results.count)
         return True
 
     def position_of(self, index: int) -> int | None:
