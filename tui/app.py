@@ -126,7 +126,7 @@ def make_app(
     paths: Sequence[str | os.PathLike] = (),
     *,
     repo_root: str | None = None,
-    mode: str = "lm",
+    mode: str | None = None,  # None: each case in the mode AgentV would use for it
     profile: str = "agentv",
     evals: str | None = None,
     watch: bool = True,

@@ -113,7 +113,13 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_VersionAction, help="show program's version number and exit")
     parser.add_argument("paths", nargs="*", metavar="PATH", help="eval files or folders (or AgentV results files)")
     parser.add_argument("--repo-root", metavar="DIR", help="repository root (default: nearest folder with .git)")
-    parser.add_argument("--mode", choices=("lm", "agent"), default="lm", help="rendering mode shown first (default lm)")
+    parser.add_argument(
+        "--mode",
+        choices=("lm", "agent"),
+        default=None,
+        help="show every case in this mode (default: each case in the mode AgentV would use, from its target's "
+        "provider; lm for 0.15 files); m switches",
+    )
     parser.add_argument(
         "--profile", choices=("agentv", "design"), default="agentv", help="formatting profile (default agentv)"
     )

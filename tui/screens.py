@@ -158,6 +158,7 @@ class ProfileDiffScreen(PanesScreen):
         self.agentv = agentv
         self.design = design
         self.mode = mode
+        self.mode_chosen = False  # m here: the inspector takes the mode back as the user's choice
         self.stepper = step
 
     def compose(self) -> ComposeResult:
@@ -233,20 +234,23 @@ class ProfileDiffScreen(PanesScreen):
 
     def action_toggle_mode(self) -> None:
         self.mode = "agent" if self.mode == "lm" else "lm"
+        self.mode_chosen = True
         self._show()
 
     def action_step(self, direction: int) -> None:
-        """The previous (-1) or next (1) case's diff, in the mode chosen here."""
+        """The previous (-1) or next (1) case's diff, in the mode chosen here (else in the inspector's for it)."""
         shown = self.stepper(direction) if self.stepper is not None else None
         if shown is None:
             self.notify("No other case to compare.", markup=False)
             return
-        self.case, self.agentv, self.design, _mode = shown
+        self.case, self.agentv, self.design, mode = shown
+        if not self.mode_chosen:
+            self.mode = mode
         self._show()
 
     def action_back(self) -> None:
-        """Back to the inspector, which takes the mode chosen here."""
-        self.dismiss(self.mode)
+        """Back to the inspector, which takes the mode chosen here (if one was)."""
+        self.dismiss(self.mode if self.mode_chosen else None)
 
     def action_copy(self) -> None:
         focused = self.focused

@@ -1,6 +1,6 @@
 """The grading screen on a suite whose graders take every form (tests/fixtures/tui_graders): each grader as AgentV
 runs it with its settings, and the prompts its grading sends, in the mode AgentV would use (an agent provider in
-.agentv/targets.yaml: agent mode) or the one chosen with m."""
+.agentv/targets.yaml: agent mode), as the inspector opens it, or the one chosen with m."""
 
 from __future__ import annotations
 
@@ -34,10 +34,11 @@ def grading(case_id: str, *then: str):
 
 
 class TestSnapshots:
-    def test_every_form_at_120_columns(self, snap_compare):
+    def test_every_form_in_agentvs_mode_at_120_columns(self, snap_compare):
+        """Opened as AgentV would format the test: agent mode (its target's provider is claude-cli)."""
         assert snap_compare(inspector(), terminal_size=(120, 40), run_before=grading("every-form"))
 
-    def test_every_form_in_agent_mode_at_80_columns(self, snap_compare):
+    def test_every_form_switched_to_lm_mode_at_80_columns(self, snap_compare):
         assert snap_compare(inspector(), terminal_size=(80, 24), run_before=grading("every-form", "m"))
 
 
@@ -49,7 +50,8 @@ async def test_graders_and_prompts_as_agentv_runs_them():
         await pilot.press("e")
         assert isinstance(app.screen, GradingScreen)
         title = str(app.screen.query_one("#screen-title").visual)
-        assert "(here; AgentV would use agent mode: target 'default' (none named): provider claude-cli" in title
+        assert "agent mode" in title
+        assert "(as AgentV would: target 'default' (none named): provider claude-cli" in title
         graders = app.screen.query_one("#grading", Pane).body_text
         for expected in (
             " 1  llm-grader  tone  weight 2",
@@ -75,4 +77,73 @@ async def test_graders_and_prompts_as_agentv_runs_them():
         assert "all-safety › judged (llm-grader)  user prompt" in prompts
         assert "### Criterion: helpful [REQUIRED: min score 0.7]" in prompts
         await pilot.press("m")
-        assert "(as AgentV would" in str(app.screen.query_one("#screen-title").visual)
+        assert "(here; AgentV would use agent mode" in str(app.screen.query_one("#screen-title").visual)
+
+
+async def test_each_case_opens_in_agentvs_mode_until_one_is_chosen(tmp_path, monkeypatch):
+    """No --mode: a case is drawn in the mode AgentV would use for it (its target's provider: agent for claude-cli,
+    lm for openai), and says so; m makes the other mode the user's choice, kept on every case after."""
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / ".agentv" / "targets.yaml").write_text(
+        "targets:\n  - name: default\n    provider: claude-cli\n  - name: plain\n    provider: openai\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "s.eval.yaml").write_text(
+        "tests:\n"
+        "  - id: agentic\n    input: hi\n    criteria: c\n"
+        "  - id: chatty\n    input: hi\n    criteria: c\n    execution:\n      target: plain\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    app = make_app([tmp_path / "s.eval.yaml"], repo_root=str(tmp_path), watch=False)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_idle(pilot)
+        screen = app.screen
+        await select(pilot, "agentic")
+        assert screen.mode == "agent" and screen.model.chosen_mode is None
+        await select(pilot, "chatty")
+        assert screen.mode == "lm"
+        await pilot.press("m")  # the user's choice from now on
+        assert screen.mode == "agent" and screen.model.chosen_mode == "agent"
+        await select(pilot, "agentic")
+        assert screen.mode == "agent"
+        await pilot.press("m")
+        await select(pilot, "chatty")
+        assert screen.mode == "lm" and screen.model.chosen_mode == "lm"
+        await select(pilot, "agentic")
+        assert screen.mode == "lm"
+        # the grading screen opens in the chosen mode and hands back no choice unless m is pressed there
+        await pilot.press("e")
+        assert isinstance(app.screen, GradingScreen) and app.screen.mode == "lm"
+        await pilot.press("escape")
+        await wait_for_idle(pilot)
+        assert screen.model.chosen_mode == "lm"
+
+
+async def test_the_grading_screen_follows_agentvs_mode_case_by_case_until_m(tmp_path, monkeypatch):
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / ".agentv" / "targets.yaml").write_text(
+        "targets:\n  - name: default\n    provider: claude-cli\n  - name: plain\n    provider: openai\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "s.eval.yaml").write_text(
+        "tests:\n"
+        "  - id: agentic\n    input: hi\n    criteria: c\n"
+        "  - id: chatty\n    input: hi\n    criteria: c\n    execution:\n      target: plain\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    app = make_app([tmp_path / "s.eval.yaml"], repo_root=str(tmp_path), watch=False)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_idle(pilot)
+        await select(pilot, "agentic")
+        await pilot.press("e")
+        grading_screen = app.screen
+        assert isinstance(grading_screen, GradingScreen) and grading_screen.mode == "agent"
+        await pilot.press("]")
+        assert grading_screen.mode == "lm"  # chatty: AgentV's mode for it
+        await pilot.press("m", "[")
+        assert grading_screen.mode == "agent"  # chosen: kept on the case before
+        await pilot.press("escape")
+        await wait_for_idle(pilot)
+        assert app.screen.model.chosen_mode == "agent"

@@ -65,11 +65,14 @@ class GradingScreen(PanesScreen):
         formatted: FormattedCase,
         mode: str = "lm",
         step: Stepper | None = None,
+        mode_chosen: bool = True,
     ) -> None:
         super().__init__()
         self.case = case
         self.formatted = formatted
         self.mode = mode if formatted.labels.graders else "lm"  # 0.15's evaluators see the lm question
+        # False: the mode is AgentV's for the case, and [ ] take the next case's; m makes it the user's choice
+        self.mode_chosen = mode_chosen
         self.stepper = step
 
     def compose(self) -> ComposeResult:
@@ -147,11 +150,12 @@ class GradingScreen(PanesScreen):
         self.query_one(f"#{pane_id}", Pane).focus()
 
     def action_back(self) -> None:
-        """Back to the inspector, which takes the mode chosen here."""
-        self.dismiss(self.mode)
+        """Back to the inspector, which takes the mode chosen here (if one was)."""
+        self.dismiss(self.mode if self.mode_chosen else None)
 
     def action_toggle_mode(self) -> None:
         self.mode = "agent" if self.mode == "lm" else "lm"
+        self.mode_chosen = True
         self._show()
 
     def action_step(self, direction: int) -> None:
@@ -160,6 +164,8 @@ class GradingScreen(PanesScreen):
             self.notify("No other case to grade.", markup=False)
             return
         self.case, self.formatted = shown
+        if not self.mode_chosen:
+            self.mode = (self.case.agentv_mode or "lm") if self.formatted.labels.graders else "lm"
         self._show(keep_scroll=False)
 
     def action_copy(self) -> None:

@@ -43,9 +43,11 @@ class WarningJump:
 
 
 class InspectorModel:
-    def __init__(self, session: Session, *, mode: str = "lm", profile: str = "agentv") -> None:
+    def __init__(self, session: Session, *, mode: str | None = None, profile: str = "agentv") -> None:
         self.session = session
-        self.mode = mode
+        # The mode the user chose (m, --mode, a sub-screen's m), kept from case to case; None: each case is shown in
+        # the mode AgentV would format it in (its target's provider), lm where AgentV says none (0.15 files).
+        self.chosen_mode: str | None = mode
         self.profile = profile
         self.current: str | None = None  # the case shown (its key, "<file number>:<case index>")
         self.rows: dict[int, tuple[CaseRow, ...]] = {}  # file number -> the case list's rows made so far
@@ -65,19 +67,34 @@ class InspectorModel:
 
     # -- mode and profile
 
+    @property
+    def mode(self) -> str:
+        """The mode the case shown is drawn in."""
+        return self.mode_for(self.current)
+
+    def mode_for(self, key: str | None) -> str:
+        """The mode case `key` is drawn in: the user's choice, else AgentV's for the case."""
+        if self.chosen_mode is not None:
+            return self.chosen_mode
+        found = self.session.case(key) if key is not None else None
+        return (found[1].agentv_mode if found is not None else None) or "lm"
+
     def toggle_mode(self) -> None:
-        self.mode = "agent" if self.mode == "lm" else "lm"
+        """The other mode, from now on the user's choice (kept when another case is shown)."""
+        self.chosen_mode = "agent" if self.mode == "lm" else "lm"
 
     def toggle_profile(self) -> None:
         """Another profile: the rows are made again too (their rule may differ)."""
         self.profile = "design" if self.profile == "agentv" else "agentv"
 
     def set_mode(self, mode: str | None) -> bool:
-        """Take `mode` (as the profile diff screen hands it back); True when it changed."""
-        if mode not in MODES or mode == self.mode:
+        """Take `mode` as the user's choice (a sub-screen hands it back where it was switched there, else None);
+        True when the case shown changes mode."""
+        if mode not in MODES:
             return False
-        self.mode = mode
-        return True
+        before = self.mode
+        self.chosen_mode = mode
+        return mode != before
 
     # -- loading
 

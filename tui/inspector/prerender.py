@@ -17,8 +17,8 @@ from .views import CaseViews
 PRERENDER_DELAY = 0.3  # seconds after the first load
 PRERENDER_AFTER_SWITCH = 0.15  # seconds of rest after a switch before prerendering around the new case
 
-# What the pass needs, asked for when it starts: (the case on screen, mode, profile, the panes' widths).
-Where = Callable[[], tuple[str | None, str, str, dict[str, int]]]
+# What the pass needs, asked for when it starts: (the case on screen, the mode of a case, profile, the panes' widths).
+Where = Callable[[], tuple[str | None, Callable[[str], str], str, dict[str, int]]]
 
 
 class Prerenderer:

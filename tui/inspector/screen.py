@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
@@ -269,7 +269,9 @@ class InspectorScreen(Screen):
     # case was shown, and a `q` pressed meanwhile (a big file still loading) was typed into it instead of quitting.
     AUTO_FOCUS = "#case-options"
 
-    def __init__(self, session: Session, *, mode: str = "lm", profile: str = "agentv", watch: bool = True) -> None:
+    def __init__(
+        self, session: Session, *, mode: str | None = None, profile: str = "agentv", watch: bool = True
+    ) -> None:
         super().__init__()
         self.model = InspectorModel(session, mode=mode, profile=profile)
         self.session = session
@@ -284,6 +286,7 @@ class InspectorScreen(Screen):
         # The first case is drawn before Pygments is loaded (its code plain), then again once its lexers are made:
         # None before it, then whether they are still being made; and whether the load finished meanwhile.
         self._lexers_pending: bool | None = None
+        self._chips_drawn: tuple[str, str] | None = None  # the (mode, profile) the toolbar's chips show
         self._load_done_waiting = False
 
     # What tests and benchmarks read, from the view model.
@@ -468,7 +471,8 @@ class InspectorScreen(Screen):
         skipped: AbstractContextManager[set[tuple[str | None, str | None]]]
         skipped = highlight.cold_lexers_skipped() if first else nullcontext(set())
         with long_lived_allocations(), skipped as cold:
-            view = self.views.get(key, self.mode, self.profile)
+            mode = self.model.mode_for(key)  # (AgentV's for this case, unless the user chose one)
+            view = self.views.get(key, mode, self.profile)
         if view is None:
             return
         if first:
@@ -477,12 +481,14 @@ class InspectorScreen(Screen):
                 self._make_lexers(cold)
         self.model.select(key)
         with self.app.batch_update():
+            if self._chips_drawn != (mode, self.profile):  # this case is in another mode (AgentV's for it)
+                self._update_chips()
             # Both are one row of fixed size: no layout pass needed (it would redraw the whole screen).
             self.query_one(Toolbar).show_title(view.title, (view.title_label, view.title_where), layout=False)
             self.query_one("#rule-line", Static).update(view.rule_line, layout=False)
             self.query_one(CasePanes).show(
                 view.panes(),
-                view.subtitles(self.mode, self.profile),
+                view.subtitles(mode, self.profile),
                 titles={"guidelines": view.fifth_title},  # the fifth slot is named by the case's dialect
                 keep_scroll=keep_scroll,
             )
@@ -517,8 +523,8 @@ class InspectorScreen(Screen):
     def _prerendered(self) -> None:
         self.model.prerender_finished()
 
-    def _prerender_where(self) -> tuple[str | None, str, str, dict[str, int]]:
-        return self.current, self.mode, self.profile, self.query_one(CasePanes).widths()
+    def _prerender_where(self) -> tuple[str | None, Callable[[str], str], str, dict[str, int]]:
+        return self.current, self.model.mode_for, self.profile, self.query_one(CasePanes).widths()
 
     def _prerender_soon(self) -> None:
         """Prerender around the case on screen once switching rests a moment (a held key is not slowed)."""
@@ -536,6 +542,7 @@ class InspectorScreen(Screen):
             self.show_case(key)
 
     def _update_chips(self) -> None:
+        self._chips_drawn = (self.mode, self.profile)
         levels = [chip_texts(self.mode, self.profile, level, CHIP_KEYS) for level in range(3)]
         self.query_one(Toolbar).set_chips(levels)
 
@@ -650,7 +657,13 @@ class InspectorScreen(Screen):
             self.notify(note, markup=False, severity="warning")
         if shown is not None:
             self.app.push_screen(
-                GradingScreen(*shown, mode=self.model.mode, step=self._grading_step), self._diff_closed
+                GradingScreen(
+                    *shown,
+                    mode=self.model.mode,
+                    mode_chosen=self.model.chosen_mode is not None,
+                    step=self._grading_step,
+                ),
+                self._diff_closed,
             )
 
     def _step_to(self, direction: int, usable) -> bool:

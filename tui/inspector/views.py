@@ -253,11 +253,17 @@ class CaseViews:
         self._views.clear()
 
     def prerender(
-        self, current: str | None, mode: str, profile: str, widths: dict[str, int], cancelled: Callable[[], bool]
+        self,
+        current: str | None,
+        mode: str | Callable[[str], str],
+        profile: str,
+        widths: dict[str, int],
+        cancelled: Callable[[], bool],
     ) -> bool:
         """Build (and wrap, at the panes' `widths`) the views of the cases around `current`, nearest first: the
         likely next switches are then a redraw. Bounded, like the cache they go to: a view built here never pushes
-        out a nearer one (the pass stops when the next does not fit beside them). False when cancelled."""
+        out a nearer one (the pass stops when the next does not fit beside them). `mode`: one for every case, or the
+        mode of each case (AgentV's own, case by case). False when cancelled."""
         keys = self._session.case_keys()
         here = keys.index(current) if current in keys else 0
         nearby = keys[max(0, here - PRERENDER_AROUND) : here + PRERENDER_AROUND + 1]
@@ -271,7 +277,7 @@ class CaseViews:
                 return True
             key = nearest_first(nearby, current, remaining)
             remaining.discard(key)
-            view, cache_key = self._get(key, mode, profile, keep=kept)
+            view, cache_key = self._get(key, mode if isinstance(mode, str) else mode(key), profile, keep=kept)
             if view is None:
                 continue
             if cache_key is None:
