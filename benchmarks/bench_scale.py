@@ -1,7 +1,8 @@
 """Scale without cliffs (issue 23): the inspector and export on big inputs, each figure against a reference measured
 in the same run.
 
-    .venv/bin/python benchmarks/bench_scale.py [--runs 3] [--only listing,million,export] [--quit-after 2,6,12]
+    .venv/bin/python benchmarks/bench_scale.py [--runs 3] [--only listing,million,export,firstcase,results]
+        [--quit-after 2,6,12] [--size-mb 1024]
 
 - listing: until every case is listed in the inspector (headless 200x50, the app as `turnlens PATH --no-watch`
   makes it; bench_firstframe.py's LOADED stamp, from process start), against `turnlens export` of the same input
@@ -16,6 +17,16 @@ in the same run.
   50,000-test AgentV 4 suite and JSONL dataset (goal: within 2x between them: flat in the input's size); and the
   50,000-test JSONL dataset's export time against the AgentV 4.42.4 oracle's (node; skipped when absent), goal <=
   0.2x.
+
+- firstcase: the first case on screen (bench_firstframe.py's FIRST stamp, from process start) against a bare Textual
+  app's first frame, best of --runs, on: sample_evals/, a 5,000-case 0.15 file, a folder of 3,000 eval files, a
+  50,000-test JSONL dataset, a 200,000-line AgentV 4 suite whose first test's anchors later tests alias (a merge key,
+  a redefined anchor), and a suite whose one test attaches a 20 MB file. Wall time and the process's CPU time until
+  then (on a busy machine wall times stretch with the load, CPU times much less). Goal: <= 2x.
+- results: a 1 GB results file (benchmarks/out/, generated once) in the results view, in a tmux pane: the whole
+  index (the header's "indexed"; and the scan alone, in process) and the peak memory (goals <= 3 s, < 150 MiB); then
+  one row appended while it shows the run, until it is on screen, against toolong (benchmarks/out/toolong-venv, see
+  bench_results.py) told End (to follow the end) and shown the same append. Goal: <= toolong's time.
 
 The machine is shared: the figures move with its load (printed); compare the ratios.
 """
@@ -210,10 +221,170 @@ def export_memory(tmp: Path, runs: int) -> None:
     )
 
 
+def make_anchored_suite(root: Path, lines: int = 200_000) -> Path:
+    """An AgentV 4 suite of `lines` lines: the first test's anchors (criteria, a conversation) are aliased by 90
+    tests spread over the file, a header anchor merged into 90 more, one anchor redefined early on."""
+    (root / ".git").mkdir(parents=True, exist_ok=True)
+    path = root / "evals" / "anchored.eval.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tests = lines // 3
+    step = tests // 90
+    with path.open("w") as out:
+        out.write("description: anchored\nx-defaults: &defaults\n  criteria: Shared.\ntests:\n")
+        out.write("  - id: t0\n    criteria: &crit Be correct and **brief**.\n    input: &talk\n")
+        out.write("      - role: system\n        content: You are terse.\n      - role: user\n        content: Q0\n")
+        for n in range(1, tests):
+            if n % step == 0:
+                out.write(f"  - id: t{n}\n    criteria: *crit\n    input: *talk\n")
+            elif n % step == 7:
+                out.write(f"  - <<: *defaults\n    id: t{n}\n    input: q{n}\n")
+            elif n == 5:
+                out.write(f"  - id: t{n}\n    criteria: &crit Redefined.\n    input: q{n}\n")
+            else:
+                out.write(f"  - id: t{n}\n    criteria: ok {n}\n    input: What is {n}?\n")
+    return path
+
+
+def make_attachment_suite(root: Path, megabytes: int = 20) -> Path:
+    """An AgentV 4 suite whose one test attaches a text file of `megabytes` MB."""
+    (root / ".git").mkdir(parents=True, exist_ok=True)
+    (root / "evals").mkdir(parents=True, exist_ok=True)
+    line = "A line of the attached log, long enough to count: 0123456789 abcdefghij.\n"
+    (root / "evals" / "big.log").write_text(line * (megabytes * 1024 * 1024 // len(line)))
+    path = root / "evals" / "attached.eval.yaml"
+    path.write_text(
+        "tests:\n  - id: attached\n    criteria: Reads the log.\n    input:\n      - role: user\n"
+        "        content:\n          - {type: file, value: big.log}\n          - {type: text, value: Summarise it.}\n"
+    )
+    return path
+
+
+def first_case(tmp: Path, runs: int) -> None:
+    from bench_export import make_repo
+    from bench_firstframe import BARE
+
+    stamp_cpu = 'print("FIRST", time.perf_counter(), flush=True)'
+    with_cpu = stamp_cpu + '; print("CPU", time.process_time(), flush=True)'
+    bare_code, inspector_code = BARE.replace(stamp_cpu, with_cpu), INSPECTOR.replace(stamp_cpu, with_cpu)
+    assert with_cpu in bare_code and with_cpu in inspector_code
+    inputs = {
+        "sample_evals/": "-",
+        "a 5,000-case 0.15 file": str(make_repo(tmp / "five", 5000)),
+        "a folder of 3,000 eval files": str(make_folder(tmp / "folder3000", 3000)),
+        "a 50,000-test JSONL dataset": str(make_jsonl(tmp / "jsonl50k", 50000)),
+        "a 200,000-line anchored suite": str(make_anchored_suite(tmp / "anchored")),
+        "a test with a 20 MB attachment": str(make_attachment_suite(tmp / "attached")),
+    }
+
+    def timed(code: str, args: list[str]) -> tuple[float, float]:
+        seconds, lines = run(code, args)
+        cpu = next(float(line.split()[1]) for line in lines if line.startswith("CPU "))
+        return seconds, cpu
+
+    timed(bare_code, [])  # warm the caches and bytecode
+    for target in inputs.values():
+        timed(inspector_code, [target, "first"])
+    bare: list[tuple[float, float]] = []
+    firsts: dict[str, list[tuple[float, float]]] = {name: [] for name in inputs}
+    for _ in range(runs):  # interleaved: a busy moment weighs on all alike
+        bare.append(timed(bare_code, []))
+        for name, target in inputs.items():
+            firsts[name].append(timed(inspector_code, [target, "first"]))
+    bare_wall, bare_cpu = min(w for w, _ in bare), min(c for _, c in bare)
+    print(
+        f"bare Textual app, first frame: {bare_wall * 1000:.0f} ms wall, {bare_cpu * 1000:.0f} ms CPU (best of {runs})"
+    )
+    for name, values in firsts.items():
+        wall, cpu = min(w for w, _ in values), min(c for _, c in values)
+        verdict = "ok" if cpu / bare_cpu <= 2 else "MISSES"
+        print(
+            f"first case on screen, {name:31s} {wall * 1000:6.0f} ms wall ({wall / bare_wall:4.2f}x), "
+            f"{cpu * 1000:5.0f} ms CPU ({cpu / bare_cpu:4.2f}x)  (goal <= 2x) {verdict}  [{load()}]"
+        )
+
+
+def results_view(size_mb: int, runs: int) -> None:
+    import orjson
+    from bench_results import (
+        SESSION,
+        TOOLONG,
+        cpu_seconds,
+        ensure_file,
+        in_process_index,
+        kill_session,
+        launch,
+        shows_json_line,
+        shows_result_row,
+        tmux,
+        vm_hwm_mib,
+        wait_for,
+    )
+
+    path = ensure_file(size_mb)
+    size = os.path.getsize(path)
+    row = orjson.dumps({"test_id": "zz-followed-row", "execution_status": "execution_error", "error": "appended"})
+
+    def append_and_wait() -> float | None:
+        time.sleep(0.5)  # the view settles first
+        appended = time.perf_counter()
+        with open(path, "ab") as handle:
+            handle.write(row + b"\n")
+        try:
+            return wait_for(lambda screen: "zz-followed-row" in screen, appended, 20)
+        finally:
+            with open(path, "r+b") as handle:  # leave the file as generated
+                handle.truncate(size)
+
+    scan = min(in_process_index(path)[0] for _ in range(max(1, runs - 1)))
+    ours: list[dict] = []
+    theirs: list[float | None] = []
+    for _ in range(runs):
+        started, pid = launch(f"{TURNLENS} {path}")
+        wait_for(shows_result_row, started, 120)
+        indexed = wait_for(lambda s: any(line.startswith(" indexed") for line in s.splitlines()), started, 300)
+        cpu, peak = cpu_seconds(pid), vm_hwm_mib(pid)
+        ours.append({"indexed": indexed, "cpu": cpu, "peak": peak, "follow": append_and_wait()})
+        kill_session()
+        if os.path.exists(TOOLONG):
+            started, _pid = launch(f"{TOOLONG} {path}")
+            wait_for(shows_json_line, started, 120)
+            time.sleep(1.0)
+            tmux("send-keys", "-t", SESSION, "End")  # to the end of the file, which it then follows
+            time.sleep(1.0)
+            theirs.append(append_and_wait())
+            kill_session()
+    best = min((r for r in ours if r["indexed"] is not None), key=lambda r: r["indexed"], default=None)
+    if best is None:
+        print(f"results, {size >> 20} MB file: not indexed within the timeout  [{load()}]")
+        return
+    verdict = "ok" if best["indexed"] <= 3 and best["peak"] < 150 else "MISSES"
+    print(
+        f"results, {size >> 20} MB file, whole index: {best['indexed']:.2f} s wall ({best['cpu']:.2f} s CPU), "
+        f"peak {best['peak']:.0f} MiB; its scan alone in process {scan:.2f} s  (goals <= 3 s, < 150 MiB) {verdict}"
+        f"  [{load()}]"
+    )
+    follows = [r["follow"] for r in ours if r["follow"] is not None]
+    tool = [t for t in theirs if t is not None]
+    if not follows:
+        print("results, row appended: not seen within 20 s")
+        return
+    ours_best = min(follows)
+    if tool:
+        theirs_best = min(tool)
+        verdict = "ok" if ours_best <= theirs_best else "MISSES"
+        print(
+            f"results, row appended to the {size >> 20} MB file until on screen: {ours_best * 1000:.0f} ms vs toolong "
+            f"{theirs_best * 1000:.0f} ms: {ours_best / theirs_best:.2f}x (goal <= 1x) {verdict}  [{load()}]"
+        )
+    else:
+        print(f"results, row appended until on screen: {ours_best * 1000:.0f} ms (toolong not installed)  [{load()}]")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--only", default="listing,million,export")
+    parser.add_argument("--only", default="listing,million,export,firstcase,results")
+    parser.add_argument("--size-mb", type=int, default=1024, help="the results file's size (results)")
     parser.add_argument("--quit-after", default="2,6,12", help="seconds after start at which q is pressed")
     args = parser.parse_args()
     parts = set(args.only.split(","))
@@ -225,6 +396,10 @@ def main() -> None:
             million(tmp, [float(x) for x in args.quit_after.split(",")])
         if "export" in parts:
             export_memory(tmp, args.runs)
+        if "firstcase" in parts:
+            first_case(tmp, args.runs)
+        if "results" in parts:
+            results_view(args.size_mb, args.runs)
 
 
 if __name__ == "__main__":
