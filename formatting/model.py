@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypedDict
 
 # Defined apart (records.py) so that reading a results file does not build this module's dataclasses; the same
 # classes, named here too.
 from turnlens.formatting.records import ChatMessage as ChatMessage
 from turnlens.formatting.records import Diagnostic as Diagnostic
-from turnlens.formatting.records import JsonArray, JsonObject
+from turnlens.formatting.records import JsonObject
 
 Mode = Literal["lm", "agent"]
 Profile = Literal["agentv", "design"]
@@ -164,6 +164,15 @@ class EvaluatorPrompt:
         return {"name": self.name, "type": self.type, "prompt": self.prompt}
 
 
+class CaseEvaluator(TypedDict):
+    """agentv-0.15: one of a case's own `evaluators`, as 0.15.1 keeps it."""
+
+    name: str
+    type: Literal["llm_judge", "code"]
+    template: str | None  # an llm_judge's prompt template (None: the default one)
+    source: str | None  # the file the template was read from
+
+
 @dataclass(slots=True)
 class EvalCase:
     """One case (0.15) or test (4.x) as loaded: its messages, what the grader gets, and why it is skipped."""
@@ -182,8 +191,8 @@ class EvalCase:
     # the mapping's `id` as parsed, whatever its type (1042, true; None when missing or not a mapping): names a case
     # whose id is not a string. Not the whole mapping: kept for every case of a loaded file, it was a third of it.
     raw_id: object = None
-    # --- agentv-0.15: the case's own `evaluators`, as written (None when it declares none)
-    evaluators: JsonArray | None = None
+    # --- agentv-0.15: the case's own `evaluators`, as 0.15.1 keeps them (None when it declares none)
+    evaluators: list[CaseEvaluator] | None = None
     # --- agentv-4 (see formatting/evals/agentv4.py); defaults for agentv-0.15 cases
     # `criteria` (or deprecated `expected_outcome`) after interpolation; for agentv-0.15, `outcome` is used instead
     criteria: str | None = None

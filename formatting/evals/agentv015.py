@@ -19,7 +19,16 @@ from turnlens.formatting.evals.paths import dirs_up, posix_rel
 from turnlens.formatting.evals.references import Resolver, read_error_text, read_text
 from turnlens.formatting.evals.yaml12 import YamlDoc, YamlError, parse_yaml_bytes
 from turnlens.formatting.jsstr import js_json, js_string_of, js_trim
-from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, GuidelineConfig, Message, Segment
+from turnlens.formatting.model import (
+    CaseEvaluator,
+    Diagnostic,
+    EvalCase,
+    EvalFile,
+    GuidelineConfig,
+    Message,
+    Segment,
+)
+from turnlens.formatting.records import JsonArray, JsonObject
 
 EVAL_SCHEMA = "agentv-eval-v2"
 CONFIG_SCHEMA = "agentv-config-v2"
@@ -110,7 +119,7 @@ class _Context:
         return hit
 
 
-def _line(doc, obj, key=None) -> int | None:
+def _line(doc: YamlDoc, obj: Any, key: Any = None) -> int | None:
     try:
         return doc.line(obj, key)
     except Exception:
@@ -155,8 +164,8 @@ def _type_name(value: Any) -> str:
 
 def _load_segments(
     ctx: _Context,
-    doc,
-    raw_msg: dict,
+    doc: YamlDoc,
+    raw_msg: JsonObject,
     diags: list[Diagnostic],
     guideline_paths: list[str] | None,
     expected: bool = False,
@@ -166,7 +175,7 @@ def _load_segments(
     if isinstance(content, str):
         return [Segment(0, "text", content, _line(doc, raw_msg, "content"))]
     segments: list[Segment] = []
-    entries = cast(list, content)  # the caller kept only messages whose content is a string or a list
+    entries = cast(JsonArray, content)  # the caller kept only messages whose content is a string or a list
     lines = doc.child_lines(entries) or ()
     for i, entry in enumerate(entries):
         line = lines[i] if i < len(lines) else None
@@ -226,7 +235,7 @@ def _load_segments(
     return segments
 
 
-def _entry_text(entry: dict) -> str:
+def _entry_text(entry: JsonObject) -> str:
     value, text = entry.get("value"), entry.get("text")
     if isinstance(value, str):
         return value
@@ -255,7 +264,7 @@ def _reference_answer(segments: list[Segment], content: Any) -> str:
     return " ".join(_entry_text(e) for e in content if e.get("type") != "file")
 
 
-def _id_as_written(raw: dict, index: int) -> str:
+def _id_as_written(raw: JsonObject, index: int) -> str:
     """A case's `id` as the YAML wrote it (`1042`, `true`, `""`), or its position when it has none."""
     if "id" not in raw or raw["id"] is None:
         return f"#{index + 1} (no id)"
@@ -270,7 +279,13 @@ def _id_as_written(raw: dict, index: int) -> str:
 
 
 def _load_case(
-    ctx: _Context, doc, index: int, raw: Any, file_diags: list[Diagnostic], position: int, alias_outcome: bool = False
+    ctx: _Context,
+    doc: YamlDoc,
+    index: int,
+    raw: Any,
+    file_diags: list[Diagnostic],
+    position: int,
+    alias_outcome: bool = False,
 ) -> EvalCase:
     line = _line(doc, raw) if isinstance(raw, (dict, list)) else _line(doc, doc.data.get("evalcases"), position)
     if not isinstance(raw, dict):
@@ -313,7 +328,7 @@ def _load_case(
     case.outcome = outcome
 
     diags = case.diagnostics
-    messages = cast(list, messages)  # a case without a message list was skipped above
+    messages = cast(JsonArray, messages)  # a case without a message list was skipped above
     message_lines = doc.child_lines(messages) or ()
     for m_index, raw_msg in enumerate(messages):
         m_line = message_lines[m_index] if m_index < len(message_lines) else None
@@ -380,12 +395,14 @@ def _load_case(
     return case
 
 
-def _case_evaluators(ctx: _Context, doc, evaluators: list, case_id: str, diags: list[Diagnostic]) -> list[dict]:
+def _case_evaluators(
+    ctx: _Context, doc: YamlDoc, evaluators: JsonArray, case_id: str, diags: list[Diagnostic]
+) -> list[CaseEvaluator]:
     """A case's own evaluators as 0.15.1 keeps them: {name, type, template (None: the default one)}.
 
     An `llm_judge` `prompt:` names a file whose text is the template; when no such file exists the text itself is
     the template. A `code` evaluator needs a `script`; other types are skipped."""
-    out: list[dict] = []
+    out: list[CaseEvaluator] = []
     lines = doc.child_lines(evaluators) or ()
     for i, ev in enumerate(evaluators):
         line = lines[i] if isinstance(lines, list) and i < len(lines) else None

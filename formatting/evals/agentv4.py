@@ -46,6 +46,7 @@ from turnlens.formatting.jsstr import (
 )
 from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, Message, Segment
 from turnlens.formatting.patterns import LazyPattern
+from turnlens.formatting.records import JsonArray, JsonObject
 from turnlens.formatting.wording import plural
 
 ROLES = ("system", "user", "assistant", "tool")
@@ -136,7 +137,8 @@ class _Ctx:
         self.grader_texts: dict[str, tuple[str | None, str | None]] = {}  # grader templates and prompt files read
         self.custom_types: dict[tuple[str, str], str | None] = {}  # custom assertion types looked up
         self.lines: list[str] | None = None  # the suite's lines, when it has `${{ VAR }}`
-        self.targets: tuple[str | None, dict, str] | None = None  # targets file, its definitions, as shown
+        # the targets file, its definitions, the file as shown
+        self.targets: tuple[str | None, dict[str, JsonObject], str] | None = None
 
     def warn(self, message: str, line: int | None = None, file: str | None = None, severity: str = "warning") -> None:
         self.diags.append(Diagnostic(file or self.path, line, message, severity))  # type: ignore[arg-type]
@@ -175,7 +177,7 @@ class _Ctx:
 # --- messages ---------------------------------------------------------------------------------------------------
 
 
-def _input_messages(value: Any) -> list[dict] | None:
+def _input_messages(value: Any) -> list[JsonObject] | None:
     """The `input` shorthands as messages, or None when AgentV leaves the input undefined."""
     if isinstance(value, str):
         return [{"role": "user", "content": value}]
@@ -208,12 +210,12 @@ def _valid_message(m: Any, expected: bool = False) -> bool:
     return _valid_content(m.get("content"))
 
 
-def _formatted(m: dict) -> bool:
+def _formatted(m: JsonObject) -> bool:
     """Whether a valid input message takes part in the prompt (one kept only for its tool calls does not)."""
     return isinstance(m.get("content"), (str, dict, list))
 
 
-def _expected_messages(value: Any) -> list[dict]:
+def _expected_messages(value: Any) -> list[JsonObject]:
     if value is None:
         return []
     if isinstance(value, str):
@@ -231,7 +233,7 @@ def _expected_messages(value: Any) -> list[dict]:
 
 def _build_message(
     ctx: _Ctx,
-    raw: dict,
+    raw: JsonObject,
     index: int,
     line: int | None,
     doc: YamlDoc | None,
@@ -239,7 +241,7 @@ def _build_message(
     expected: bool = False,
     from_suite: bool = False,
     origin_files: str | None = None,
-    written: dict | None = None,
+    written: JsonObject | None = None,
 ) -> tuple[Message, Any]:
     """A loaded message and its content as AgentV resolves it, for the reference answer (a content list is resolved
     only for an expected message, the only kind whose content is used: an input message's is None). `written`: the
@@ -258,7 +260,7 @@ def _build_message(
     msg = Message(index, role, line, False, segments, from_suite=from_suite)
     if not isinstance(content, list):
         return msg, content
-    resolved: list = []
+    resolved: JsonArray = []
     lines: Sequence[int] | dict[Any, int] | None = (
         doc.child_lines(content if written is None else written.get("content")) if doc is not None else None
     )
@@ -362,7 +364,7 @@ def _resolve_file(ctx: _Ctx, seg: Segment, value: str, line: int | None, expecte
     return True
 
 
-def _reference_answer(content: Any, raw: dict) -> str:
+def _reference_answer(content: Any, raw: JsonObject) -> str:
     """The last expected message as the grader's reference answer: its text, else its content as JSON (files
     resolved), else its tool calls as JSON."""
     if isinstance(content, str):
@@ -399,7 +401,7 @@ VALIDATE_DEPRECATED = frozenset(("evaluator", "assert", "expected_outcome", "eva
 
 
 def _unknown_test_fields(
-    case: EvalCase, raw: dict, doc: YamlDoc | None, home: tuple[str, int | None], checked_as: str | None
+    case: EvalCase, raw: JsonObject, doc: YamlDoc | None, home: tuple[str, int | None], checked_as: str | None
 ) -> None:
     """Fields AgentV ignores, in `agentv validate`'s words, for every test AgentV reads. `checked_as` is where the
     validator names the test (`tests[2]`); it reads only a suite's own tests, not those of a case file, a case
@@ -429,7 +431,7 @@ def _written_in(ctx: _Ctx, source: str | None, line: int | None) -> tuple[str, i
     return os.path.normpath(os.path.join(os.path.dirname(ctx.path), name)), int(at) if at.isdigit() else line
 
 
-def _unknown_suite_fields(ctx: _Ctx, data: dict, doc: YamlDoc) -> None:
+def _unknown_suite_fields(ctx: _Ctx, data: JsonObject, doc: YamlDoc) -> None:
     for key in data:
         if key in KNOWN_TOP_LEVEL_FIELDS or key in VALIDATE_DEPRECATED:
             continue
@@ -493,7 +495,7 @@ def _attachment_warnings_on_case(ctx: _Ctx, case: EvalCase, since: int) -> None:
 def _read_graders(
     ctx: _Ctx,
     case: EvalCase,
-    raw: dict,
+    raw: JsonObject,
     suite: _Suite,
     label: str,
     doc: YamlDoc | None,
@@ -566,7 +568,7 @@ def _read_graders(
     return None
 
 
-def _agentv_mode(ctx: _Ctx, case: EvalCase, raw: dict, suite: _Suite) -> None:
+def _agentv_mode(ctx: _Ctx, case: EvalCase, raw: JsonObject, suite: _Suite) -> None:
     if ctx.targets is None:
         path = find_targets_file(ctx.eval_dir, ctx.repo_root, ctx.cwd)
         definitions, _problem = read_targets(path) if path else ({}, None)
@@ -580,9 +582,9 @@ def _agentv_mode(ctx: _Ctx, case: EvalCase, raw: dict, suite: _Suite) -> None:
     case.agentv_mode, case.agentv_mode_reason = chosen.mode, chosen.reason
 
 
-def _run_settings(raw: dict, suite_execution: dict | None) -> dict:
+def _run_settings(raw: JsonObject, suite_execution: JsonObject | None) -> JsonObject:
     """What besides the graders decides a test's verdict, as written: depends_on, trials, threshold."""
-    out: dict = {}
+    out: JsonObject = {}
     for key in ("depends_on", "on_dependency_failure"):
         if raw.get(key) is not None:
             out[key] = raw[key]
@@ -595,7 +597,7 @@ def _run_settings(raw: dict, suite_execution: dict | None) -> dict:
     return out
 
 
-def _may_have_graders(raw: dict, defaults: dict | None) -> bool:
+def _may_have_graders(raw: JsonObject, defaults: JsonObject | None) -> bool:
     keys = ("assertions", "assert", "evaluators", "rubrics", "execution")
     return any(k in raw for k in keys) or (
         defaults is not None and any(k in defaults for k in ("assertions", "assert", "evaluators"))
@@ -615,9 +617,9 @@ class _Suite:
         self.has_input_files = False
         self.assertions: Any = None
         # what AgentV appends each test's graders from: `execution` with the suite's `assertions` (or `assert`)
-        self.grader_defaults: dict | None = None
-        self.metadata: dict | None = None  # the suite's metadata (with `governance`), merged into each test's
-        self.execution: dict | None = None  # the suite's `execution` (trials, threshold…)
+        self.grader_defaults: JsonObject | None = None
+        self.metadata: JsonObject | None = None  # the suite's metadata (with `governance`), merged into each test's
+        self.execution: JsonObject | None = None  # the suite's `execution` (trials, threshold…)
         self.target: Any = None  # the suite's legacy top-level `target`
         self.doc: YamlDoc | None = None
         # Whether `{{ var }}` can change `input` / `input_files` (a test's vars apply to the suite's as well)
@@ -702,12 +704,12 @@ def _build_test(
         files_origin = "suite input_files"
     else:
         files, files_origin = None, None
-    raw_messages: list[dict] | None
+    raw_messages: list[JsonObject] | None
     origin_files = None
     no_input = "`input` is undefined"  # why a test has no input messages at all (the skip reason)
     if files is not None:
         if isinstance(files, list) and files and isinstance(test_input, str):
-            content: list = [{"type": "file", "value": f} for f in files if isinstance(f, str)]
+            content: JsonArray = [{"type": "file", "value": f} for f in files if isinstance(f, str)]
             content.append({"type": "text", "value": test_input})
             raw_messages = [{"role": "user", "content": content}]
             origin_files = files_origin
@@ -791,7 +793,7 @@ def _build_test(
     case.messages = messages
 
     last_content: Any = None
-    last_raw: dict = {}
+    last_raw: JsonObject = {}
     for i, m in enumerate(expected_raw):
         expected_msg, resolved = _build_message(
             ctx, m, i, _line(doc, m) or _line(doc, raw, "expected_output"), doc, expected=True
@@ -851,7 +853,7 @@ def _shared_suite_messages(ctx: _Ctx, suite: _Suite) -> list[Message]:
     return messages
 
 
-def _conversation_note(case: EvalCase, raw: dict, turns: Any) -> None:
+def _conversation_note(case: EvalCase, raw: JsonObject, turns: Any) -> None:
     """Conversation mode changes what the model receives at run time, turn by turn, with the model's own answers in
     between: no prompt can be computed before the run. Said, with the turns, rather than modelled."""
     if not isinstance(turns, list) or not turns:
@@ -955,7 +957,7 @@ def _case_folder(ctx: _Ctx, folder: str) -> list[tuple[Any, int | None, YamlDoc 
     return out
 
 
-def _jsonl_objects(text: str, abs_path: str, shown: str) -> list[tuple[int, dict]]:
+def _jsonl_objects(text: str, abs_path: str, shown: str) -> list[tuple[int, JsonObject]]:
     out = []
     # Leading empty lines are skipped at once: a part of a big dataset is given at its own line numbers that way.
     body = text.lstrip("\n")
@@ -1144,13 +1146,13 @@ def _js_type(value: Any) -> str:
     return "date" if hasattr(value, "isoformat") else "object"
 
 
-def _type_issue(path: list, expected: str, value: Any) -> dict:
+def _type_issue(path: list[str | int], expected: str, value: Any) -> JsonObject:
     received = _js_type(value)
     message = f"Expected {expected}, received {received}"
     return {"code": "invalid_type", "expected": expected, "received": received, "path": path, "message": message}
 
 
-def _too_short(path: list) -> dict:
+def _too_short(path: list[str | int]) -> JsonObject:
     return {
         "code": "too_small",
         "minimum": 1,
@@ -1162,13 +1164,13 @@ def _too_short(path: list) -> dict:
     }
 
 
-def _check_metadata(data: dict, doc: YamlDoc) -> None:
+def _check_metadata(data: JsonObject, doc: YamlDoc) -> None:
     """A suite with a string `name` has its metadata validated; a problem refuses the file. AgentV's message is
     the validator's list of issues as JSON: it is kept whole, after one line of ours saying what is wrong."""
     name = data.get("name")
     if not isinstance(name, str):
         return
-    issues: list[dict] = []
+    issues: list[JsonObject] = []
     if name == "":
         issues.append(_too_short(["name"]))
     if not SUITE_NAME.fullmatch(name):
@@ -1230,7 +1232,7 @@ def _env_in_place(
                 notes.extend((line, n) for n in replaced)
 
 
-def _env_suite(ctx: _Ctx, data: dict, doc: YamlDoc, text: str) -> None:
+def _env_suite(ctx: _Ctx, data: JsonObject, doc: YamlDoc, text: str) -> None:
     """Env interpolation of a whole suite, said where it happened: each inline test's replacements on that test,
     the rest (name, description, suite input, defaults…) once for the file, with its line."""
     key = next((k for k in ("tests", "eval_cases", "evalcases") if isinstance(data.get(k), list)), None)
@@ -1254,7 +1256,7 @@ def _env_suite(ctx: _Ctx, data: dict, doc: YamlDoc, text: str) -> None:
             ctx.diags.append(Diagnostic(ctx.path, line, note, "info"))
 
 
-def _tests_may_hold(text: str, needle: str, doc: YamlDoc, data: dict, key: Any) -> bool:
+def _tests_may_hold(text: str, needle: str, doc: YamlDoc, data: JsonObject, key: Any) -> bool:
     """Whether a string in the tests may hold `needle`: not when the text has none from the line of the tests' key
     on (their values are written after it) and no string can come from elsewhere (an escape can write one, an
     alias can bring one from before). Spares walking thousands of tests for nothing."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 import threading
 from functools import lru_cache
+from typing import Protocol
 
 _MAGIC = re.compile(r"[*?\[\]{}()!@+]")
 _EXTGLOB = re.compile(r"[?*+@!]\(")
@@ -150,7 +151,13 @@ def _translate(pattern: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(p.replace("[!", "[\\!") for p in out))
 
 
-def _compile(pattern: str):
+class _Matcher(Protocol):
+    """What a compiled pattern is used for (wcmatch's WcGlob, or a _Budgeted)."""
+
+    def match(self, path: str) -> bool: ...
+
+
+def _compile(pattern: str) -> _Matcher | None:
     """A compiled matcher for one (non-negated) micromatch pattern, or None when wcmatch cannot compile it."""
     from wcmatch import glob  # here, not at the top: only a pattern with wildcards needs it (export startup time)
 
@@ -190,7 +197,7 @@ class _PatternSet:
 
     def __init__(self, patterns: tuple[str, ...]):
         self.literals: set[str] = set()
-        self.magic: dict[str, tuple[bool, object]] = {}  # pattern -> (negated, matcher or None)
+        self.magic: dict[str, tuple[bool, _Matcher | None]] = {}  # pattern -> (negated, matcher or None)
         for p in patterns:
             literal = _literal(p)
             if literal is not None:
@@ -209,7 +216,7 @@ class _PatternSet:
 
     def _match(self, path: str, pattern: str) -> bool:
         negated, matcher = self.magic[pattern]
-        found = bool(matcher is not None and matcher.match(path))  # type: ignore[attr-defined]
+        found = bool(matcher is not None and matcher.match(path))
         return found != negated
 
     def matches(self, path: str) -> bool:

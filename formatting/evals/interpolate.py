@@ -50,7 +50,7 @@ def interpolate_env(data: Any, env: Mapping[str, str], notes: list[str] | None =
             used.setdefault(name, value)
             return _coerce(value if value is not None else "")
 
-        def one(match: re.Match) -> str:
+        def one(match: re.Match[str]) -> str:
             name = match.group(1)
             value = env.get(name)
             used.setdefault(name, value)
@@ -127,7 +127,7 @@ def _vars_in_string(text: str, vars_: Mapping[str, Any], notes: list[str] | None
 
     replaced: set[str] = set()
 
-    def one(match: re.Match) -> str:
+    def one(match: re.Match[str]) -> str:
         name = match.group(1)
         value = _lookup(vars_, name)
         if value is _MISSING:

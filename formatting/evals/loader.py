@@ -27,7 +27,9 @@ def _refuse_out_of_memory(load: Callable[..., EvalFile]) -> Callable[..., EvalFi
     file like any bad input, instead of a MemoryError leaving a worker thread and the app in a bad state."""
 
     @functools.wraps(load)
-    def guarded(path: str | os.PathLike, repo_root: str | None = None, cwd: str | None = None, **kw: Any) -> EvalFile:
+    def guarded(
+        path: str | os.PathLike[str], repo_root: str | None = None, cwd: str | None = None, **kw: Any
+    ) -> EvalFile:
         try:
             return load(path, repo_root, cwd, **kw)
         except MemoryError:
@@ -46,7 +48,7 @@ def _refuse_out_of_memory(load: Callable[..., EvalFile]) -> Callable[..., EvalFi
 
 @_refuse_out_of_memory
 def load_eval_file(
-    path: str | os.PathLike,
+    path: str | os.PathLike[str],
     repo_root: str | None = None,
     cwd: str | None = None,
     *,

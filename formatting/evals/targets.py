@@ -16,6 +16,7 @@ from typing import Any
 from turnlens.formatting.evals.files import FileReadError, read_bytes
 from turnlens.formatting.evals.paths import dirs_up
 from turnlens.formatting.evals.yaml12 import YamlError, parse_yaml
+from turnlens.formatting.records import JsonObject
 
 AGENT_PROVIDERS = frozenset(
     (
@@ -53,7 +54,7 @@ def find_targets_file(eval_dir: str, repo_root: str, cwd: str) -> str | None:
     return None
 
 
-def read_targets(path: str) -> tuple[dict[str, dict], str | None]:
+def read_targets(path: str) -> tuple[dict[str, JsonObject], str | None]:
     """name -> definition of a targets file, or ({}, why it could not be read)."""
     try:
         data = parse_yaml(read_bytes(path).decode("utf-8", errors="replace"), merge=True).data
@@ -62,7 +63,7 @@ def read_targets(path: str) -> tuple[dict[str, dict], str | None]:
     targets = data.get("targets") if isinstance(data, dict) else None
     if not isinstance(targets, list):
         return {}, "it has no `targets` list"
-    out: dict[str, dict] = {}
+    out: dict[str, JsonObject] = {}
     for entry in targets:
         if isinstance(entry, dict) and isinstance(entry.get("name"), str) and entry["name"] not in out:
             out[entry["name"]] = entry
@@ -84,7 +85,12 @@ def target_name(test: Mapping[str, Any] | None, suite: Mapping[str, Any] | None)
 
 
 def mode_for(
-    name: str, named_by: str, targets_path: str | None, targets: dict[str, dict], env: Mapping[str, str], shown: str
+    name: str,
+    named_by: str,
+    targets_path: str | None,
+    targets: dict[str, JsonObject],
+    env: Mapping[str, str],
+    shown: str,
 ) -> TargetMode:
     """The mode AgentV formats a test in, for target `name`; `shown` is the targets file as the user sees it."""
     if targets_path is None:
