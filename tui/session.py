@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
-from turnlens.formatting.evals.files import YAML_SUFFIXES, FileReadError, read_text_file, relative_path
+from turnlens.formatting.evals.dialect import find_eval_files
+from turnlens.formatting.evals.files import YAML_SUFFIXES, FileReadError, display_path, read_text_file
 from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, FormattedCase, Profile
 from turnlens.formatting.prompts.engine import format_case
 
@@ -23,55 +24,12 @@ FORMATTED_CACHE_SIZE = 64  # formatted cases kept (the ones around the case on s
 FORMATTED_CACHE_CHARS = 4_000_000  # ... and the characters they hold (~1 byte each): a few MB for big cases
 
 
-def find_eval_files(
-    paths: Iterable[str | os.PathLike],
-    folders: set[str] | None = None,
-    repo_root: str | None = None,
-    unread: list[tuple[str, str]] | None = None,
-    cut: list[tuple[str, str]] | None = None,
-) -> list[str]:
-    """Absolute paths of the eval files named or found in the folders named (as AgentV 4 discovers them, plus
-    0.15 files by their `$schema`: formatting/evals/dialect.py), in order.
-
-    `folders`, when given, receives every folder searched (to watch them for new eval files); `unread`, (path,
-    reason) for each candidate file in them that could not be read or sniffed; `cut`, (path, why) for each folder
-    not searched (a link out, /proc, too deep).
-    """
-    from turnlens.formatting.evals.dialect import discover_eval_files
-
-    found: list[str] = []
-    seen: set[str] = set()
-    for raw in paths:
-        path = os.path.abspath(os.fspath(raw))
-        candidates = (
-            discover_eval_files(path, repo_root, folders=folders, unread=unread, cut=cut)
-            if os.path.isdir(path)
-            else [path]
-        )
-        for p in candidates:  # a file named explicitly is loaded even if it does not look right, so the error shows
-            if p not in seen:
-                seen.add(p)
-                found.append(p)
-    return found
-
-
 def _unread_warnings(unread: list[tuple[str, str]], cut: list[tuple[str, str]]) -> list[Diagnostic]:
     # The reader's reason may end with its own "not read" (a FIFO): said once here.
     return [
         Diagnostic(path, None, f"not read, so not shown: {reason.removesuffix(': not read')}")
         for path, reason in unread
     ] + [Diagnostic(path, None, why) for path, why in cut]
-
-
-def display_path(path: str, repo_root: str) -> str:
-    """A path relative to the repo root when inside it (stable on screen across machines), else as is."""
-    if os.path.isabs(path) and os.path.isabs(repo_root) and not path.startswith(os.path.join(repo_root, "")):
-        return path  # outside the root (without relpath, which is slow: this runs for every file found)
-    try:
-        rel = relative_path(path, repo_root)
-    except ValueError:
-        return path
-    return path if rel.startswith("..") else rel.replace(os.sep, "/")
 
 
 @dataclass
@@ -120,7 +78,7 @@ class Session:
         cut: list[tuple[str, str]] = []
         self.files: list[LoadedFile] = [
             LoadedFile(path=p, rel=display_path(p, self.repo_root))
-            for p in find_eval_files(self.roots, self.scanned_folders, self.repo_root, unread, cut)
+            for p in find_eval_files(self.roots, self.repo_root, folders=self.scanned_folders, unread=unread, cut=cut)
         ]
         self.unread = _unread_warnings(unread, cut)
         self._formatted: BoundedCache[tuple[str, int, int, str], FormattedCase] = BoundedCache(
@@ -144,7 +102,7 @@ class Session:
         unread: list[tuple[str, str]] = []
         cut: list[tuple[str, str]] = []
         present = [p for p in self.roots if os.path.realpath(p) not in self.root_folders or os.path.isdir(p)]
-        paths = find_eval_files(present, folders, self.repo_root, unread, cut)
+        paths = find_eval_files(present, self.repo_root, folders=folders, unread=unread, cut=cut)
         known = {f.path: f for f in self.files}
         files = [known.get(p) or LoadedFile(path=p, rel=display_path(p, self.repo_root)) for p in paths]
         return Scan(files, folders, _unread_warnings(unread, cut))

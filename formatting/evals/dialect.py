@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
-from turnlens.formatting.evals.files import YAML_SUFFIXES
+from turnlens.formatting.evals.files import YAML_SUFFIXES, relative_path
 from turnlens.formatting.model import Dialect
 from turnlens.formatting.walk import TreeWalk
 
@@ -163,6 +163,44 @@ def discover_eval_files(
     if cut is not None:
         cut.extend(walk.report())
     return found + older
+
+
+def find_eval_files(
+    paths: Iterable[str | os.PathLike[str]],
+    repo_root: str | None = None,
+    *,
+    dot_names: bool = True,
+    limit: int | None = None,
+    folders: set[str] | None = None,
+    unread: list[tuple[str, str]] | None = None,
+    cut: list[tuple[str, str]] | None = None,
+) -> list[str]:
+    """Absolute paths of the files named and of the eval files found in the folders named (discover_eval_files),
+    in order, each once. A file named is kept even if it does not look like an eval file, so that its error shows.
+
+    `dot_names=False` leaves out what lies under a dot-named folder (or is dot-named) below a folder named: drift's
+    search for the test behind a result, where such copies are not the suite. `limit` keeps the first that many.
+    `folders`, `unread` and `cut` collect, over every folder named, what discover_eval_files says they do.
+    """
+    found: list[str] = []
+    seen: set[str] = set()
+    for raw in paths:
+        path = os.path.abspath(os.fspath(raw))
+        if os.path.isdir(path):
+            candidates = discover_eval_files(path, repo_root, folders=folders, unread=unread, cut=cut)
+            if not dot_names:
+                candidates = [p for p in candidates if not _dot_named(relative_path(p, path))]
+        else:
+            candidates = [path]
+        for candidate in candidates:
+            if candidate not in seen:
+                seen.add(candidate)
+                found.append(candidate)
+    return found if limit is None else found[:limit]
+
+
+def _dot_named(relative: str) -> bool:
+    return any(part.startswith(".") and part not in (".", "..") for part in relative.split(os.sep))
 
 
 def has_eval_files(folder: str, repo_root: str | None = None) -> bool:

@@ -261,6 +261,16 @@ def outside_root_message(written: str, resolved: str) -> str:
     return f"File outside the repository root: {written} (reads {resolved})"
 
 
+def display_path(path: str, base: str | None = None) -> str:
+    """`path` as shown on screen and in messages: relative to `base` (the repo root, say; the working directory when
+    None), with `/` between names, when it lies inside it (short, and the same on every machine); else absolute."""
+    absolute = os.path.abspath(path)
+    start = os.path.abspath(base) if base is not None else os.getcwd()
+    if absolute != start and not absolute.startswith(start if start.endswith(os.sep) else start + os.sep):
+        return absolute  # outside: no relpath (slow, and this runs for every file found)
+    return relative_path(absolute, start).replace(os.sep, "/")
+
+
 def relative_path(path: str, start: str) -> str:
     """os.path.relpath(path, start), taken as a slice when `path` is under `start` (both absolute and normalised, as
     os.path.abspath and an os.walk from such a folder make them): relpath normalises and splits both on every call,

@@ -15,7 +15,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from turnlens.formatting.evals.dialect import SKIP_DIRS
+from turnlens.formatting.evals.dialect import find_eval_files
+from turnlens.formatting.evals.files import display_path
 from turnlens.formatting.jsstr import js_trim
 from turnlens.formatting.model import ChatMessage, EvalCase, EvalFile, FormattedCase, Rendered
 from turnlens.formatting.results.agentv4 import GraderScore
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 
 DriftStatus = Literal["equal", "drifted", "eval not found", "nothing recorded", "eval refused", "case skipped"]
 AS_RUN = "as run"  # FieldDrift.baseline of a part of the test as run (its task bundle)
-MAX_EVAL_FILES = 2000  # stop walking a huge tree: drift is a convenience, not a crawler
+MAX_EVAL_FILES = 2000  # eval files looked at, at most: drift is a convenience, not a crawler
 
 
 @dataclass
@@ -137,17 +138,6 @@ def project_root_of(results_path: str) -> str:
         current = parent
 
 
-def find_eval_files(root: str) -> list[str]:
-    """Eval files under `root`: the AgentV 4 suites AgentV itself discovers (`**/evals/**/*.eval.yaml`, …) and the
-    0.15-era files declaring `$schema: agentv-eval-v2`, skipping dot/vendor folders, sorted."""
-    from turnlens.formatting.evals.dialect import discover_eval_files
-
-    if os.path.isfile(root):
-        return [root]
-    found = discover_eval_files(root)
-    return [p for p in found if not _hidden(os.path.relpath(p, root))][:MAX_EVAL_FILES]
-
-
 def in_a_run(path: str) -> bool:
     """A run's task bundle (`<run>/<suite>/<test>/task/EVAL.yaml`): the test as run, never the test now."""
     from turnlens.formatting.results.sniff import is_run_folder
@@ -161,20 +151,6 @@ def in_a_run(path: str) -> bool:
             return True
         folder = os.path.dirname(folder)
     return False
-
-
-def _hidden(relative: str) -> bool:
-    return any(part.startswith(".") and part not in (".", "..") or part in SKIP_DIRS for part in relative.split(os.sep))
-
-
-def display_path(path: str) -> str:
-    """Relative to the working directory when inside it (short, and stable across machines), else absolute."""
-    absolute = os.path.abspath(path)
-    try:
-        relative = os.path.relpath(absolute)
-    except ValueError:  # another drive on Windows
-        return absolute
-    return absolute if relative.startswith("..") else relative
 
 
 def _dataset_name(path: str) -> str:
@@ -199,7 +175,11 @@ class DriftChecker:
     def eval_paths(self) -> list[str]:
         with self._lock:
             if self._eval_paths is None:
-                found = find_eval_files(self.root) if os.path.exists(self.root) else []
+                found = (
+                    find_eval_files([self.root], dot_names=False, limit=MAX_EVAL_FILES)
+                    if os.path.exists(self.root)
+                    else []
+                )
                 self._eval_paths = [path for path in found if not in_a_run(path)]
             return self._eval_paths
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import os
 import shutil
 
+from turnlens.formatting.evals.dialect import find_eval_files
 from turnlens.formatting.model import ChatMessage
 from turnlens.formatting.results.drift import (
     DriftChecker,
     chat_prompt_text,
-    find_eval_files,
     project_root_of,
     unified_diff,
 )
@@ -30,7 +30,9 @@ def test_project_root_from_results_location():
 
 
 def test_finds_eval_files_under_the_root():
-    assert [os.path.relpath(p, PROJECT) for p in find_eval_files(PROJECT)] == [os.path.join("evals", "mini.yaml")]
+    assert [os.path.relpath(p, PROJECT) for p in find_eval_files([PROJECT], dot_names=False)] == [
+        os.path.join("evals", "mini.yaml")
+    ]
 
 
 def test_equal_drifted_and_not_found():

@@ -12,13 +12,12 @@ from dataclasses import dataclass
 from rich.text import Text
 
 from turnlens.formatting import gcpause
-from turnlens.formatting.evals.files import FileReadError, read_text_file
+from turnlens.formatting.evals.files import FileReadError, display_path, read_text_file
 from turnlens.formatting.model import Diagnostic
 
 from .. import render
 from ..cache import BoundedCache
 from ..session import Session
-from ..session import display_path as display_rel
 from ..theme import generation as theme_generation
 from ..theme import palette
 from ..widgets.pane import PaneText
@@ -94,7 +93,7 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Case
     where = render.sanitize(loaded.rel) + (f":{case.line}" if case.line else "")
     if case.source:  # a test from an external case file or a dataset: its line is in that file
         source_path, source_line = session.case_location(key)
-        where = render.sanitize(loaded.rel) + " ← " + render.sanitize(display_rel(source_path, session.repo_root))
+        where = render.sanitize(loaded.rel) + " ← " + render.sanitize(display_path(source_path, session.repo_root))
         where += f":{source_line}" if source_line else ""
     title = render.case_title(label, where)
     messages = _messages_with_context(case, render.messages_text(case, formatted, session.repo_root, mode))

@@ -143,7 +143,7 @@ class RunLoader:
         host writes them into `marks`)."""
 
         def check() -> None:
-            from turnlens.formatting.results.drift import display_path
+            from turnlens.formatting.evals.files import display_path
 
             if not checker.eval_paths:
                 note = f"no eval files found under {display_path(checker.root)}"
