@@ -66,6 +66,13 @@ You must return a valid JSON object matching this schema:
 
 Important: The "score" must be an integer from 0 to 10 that falls within one of the defined score ranges for \
 that criterion."""
+# A composite's llm-grader aggregator: AgentV puts the members' results in for this placeholder only during a run,
+# once they are known; its recorded input (and so ours, byte for byte) holds it as written.
+RESULTS_PLACEHOLDER = "{{EVALUATOR_RESULTS_JSON}}"
+PLACEHOLDERS = {
+    RESULTS_PLACEHOLDER: "a placeholder, left as written here: during a run AgentV replaces it with the members' "
+    "results (JSON) before it sends the prompt"
+}
 COMPOSITE_AGGREGATOR_PROMPT = """Review the following evaluation results:
 {{EVALUATOR_RESULTS_JSON}}
 
@@ -263,11 +270,23 @@ def graders_json(graders: list[Grader], inputs: GradingInputs) -> list[dict]:
     (`scores` only for a composite), the shape of a run's `scores[]` and of the reference's `--graders`."""
     out = []
     for g in graders:
-        row: dict[str, Any] = {"name": g.name, "type": g.recorded_type, "input": grader_input(g, inputs)}
+        data = grader_input(g, inputs)
+        row: dict[str, Any] = {"name": g.name, "type": g.recorded_type, "input": data}
         if g.type == "composite":
+            unfilled = placeholders_in(data)
+            if unfilled:  # (beside `input`, which stays what AgentV records)
+                row["placeholders"] = unfilled
             row["scores"] = graders_json(g.members, inputs)
         out.append(row)
     return out
+
+
+def placeholders_in(data: Any) -> dict[str, str]:
+    """The placeholders an aggregator's user prompt holds that only a run fills, each with what it stands for."""
+    user = data.get("userPrompt") if isinstance(data, dict) else None
+    if not isinstance(user, str):
+        return {}
+    return {name: meaning for name, meaning in PLACEHOLDERS.items() if name in user}
 
 
 def inputs_for(case: EvalCase, formatted: FormattedCase, mode: str) -> GradingInputs:
@@ -316,5 +335,5 @@ def _collect(graders: list[Grader], inputs: GradingInputs, prefix: str, out: lis
             note = ""
             if g.type == "composite":
                 title = f"{prefix}{g.name} (composite aggregator)"
-                note = "{{EVALUATOR_RESULTS_JSON}} is filled with the members' results when they are known"
+                note = "; ".join(f"{name}: {meaning}" for name, meaning in placeholders_in(data).items())
             out.append(SentPrompt(title, data["userPrompt"], data.get("systemPrompt", ""), note))

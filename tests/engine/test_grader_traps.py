@@ -197,3 +197,31 @@ def test_a_test_from_a_case_file_is_warned_about_in_that_file(tmp_path):
     assert ("cases/list.yaml", 6, "Skipping empty string criterion in assert array for 'warned'") in found["warned"]
     assert ("s.eval.yaml", 5, "Skipping empty string criterion in assert array for 'warned'") in found["warned"]
     assert found["broken"][-1] == ("cases/list.yaml", 8, "Skipping test 'broken'")
+
+
+def test_an_aggregators_results_placeholder_is_said_to_be_one(tmp_path):
+    """A composite's llm-grader aggregator: its prompt keeps {{EVALUATOR_RESULTS_JSON}} as written (AgentV fills it
+    with the members' results only during a run); the export's grader entry says so beside `input`, which stays
+    the prompt as written."""
+    from turnlens.formatting.graders.prompts import COMPOSITE_AGGREGATOR_PROMPT, RESULTS_PLACEHOLDER
+
+    (tmp_path / "a.eval.yaml").write_text(
+        "tests:\n"
+        "  - id: agg\n    input: hi\n    criteria: c\n    assertions:\n"
+        "      - name: both\n        type: composite\n        assertions:\n"
+        "          - {name: has-x, type: contains, value: x}\n          - {name: judge, type: llm-grader}\n"
+        "        aggregator: {type: llm-grader}\n"
+        "      - name: plain\n        type: composite\n        assertions:\n"
+        "          - {name: has-y, type: contains, value: y}\n"
+        "        aggregator: {type: llm-grader, prompt: 'Combine them'}\n",
+        encoding="utf-8",
+    )
+    ev = load_eval_file(tmp_path / "a.eval.yaml", repo_root=str(tmp_path), cwd=str(tmp_path), environ={})
+    (row,) = list(iter_rows(ev))
+    for mode in ("lm", "agent"):
+        both, plain = row[mode]["graders"]
+        assert both["input"]["userPrompt"] == COMPOSITE_AGGREGATOR_PROMPT
+        assert list(both) == ["name", "type", "input", "placeholders", "scores"]
+        assert list(both["placeholders"]) == [RESULTS_PLACEHOLDER]
+        assert "during a run AgentV replaces it with the members' results" in both["placeholders"][RESULTS_PLACEHOLDER]
+        assert "placeholders" not in plain  # a prompt without it

@@ -147,3 +147,28 @@ async def test_the_grading_screen_follows_agentvs_mode_case_by_case_until_m(tmp_
         await pilot.press("escape")
         await wait_for_idle(pilot)
         assert app.screen.model.chosen_mode == "agent"
+
+
+def test_the_grading_texts_say_an_aggregators_placeholder_is_filled_during_a_run(tmp_path):
+    from turnlens.formatting.evals.loader import load_eval_file
+    from turnlens.formatting.prompts.engine import format_case
+    from turnlens.tui.inspector import authoring
+
+    (tmp_path / "a.eval.yaml").write_text(
+        "tests:\n"
+        "  - id: agg\n    input: hi\n    criteria: c\n    assertions:\n"
+        "      - name: both\n        type: composite\n        assertions:\n"
+        "          - {name: judge, type: llm-grader}\n"
+        "        aggregator: {type: llm-grader}\n",
+        encoding="utf-8",
+    )
+    ev = load_eval_file(tmp_path / "a.eval.yaml", repo_root=str(tmp_path), cwd=str(tmp_path), environ={})
+    case = ev.cases[0]
+    formatted = format_case(case, ev)
+    prompts, copied = authoring.grader_prompt_text(case, formatted, "lm")
+    assert "both (composite aggregator)  user prompt\n{{EVALUATOR_RESULTS_JSON}}: a placeholder, left as written" in (
+        prompts.plain
+    )
+    assert "{{EVALUATOR_RESULTS_JSON}}" in copied  # what is copied is the prompt as written
+    graders = authoring.grading_text(case, formatted).plain
+    assert "its prompt's {{EVALUATOR_RESULTS_JSON}} is filled with the members' results during a run" in graders

@@ -212,6 +212,15 @@ def _settings_lines(grader: Grader) -> list[str]:
     if aggregator:
         detail = ", ".join(f"{k} {v}" for k, v in aggregator.items() if k != "type")
         lines.append(f"aggregator: {aggregator.get('type')}" + (f" ({detail})" if detail else ""))
+        if aggregator.get("type") == "llm-grader":
+            from turnlens.formatting.graders.prompts import COMPOSITE_AGGREGATOR_PROMPT, RESULTS_PLACEHOLDER
+
+            prompt = aggregator.get("prompt", COMPOSITE_AGGREGATOR_PROMPT)
+            if isinstance(prompt, str) and RESULTS_PLACEHOLDER in prompt:
+                lines.append(
+                    f"its prompt's {RESULTS_PLACEHOLDER} is filled with the members' results during a run "
+                    "(shown as written)"
+                )
     for key in ("threshold", "budget", "max_total", "max_input", "max_output", "skill", "model", "target"):
         if key in s:
             lines.append(f"{key}: {s[key]}")
