@@ -82,6 +82,8 @@ class TurnlensApp(CrashReportWithoutLocals):
         from .results import results_screen
 
         screen = results_screen([message.argument], repo_root=message.repo_root, watch=False)
+        if hasattr(screen, "over_inspector"):
+            screen.over_inspector = True  # esc goes back to the case
         self.push_screen(screen)
         opener = getattr(screen, "open_when_indexed", None)
         if opener is not None:

@@ -90,6 +90,7 @@ async def test_a_run_and_a_filter_are_chosen_from_lists():
 
 
 async def test_from_a_case_to_its_latest_recorded_result():
+    from turnlens.tui.inspector.screen import InspectorScreen
     from turnlens.tui.results.detail import ResultDetailScreen
 
     app = make_app(["project/evals/scoring/scoring.eval.yaml"], watch=False, repo_root="project")
@@ -103,6 +104,25 @@ async def test_from_a_case_to_its_latest_recorded_result():
         assert isinstance(app.screen, ResultDetailScreen)
         record = app.screen.record
         assert record.eval_id == "all-pass" and "2026-06-23T09-00-00-000Z" in record.file
+        # and back: esc closes the result, esc again leaves its run for the case it was opened from
+        await pilot.press("escape")
+        await wait_for_idle(pilot)
+        await pilot.press("escape")
+        await wait_for_idle(pilot)
+        assert isinstance(app.screen, InspectorScreen) and app.screen.current is not None
+        assert app.screen.session.case(app.screen.current)[1].id == "all-pass"
+
+
+def test_a_case_shows_its_latest_recorded_result(snap_compare):
+    # half, as scoring.eval.yaml has it: last run on 2026-06-23 (lenient's `half` ran later, in another suite)
+    app = make_app(["project/evals/scoring/scoring.eval.yaml"], watch=False, repo_root="project")
+    assert snap_compare(app, terminal_size=WIDE, run_before=press("down", "down"))
+
+
+def test_a_case_shows_its_latest_recorded_result_at_80_columns(snap_compare):
+    # the run's name is left out where the rule would be cut too short
+    app = make_app(["project/evals/scoring/scoring.eval.yaml"], watch=False, repo_root="project")
+    assert snap_compare(app, terminal_size=NARROW)
 
 
 def test_drift_tab_compares_the_test_as_run_with_the_test_now(snap_compare):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractContextManager, nullcontext
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on, work
@@ -47,15 +47,20 @@ from .views import (
     banner_text,
     chip_texts,
     empty_state,
+    latest_result_text,
     long_lived_allocations,
 )
 from .watcher import FileWatcher
+
+if TYPE_CHECKING:
+    from turnlens.formatting.results.latest import LatestIndex
 
 CASE_LIST_WIDTH = case_list.WIDTH
 CASE_LIST_CHROME = 6  # the list's border, scrollbar and option padding
 MIN_PANE_TEXT = 30  # side by side, each of the three pane columns keeps at least this many cells of text
 PANE_CHROME = 4  # a pane's border, padding and scrollbar
 GRID_COLUMNS = 3
+RULE_ROOM = 24  # cells the rule line keeps for the rule beside a latest result (else the run's name is left out)
 
 
 MIN_STACKED_TEXT = 56  # the case list stays beside the stacked panes while they keep this many cells of text
@@ -73,6 +78,11 @@ def list_on_top(width: int, list_width: int = CASE_LIST_WIDTH) -> bool:
 
 
 # The toolbar's chips and the action each runs when clicked.
+def _suite_name(loaded: Any) -> str | None:
+    """The `name:` of a loaded eval file's suite (what a run names its tests' suite), when it has one."""
+    return getattr(loaded.good, "suite_name", None)
+
+
 CHIPS = {
     "mode-chip": "toggle_mode",
     "profile-chip": "toggle_profile",
@@ -288,6 +298,7 @@ class InspectorScreen(Screen):
         self._lexers_pending: bool | None = None
         self._chips_drawn: tuple[str, str] | None = None  # the (mode, profile) the toolbar's chips show
         self._load_done_waiting = False
+        self.latest: LatestIndex | None = None  # the latest recorded results beside the eval files, once indexed
 
     # What tests and benchmarks read, from the view model.
     @property
@@ -346,6 +357,8 @@ class InspectorScreen(Screen):
 
     def on_resize(self, event) -> None:
         self._apply_width(event.size.width)
+        if self.latest is not None and self.current is not None:
+            self.call_after_refresh(self._refit_rule_line)  # the latest result is fitted to the line's width
 
     def _apply_width(self, width: int) -> None:
         # The list grows (up to a quarter of the screen) to show long ids whole.
@@ -413,6 +426,8 @@ class InspectorScreen(Screen):
         self.prerenderer.soon(PRERENDER_DELAY)
         if self.watch_enabled:
             self.watcher.start()
+        if self.latest is None and self.session.files:
+            self._index_latest([loaded.path for loaded in self.session.files])
 
     def _update_subtitle(self) -> None:
         self.sub_title = self.model.subtitle()
@@ -485,7 +500,7 @@ class InspectorScreen(Screen):
                 self._update_chips()
             # Both are one row of fixed size: no layout pass needed (it would redraw the whole screen).
             self.query_one(Toolbar).show_title(view.title, (view.title_label, view.title_where), layout=False)
-            self.query_one("#rule-line", Static).update(view.rule_line, layout=False)
+            self._show_rule_line(view.rule_line, key)
             self.query_one(CasePanes).show(
                 view.panes(),
                 view.subtitles(mode, self.profile),
@@ -706,41 +721,100 @@ class InspectorScreen(Screen):
         roots = [os.path.abspath(os.path.join(cwd, r)) for r in session.roots]
         self.app.push_screen(ChangesScreen(["HEAD", "--", *roots], cwd, session.dialect))
 
+    # ------------------------------------------------------------------ the latest recorded results
+
+    @work(thread=True, exclusive=True, group="latest-results")
+    def _index_latest(self, paths: list[str]) -> None:
+        """Index the results beside the eval files (formatting/results/latest.py): after the first load, in a
+        worker; the rule line shows each case's latest result once it is done."""
+        from turnlens.formatting.results.latest import LatestIndex
+
+        index = LatestIndex(self.session.repo_root)
+        index.index(paths)
+        self.post_message(self.LatestIndexed(index))
+
+    class LatestIndexed(Message):
+        """The latest results beside the eval files are indexed (a formatting.results.latest.LatestIndex)."""
+
+        def __init__(self, index: Any) -> None:
+            super().__init__()
+            self.index = index
+
+    @on(LatestIndexed)
+    def _latest_indexed(self, message: LatestIndexed) -> None:
+        self.latest = message.index
+        if not message.index.empty:
+            self._refit_rule_line()
+
+    def _refit_rule_line(self) -> None:
+        view = self.views.get(self.current, self.mode, self.profile) if self.current is not None else None
+        if view is not None and self.current is not None:
+            self._show_rule_line(view.rule_line, self.current)
+
+    def _latest_of(self, key: str | None) -> Any:
+        """The latest recorded result of the case `key`, when the index has one."""
+        found = self.session.case(key) if key else None
+        if found is None or self.latest is None:
+            return None
+        return self.latest.find(found[0].path, found[1].id, _suite_name(found[0]))
+
+    def _show_rule_line(self, rule_line: Text, case_key: str) -> None:
+        """The case's rule line, and its latest recorded result at the end when there is one (the rule's summary
+        is cut to leave it room)."""
+        widget = self.query_one("#rule-line", Static)
+        found = self._latest_of(case_key)
+        if found is None:
+            widget.update(rule_line, layout=False)
+            return
+        key = key_of(INSPECTOR_ACTIONS, "latest_result")
+        latest = latest_result_text(found, key)
+        width = widget.size.width or self.size.width
+        if width - latest.cell_len < RULE_ROOM:
+            latest = latest_result_text(found, key, run=False)
+        line = rule_line.copy()
+        line.truncate(max(0, width - latest.cell_len), overflow="ellipsis")
+        line.append_text(latest)
+        widget.update(line, layout=False)
+
     def action_latest_result(self) -> None:
         key = self.model.current
         found = self.session.case(key) if key else None
         if found is None:
             self.notify("No case to look up.", severity="warning")
             return
-        _, case = found
+        loaded, case = found
         if not case.id:
             self.notify("This case has no id to find in results.", severity="warning")
             return
         self.notify(f"Looking for {sanitize(case.id)} in .agentv/results…", timeout=2, markup=False)
-        self._look_up_latest(case.id)
+        self._look_up_latest(loaded.path, case.id, _suite_name(loaded))
 
     @work(thread=True, exclusive=True, group="latest-result")
-    def _look_up_latest(self, case_id: str) -> None:
-        from turnlens.formatting.results.latest import latest_results
+    def _look_up_latest(self, eval_path: str, case_id: str, suite: str | None) -> None:
+        from turnlens.formatting.results.latest import LatestIndex
 
-        found = latest_results(self.session.repo_root).get(case_id)  # indexes the newest runs: not on the loop
-        self.post_message(self.LatestFound(case_id, found))
+        index = LatestIndex(self.session.repo_root)  # afresh: a run recorded since the screen opened counts
+        index.index([eval_path])  # indexes the newest runs: not on the loop
+        found = index.find(eval_path, case_id, suite)
+        self.post_message(self.LatestFound(case_id, found, index.project_of(eval_path)))
 
     class LatestFound(Message):
-        """A case's latest recorded result was looked for (formatting/results/latest.py); `found` None: none."""
+        """A case's latest recorded result was looked for (formatting/results/latest.py); `found` None: none.
+        `project`: the folder holding the `.agentv/` it was found in."""
 
-        def __init__(self, case_id: str, found: Any) -> None:
+        def __init__(self, case_id: str, found: Any, project: str | None) -> None:
             super().__init__()
-            self.case_id, self.found = case_id, found
+            self.case_id, self.found, self.project = case_id, found, project
 
     @on(LatestFound)
     def _latest_found(self, message: LatestFound) -> None:
-        self._open_latest(message.case_id, message.found)
+        self._open_latest(message.case_id, message.found, message.project)
 
-    def _open_latest(self, case_id: str, found) -> None:
+    def _open_latest(self, case_id: str, found, project: str | None) -> None:
         if found is None:
             self.notify(
-                f"No run under {sanitize(self.session.repo_root)}/.agentv/results recorded {sanitize(case_id)}.",
+                f"No run under .agentv/results beside the eval file (up to {sanitize(self.session.repo_root)}) "
+                f"recorded {sanitize(case_id)}.",
                 severity="warning",
                 markup=False,
             )
@@ -750,7 +824,7 @@ class InspectorScreen(Screen):
             f"{sanitize(case_id)}: {score} {found.verdict.upper()} in {sanitize(found.run)} ({sanitize(found.target)})",
             markup=False,
         )
-        self.post_message(OpenLatestResult(found.argument, self.session.repo_root, found.index))
+        self.post_message(OpenLatestResult(found.argument, project or self.session.repo_root, found.index))
 
     def action_open_editor(self) -> None:
         target = self.model.editor_target()

@@ -8,6 +8,7 @@ import os
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from rich.text import Text
 
@@ -433,3 +434,21 @@ def _action_text(key: str, label: str) -> Text:
     text.append(f"{key} ", style=palette().text("key", bold=True))
     text.append(label)
     return text
+
+
+def latest_result_text(found: Any, key: str, *, run: bool = True) -> Text:
+    """The end of a case's rule line: its latest recorded result (formatting/results/latest.py) as AgentV judged
+    it, the run that recorded it (its folder's or file's name; left out with `run` False), and the key that opens
+    it."""
+    verdicts = {"pass": ("✓ PASS", "success"), "fail": ("✗ FAIL", "error"), "error": ("! ERROR", "error")}
+    label, colour = verdicts.get(found.verdict, (found.verdict.upper(), "warning"))
+    p = palette()
+    out = Text("  ▸ latest ", style="dim", end="", no_wrap=True, overflow="ellipsis")
+    out.append("—" if found.score is None else f"{found.score:.2f}", style="bold")
+    out.append(" ")
+    out.append(label, style=p.text(colour, bold=True))
+    if run:
+        out.append(" " + render.sanitize(found.run.rstrip("/").rsplit("/", 1)[-1]), style="dim")
+    out.append(f"  {key}", style=p.text("key", bold=True))
+    out.append(" opens", style="dim")
+    return out

@@ -185,7 +185,12 @@ RESULTS_ACTIONS: tuple[Action, ...] = (
     ),
     Action("colon", "app.command_palette", "Jump to a result by id (the palette).", section="App"),
     Action("", "", "Command palette: every action, then every result by id.", display="ctrl+p", section="App"),
-    Action("escape", "clear", "Clear the full-text search, else the search, else the filter.", section="App"),
+    Action(
+        "escape",
+        "clear",
+        "Clear the full-text search, else the search, else the filter; else, opened from a case, back to it.",
+        section="App",
+    ),
     Action(
         "question_mark",
         "help",

@@ -56,6 +56,7 @@ class ResultsScreen(ThemedScreen):
 
     COMMANDS = {TableCommands}
     BINDINGS = bindings(RESULTS_ACTIONS)
+    over_inspector = False  # opened from a case in the inspector (its latest result): esc goes back to it
 
     def __init__(
         self,
@@ -417,6 +418,8 @@ class ResultsScreen(ThemedScreen):
         if model.filter != "all":
             model.filter = "all"
             self._reselect()
+        elif self.over_inspector:
+            self.dismiss()
 
     def action_run(self, step: int) -> None:
         self._show_run(self.model.step_run(step))
