@@ -21,6 +21,7 @@ from turnlens.formatting.evals.yaml12 import YamlError, parse_yaml
 from turnlens.formatting.jsstr import js_blank, js_json, js_trim
 from turnlens.formatting.model import Grader, GraderPrompt
 from turnlens.formatting.patterns import LazyPattern
+from turnlens.formatting.records import JsonArray, JsonObject
 
 # The grader types AgentV 4.42.4 knows; any other string type is a custom assertion (`.agentv/assertions/`).
 KNOWN_TYPES = frozenset(
@@ -161,7 +162,7 @@ def _string(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _get(d: dict, key: str) -> Any:
+def _get(d: JsonObject, key: str) -> Any:
     return d.get(key, UNDEFINED)
 
 
@@ -188,7 +189,7 @@ def resolve_in(raw: str, roots: Iterable[str]) -> tuple[str | None, str, list[st
 
 
 def parse_graders(
-    test: dict, suite: dict | None, source: GraderSource, test_id: str, *, skip_defaults: bool = False
+    test: JsonObject, suite: JsonObject | None, source: GraderSource, test_id: str, *, skip_defaults: bool = False
 ) -> Parsed:
     """The graders AgentV runs for one test, in its order; raises GraderError when AgentV skips the test."""
     execution = test.get("execution")
@@ -231,14 +232,19 @@ def parse_graders(
 # --- include: templates -----------------------------------------------------------------------------------------
 
 
-def _expand(p: _Parse, defs: Any, roots: list[str], where: str, depth: int, chain: list[str]) -> list | None:
+# An assertion after includes are expanded: (its definition, the template file it came from or None, the position of
+# the item that brought it in the test's list).
+_Expanded = tuple[Any, str | None, int]
+
+
+def _expand(p: _Parse, defs: Any, roots: list[str], where: str, depth: int, chain: list[str]) -> list[_Expanded] | None:
     """`defs` with every `{include: NAME}` replaced by its template's assertions (each marked with its file)."""
     if defs is UNDEFINED:
         return None
     if not isinstance(defs, list):
         p.warn(f"Skipping evaluators for '{where}': expected array")
         return None
-    out: list = []
+    out: list[_Expanded] = []
     for position, item in enumerate(defs):
         if isinstance(item, dict) and len(item) == 1 and isinstance(item.get("include"), str):
             included = _include(p, item["include"], roots, where, depth, chain)
@@ -248,7 +254,7 @@ def _expand(p: _Parse, defs: Any, roots: list[str], where: str, depth: int, chai
     return out
 
 
-def _include(p: _Parse, name: str, roots: list[str], where: str, depth: int, chain: list[str]) -> list:
+def _include(p: _Parse, name: str, roots: list[str], where: str, depth: int, chain: list[str]) -> list[_Expanded]:
     depth += 1
     if depth > INCLUDE_DEPTH:
         raise GraderError(
@@ -350,16 +356,16 @@ def _parse_list(p: _Parse, defs: Any, roots: list[str], where: str, member_of: s
 _RUBRIC_PLACE = object()
 
 
-def _item_lines(p: _Parse, defs: Any) -> dict:
+def _item_lines(p: _Parse, defs: Any) -> dict[int, int | None]:
     """position -> the line of the item (or of the `include:` that brought it) in the eval file."""
-    out: dict = {}
+    out: dict[int, int | None] = {}
     if isinstance(defs, list):
         for index in range(len(defs)):
             out[index] = p.source.line_of(defs, index)
     return out
 
 
-def _default_name(kind: str, d: dict) -> str:
+def _default_name(kind: str, d: JsonObject) -> str:
     value = _string(d.get("value"))
     values = d.get("value") if isinstance(d.get("value"), list) else None
     if kind == "skill-trigger":
@@ -374,7 +380,7 @@ def _default_name(kind: str, d: dict) -> str:
     return kind
 
 
-def _weight(d: dict, name: str, where: str) -> float | None:
+def _weight(d: JsonObject, name: str, where: str) -> float | None:
     w = d.get("weight", UNDEFINED)
     if w is UNDEFINED:
         return None
@@ -389,7 +395,7 @@ def _weight(d: dict, name: str, where: str) -> float | None:
     return w
 
 
-def _required(p: _Parse, d: dict, g: Grader, where: str) -> None:
+def _required(p: _Parse, d: JsonObject, g: Grader, where: str) -> None:
     required, min_score = d.get("required"), d.get("min_score")
     if _number(min_score) and 0 < min_score <= 1:
         g.min_score = min_score
@@ -469,7 +475,7 @@ def _parse_one(p: _Parse, d: Any, roots: list[str], where: str) -> Grader | None
     return _llm_grader(p, d, g, roots, where)
 
 
-def _preprocessors(p: _Parse, d: dict, roots: list[str], name: str, where: str, g: Grader) -> None:
+def _preprocessors(p: _Parse, d: JsonObject, roots: list[str], name: str, where: str, g: Grader) -> None:
     value = d.get("preprocessors", UNDEFINED)
     if value is UNDEFINED:
         return
@@ -531,13 +537,13 @@ def _custom_definition(source: GraderSource, kind: str) -> str | None:
 # --- the types --------------------------------------------------------------------------------------------------
 
 
-def _finish(p: _Parse, d: dict, g: Grader, where: str) -> Grader:
+def _finish(p: _Parse, d: JsonObject, g: Grader, where: str) -> Grader:
     g.weight = _weight(d, g.name, where)
     _required(p, d, g, where)
     return g
 
 
-def _value_grader(p: _Parse, d: dict, g: Grader, roots: list[str], where: str) -> Grader | None:
+def _value_grader(p: _Parse, d: JsonObject, g: Grader, roots: list[str], where: str) -> Grader | None:
     value = _string(d.get("value"))
     if not value:
         p.warn(f"Skipping {g.type} evaluator '{g.name}' in '{where}': missing value")
@@ -550,7 +556,7 @@ def _value_grader(p: _Parse, d: dict, g: Grader, roots: list[str], where: str) -
     return _finish(p, d, g, where)
 
 
-def _values_grader(p: _Parse, d: dict, g: Grader, roots: list[str], where: str) -> Grader | None:
+def _values_grader(p: _Parse, d: JsonObject, g: Grader, roots: list[str], where: str) -> Grader | None:
     raw = d.get("value")
     values = [v for v in raw if isinstance(v, str)] if isinstance(raw, list) else []
     if not values:
@@ -560,11 +566,11 @@ def _values_grader(p: _Parse, d: dict, g: Grader, roots: list[str], where: str) 
     return _finish(p, d, g, where)
 
 
-def _is_json(p: _Parse, d: dict, g: Grader, roots: list[str], where: str) -> Grader | None:
+def _is_json(p: _Parse, d: JsonObject, g: Grader, roots: list[str], where: str) -> Grader | None:
     return _finish(p, d, g, where)
 
 
-def _code_grader(p: _Parse, d: dict, g: Grader, roots: list[str], where: str) -> Grader | None:
+def _code_grader(p: _Parse, d: JsonObject, g: Grader, roots: list[str], where: str) -> Grader | None:
     name = g.name
     if "script" in d and "command" not in d:
         p.warn(f"'script' is deprecated in evaluator '{name}' in '{where}'. Use 'command' instead.")
@@ -619,7 +625,7 @@ def _code_grader(p: _Parse, d: dict, g: Grader, roots: list[str], where: str) ->
     return g
 
 
-def _composite(p: _Parse, d: dict, g: Grader, roots: list[str], where: str) -> Grader | None:
+def _composite(p: _Parse, d: JsonObject, g: Grader, roots: list[str], where: str) -> Grader | None:
     name = g.name
     members = _coalesce(d.get("assertions", UNDEFINED), d.get("assert", UNDEFINED), d.get("evaluators", UNDEFINED))
     if not isinstance(members, list):
@@ -703,7 +709,7 @@ def _composite(p: _Parse, d: dict, g: Grader, roots: list[str], where: str) -> G
     return _finish(p, d, g, where)
 
 
-def _trajectory(p: _Parse, d: dict, g: Grader, roots: list[str], where: str) -> Grader | None:
+def _trajectory(p: _Parse, d: JsonObject, g: Grader, roots: list[str], where: str) -> Grader | None:
     name = g.name
     mode = d.get("mode", UNDEFINED)
     if mode not in TRAJECTORY_MODES:
@@ -780,7 +786,7 @@ def _trajectory(p: _Parse, d: dict, g: Grader, roots: list[str], where: str) -> 
     return _finish(p, d, g, where)
 
 
-def _field_accuracy(p: _Parse, d: dict, g: Grader, roots: list[str], where: str) -> Grader | None:
+def _field_accuracy(p: _Parse, d: JsonObject, g: Grader, roots: list[str], where: str) -> Grader | None:
     name = g.name
     fields = d.get("fields")
     if not isinstance(fields, list):
@@ -818,7 +824,7 @@ def _field_accuracy(p: _Parse, d: dict, g: Grader, roots: list[str], where: str)
 
 
 def _threshold_grader(key: str, what: str) -> Callable[..., Grader | None]:
-    def parse(p: _Parse, d: dict, g: Grader, roots: list[str], where: str) -> Grader | None:
+    def parse(p: _Parse, d: JsonObject, g: Grader, roots: list[str], where: str) -> Grader | None:
         value = d.get(key)
         if not _number(value) or value < 0:
             p.warn(f"Skipping {g.type} evaluator '{g.name}' in '{where}': {key} must be {what}")
@@ -830,7 +836,7 @@ def _threshold_grader(key: str, what: str) -> Callable[..., Grader | None]:
 
 
 def _limits(keys: tuple[tuple[str, str], ...], needed: str, stop_at_first: bool) -> Callable[..., Grader | None]:
-    def parse(p: _Parse, d: dict, g: Grader, roots: list[str], where: str) -> Grader | None:
+    def parse(p: _Parse, d: JsonObject, g: Grader, roots: list[str], where: str) -> Grader | None:
         kept: dict[str, Any] = {}
         for key, camel in keys:
             value = _coalesce(d.get(key, UNDEFINED), d.get(camel, UNDEFINED))
@@ -853,7 +859,7 @@ def _limits(keys: tuple[tuple[str, str], ...], needed: str, stop_at_first: bool)
     return parse
 
 
-def _skill_trigger(p: _Parse, d: dict, g: Grader, roots: list[str], where: str) -> Grader | None:
+def _skill_trigger(p: _Parse, d: JsonObject, g: Grader, roots: list[str], where: str) -> Grader | None:
     skill = _string(d.get("skill"))
     if not skill:
         p.warn(f"Skipping skill-trigger evaluator '{g.name}' in '{where}': missing skill")
@@ -908,7 +914,7 @@ _HANDLERS: dict[str, Callable[..., Grader | None]] = {
 # --- llm-grader, rubrics, rubric --------------------------------------------------------------------------------
 
 
-def _llm_grader(p: _Parse, d: dict, g: Grader, roots: list[str], where: str) -> Grader | None:
+def _llm_grader(p: _Parse, d: JsonObject, g: Grader, roots: list[str], where: str) -> Grader | None:
     name = g.name
     g.kind = "llm-grader"
     target = d.get("target", UNDEFINED)
@@ -1035,8 +1041,8 @@ def _check_template(p: _Parse, text: str, path: str, name: str) -> None:
         )
 
 
-def _rubric_items(p: _Parse, items: list, name: str, where: str) -> list[dict] | None:
-    out: list[dict] = []
+def _rubric_items(p: _Parse, items: JsonArray, name: str, where: str) -> list[JsonObject] | None:
+    out: list[JsonObject] = []
     for index, item in enumerate(items):
         if not isinstance(item, dict):
             p.warn(f"Skipping invalid rubric entry at index {index} in evaluator '{name}' (expected object)")
@@ -1163,7 +1169,7 @@ def _ranges_shorthand(value: Any) -> Any:
     return out
 
 
-def _score_ranges(ranges: list, rid: str, name: str, where: str) -> list[dict]:
+def _score_ranges(ranges: JsonArray, rid: str, name: str, where: str) -> list[JsonObject]:
     at = f"for rubric '{rid}' in evaluator '{name}' in '{where}'"
     out = []
     for index, entry in enumerate(ranges):
@@ -1204,7 +1210,7 @@ def _score_ranges(ranges: list, rid: str, name: str, where: str) -> list[dict]:
     return out
 
 
-def _inline_rubrics(p: _Parse, items: list) -> Grader | None:
+def _inline_rubrics(p: _Parse, items: JsonArray) -> Grader | None:
     """A test's own `rubrics:` (deprecated): one checklist grader put before the others, read more loosely."""
     kept = [r for r in items if isinstance(r, (dict, str))]
     out = []
@@ -1271,7 +1277,7 @@ def _inline_rubrics(p: _Parse, items: list) -> Grader | None:
 # --- metadata ---------------------------------------------------------------------------------------------------
 
 
-def suite_metadata(data: dict) -> dict | None:
+def suite_metadata(data: JsonObject) -> JsonObject | None:
     """The suite's `metadata`, its top-level `governance` put over `metadata.governance`."""
     metadata = data.get("metadata")
     governance = data.get("governance")
@@ -1281,14 +1287,14 @@ def suite_metadata(data: dict) -> dict | None:
     return out
 
 
-def merge_metadata(suite: dict | None, test: dict | None) -> dict | None:
+def merge_metadata(suite: JsonObject | None, test: JsonObject | None) -> JsonObject | None:
     """A test's metadata over the suite's: objects merged recursively, arrays joined suite-first without repeats,
     the test's other values win."""
     if suite is None:
         return test
     if test is None:
         return suite
-    out: dict = {}
+    out: JsonObject = {}
     for key, value in test.items():  # (the test's keys first, then the suite's others: AgentV's order)
         before = suite.get(key, UNDEFINED)
         if isinstance(before, dict) and isinstance(value, dict):

@@ -14,6 +14,7 @@ from typing import Any
 
 from turnlens.formatting.evals.files import YAML_SUFFIXES, relative_path
 from turnlens.formatting.model import Dialect
+from turnlens.formatting.records import JsonArray, JsonObject
 from turnlens.formatting.walk import TreeWalk
 
 TYPESCRIPT_EXTENSIONS = (".ts", ".mts", ".cts")
@@ -28,7 +29,7 @@ TYPESCRIPT_NOTE = (
 _SCHEMA_SNIFF = re.compile(rb"""^\$schema\s*:\s*["']?agentv-eval-v2["']?\s*(#.*)?$""", re.M)
 
 
-def _cases_of(data: dict) -> list:
+def _cases_of(data: JsonObject) -> JsonArray:
     for key in ("evalcases", "tests", "eval_cases"):
         value = data.get(key)
         if isinstance(value, list):

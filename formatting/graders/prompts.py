@@ -17,6 +17,7 @@ from turnlens.formatting.jsstr import js_blank, js_json, js_json_indent, js_trim
 from turnlens.formatting.model import EvalCase, FormattedCase, Grader
 from turnlens.formatting.prompts.agentv4 import GRADER_TEMPLATE_HEAD
 from turnlens.formatting.prompts.parts import evaluator_question
+from turnlens.formatting.records import JsonArray, JsonObject
 
 DEFAULT_TEMPLATE = (
     GRADER_TEMPLATE_HEAD + "[[ ## criteria ## ]]\n{{criteria}}\n\n[[ ## question ## ]]\n{{input}}\n\n"
@@ -100,10 +101,11 @@ class GradingInputs:
 
 def fill(template: str, values: dict[str, str]) -> str:
     """One pass of `{{ name }}` substitution; unknown names stay as written, values are not scanned again."""
-    return TEMPLATE_VARIABLE.sub(lambda m: values.get(m.group(1), m.group(0)), template)
+    filled: str = TEMPLATE_VARIABLE.sub(lambda m: values.get(m.group(1), m.group(0)), template)
+    return filled
 
 
-def _variables(inputs: GradingInputs, criteria: str, rubrics: list | None) -> dict[str, str]:
+def _variables(inputs: GradingInputs, criteria: str, rubrics: JsonArray | None) -> dict[str, str]:
     has_meta = inputs.metadata is not None
     return {
         "input": js_trim(inputs.question),
@@ -119,7 +121,7 @@ def _variables(inputs: GradingInputs, criteria: str, rubrics: list | None) -> di
     }
 
 
-def grader_input(grader: Grader, inputs: GradingInputs) -> dict | None:
+def grader_input(grader: Grader, inputs: GradingInputs) -> JsonObject | None:
     """The `input` AgentV records for one grader with an empty answer: `{"userPrompt", "systemPrompt"}` for an LLM
     grader, `{"aggregator", …}` for a composite, None for a deterministic one, a code grader, a custom assertion
     or a prompt made by a script (their input is not known before a run)."""
@@ -148,7 +150,7 @@ def grader_input(grader: Grader, inputs: GradingInputs) -> dict | None:
     return {"userPrompt": fill(template if template else DEFAULT_TEMPLATE, values), "systemPrompt": FREEFORM_SYSTEM}
 
 
-def _aggregator_input(aggregator: dict) -> dict:
+def _aggregator_input(aggregator: JsonObject) -> JsonObject:
     kind = aggregator.get("type")
     out: dict[str, Any] = {"aggregator": kind}
     if kind == "weighted_average" and "weights" in aggregator:
@@ -164,7 +166,7 @@ def _aggregator_input(aggregator: dict) -> dict:
     return out
 
 
-def _measured_input(grader: Grader) -> dict | None:
+def _measured_input(grader: Grader) -> JsonObject | None:
     """What a grader of a run's measurements records before anything is measured (a dry run's null figures)."""
     s = grader.settings
     if grader.type == "latency":
@@ -197,7 +199,7 @@ def _head(inputs: GradingInputs, criteria: str) -> list[str]:
     return lines
 
 
-def _guidance(rubrics: list[dict]) -> list[str]:
+def _guidance(rubrics: list[JsonObject]) -> list[str]:
     seen: list[str] = []
     for r in rubrics:
         op = r.get("operator")
@@ -210,7 +212,7 @@ def _weight_text(weight: Any) -> str:
     return "" if weight == 1 and not isinstance(weight, bool) else f" (weight: {js_json(weight)})"
 
 
-def _checklist_prompt(inputs: GradingInputs, criteria: str, rubrics: list[dict]) -> str:
+def _checklist_prompt(inputs: GradingInputs, criteria: str, rubrics: list[JsonObject]) -> str:
     lines = ["You are an expert grader. Evaluate the candidate answer against each rubric item below.", ""]
     lines += _head(inputs, criteria)
     lines.append("[[ ## rubrics ## ]]")
@@ -225,7 +227,7 @@ def _checklist_prompt(inputs: GradingInputs, criteria: str, rubrics: list[dict])
     return "\n".join(lines)
 
 
-def _score_range_prompt(inputs: GradingInputs, criteria: str, rubrics: list[dict]) -> str:
+def _score_range_prompt(inputs: GradingInputs, criteria: str, rubrics: list[JsonObject]) -> str:
     lines = [
         "You are an expert grader. Score the candidate answer on each criterion below using the provided score ranges.",
         "For each criterion, output an integer score from 0 to 10 based on which score range best matches the answer.",
@@ -265,7 +267,7 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else js_json(value)
 
 
-def graders_json(graders: list[Grader], inputs: GradingInputs) -> list[dict]:
+def graders_json(graders: list[Grader], inputs: GradingInputs) -> list[JsonObject]:
     """The export's `graders` for one mode: `[{"name", "type", "input", "scores": [members…]}]`, in AgentV's order
     (`scores` only for a composite), the shape of a run's `scores[]` and of the reference's `--graders`."""
     out = []
@@ -296,7 +298,7 @@ def inputs_for(case: EvalCase, formatted: FormattedCase, mode: str) -> GradingIn
     return GradingInputs(question, case.criteria or "", case.reference_answer, case.metadata)
 
 
-def case_graders(case: EvalCase, formatted: FormattedCase) -> dict[str, list[dict]]:
+def case_graders(case: EvalCase, formatted: FormattedCase) -> dict[str, list[JsonObject]]:
     """The export's `graders` of both modes ({"lm": […], "agent": […]}); empty lists for a test without graders."""
     if not case.assertions:
         return {"lm": [], "agent": []}

@@ -14,7 +14,17 @@ from typing import cast
 
 from turnlens.formatting.evals.globs import is_guideline, matching_pattern
 from turnlens.formatting.jsstr import js_blank, js_json_indent, js_trim
-from turnlens.formatting.model import Dialect, EvalCase, EvalFile, EvaluatorPrompt, Message, Mode, Rendered, SegmentFate
+from turnlens.formatting.model import (
+    Dialect,
+    EvalCase,
+    EvalFile,
+    EvaluatorPrompt,
+    Message,
+    Mode,
+    Rendered,
+    Segment,
+    SegmentFate,
+)
 from turnlens.formatting.patterns import LazyPattern
 from turnlens.formatting.prompts.parts import (
     Analysis,
@@ -32,6 +42,7 @@ from turnlens.formatting.prompts.parts import (
     outside_root,
     same_rendered,
 )
+from turnlens.formatting.records import JsonObject
 from turnlens.formatting.wording import plural
 
 
@@ -185,9 +196,9 @@ def _analyse(case: EvalCase, patterns: tuple[str, ...]) -> Analysis:
 
 def _guidelines(an: Analysis) -> str:
     blocks = []
-    for seg in an.guideline_segments:
-        name = seg.resolved_path.replace("\\", "/").rsplit("/", 1)[-1]
-        blocks.append(f'<file path="{name}">\n{js_trim(seg.text)}\n</file>')
+    for seg in an.guideline_segments:  # (files found and read: their path and text are set)
+        name = cast(str, seg.resolved_path).replace("\\", "/").rsplit("/", 1)[-1]
+        blocks.append(f'<file path="{name}">\n{js_trim(cast(str, seg.text))}\n</file>')
     return "\n\n".join(blocks)
 
 
@@ -195,8 +206,8 @@ def _flat_question(an: Analysis, mode: Mode, patterns: tuple[str, ...]) -> str:
     chunks = []
     for seg in an.flat_segments:
         if seg.type == "text":
-            chunk = seg.value
-        elif is_guideline(seg.display_path, patterns):
+            chunk = cast(str, seg.value)  # (a text segment's value is its text; a file's display path is set)
+        elif is_guideline(cast(str, seg.display_path), patterns):
             # a guideline only by its display path (its repo path matched nothing at load time)
             chunk = f"<Attached: {seg.display_path}>"
         elif mode == "agent":
@@ -305,9 +316,9 @@ def _evaluator_prompts(case: EvalCase, an: Analysis, question: str, default_prom
     return out
 
 
-def _input_segments(an: Analysis) -> list[dict]:
+def _input_segments(an: Analysis) -> list[JsonObject]:
     """The loaded input segments as 0.15.1 hands them to a template (`{{input_messages}}`)."""
-    out: list[dict] = []
+    out: list[JsonObject] = []
     for seg in an.flat_segments:
         if seg.type == "text":
             out.append({"type": "text", "value": seg.value})
@@ -318,7 +329,8 @@ def _input_segments(an: Analysis) -> list[dict]:
 
 def _fill_template(template: str, values: dict[str, str]) -> str:
     """0.15.1's template substitution: `{{name}}` (no spaces) replaced by its value, unknown names left as written."""
-    return _TEMPLATE_VARIABLE.sub(lambda m: values.get(m.group(1), m.group(0)), template)
+    filled: str = _TEMPLATE_VARIABLE.sub(lambda m: values.get(m.group(1), m.group(0)), template)
+    return filled
 
 
 def _segment_fates(case: EvalCase, an: Analysis, patterns: tuple[str, ...], repo_root: str) -> list[SegmentFate]:
@@ -349,7 +361,9 @@ def _repo_relative(path: str, repo_root: str) -> str:
     return os.path.relpath(path, repo_root).replace(os.sep, "/")
 
 
-def _segment_fate(message: Message, seg, part: Part | None, markers: bool, patterns, repo_root: str) -> SegmentFate:
+def _segment_fate(
+    message: Message, seg: Segment, part: Part | None, markers: bool, patterns: tuple[str, ...], repo_root: str
+) -> SegmentFate:
     """What became of one segment. `detail` completes the fate's name; it does not repeat it."""
     m, i = message.index, seg.index
     if seg.type == "text":
@@ -389,13 +403,13 @@ def _segment_fate(message: Message, seg, part: Part | None, markers: bool, patte
                 path,
             )
         return SegmentFate(m, i, "guideline extracted", f"{base}; the flat question leaves it out", path)
-    if not markers and is_guideline(seg.display_path, patterns):
+    if not markers and is_guideline(cast(str, seg.display_path), patterns):  # (a file's display path is set)
         return SegmentFate(
             m,
             i,
             "guideline marked",
             f"its repo path matches no pattern, so it is not in `guidelines`, but {seg.display_path} "
-            f"matches {matching_pattern(seg.display_path, patterns)!r}: the flat question shows "
+            f"matches {matching_pattern(cast(str, seg.display_path), patterns)!r}: the flat question shows "
             f"<Attached: {seg.display_path}> and its content is sent nowhere",
             path,
         )

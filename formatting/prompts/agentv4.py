@@ -10,7 +10,16 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from turnlens.formatting.jsstr import js_blank, js_trim
-from turnlens.formatting.model import Dialect, EvalCase, EvalFile, EvaluatorPrompt, Message, Rendered, SegmentFate
+from turnlens.formatting.model import (
+    Dialect,
+    EvalCase,
+    EvalFile,
+    EvaluatorPrompt,
+    Message,
+    Rendered,
+    Segment,
+    SegmentFate,
+)
 from turnlens.formatting.prompts.parts import (
     Analysis,
     Part,
@@ -257,7 +266,7 @@ def _segment_fates(case: EvalCase, an: Analysis) -> list[SegmentFate]:
     return fates
 
 
-def _segment_fate(message: Message, seg, sent: bool) -> SegmentFate:
+def _segment_fate(message: Message, seg: Segment, sent: bool) -> SegmentFate:
     """What AgentV 4 made of one segment (`sent`: its message is visible or a leading system message)."""
     m, i = message.index, seg.index
     if seg.type == "text":

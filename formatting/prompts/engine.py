@@ -87,10 +87,12 @@ _message_shape = attrgetter("index", "role", "dropped")  # (a message's part of 
 
 
 # Explanation heads by the shape of the case they explain: thousands of tests of a suite share a few shapes.
-_heads: dict[tuple, tuple] = {}
+# A head: (rule, summary, evidence, trigger messages, message fates); a shape: see _explanation_head's key.
+_Head = tuple[RuleKind, str, tuple[str, ...], tuple[int, ...], tuple[MessageFate, ...]]
+_heads: dict[tuple[object, ...], _Head] = {}
 
 
-def _explanation_head(case: EvalCase, an: Analysis, dialect: DialectFormatting) -> tuple:
+def _explanation_head(case: EvalCase, an: Analysis, dialect: DialectFormatting) -> _Head:
     """(rule, summary, evidence up to the case's own notes, trigger messages, message fates): what depends only on
     each message's index, role, fate and visibility, so it is made once per shape and shared (it is never changed)."""
     chat_content = dialect.chat_content(an)
@@ -113,7 +115,7 @@ def _explanation_head(case: EvalCase, an: Analysis, dialect: DialectFormatting) 
 
 def _make_explanation_head(
     case: EvalCase, an: Analysis, dialect: DialectFormatting, chat_content: tuple[bool, ...]
-) -> tuple:
+) -> _Head:
     """_explanation_head's tuple; `chat_content`: per kept message, whether it has content for chatPrompt."""
     by_index = {m.index: m for m in case.messages}
     rule: RuleKind

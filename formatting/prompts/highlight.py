@@ -23,6 +23,10 @@ import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (Pygments is imported on first use: it takes a while)
+    from pygments.lexer import Lexer
 
 Span = tuple[int, int, str]
 
@@ -68,7 +72,7 @@ _EXTENSION_ALIASES = {
 
 
 @lru_cache(maxsize=256)
-def _lexer_by_alias(alias: str):
+def _lexer_by_alias(alias: str) -> Lexer | None:
     """A Pygments lexer for a language name, or None. Plugins are not searched (slow entry-point scan)."""
     from pygments.lexers import _mapping, find_lexer_class_by_name
     from pygments.util import ClassNotFound
@@ -86,7 +90,7 @@ def _lexer_by_alias(alias: str):
 
 
 @lru_cache(maxsize=256)
-def _lexer_by_filename(name: str):
+def _lexer_by_filename(name: str) -> Lexer | None:
     from pygments.lexers import _mapping, find_lexer_class
 
     base = name.replace("\\", "/").rsplit("/", 1)[-1]
@@ -125,7 +129,7 @@ def make_lexers(wanted: Iterable[tuple[str | None, str | None]]) -> None:
         lexer_for(language=language, filename=filename)
 
 
-def lexer_for(*, language: str | None = None, filename: str | None = None):
+def lexer_for(*, language: str | None = None, filename: str | None = None) -> Lexer | None:
     """The Pygments lexer for a fenced block's language or a file's name, None when unknown or plain text."""
     key = (language, filename)
     skipped = getattr(_cold, "skipped", None)
@@ -137,7 +141,7 @@ def lexer_for(*, language: str | None = None, filename: str | None = None):
     return lexer
 
 
-def _lexer_for(language: str | None, filename: str | None):
+def _lexer_for(language: str | None, filename: str | None) -> Lexer | None:
     if language:
         lexer = _lexer_by_alias(language)
         if lexer is not None:
@@ -161,7 +165,7 @@ def code_spans(text: str, *, language: str | None = None, filename: str | None =
 
 
 @lru_cache(maxsize=64)
-def _lex(text: str, lexer) -> tuple[Span, ...]:
+def _lex(text: str, lexer: Lexer) -> tuple[Span, ...]:
     # Cached: the same file is often embedded in several places (question, chatPrompt, both profiles).
     spans: list[Span] = []
     for index, token_type, value in lexer.get_tokens_unprocessed(text):

@@ -21,6 +21,7 @@ from turnlens.formatting.model import (
     Message,
     Mode,
     Rendered,
+    Segment,
     SegmentFate,
     SegmentFateKind,
 )
@@ -101,9 +102,9 @@ class Analysis:
     # format-time parts, per kept message (4.x: made only for the design profile, which renders them again; the agentv
     # profile renders from `texts`)
     parts: list[list[Part]]
-    flat_segments: list  # load-time (text | non-guideline file) segments, in order
+    flat_segments: list[Segment]  # load-time (text | non-guideline file) segments, in order
     code_snippets: list[str]
-    guideline_segments: list  # load-time guideline segments, in order
+    guideline_segments: list[Segment]  # load-time guideline segments, in order
     uses_markers: bool
     non_user: list[int]  # message indexes (as written) of assistant/tool turns
     visible: list[int]  # message indexes (as written) with visible content at format time
@@ -282,7 +283,7 @@ def file_line_count(text: str) -> str:
     return line_count(text)
 
 
-def not_a_string(seg) -> str:
+def not_a_string(seg: Segment) -> str:
     shown = js_json(seg.raw) if seg.raw is not None else "null"
     return f"the value is not a string (YAML reads {shown}); AgentV ignores it — quote it to send it as text"
 
@@ -296,7 +297,7 @@ def dropped_fates(message: Message) -> list[SegmentFate]:
     ]
 
 
-def outside_root(fate: SegmentFate, seg) -> SegmentFate:
+def outside_root(fate: SegmentFate, seg: Segment) -> SegmentFate:
     return replace(fate, detail=f"{fate.detail}; outside the repository root ({seg.resolved_path})")
 
 
