@@ -189,6 +189,26 @@ async def test_the_toolbar_keeps_one_format_for_one_file_and_several(monkeypatch
     assert chips[0] == chips[1] == ["m lm", "p agentv", "e eval", "d diff"]
 
 
+@pytest.mark.parametrize(
+    ("size", "shown"),
+    [
+        ((120, 40), ["m lm", "p agentv", "e eval", "d diff"]),  # stacked panes: e and d fit, so they show
+        ((80, 24), ["m lm", "p agentv"]),  # the list on top: beside them the title would keep under 40 cells
+    ],
+)
+async def test_the_toolbar_shows_e_and_d_whenever_they_fit_and_the_toggles_keep_the_format(monkeypatch, size, shown):
+    """Issue 24 (second walk): e and d were hidden whenever the panes stacked (at 120 columns too), not when they did
+    not fit; and the format follows the width only, not the toggles' state (agent and design are longer)."""
+    app = await _samples_app(monkeypatch)
+    async with app.run_test(size=size) as pilot:
+        await wait_for_idle(pilot)
+        assert app.screen.has_class("-narrow")
+        assert _chip_texts(app) == shown
+        await pilot.press("m", "p")
+        await wait_for_idle(pilot)
+        assert len(_chip_texts(app)) == len(shown) and _chip_texts(app)[:2] == ["m agent", "p design"]
+
+
 async def test_the_case_list_takes_the_height_the_layout_allows_and_z_maximises_it(monkeypatch):
     from turnlens.tui.widgets.case_list import CaseList
 

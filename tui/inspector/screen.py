@@ -37,9 +37,9 @@ from ..widgets.case_panes import CasePanes
 from ..widgets.chip import Chip
 from ..widgets.footer import FittingFooter
 from ..widgets.pane import Pane
-from ..widgets.toolbar import Toolbar
+from ..widgets.toolbar import Toolbar, chip_cells
 from .loader import CaseLoader, in_background
-from .model import InspectorModel
+from .model import MODES, PROFILES, InspectorModel
 from .prerender import PRERENDER_DELAY, Prerenderer
 from .views import (
     PANES,
@@ -368,7 +368,7 @@ class InspectorScreen(Screen):
         on_top = narrow and list_on_top(width, list_width)
         self.set_class(narrow, "-narrow")
         self.set_class(on_top, "-list-top")
-        self.query_one(Toolbar).set_narrow(narrow, width if on_top else width - list_width)
+        self.query_one(Toolbar).set_width(width if on_top else width - list_width)
         case_list = self.query_one(CaseList)
         maximized = self.maximized is case_list  # it fills the screen (app.tcss)
         case_list.set_width(None if on_top or maximized or not self._longest_label else list_width)
@@ -559,7 +559,11 @@ class InspectorScreen(Screen):
     def _update_chips(self) -> None:
         self._chips_drawn = (self.mode, self.profile)
         levels = [chip_texts(self.mode, self.profile, level, CHIP_KEYS) for level in range(3)]
-        self.query_one(Toolbar).set_chips(levels)
+        most_cells = [
+            max(chip_cells(chip_texts(mode, profile, level, CHIP_KEYS)) for mode in MODES for profile in PROFILES)
+            for level in range(3)
+        ]
+        self.query_one(Toolbar).set_chips(levels, most_cells)
 
     @on(Chip.Clicked)
     async def _chip_clicked(self, event: Chip.Clicked) -> None:

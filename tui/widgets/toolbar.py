@@ -1,7 +1,7 @@
 """The toolbar above the panes: the case's title, then chips (one-line clickable labels) that show the state of a
 toggle or name an action with its key. The chips' format (levels of texts given by the screen, widest first) follows
-the toolbar's width only, never the title's length, so that it stays the same from case to case and file to file;
-a title that does not fit beside them has its id cut, its file:line kept."""
+the toolbar's width only, never the title's length nor the toggles' state, so that it stays the same from case to
+case, file to file and mode to mode; a title that does not fit beside them has its id cut, its file:line kept."""
 
 from __future__ import annotations
 
@@ -15,13 +15,18 @@ from .chip import Chip
 
 CHIP_CHROME = 3  # a chip's padding (1 each side) and left margin
 TITLE_PADDING = 2
-# Cells left for the title when choosing the chips' format: a typical id and file:line beside the short chips, a
-# long one beside the full ones (at 200 columns the full chips cut the samples' paths).
-TITLE_ROOM = 60
+# Cells left for the title when choosing the chips' format, whatever the layout: a short id and the end of its file
+# name with the line beside the short chips (from 120 columns, as the list then names the case whole), a long id and
+# file:line beside the full ones (at 200 columns the full chips cut the samples' paths).
+TITLE_ROOM = 40
 TITLE_ROOM_FULL = 90
-WIDE_ONLY = ("evaluator-chip", "diff-chip")  # chips not shown on a narrow screen (app.tcss)
 
 ChipTexts = dict[str, Text | None]  # chip id -> its text (None: hidden)
+
+
+def chip_cells(texts: ChipTexts) -> int:
+    """The cells the chips shown take in the toolbar."""
+    return sum(text.cell_len + CHIP_CHROME for text in texts.values() if text is not None)
 
 
 class Toolbar(Horizontal):
@@ -30,10 +35,10 @@ class Toolbar(Horizontal):
         super().__init__(id=id)
         self._actions = chips
         self._levels: list[ChipTexts] = []
+        self._most_cells: list[int] = []  # the most cells each level takes, whatever the toggles' state
         self._title_need = 0  # cells the title needs whole (id and file:line): the chips shorten first
         self._title_parts: tuple[str, str] | None = None  # (id, file:line) of the case shown
-        self._narrow = False
-        self._fallback_width = 0  # the screen's width, until this row is laid out
+        self._fallback_width = 0  # the toolbar's width from the screen's, until this row is laid out
 
     def compose(self) -> ComposeResult:
         yield Static("", id="case-title", markup=False)
@@ -49,29 +54,24 @@ class Toolbar(Horizontal):
         self._title_parts = parts
         self.fit()
 
-    def set_chips(self, levels: list[ChipTexts]) -> None:
-        """The chips' texts, widest first: the first level that leaves the title whole is shown."""
+    def set_chips(self, levels: list[ChipTexts], most_cells: list[int] | None = None) -> None:
+        """The chips' texts, widest first: the first level that leaves the title its room is shown. `most_cells`:
+        the most cells each level takes in any state of the toggles (`chip_cells`), so that a toggle's longer
+        text does not change the format; by default, the cells of `levels`."""
         self._levels = levels
+        self._most_cells = most_cells or [chip_cells(texts) for texts in levels]
         self.fit()
 
-    def set_narrow(self, narrow: bool, screen_width: int) -> None:
-        """The screen is narrow (the evaluator and diff chips are not shown) and this wide."""
-        self._fallback_width = screen_width
-        if narrow != self._narrow:
-            self._narrow = narrow
+    def set_width(self, width: int) -> None:
+        """The toolbar's width as the screen lays it out (used until the toolbar itself is laid out)."""
+        if width != self._fallback_width:
+            self._fallback_width = width
             self.fit()
 
     # -- fitting
 
     def on_resize(self) -> None:
         self.fit()
-
-    def _cells(self, texts: ChipTexts) -> int:
-        return sum(
-            text.cell_len + CHIP_CHROME
-            for chip_id, text in texts.items()
-            if text is not None and not (self._narrow and chip_id in WIDE_ONLY)
-        )
 
     def fit(self) -> None:
         """The chips at the widest level that leaves TITLE_ROOM cells for the title (TITLE_ROOM_FULL for the widest);
@@ -82,7 +82,7 @@ class Toolbar(Horizontal):
         chosen = self._levels[-1]
         for level, texts in enumerate(self._levels):
             room = TITLE_ROOM_FULL if level == 0 and len(self._levels) > 1 else TITLE_ROOM
-            if room + TITLE_PADDING + self._cells(texts) <= available:
+            if room + TITLE_PADDING + self._most_cells[level] <= available:
                 chosen = texts
                 break
         for chip_id, text in chosen.items():
@@ -92,7 +92,7 @@ class Toolbar(Horizontal):
                 chip.set_state(text)
         if self._title_parts is not None:
             # Even the shortest chips leave too little room: the id is cut, its file:line stays.
-            room = available - self._cells(chosen) - TITLE_PADDING
+            room = available - chip_cells(chosen) - TITLE_PADDING
             fitted = case_title(*self._title_parts, room if self._title_need > room > 0 else 0)
             title = self.query_one("#case-title", Static)
             if title.content != fitted:
