@@ -72,7 +72,9 @@ class CompareScreen(ThemedScreen):
 
     def compose(self) -> ComposeResult:
         yield CompareHeader(id="compare-header")
-        yield SearchBox("search eval ids", list_selector="#compare-list", id="results-search")
+        yield SearchBox(
+            "search eval ids", focus_list=lambda: self.set_focus(self.query_one(CompareList)), id="results-search"
+        )
         yield ProblemsBar(id="results-problems")
         yield Static(self._columns(), id="results-columns")
         yield CompareList(threshold=self.model.threshold, id="compare-list")

@@ -96,10 +96,10 @@ class ResultsScreen(ThemedScreen):
 
     def compose(self) -> ComposeResult:
         yield ResultsHeader(id="results-header")
-        yield SearchBox("search eval id, target, dataset", list_selector="#results-list", id="results-search")
+        yield SearchBox("search eval id, target, dataset", focus_list=self._focus_list, id="results-search")
         yield SearchBox(
             "search inside every result (question, answer, reasoning…), enter to run",
-            list_selector="#results-list",
+            focus_list=self._focus_list,
             id="results-text-search",
         )
         yield ProblemsBar(id="results-problems")
@@ -110,6 +110,9 @@ class ResultsScreen(ThemedScreen):
         else:
             yield Static(Text("No results files to show.", style="bold"), id="results-empty")
         yield FittingFooter()
+
+    def _focus_list(self) -> None:
+        self.set_focus(self._list)
 
     def on_mount(self) -> None:
         self.follow_theme()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import SupportsInt, cast
 
@@ -773,16 +773,16 @@ MAX_TYPED = 500  # characters a search box takes
 
 class SearchBox(SearchInput):
     """A search field shown on demand: `open` shows and focuses it, `close` empties and hides it; enter gives the
-    focus to the list (`list_selector`). Its border subtitle says what a search of a large file is doing."""
+    focus to the list (`focus_list`). Its border subtitle says what a search of a large file is doing."""
 
     DEFAULT_CSS = """
     SearchBox { display: none; height: 3; border: tall $accent; }
     SearchBox.-visible { display: block; }
     """
 
-    def __init__(self, placeholder: str, *, list_selector: str, id: str | None = None) -> None:
+    def __init__(self, placeholder: str, *, focus_list: Callable[[], object], id: str | None = None) -> None:
         # (typed input stays bounded)
-        super().__init__(list_selector=list_selector, placeholder=placeholder, id=id, max_length=MAX_TYPED)
+        super().__init__(focus_list=focus_list, placeholder=placeholder, id=id, max_length=MAX_TYPED)
 
     @property
     def is_open(self) -> bool:

@@ -469,7 +469,7 @@ class CaseList(Vertical):
 
     def compose(self) -> ComposeResult:
         yield SearchInput(
-            list_selector="#case-options",
+            focus_list=self.action_focus_list,
             placeholder=f"{self._filter_key} search: id, rule, flat, warn…",
             id="case-filter",
             max_length=MAX_TYPED,
