@@ -186,7 +186,7 @@ class ProfileDiffScreen(PanesScreen):
         head = Text(end="", no_wrap=True, overflow="ellipsis")
         head.append(" profile diff ", style="bold reverse")
         head.append("  " + render.sanitize(render.case_label(self.case)), style="bold")
-        head.append(f"  mode {self.mode}  ", style="dim")
+        head.append(f"  {self.mode} mode  ", style="dim")  # as the grading screen says it
         legend = Text(end="", no_wrap=True, overflow="ellipsis")
         if differences:
             head.append(render.plural(differences, "difference"), style=palette().text("warning", bold=True))

@@ -127,7 +127,7 @@ class ResultDetailScreen(ThemedScreen):
             with TabPane(_tab_title("3", "Verdict"), id="verdict"):
                 with VerticalScroll(id="verdict-scroll"):
                     yield Static(id="verdict-text", markup=False)
-            with TabPane(_tab_title("4", "Grader prompt"), id="evaluator"):
+            with TabPane(_tab_title("4", "Grader"), id="evaluator"):
                 with VerticalScroll(id="evaluator-scroll"):
                     yield Static(id="evaluator-text", markup=False)
             with TabPane(_tab_title("5", "Drift"), id="drift"):
