@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -34,41 +35,52 @@ LEGEND = [
 
 def help_text(
     sections: list[tuple[str, list[tuple[str, str]]]], legend: Sequence[tuple[Text, str]] | None = None
-) -> Table:
+) -> Group:
     """The help: the screen's action table by section, then the legend of badges and colours (the inspector's,
-    unless the screen gives its own `legend`; an empty one: none)."""
+    unless the screen gives its own `legend`; an empty one: none). Each section's title is a line of its own, above
+    a grid whose key column is as wide as the widest key of every section: a long title ('Two runs compared
+    (turnlens A B, or v)') in the key column made it 40 cells wide, and the descriptions wrapped at 80 columns."""
     p = palette()
-    table = Table.grid(padding=(0, 2))
-    table.add_column(style=p.text("key", bold=True), no_wrap=True)
-    table.add_column()
-    for n, (section, rows) in enumerate(sections):
-        if n:
-            table.add_row("", "")
-        if section:
-            table.add_row(Text(section, style="bold underline"), "")
-        for keys, what in rows:
-            table.add_row(keys, what)
-    if legend is not None:
-        if legend:
-            table.add_row("", "")
-            table.add_row(Text("Legend", style="bold underline"), "")
-        for mark, what in legend:
-            table.add_row(mark, what)
-        return table
-    table.add_row("", "")
-    table.add_row(Text("Legend", style="bold underline"), "")
-    for badge, name, what in LEGEND:
-        table.add_row(Text(badge, style=p.badge(name) if name else p.text("warning")), what)
-    table.add_row("", "")
-    for role in ("system", "user", "assistant", "tool"):
-        table.add_row(Text(f"@[{role.capitalize()}]:", style=render.style_for(f"marker:{role}")), f"{role} turn marker")
-    table.add_row(Text("◆ rule", style=p.text("key", bold=True)), "this message made the marker rule fire")
-    table.add_row(Text("<Attached: path>", style=render.style_for("attached")), "guideline reference kept in its turn")
-    table.add_row(
-        Text('<file path="…">', style=render.style_for("file-tag")), "embedded file (lm) / file reference (agent)"
+    blocks: list[tuple[Text | None, list[tuple[Text | str, Text | str]]]] = [
+        (Text(section, style="bold underline") if section else None, list(rows)) for section, rows in sections
+    ]
+    if legend is None:
+        badges: list[tuple[Text | str, Text | str]] = [
+            (Text(badge, style=p.badge(name) if name else p.text("warning")), what) for badge, name, what in LEGEND
+        ]
+        marks: list[tuple[Text | str, Text | str]] = [
+            (Text(f"@[{role.capitalize()}]:", style=render.style_for(f"marker:{role}")), f"{role} turn marker")
+            for role in ("system", "user", "assistant", "tool")
+        ]
+        marks += [
+            (Text("◆ rule", style=p.text("key", bold=True)), "this message made the marker rule fire"),
+            (Text("<Attached: path>", style=render.style_for("attached")), "guideline reference kept in its turn"),
+            (
+                Text('<file path="…">', style=render.style_for("file-tag")),
+                "embedded file (lm) / file reference (agent)",
+            ),
+            (Text("[[ ## … ## ]]", style=render.style_for("section")), "section of a prompt template"),
+        ]
+        blocks += [(Text("Legend", style="bold underline"), badges), (None, marks)]
+    elif legend:
+        blocks.append((Text("Legend", style="bold underline"), list(legend)))
+    key_width = max(
+        (Text(key).cell_len if isinstance(key, str) else key.cell_len for _, rows in blocks for key, _ in rows),
+        default=1,
     )
-    table.add_row(Text("[[ ## … ## ]]", style=render.style_for("section")), "section of a prompt template")
-    return table
+    parts: list[Text | Table] = []
+    for n, (title, rows) in enumerate(blocks):
+        if n:
+            parts.append(Text(""))
+        if title is not None:
+            parts.append(title)
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(style=p.text("key", bold=True), no_wrap=True, width=key_width)
+        grid.add_column()
+        for key, what in rows:
+            grid.add_row(key, what)
+        parts.append(grid)
+    return Group(*parts)
 
 
 class HelpScreen(ModalScreen):
