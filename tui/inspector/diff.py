@@ -157,10 +157,14 @@ class ChangesScreen(Screen):
     # ----------------------------------------------------------------------------------------------- drawing
 
     def _title(self) -> None:
-        title = Text(end="", no_wrap=True, overflow="ellipsis")
-        title.append(" turnlens diff ", style="bold reverse")
-        title.append("  " + self._status, style="dim" if self.diff is None else "")
+        head = Text(" turnlens diff ", style="bold reverse", end="")
+        status = Text(self._status, style="dim" if self.diff is None else "", end="")
+        # the status on a second row when the first is too narrow for it (at 80 columns it was cut)
+        title = render.header_with_legend(head, status, self.size.width - 2, gap="  ")
         self.query_one("#screen-title", Static).update(title)
+
+    def on_resize(self) -> None:
+        self._title()
 
     def _entry(self) -> TestChange | tuple[str, TestRef] | None:
         index = self.query_one("#changes-list", OptionList).highlighted
