@@ -4,10 +4,15 @@ these messages, and the app, which knows both views, opens the other one (tui/ap
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from textual.message import Message
-from textual.screen import Screen
+
+
+class SelectsCase(Protocol):
+    """The inspector's screen, as the results view asks it to show the test of a result."""
+
+    def select_case(self, key: str) -> None: ...
 
 
 class OpenTestOfResult(Message):
@@ -19,7 +24,7 @@ class OpenTestOfResult(Message):
         session: Any,
         mode: str,
         over_results: Callable[[type], type],
-        opened: Callable[[Screen], None],
+        opened: Callable[[SelectsCase], None],
     ) -> None:
         super().__init__()
         self.session = session

@@ -29,7 +29,7 @@ def results_screen(
     delta: float | None = None,
     targets: tuple[str, str] | None = None,
     remembered: float | None = None,
-) -> Screen:
+) -> Screen[None]:
     """The screen for `paths`: two runs named are compared; anything else is listed."""
     from .model import is_comparison, open_runs
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from rich.text import Text
 from textual.screen import Screen
@@ -10,7 +11,7 @@ from textual.screen import Screen
 from ..actions import Action, help_sections
 
 
-def show_help(screen: Screen, tables: Iterable[Iterable[Action]], legend: Sequence[tuple[Text, str]] = ()) -> None:
+def show_help(screen: Screen[Any], tables: Iterable[Iterable[Action]], legend: Sequence[tuple[Text, str]] = ()) -> None:
     """The help screen made from `tables`, then `legend`."""
     from ..screens import HelpScreen
 

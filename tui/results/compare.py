@@ -15,8 +15,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.widgets import Static
 
+from turnlens.formatting.records import Diagnostic
 from turnlens.formatting.results.compare import CompareRow
-from turnlens.formatting.results.reader import visible_text
+from turnlens.formatting.results.reader import DEFAULT_THRESHOLD, visible_text
 from turnlens.formatting.sanitize import sanitize
 
 from ..actions import bindings, table_commands
@@ -26,7 +27,7 @@ from .commands import show_help
 from .keys import COMPARE_ACTIONS, PAIR_ACTIONS, marks_legend
 from .loading import RunLoader
 from .messages import Compared, IndexProgressed
-from .model import DEFAULT_THRESHOLD, CompareModel, Run, open_runs
+from .model import CompareModel, Run, open_runs
 from .theming import ThemedScreen
 from .widgets import CompareHeader, CompareList, ProblemsBar, SearchBox, VirtualList
 
@@ -48,7 +49,7 @@ class CompareScreen(ThemedScreen):
         targets: tuple[str, str] | None = None,
         closable: bool = False,
         name: str | None = None,
-        opened: tuple[list[Run], list] | None = None,
+        opened: tuple[list[Run], list[Diagnostic]] | None = None,
     ) -> None:
         super().__init__(name=name)
         self.paths = [os.fspath(p) for p in paths]
@@ -145,7 +146,7 @@ class CompareScreen(ThemedScreen):
     def _search_submitted(self, event: SearchBox.Submitted) -> None:
         self.query_one(CompareList).focus()
 
-    def check_action(self, action: str, parameters: tuple) -> bool | None:
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # esc is `back` (shown in the footer) when this screen was pushed over a run list, else `clear`
         if action == "back":
             return self.closable

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.style import Style
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Markdown, Static, TabbedContent, TabPane, Tree
@@ -25,7 +26,7 @@ from turnlens.formatting.sanitize import sanitize as sanitize_copy
 
 from ..actions import bindings, table_commands
 from ..commands import TableCommands
-from ..render import sanitize
+from ..untrusted import sanitize
 from ..widgets.footer import FittingFooter
 from .commands import show_help
 from .keys import DETAIL_ACTIONS, PAIR_ACTIONS
@@ -52,6 +53,11 @@ from .widgets import (
     status_style,
 )
 
+if TYPE_CHECKING:  # (imported where used)
+    from textual.content import Content
+
+    from turnlens.formatting.results.drift import DriftChecker
+
 MARKDOWN_LIMIT = 40_000  # longer answers are shown as plain text: the Markdown widget builds a widget per block
 
 
@@ -66,7 +72,7 @@ def _own_threshold(record: ResultRecord, run_folder: str | None) -> float | None
     return own_threshold(os.path.join(folder, "task", "EVAL.yaml")) if folder is not None else None
 
 
-def _tab_title(key: str, label: str):
+def _tab_title(key: str, label: str) -> Content:
     """A tab's title with the key that opens it, set apart (the tab bar reads markup: built as Content). The key is
     bold and underlined in the tab's own colour: in the accent colour it was unreadable on the highlighted tab of most
     themes (the tab bar's cursor is close to the accent) and on the light ones' background."""
@@ -99,7 +105,7 @@ class ResultDetailScreen(ThemedScreen):
         *,
         threshold: float = DEFAULT_THRESHOLD,
         threshold_source: str = "",
-        drift=None,
+        drift: DriftChecker | None = None,
         tab: str = "request",
         run_folder: str | None = None,
         highlight: str = "",
@@ -186,7 +192,8 @@ class ResultDetailScreen(ThemedScreen):
         self.post_message(DriftReported(index, report))
 
     def _current_index(self) -> int:
-        return self.walk.current
+        index: int = self.walk.current  # (the rows are indexes here)
+        return index
 
     @on(RecordLoaded)
     def _show(self, message: RecordLoaded) -> None:
@@ -317,7 +324,8 @@ class CompareDetailScreen(ThemedScreen):
         self.names = names or (a.name, b.name)
         self.run_folders = run_folders
         self.side: str | None = None  # "a" / "b" once chosen (tab, click): `c` copies that side, else the pair
-        self._shown: tuple | None = None  # (row, record A, record B, answers) on screen
+        # (row, record A, record B, answers) on screen
+        self._shown: tuple[CompareRow, ResultRecord | None, ResultRecord | None, list[str]] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="pair-title", markup=False)
@@ -388,7 +396,7 @@ class CompareDetailScreen(ThemedScreen):
             self.side = "b" if self.side == "a" else "a"
         self.query_one(f"#side-{self.side}", VerticalScroll).focus()
 
-    def on_click(self, event) -> None:
+    def on_click(self, event: events.Click) -> None:
         widget = getattr(event, "widget", None)
         for node in widget.ancestors_with_self if widget is not None else ():
             if node.id in ("side-a", "side-b"):

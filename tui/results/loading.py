@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from textual.dom import DOMNode
+from textual.message import Message
 
 from turnlens.formatting.results.reader import ScanProgress
 
@@ -34,7 +35,7 @@ class RunLoader:
     def _run(self, job: Callable[[], None], group: str, *, exclusive: bool = False) -> None:
         self._host.run_worker(job, thread=True, group=group, exclusive=exclusive)
 
-    def _post(self, message) -> None:
+    def _post(self, message: Message) -> None:
         self._host.post_message(message)
 
     def close(self) -> None:

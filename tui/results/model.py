@@ -11,8 +11,9 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from turnlens.formatting.records import Diagnostic
 from turnlens.formatting.results.discover import RunSource, run_source
 from turnlens.formatting.results.reader import (
     DEFAULT_THRESHOLD,
@@ -30,6 +31,10 @@ from turnlens.formatting.results.reader import (
     visible_text,
 )
 from turnlens.formatting.results.threshold import RunThreshold, run_threshold
+
+if TYPE_CHECKING:  # (imported when two runs are compared, when drift is checked)
+    from turnlens.formatting.results.compare import CompareRow
+    from turnlens.formatting.results.drift import DriftChecker
 
 AUTO_DRIFT_LIMIT = 20_000  # bigger runs check drift on demand (d): it parses every record again
 PALETTE_RESULTS = 5000  # results listed by id in the palette: enough for any run one reads by eye
@@ -51,7 +56,7 @@ class Run:
     started: bool = False
     drift: bytearray | None = None
     drift_counts: dict[str, int] = field(default_factory=dict)
-    drift_checker: Any = None
+    drift_checker: DriftChecker | None = None
     drift_note: str = ""
     text_mask: bytearray | None = None  # full-text search hits, one byte per record
     stats: StatsCounter = field(default_factory=StatsCounter)
@@ -106,7 +111,7 @@ class Run:
         self.stats = StatsCounter()
         self.benchmark_read, self.benchmark_found = False, None  # a finished run has one now
 
-    def problems(self) -> list:
+    def problems(self) -> list[Diagnostic]:
         """What went wrong reading the file: its error first, then the diagnostics of broken lines."""
         found = [self.results.error] if self.results.error is not None else []
         return found + list(self.results.diagnostics)
@@ -116,7 +121,7 @@ class Run:
         return self.results.problem_count + (self.results.error is not None)
 
 
-def open_runs(paths: Sequence[str]) -> tuple[list[Run], list]:
+def open_runs(paths: Sequence[str]) -> tuple[list[Run], list[Diagnostic]]:
     """The runs named by `paths` (files, run folders, folders of runs), and the problems naming them."""
     from turnlens.formatting.results.discover import expand_results_paths
 
@@ -581,7 +586,7 @@ class CompareModel:
         self.search_text = ""
         self.changed_only = False
         self.comparison: Any = None  # formatting.results.compare.Comparison, once both runs are indexed
-        self.rows: list = []
+        self.rows: list[CompareRow] = []
 
     @property
     def runs(self) -> tuple[Run, Run]:
@@ -590,7 +595,7 @@ class CompareModel:
     def toggle_changed(self) -> None:
         self.changed_only = not self.changed_only
 
-    def refilter(self) -> list:
+    def refilter(self) -> list[CompareRow]:
         from turnlens.formatting.results.compare import filter_rows
 
         self.rows = filter_rows(self.comparison.rows, self.search_text, self.changed_only) if self.comparison else []
@@ -634,7 +639,7 @@ class CompareModel:
             duplicates=(comparison.duplicates_a, comparison.duplicates_b),
         )
 
-    def problems(self) -> list:
+    def problems(self) -> list[Diagnostic]:
         return [problem for run in self.runs for problem in run.problems()]
 
     def problem_total(self) -> int:

@@ -11,7 +11,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.text import Text
 from textual import events, on, work
@@ -21,12 +21,13 @@ from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import Static
 
+from turnlens.formatting.records import Diagnostic
 from turnlens.formatting.results.reader import visible_text
 from turnlens.formatting.sanitize import sanitize
 
 from ..actions import bindings, table_commands
 from ..commands import TableCommands
-from ..navigation import OpenTestOfResult
+from ..navigation import OpenTestOfResult, SelectsCase
 from ..widgets.footer import FittingFooter
 from .commands import show_help
 from .keys import ALL_TABLES, RESULTS_ACTIONS, marks_legend
@@ -35,6 +36,14 @@ from .messages import DriftChecked, Followed, IndexProgressed, RowsSelected, Run
 from .model import ResultsModel, Run, open_runs, select_rows
 from .theming import ThemedScreen
 from .widgets import ListLook, ProblemsBar, ResultList, ResultsHeader, SearchBox, VirtualList
+
+if TYPE_CHECKING:  # (imported where used)
+    from textual.widgets import OptionList
+
+    from turnlens.formatting.model import EvalCase, EvalFile
+    from turnlens.formatting.results.drift import DriftChecker
+
+    from ..session import Session
 
 TEXT_AS_YOU_TYPE_BYTES = 20 * 1024 * 1024  # smaller files are searched in full text at every key press
 SYNC_SELECT_LIMIT = 5_000  # below this many results sorting in the UI thread is quicker than a thread hop
@@ -68,7 +77,7 @@ class ResultsScreen(ThemedScreen):
         delta: float | None = None,
         name: str | None = None,
         watch: bool = True,
-        opened: tuple[list[Run], list] | None = None,
+        opened: tuple[list[Run], list[Diagnostic]] | None = None,
     ) -> None:
         super().__init__(name=name)
         self.paths = [os.fspath(p) for p in paths]
@@ -293,7 +302,7 @@ class ResultsScreen(ThemedScreen):
 
     # -- actions ---------------------------------------------------------------------------------------------
 
-    def check_action(self, action: str, parameters: tuple) -> bool | None:
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in {"run", "compare_previous"} and len(self.model.runs) < 2:
             return False
         return True
@@ -527,7 +536,9 @@ class ResultsScreen(ThemedScreen):
         self._locate_test(checker, eval_id, dataset, index, drift, then)
 
     @work(thread=True, exclusive=True, group="locate")
-    def _locate_test(self, checker, eval_id: str, dataset: str, index: int, drift, then: str) -> None:
+    def _locate_test(
+        self, checker: DriftChecker, eval_id: str, dataset: str, index: int, drift: int | None, then: str
+    ) -> None:
         # the eval files under the project are loaded (once, cached by the checker): not on the event loop
         try:
             found = checker.find_case(eval_id, dataset)
@@ -536,7 +547,9 @@ class ResultsScreen(ThemedScreen):
             return
         self.app.call_from_thread(self._test_found, found, eval_id, index, drift, then)
 
-    def _test_found(self, found, eval_id: str, index: int, drift, then: str) -> None:
+    def _test_found(
+        self, found: tuple[EvalFile, EvalCase] | None, eval_id: str, index: int, drift: int | None, then: str
+    ) -> None:
         if found is None:
             root = self.run.drift_checker.root if self.run is not None and self.run.drift_checker else "the project"
             self.notify(
@@ -571,7 +584,7 @@ class ResultsScreen(ThemedScreen):
         if problem is not None:
             self.notify(f"Could not start the editor: {visible_text(problem)}", markup=False, severity="error")
 
-    def _inspect(self, path: str, case, index: int, drift) -> None:
+    def _inspect(self, path: str, case: EvalCase, index: int, drift: int | None) -> None:
         from ..session import Session
         from .model import DRIFT_CODES
 
@@ -598,7 +611,7 @@ class ResultsScreen(ThemedScreen):
             )
         )
 
-    def _select_when_loaded(self, screen, session, path: str, case, tries: int) -> None:
+    def _select_when_loaded(self, screen: SelectsCase, session: Session, path: str, case: EvalCase, tries: int) -> None:
         key = session.find_key(path, case.id, case.index)
         if key is not None:
             screen.select_case(key)
@@ -706,7 +719,7 @@ class ResultsScreen(ThemedScreen):
 
     # -- drift -----------------------------------------------------------------------------------------------
 
-    def _drift_checker(self, run: Run):
+    def _drift_checker(self, run: Run) -> DriftChecker:
         if run.drift_checker is None:
             from turnlens.formatting.results.drift import DriftChecker
 
@@ -765,11 +778,12 @@ class ResultsScreen(ThemedScreen):
         return entries
 
 
-def inspector_over_results(base: type) -> type:
+def inspector_over_results(base: type[Any]) -> type[Any]:
     """The inspector opened from a result: esc goes back to the results once nothing else takes it (a filter to
     clear, the filter box to leave)."""
 
-    class InspectorOverResults(base):
+    # (the inspector's screen class is passed in: the two views do not import each other)
+    class InspectorOverResults(base):  # type: ignore[misc]
         BINDINGS = [Binding("escape", "back_to_results", "Results", priority=True)]
 
         def action_back_to_results(self) -> None:
@@ -810,11 +824,11 @@ class ChoiceScreen(ModalScreen[int | None]):
         options.highlighted = self.current
         options.focus()
 
-    def on_option_list_option_selected(self, event) -> None:
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option_index)
 
 
-class TextBoxScreen(ModalScreen):
+class TextBoxScreen(ModalScreen[None]):
     """A box of plain lines over the screen (made by formatting, sanitised), fitted to the terminal and
     scrolled both ways with the keys or the mouse when the lines do not fit."""
 

@@ -7,7 +7,7 @@ message cards. All untrusted text goes through `sanitize` into Text; colours are
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.style import Style
 from rich.text import Text
@@ -23,8 +23,9 @@ from turnlens.formatting.results.reader import (
     truncate_text,
 )
 
-from ..render import chat_text, highlighted, sanitize, sanitize_label
+from ..render import chat_text, highlighted
 from ..theme import palette
+from ..untrusted import sanitize, sanitize_label
 from .widgets import (
     FAIL,
     PASS,
@@ -36,6 +37,9 @@ from .widgets import (
     score_bar,
     score_style,
 )
+
+if TYPE_CHECKING:  # (drift is computed in a worker, its module imported there)
+    from turnlens.formatting.results.drift import DriftReport
 
 DISPLAY_LIMIT = 100_000  # characters of one text shown; the rest is summarised
 DIM = Style(dim=True)
@@ -511,7 +515,7 @@ DRIFT_BADGES = {
 }
 
 
-def drift_text(report) -> Text:
+def drift_text(report: DriftReport) -> Text:
     """A DriftReport: badge, one-line reason, then each compared field (equal, or its unified diff coloured)."""
     out = Text(end="")
     if report is None:

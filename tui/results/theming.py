@@ -9,7 +9,7 @@ from textual.theme import Theme
 from ..theme import generation, use_theme
 
 
-class ThemedScreen(Screen):
+class ThemedScreen(Screen[None]):
     """A screen whose content is drawn with the theme's palette: `redraw` runs whenever the palette changes."""
 
     _drawn_generation = -1

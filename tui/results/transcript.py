@@ -16,7 +16,7 @@ from textual.widgets.tree import TreeNode
 
 from turnlens.formatting.results.traces import Span, ToolCall, Trace, Transcript, duration_text, tokens_text, value_text
 
-from ..render import sanitize
+from ..untrusted import sanitize
 from .widgets import FAIL, PASS, ink
 
 LINE_LIMIT = 200  # characters of a line shown in a label
@@ -33,7 +33,7 @@ def _facts(*parts: str) -> str:
     return "  ".join(p for p in parts if p)
 
 
-def _add_text(node: TreeNode, label: str, text: str) -> None:
+def _add_text(node: TreeNode[Any], label: str, text: str) -> None:
     """A folded node holding `text` line by line."""
     lines = sanitize(text).split("\n")
     branch = node.add(Text.assemble((label, "bold"), (f"  {len(lines)} line{'s' if len(lines) != 1 else ''}", DIM)))
@@ -49,7 +49,7 @@ def _status_style(status: str) -> Style | str:
     return ink(PASS) if status == "ok" else "dim"
 
 
-def _add_tool(node: TreeNode, call: ToolCall) -> None:
+def _add_tool(node: TreeNode[Any], call: ToolCall) -> None:
     label = Text("⚙ ", style="dim")
     label.append(sanitize(call.name) or "(unnamed tool)", style="bold")
     if call.status:
@@ -67,7 +67,7 @@ def _add_tool(node: TreeNode, call: ToolCall) -> None:
         _add_span(branch, span)
 
 
-def _add_span(node: TreeNode, span: Span) -> None:
+def _add_span(node: TreeNode[Any], span: Span) -> None:
     if span.tool is not None:
         _add_tool(node, span.tool)
         return
@@ -80,7 +80,7 @@ def _add_span(node: TreeNode, span: Span) -> None:
         _add_span(branch, child)
 
 
-def fill(tree: Tree, transcript: Transcript | None, trace: Trace | None) -> None:
+def fill(tree: Tree[Any], transcript: Transcript | None, trace: Trace | None) -> None:
     """The tree of a test's transcript, else of its trace's spans, else a line saying there is neither."""
     root = tree.root
     root.remove_children()

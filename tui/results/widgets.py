@@ -30,6 +30,7 @@ from turnlens.formatting.results.reader import (
     VERDICT_ERROR,
     VERDICT_PASS,
     ResultsFile,
+    V4Totals,
     row_verdict,
     visible_text,
 )
@@ -123,7 +124,7 @@ def histogram_text(histogram: list[int], threshold: float) -> Text:
     return text
 
 
-def v4_text(totals, *, with_totals: bool = True) -> Text:
+def v4_text(totals: V4Totals | None, *, with_totals: bool = True) -> Text:
     """AgentV 4 rows: how many ran ok, failed on quality, failed to execute (and the recorded totals)."""
     text = Text(end="")
     if totals is None or not totals.rows:
@@ -139,7 +140,7 @@ def v4_text(totals, *, with_totals: bool = True) -> Text:
     return text
 
 
-def v4_totals_text(totals) -> Text:
+def v4_totals_text(totals: V4Totals) -> Text:
     """The recorded duration, tokens and cost of the AgentV 4 rows, in total."""
     text = Text(end="")
     parts = []
@@ -234,7 +235,7 @@ def header_text(state: HeaderState) -> Text:
     if state.problems:
         text.append(f"  {state.problems} broken", style=ink(FAIL, bold=True))
     if v4_rows:
-        text.append_text(v4_totals_text(stats.v4))
+        text.append_text(v4_totals_text(cast(V4Totals, stats.v4)))  # (v4_rows: it is there)
     text.append("\n")
     text.append_text(histogram_text(stats.histogram, state.threshold))
     text.append("\n")
@@ -274,7 +275,7 @@ class ResultsHeader(Widget):
 
     state: reactive[HeaderState | None] = reactive(None, layout=False)
 
-    def show(self, state) -> None:
+    def show(self, state: HeaderState) -> None:
         """Show `state` (drawn again even when equal: the theme may have changed)."""
         self.state = state
         self.refresh()
@@ -328,13 +329,13 @@ class VirtualList(ScrollView, can_focus=True):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.rows: Sequence = ()
+        self.rows: Sequence[object] = ()  # row values, as the owner keeps them
         self._user_moved = False
         self._empty_note: Text | None = None  # said when there are no rows (e.g. a filter that matches none)
 
     # -- data down -------------------------------------------------------------------------------------------
 
-    def set_rows(self, rows: Sequence, keep: object = None) -> None:
+    def set_rows(self, rows: Sequence[object], keep: object = None) -> None:
         """Show `rows`; keep the cursor on `keep` (a row value) when it is still there, else clamp it."""
         previous = self.current if self._user_moved else None  # untouched lists stay at the top
         self.rows = rows
@@ -724,7 +725,7 @@ class CompareHeader(Widget):
 
     state: reactive[CompareHeaderState | None] = reactive(None, layout=False)
 
-    def show(self, state) -> None:
+    def show(self, state: CompareHeaderState) -> None:
         """Show `state` (drawn again even when equal: the theme may have changed)."""
         self.state = state
         self.refresh()

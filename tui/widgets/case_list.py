@@ -26,6 +26,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.style import Style as VisualStyle
 from textual.visual import Padding, Visual
 from textual.widgets import Input
 
@@ -285,7 +286,7 @@ class CaseOptions(ScrollView, can_focus=True):
             self._drawn[cache_key] = strips
         return strips
 
-    def _draw(self, index: int, item: Item, kind: str, style, width: int) -> list[Strip]:
+    def _draw(self, index: int, item: Item, kind: str, style: VisualStyle, width: int) -> list[Strip]:
         padding = self.get_component_styles("option-list--option").padding
         inner = max(1, width - padding.width)
         if isinstance(item, CaseRow):

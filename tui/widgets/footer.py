@@ -8,6 +8,8 @@ hidden until the footer is wide enough again.
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.cells import cell_len
 from textual.screen import Screen
 from textual.widgets import Footer
@@ -40,7 +42,7 @@ class FittingFooter(Footer):
         # screen's bindings signal made every change of bindings recompose the footer twice.
         self.call_after_refresh(self._fit)
 
-    def bindings_changed(self, screen: Screen) -> None:
+    def bindings_changed(self, screen: Screen[Any]) -> None:
         # Bindings change in bursts (focus moves, a load's steps, refresh_bindings): one recompose, made when it
         # runs, shows the last of them; each one rebuilds every key (~20 ms, several after the first frame).
         if self._recompose_waiting:

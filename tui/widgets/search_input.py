@@ -4,6 +4,7 @@ focus to the list."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from textual import events
 from textual.widgets import Input
@@ -17,7 +18,7 @@ class SearchInput(Input):
     typed meanwhile went into the box, so that enter seemed to need pressing twice (issue 24.21). Here the key is
     handled by the box itself, before the next key is dispatched."""
 
-    def __init__(self, *, focus_list: Callable[[], object], **options) -> None:
+    def __init__(self, *, focus_list: Callable[[], object], **options: Any) -> None:
         super().__init__(**options)
         self._focus_list = focus_list
 

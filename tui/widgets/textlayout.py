@@ -11,6 +11,7 @@ import re
 import sys
 import threading
 from bisect import bisect_left
+from collections.abc import Callable
 from functools import lru_cache
 
 from rich.cells import cell_len
@@ -107,7 +108,9 @@ _PATH_SEPARATORS = frozenset("/\\")
 _BREAK_AFTER = frozenset("/\\._-=,:;?&")  # a folded word (a path, a URL) is cut after one of these if it can
 
 
-def _fold(plain: str, index: int, end: int, used: int, capacity, new_row) -> int:
+def _fold(
+    plain: str, index: int, end: int, used: int, capacity: Callable[[], int], new_row: Callable[[int], None]
+) -> int:
     """Fold the word plain[index:end] over rows, cutting after a path separator or punctuation where one is near
     the row's end; returns the cells used on the last row."""
     while index < end:
