@@ -30,7 +30,7 @@ RESULTS_ACTIONS: tuple[Action, ...] = (
         "Sort by score (failures first), id, time, duration, cost, file order.",
         footer="Sort",
         rank=1,
-        title="Results: cycle sort (score, id, time, file)",
+        title="Results: cycle sort (score, id, time, duration, cost, file)",
         section="Results list",
     ),
     Action("r", "reverse", "Reverse the order.", title="Results: reverse order", section="Results list"),
@@ -40,7 +40,7 @@ RESULTS_ACTIONS: tuple[Action, ...] = (
         "Show all, failures, errors, quality failures, ok, each failing grader, drifted.",
         footer="Filter",
         rank=2,
-        title="Results: cycle filter (all, failures, errors, drifted)",
+        title="Results: cycle filter (all, failures, errors, quality failures, ok, graders, drifted)",
         section="Results list",
     ),
     Action(

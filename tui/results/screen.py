@@ -105,7 +105,7 @@ class ResultsScreen(ThemedScreen):
 
     def compose(self) -> ComposeResult:
         yield ResultsHeader(id="results-header")
-        yield SearchBox("search eval id, target, dataset", focus_list=self._focus_list, id="results-search")
+        yield SearchBox("search id, target, suite", focus_list=self._focus_list, id="results-search")
         yield SearchBox(
             "search inside every result (question, answer, reasoning…), enter to run",
             focus_list=self._focus_list,
