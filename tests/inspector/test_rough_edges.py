@@ -144,6 +144,9 @@ async def test_jump_entries_keep_the_location_in_brackets(monkeypatch):
         summary = next(s for _k, label, s in choices if label == "agent-fix-retry-off-by-one")
         assert summary == "markers · several (sample_evals/evals/agent-tasks/repo-tasks.eval.yaml:17)"
         assert all(" — " not in s for _k, _l, s in choices)
+        # a test from a dataset: its line in the dataset, as the toolbar and c say it (it named the suite, no line)
+        summary = next(s for _k, label, s in choices if label == "faq-shipping-time")
+        assert summary.endswith("(sample_evals/evals/faq/faq.jsonl:1)")
 
 
 async def test_unfocused_pane_titles_read_on_every_built_in_theme():

@@ -8,6 +8,7 @@ It can be driven and checked without an app (tests/inspector/test_inspector_mode
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
@@ -224,7 +225,12 @@ class InspectorModel:
         found = self.session.case(row.key)
         if found is None:
             return None
-        where = f"{found[0].rel}:{found[1].line}" if found[1].line else found[0].rel
+        loaded, case = found
+        where = f"{loaded.rel}:{case.line}" if case.line else loaded.rel
+        if case.source:  # a test from a case file or a dataset: where it is written there, as the toolbar and c say
+            name, _, line = case.source.partition(" line ")
+            where = posixpath.normpath(posixpath.join(posixpath.dirname(loaded.rel), name))
+            where += f":{line}" if line.isdigit() else ""
         if row.skipped:
             summary = f"skipped: {row.skipped}"
         else:
