@@ -1338,7 +1338,9 @@ def test_ctrl_c_while_the_command_imports_its_modules_is_exit_130():
     )
     assert (proc.returncode, proc.stderr, proc.stdout) == (130, b"turnlens: interrupted\n", b"")
     as_library = "import turnlens, signal; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
-    proc = subprocess.run([sys.executable, "-c", as_library], capture_output=True, timeout=TIMEOUT)
+    proc = subprocess.run(
+        [sys.executable, "-c", as_library], capture_output=True, timeout=TIMEOUT, preexec_fn=_ctrl_c_as_a_shell_gives_it
+    )
     assert proc.stdout == b"True\n"  # imported by another program: its Ctrl-C is left alone
 
 
