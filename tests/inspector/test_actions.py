@@ -113,8 +113,7 @@ class TestCaseNavigation:
             await pilot.press("colon")
             await pilot.pause()
             await pilot.press(*"missing")
-            await wait_for_idle(pilot)
-            await pilot.pause(0.3)
+            await wait_for_idle(pilot)  # the palette's search runs in a worker
             await pilot.press("enter")
             await wait_for_idle(pilot)
             assert current_id(app) == "missing-file"
@@ -126,7 +125,7 @@ class TestCaseNavigation:
             await pilot.press("colon")
             await pilot.pause()
             await pilot.press(*"injection")
-            await pilot.pause(0.3)
+            await wait_for_idle(pilot)  # the palette's search runs in a worker
             await pilot.press("enter")
             await wait_for_idle(pilot)
             assert current_id(app) == "[bold]markup[/bold] injection"
@@ -162,7 +161,7 @@ class TestToggles:
             await pilot.press("ctrl+p")
             await pilot.pause()
             await pilot.press(*"Toggle mode")
-            await pilot.pause(0.3)
+            await wait_for_idle(pilot)  # the palette's search runs in a worker
             await pilot.press("enter")
             await wait_for_idle(pilot)
             assert screen.mode == "agent"
@@ -209,7 +208,7 @@ class TestScreens:
             await pilot.press("ctrl+p")
             await pilot.pause()
             await pilot.press(*"Focus what grades")
-            await pilot.pause(0.3)
+            await wait_for_idle(pilot)  # the palette's search runs in a worker
             await pilot.press("enter")
             await wait_for_idle(pilot)
             assert isinstance(app.screen, GradingScreen)

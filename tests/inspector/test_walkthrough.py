@@ -179,7 +179,7 @@ class TestPalette:
             await pilot.press("ctrl+p")
             await pilot.pause()
             await pilot.press(*"Toggle profile")
-            await pilot.pause(0.3)
+            await wait_for_idle(pilot)  # the palette's search runs in a worker
             await pilot.press("enter")
             await wait_for_idle(pilot)
             assert screen.profile == "design"
@@ -264,7 +264,7 @@ class TestListKeys:
             await pilot.press("colon")
             await pilot.pause()
             await pilot.press(*"several")
-            await pilot.pause(0.3)
+            await wait_for_idle(pilot)  # the palette's search runs in a worker
             await pilot.press("enter")
             await wait_for_idle(pilot)
             assert current_id(app) == "several-turns"
