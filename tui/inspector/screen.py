@@ -733,9 +733,12 @@ class InspectorScreen(Screen):
         worker; the rule line shows each case's latest result once it is done."""
         from turnlens.formatting.results.latest import LatestIndex
 
-        index = LatestIndex(self.session.repo_root)
-        index.index(paths)
-        self.post_message(self.LatestIndexed(index))
+        def index_them() -> None:
+            index = LatestIndex(self.session.repo_root)
+            index.index(paths)
+            self.post_message(self.LatestIndexed(index))
+
+        in_background(index_them)  # a big results file takes seconds to scan: q does not wait for it
 
     class LatestIndexed(Message):
         """The latest results beside the eval files are indexed (a formatting.results.latest.LatestIndex)."""
@@ -797,10 +800,13 @@ class InspectorScreen(Screen):
     def _look_up_latest(self, eval_path: str, case_id: str, suite: str | None) -> None:
         from turnlens.formatting.results.latest import LatestIndex
 
-        index = LatestIndex(self.session.repo_root)  # afresh: a run recorded since the screen opened counts
-        index.index([eval_path])  # indexes the newest runs: not on the loop
-        found = index.find(eval_path, case_id, suite)
-        self.post_message(self.LatestFound(case_id, found, index.project_of(eval_path)))
+        def look() -> None:
+            index = LatestIndex(self.session.repo_root)  # afresh: a run recorded since the screen opened counts
+            index.index([eval_path])  # indexes the newest runs: not on the loop
+            found = index.find(eval_path, case_id, suite)
+            self.post_message(self.LatestFound(case_id, found, index.project_of(eval_path)))
+
+        in_background(look)
 
     class LatestFound(Message):
         """A case's latest recorded result was looked for (formatting/results/latest.py); `found` None: none.
