@@ -231,10 +231,12 @@ def js_loads(raw: str | bytes | memoryview) -> Any:
     """A JSON text as JavaScript's JSON.parse reads it: orjson, and when orjson refuses, what JSON.parse still
     accepts (a number out of double range, 1e400, is Infinity; a lone surrogate escape "\\ud800" is kept) through
     Python's json. Raises orjson.JSONDecodeError when JSON.parse would refuse it too; UnicodeDecodeError for bytes
-    that are not UTF-8."""
+    that are not UTF-8; MemoryError for a text too big for the memory this process may use."""
     try:
         return orjson.loads(raw)
-    except orjson.JSONDecodeError:
+    except orjson.JSONDecodeError as error:
+        if str(error).startswith("Not enough memory"):  # (orjson's words when it cannot allocate: not a JSON error)
+            raise MemoryError(str(error)) from None
         text = raw if isinstance(raw, str) else bytes(raw).decode("utf-8")
         if js_json_error(text):
             raise

@@ -50,6 +50,15 @@ class TurnlensApp(CrashReportWithoutLocals):
         finally:
             gcpause.started()  # if it ended before its first frame
 
+    def action_command_palette(self) -> None:
+        """Textual's palette with a bounded box (tui/commands.BoundedPalette)."""
+        from textual.command import CommandPalette
+
+        from .commands import BoundedPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(BoundedPalette(id="--command-palette"))
+
     def on_mount(self) -> None:
         # Once the app's start is over: Textual mounts the app inside a batch update, and a frame drawn in one is
         # not written to the terminal (the first screen's first frame was drawn for nothing, and drawn again later).

@@ -10,6 +10,8 @@ import textwrap
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from turnlens.tui.arguments import ArgumentParser
+
 if TYPE_CHECKING:
     from textual.app import App
 
@@ -100,7 +102,7 @@ def _unit_number(text: str) -> float:
 def _parser() -> argparse.ArgumentParser:
     from turnlens.formatting.evals.files import SIZE_OPTION_HELP
 
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="turnlens",
         description=textwrap.fill(
             "Inspect how AgentV eval cases become the prompt a model and an evaluator receive, and review AgentV "
@@ -218,7 +220,7 @@ def _served() -> bool:
 
 
 def _serve_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="turnlens serve",
         usage="turnlens serve [--host HOST] [--port PORT] [ARGS …]",
         description=(

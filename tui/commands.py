@@ -2,13 +2,69 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from functools import partial
 from typing import Any, Protocol, runtime_checkable
 
 from rich.text import Text
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.command import CommandInput, CommandPalette, DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
+
+MAX_TYPED = 500  # characters the palette's box takes (each key searches every entry: typed input stays bounded)
+# A palette of this many entries (every case, every result) searches once the keys pause, not at each key: keys typed
+# or pasted one by one faster than that would queue up behind the searches (issue 22.19).
+DEBOUNCE_ENTRIES = 5_000
+PALETTE_DEBOUNCE = 0.12  # seconds without a key before a long palette searches
+
+
+class BoundedPalette(CommandPalette):
+    """The command palette with a bounded box (Textual's takes any number of characters)."""
+
+    def on_mount(self) -> None:
+        self.query_one(CommandInput).max_length = MAX_TYPED
+
+
+def match(query: str, text: str) -> tuple[float, tuple[int, ...]]:
+    """(score, offsets of the letters matched) of `query` in `text`, ignoring case: the query whole scores most
+    (earlier: more), else its letters in order (closer together: more), else (0, ()). Linear in the text: Textual's
+    fuzzy matcher lists every way the letters could be placed, which a few letters typed against a long repetitive id
+    (`aaaa…b`) make millions of (the app froze)."""
+    if not query:
+        return 1.0, ()
+    query, text = query.lower(), text.lower()
+    at = text.find(query)
+    if at >= 0:
+        return 2.0 - at / (len(text) + 1), tuple(range(at, at + len(query)))
+    offsets: list[int] = []
+    position = 0
+    for letter in query:
+        position = text.find(letter, position)
+        if position < 0:
+            return 0.0, ()
+        offsets.append(position)
+        position += 1
+    return len(query) / (offsets[-1] - offsets[0] + 1), tuple(offsets)
+
+
+def _highlighted(text: str, offsets: tuple[int, ...], style) -> Content:
+    content = Content(text)  # (plain: an id or a title is never markup)
+    for offset in offsets:
+        if offset < len(text) and not text[offset].isspace():
+            content = content.stylize(style, offset, offset + 1)
+    return content
+
+
+class _Debounced(Provider):
+    """A provider whose search waits for the keys to pause once it has seen a long list of entries."""
+
+    _long = False
+
+    async def _pause_if_long(self, count: int | None = None) -> None:
+        if count is not None:
+            self._long = count >= DEBOUNCE_ENTRIES
+        elif self._long:
+            await asyncio.sleep(PALETTE_DEBOUNCE)  # the next key cancels this search (Textual's palette does)
 
 
 def _case_prompt(label: str, where: str, offsets: tuple[int, ...] = ()) -> Text:
@@ -33,7 +89,7 @@ class CaseChooser(Protocol):
     def palette_commands(self) -> list[tuple[str, str, str]]: ...
 
 
-class CaseCommands(Provider):
+class CaseCommands(_Debounced):
     """Every case of the inspector screen, by id."""
 
     def _choices(self) -> list[tuple[str, str, Callable[[], None]]]:
@@ -48,19 +104,20 @@ class CaseCommands(Provider):
             yield DiscoveryHit(_case_prompt(label, summary), show, text=label)
 
     async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for label, summary, show in self._choices():
-            score = matcher.match(label)
+        await self._pause_if_long()
+        choices = self._choices()
+        await self._pause_if_long(len(choices))
+        for label, summary, show in choices:
+            score, offsets = match(query, label)
             if score > 0:
-                offsets = matcher.fuzzy_search.match(query, label)[1]
-                yield Hit(score, _case_prompt(label, summary, tuple(offsets)), show, text=label)
+                yield Hit(score, _case_prompt(label, summary, offsets), show, text=label)
 
 
 # Textual's own commands the inspector's palette keeps (its "Keys" and "Maximize"/"Minimize" duplicate `?` and `z`).
 _BUILT_INS = {"Theme": "Choose the colour theme.", "Screenshot": ""}  # "": the command's own help
 
 
-class TableCommands(Provider):
+class TableCommands(_Debounced):
     """A screen's actions in the command palette (the results, grading and profile-diff screens): the screen's
     `palette_commands()` gives (title, help, action) rows (tui/actions.table_commands makes them from its action
     table), and `palette_extras()`, when it has one, further (title, help, callback) rows."""
@@ -82,11 +139,14 @@ class TableCommands(Provider):
             yield DiscoveryHit(title, callback, help=help_text)
 
     async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for title, help_text, callback in self._commands():
-            score = matcher.match(title)
+        await self._pause_if_long()
+        commands = self._commands()
+        await self._pause_if_long(len(commands))
+        style = self.matcher(query).match_style
+        for title, help_text, callback in commands:
+            score, offsets = match(query, title)
             if score > 0:
-                yield Hit(score, matcher.highlight(title), callback, help=help_text)
+                yield Hit(score, _highlighted(title, offsets, style), callback, help=help_text)
 
 
 def _built_ins(app, screen) -> list[tuple[str, str, Callable[[], Any], str]]:
@@ -111,7 +171,7 @@ def _run_action(screen, action: str) -> Callable[[], Any]:
     return run
 
 
-class InspectorCommands(Provider):
+class InspectorCommands(_Debounced):
     """The inspector's palette: its actions (from its action table) in table order, Textual's theme and screenshot
     commands, then every case by id. One provider, so that the order is always the same."""
 
@@ -135,13 +195,15 @@ class InspectorCommands(Provider):
             yield DiscoveryHit(prompt, callback, text=text, help=help_text)  # type: ignore[arg-type]
 
     async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for prompt, help_text, callback, text in self._entries():
-            score = matcher.match(text)
+        await self._pause_if_long()
+        entries = self._entries()
+        await self._pause_if_long(len(entries))
+        style = self.matcher(query).match_style
+        for prompt, help_text, callback, text in entries:
+            score, offsets = match(query, text)
             if score > 0:
                 if isinstance(prompt, Text):
-                    offsets = tuple(matcher.fuzzy_search.match(query, text)[1])
                     shown: Text | Content = _case_prompt(text, prompt.plain[len(text) + 2 :], offsets)
                 else:
-                    shown = matcher.highlight(text)
+                    shown = _highlighted(text, offsets, style)
                 yield Hit(score, shown, callback, text=text, help=help_text)  # type: ignore[arg-type]

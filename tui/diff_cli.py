@@ -8,6 +8,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from turnlens.tui.arguments import ArgumentParser
+
 FORMATS = ("text", "json", "markdown", "html")
 
 
@@ -15,7 +17,7 @@ def _parser() -> argparse.ArgumentParser:
     from turnlens.formatting.evals.files import SIZE_OPTION_HELP
     from turnlens.formatting.model import DIALECTS
 
-    p = argparse.ArgumentParser(
+    p = ArgumentParser(
         prog="turnlens diff",
         usage=(
             "turnlens diff [options] [REV_A [REV_B]] [[--] PATH …]\n"

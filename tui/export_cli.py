@@ -18,6 +18,7 @@ from turnlens.formatting import gcpause
 from turnlens.formatting.evals.files import SIZE_OPTION_HELP, apply_size_option
 from turnlens.formatting.export import output
 from turnlens.formatting.model import DIALECTS, PROFILES
+from turnlens.tui.arguments import ArgumentParser
 
 RESULTS_FORMATS = ("jsonl", "markdown", "toon")
 # html: one self-contained page, for eval files too; json: runs compared, as `agentv compare … --json` prints them
@@ -28,7 +29,7 @@ EXIT_USAGE = 2
 def _parser() -> argparse.ArgumentParser:
     # add_argument makes a help formatter to check each option, and a formatter asks the terminal's width through
     # shutil (an import that slows the start): the checks get one of fixed width, help the usual one.
-    p = argparse.ArgumentParser(
+    p = ArgumentParser(
         prog="turnlens export",
         description="Write what every case of an eval file becomes (question, guidelines, chatPrompt for lm and "
         "agent mode, evaluator prompt, marker rule) as JSONL; or export AgentV results (a results file, a run "

@@ -537,6 +537,8 @@ class ResultsFile:
             if raw_line.strip(b" \t\r"):
                 try:
                     data = js_loads(raw_line)
+                except MemoryError:
+                    self._problem(_too_big(self.path, lines, len(raw_line)))
                 except (orjson.JSONDecodeError, UnicodeDecodeError) as error:
                     self._problem(Diagnostic(self.path, lines, f"not valid JSON: {error}", "error"))
                 else:
@@ -728,6 +730,8 @@ class ResultsFile:
             if chunk and (chunk[0] not in b" \t\r" or bytes(chunk).strip(b" \t\r")):
                 try:
                     data = loads(chunk)
+                except MemoryError:
+                    self._problem(_too_big(self.path, line, len(chunk)))
                 except (orjson.JSONDecodeError, UnicodeDecodeError) as error:
                     why = "truncated record (no final newline)" if end == size else "not valid JSON"
                     self._problem(Diagnostic(self.path, line, f"{why}: {error}", "error"))
@@ -867,6 +871,10 @@ class ResultsFile:
                 parsed = _load_yaml_document(data)
             else:
                 parsed = js_loads(data)
+        except MemoryError:
+            record = ResultRecord(file=self.path, line=line)
+            record.diagnostics.append(_too_big(self.path, line, len(data)))
+            return record
         except Exception as error:  # the file changed under us
             record = ResultRecord(file=self.path, line=line)
             record.diagnostics.append(Diagnostic(self.path, line, f"cannot parse record: {error}", "error"))
@@ -919,6 +927,15 @@ _V4_KEYS = agentv4.V4_KEYS
 _STATUS_UNKNOWN = agentv4.STATUS_UNKNOWN
 _STATUS_CODES = {"ok": agentv4.STATUS_OK, "quality_failure": agentv4.STATUS_QUALITY_FAILURE,
                  "execution_error": agentv4.STATUS_EXECUTION_ERROR}  # fmt: skip
+
+
+def _too_big(path: str, line: int, size: int) -> Diagnostic:
+    """A record that could not be read in the memory this process may use: the limit hit named (not "not valid
+    JSON", which orjson's allocation failure read as)."""
+    from turnlens.formatting.evals.files import format_size
+    from turnlens.formatting.memlimit import limit_hit
+
+    return Diagnostic(path, line, f"too big for memory: a record of {format_size(size)}; {limit_hit()}", "error")
 
 
 def _identity(stat: os.stat_result) -> tuple[int, int, int]:

@@ -1410,16 +1410,63 @@ def test_the_commands_own_errors_neutralise_escapes(tmp_path):
         assert "␛]0;retitled␇such" in proc.stderr.decode()
 
 
-def test_a_fifo_named_with_a_results_file_is_not_suggested_as_evals(tmp_path):
-    from turnlens.tui.app import _results_note
+def test_unknown_options_with_escapes_are_neutralised_in_every_command(tmp_path):
+    """argparse quotes an unknown option as typed: `--x<ESC>]0;…<BEL>` retitled the terminal (issue 22.20)."""
+    hostile = "--no\x1b]0;retitled\x07such"
+    (tmp_path / "e.yaml").write_text("tests: []\n")
+    for args in ([hostile], ["export", hostile, "e.yaml"], ["diff", hostile], ["serve", hostile]):
+        proc = run_cli(*args, cwd=tmp_path)
+        no_traceback(proc)
+        assert proc.returncode == 2 and b"\x1b" not in proc.stderr and b"\x07" not in proc.stderr, proc.stderr
+        assert "unrecognized arguments: --no␛]0;retitled␇such" in proc.stderr.decode()
+
+
+async def test_a_fifo_named_with_a_results_file_is_not_suggested_as_evals(tmp_path, monkeypatch):
+    """`turnlens a.jsonl FIFO`: the note on the results file suggests no `--evals FIFO`; with an eval file it does."""
+    import shutil
+
+    from tui_helpers import wait_for_idle
+
+    from turnlens.tui.app import make_app
 
     os.mkfifo(tmp_path / "fifo")
     (tmp_path / "cases.yaml").write_text("tests: []\n")
-    assert "--evals" not in _results_note("a.jsonl", [str(tmp_path / "fifo")])
-    assert f"--evals {tmp_path / 'cases.yaml'}" in _results_note("a.jsonl", [str(tmp_path / "cases.yaml")])
+    shutil.copy(Path(__file__).parents[1] / "fixtures" / "results" / "run-a.jsonl", tmp_path / "a.jsonl")
+    monkeypatch.chdir(tmp_path)
+    for other, suggested in (("fifo", False), ("cases.yaml", True)):
+        app = make_app(["a.jsonl", other], repo_root=str(tmp_path), watch=False)
+        async with app.run_test(size=(120, 30)) as pilot:
+            await wait_for_idle(pilot)
+            notes = " ".join(app.screen.session.notes)
+            assert "a.jsonl is an AgentV results file" in notes and ("--evals" in notes) is suggested, notes
 
 
-# --- typed input stays bounded (issue 22.19, in part: the boxes take at most MAX_TYPED characters) -------------------
+def test_a_results_row_too_big_for_memory_names_the_limit(tmp_path):
+    """A 100 MiB row under `ulimit -v` (300 MB): orjson's allocation failure was reported as 'not valid JSON'. The
+    row is named as too big for memory with the limit hit; the rows around it are exported (issue 22.20)."""
+    import resource
+
+    path = tmp_path / "r.jsonl"
+    with path.open("w") as out:
+        out.write('{"eval_id": "small", "score": 1}\n{"eval_id": "huge", "score": 1, "answer": "')
+        out.write("x" * (100 << 20))
+        out.write('"}\n{"eval_id": "after", "score": 0.5}\n')
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (300_000 << 10, 300_000 << 10))
+
+    proc = run_cli("export", "r.jsonl", cwd=tmp_path, preexec_fn=limited)
+    no_traceback(proc)
+    err = proc.stderr.decode()
+    assert proc.returncode == 0 and "not valid JSON" not in err, err
+    assert "r.jsonl:2: too big for memory: a record of 100.0 MiB; this process may use at most" in err, err
+    assert "(ulimit -v)" in err and [line[:20] for line in proc.stdout.decode().splitlines()] == [
+        '{"eval_id":"small","',
+        '{"eval_id":"after","',
+    ]
+
+
+# --- typed input: bounded, and a long list refiltered once the keys pause (issue 22.19) ---------------------------
 
 
 async def test_the_filter_box_takes_a_bounded_input(monkeypatch):
@@ -1438,6 +1485,103 @@ async def test_the_filter_box_takes_a_bounded_input(monkeypatch):
         await pilot.press("escape", "escape")
         await wait_for_idle(pilot)
         assert app.screen.query_one("#case-filter").value == ""
+
+
+async def _type_at_once(pilot, text: str) -> None:
+    """Every key posted before the app handles the first (as keys pasted or typed faster than it keeps up queue)."""
+    from textual import events
+
+    for char in text:
+        pilot.app.post_message(events.Key(char, char))
+    await pilot.pause()
+
+
+async def test_a_long_list_is_refiltered_once_the_keys_pause(monkeypatch):
+    """Keys queued faster than a long list refilters: the list is filtered once for all of them (not per key), with
+    what the box holds then; enter refilters at once. (The backlog itself: benchmarks/bench_typing.py.)"""
+    from tui_helpers import CASES, FIXTURE_REPO, wait_for_idle
+
+    from turnlens.tui.app import make_app
+    from turnlens.tui.widgets import case_list
+    from turnlens.tui.widgets.case_list import CaseList
+
+    monkeypatch.setattr(case_list, "DEBOUNCE_ROWS", 2)  # (the fixture's few cases stand for a long list)
+    monkeypatch.setattr(case_list, "FILTER_DEBOUNCE", 1.0)
+    app = make_app([CASES], repo_root=str(FIXTURE_REPO), watch=False)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await wait_for_idle(pilot)
+        listing = app.screen.query_one(CaseList)
+        filtered: list[str] = []
+        rebuild = listing._rebuild
+
+        def counted() -> None:
+            filtered.append(listing.filter_input.value)
+            rebuild()
+
+        monkeypatch.setattr(listing, "_rebuild", counted)
+        await pilot.press("slash")
+        await _type_at_once(pilot, "several")
+        await _until(pilot, lambda: listing.filter_input.value == "several", "the keys typed")
+        await _until(pilot, lambda: filtered == ["several"], "one refilter, once the keys paused")
+        assert listing.visible_keys() and all("several" in key_id for key_id in _listed_ids(app))
+        await _type_at_once(pilot, "xyz")
+        await pilot.press("enter")  # at once, without waiting for the pause
+        assert filtered == ["several", "severalxyz"] and not _listed_ids(app)
+
+
+def _listed_ids(app) -> list[str]:
+    screen = app.screen
+    return [screen.session.case(key)[1].id for key in screen.query_one("CaseList").visible_keys()]
+
+
+async def test_the_palette_is_bounded_debounced_and_never_tries_every_placement(tmp_path, monkeypatch):
+    """`:` and ctrl+p: the box takes at most MAX_TYPED characters; a long palette searches once the keys pause; and
+    matching is linear: Textual's fuzzy matcher lists every placement of the letters typed, which an id such as
+    `aaaa…acb` against `aaaaaaab` made millions of (the app froze). It is never called."""
+    import textual.fuzzy
+    from tui_helpers import wait_for_idle
+
+    from turnlens.tui import commands
+    from turnlens.tui.app import make_app
+
+    hostile = "a" * 60 + "cb"
+    (tmp_path / ".git").mkdir()
+    path = tmp_path / "cases.yaml"
+    path.write_text(
+        f"tests:\n  - id: first\n    input: hi\n    criteria: ok\n  - id: {hostile}\n    input: hi\n    criteria: ok\n"
+    )
+
+    def refused(*_args, **_kw):
+        raise AssertionError("Textual's fuzzy matcher was called")
+
+    monkeypatch.setattr(textual.fuzzy.FuzzySearch, "match", refused)
+    monkeypatch.setattr(commands, "MAX_TYPED", 12)
+    monkeypatch.setattr(commands, "DEBOUNCE_ENTRIES", 1)  # (two cases stand for many)
+    monkeypatch.setattr(commands, "PALETTE_DEBOUNCE", 1.0)
+    app = make_app([path], repo_root=str(tmp_path), watch=False)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await wait_for_idle(pilot)
+        screen = app.screen
+        searched: list[int] = []
+        choices = screen.case_choices
+        monkeypatch.setattr(screen, "case_choices", lambda: searched.append(1) or choices())
+        await pilot.press("colon")
+        await wait_for_idle(pilot)
+        palette = app.screen
+        await _type_at_once(pilot, "a" * 20 + "b")
+        await wait_for_idle(pilot)  # (the palette's search runs in a worker)
+        box = palette.query_one("CommandInput")
+        assert box.value == "a" * 12 and len(searched) <= 2, (box.value, len(searched))
+        await pilot.press("backspace", "backspace", "c", "b")
+        await wait_for_idle(pilot)
+        await pilot.press("enter")
+        await wait_for_idle(pilot)
+        assert screen.session.case(screen.model.current)[1].id == hostile
+        await pilot.press("ctrl+p")
+        await wait_for_idle(pilot)
+        await _type_at_once(pilot, "x" * 20)
+        await wait_for_idle(pilot)
+        assert app.screen.query_one("CommandInput").value == "x" * 12
 
 
 async def test_an_eval_file_replaced_by_a_link_is_followed(tmp_path, monkeypatch):

@@ -656,11 +656,9 @@ class InspectorScreen(Screen):
         self.select_case(jump.key)
 
     def action_jump(self) -> None:
-        from textual.command import CommandPalette
+        from ..commands import BoundedPalette, CaseCommands
 
-        from ..commands import CaseCommands
-
-        self.app.push_screen(CommandPalette(providers=[CaseCommands], placeholder="Jump to case…"))
+        self.app.push_screen(BoundedPalette(providers=[CaseCommands], placeholder="Jump to case…"))
 
     def case_choices(self) -> list[tuple[str, str, str]]:
         """(key, label, summary) for every case listed so far, for the jump palette (sanitised: shown as is)."""

@@ -27,6 +27,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.style import Style as VisualStyle
+from textual.timer import Timer
 from textual.visual import Padding, Visual
 from textual.widgets import Input
 
@@ -408,6 +409,10 @@ class CaseOptions(ScrollView, can_focus=True):
 
 
 MAX_TYPED = 500  # characters a filter box takes (each key refilters the list: typed input stays bounded)
+# A list this long is refiltered once the keys pause, not at each key: keys typed or pasted one by one faster than a
+# long list is filtered would queue up behind it (issue 22.19). Shorter lists (a few ms) follow each key.
+DEBOUNCE_ROWS = 5_000
+FILTER_DEBOUNCE = 0.12  # seconds without a key before a long list is refiltered
 
 
 class CaseList(Vertical):
@@ -466,6 +471,7 @@ class CaseList(Vertical):
         self._suppress = False
         self._counts = (-1, -1)
         self._total = 0
+        self._pending_filter: Timer | None = None  # a long list's refilter, waiting for the keys to pause
         self._headings: dict[int, int] = {}  # file number -> index of its heading in the list
 
     def compose(self) -> ComposeResult:
@@ -569,6 +575,9 @@ class CaseList(Vertical):
             self._rebuild()  # nothing was highlighted (an empty list): highlight the first case
 
     def _rebuild(self) -> None:
+        if self._pending_filter is not None:  # (this rebuild reads the box as it is now)
+            self._pending_filter.stop()
+            self._pending_filter = None
         query = self.filter_input.value.strip()
         items: list[Item] = []
         self._headings = {}
@@ -640,6 +649,7 @@ class CaseList(Vertical):
         self.styles.width = cells
 
     def action_focus_list(self) -> None:
+        self._filter_now()
         self.options.focus()
 
     def action_escape(self) -> None:
@@ -652,11 +662,23 @@ class CaseList(Vertical):
     @on(Input.Changed, "#case-filter")
     def _filter_changed(self, event: Input.Changed) -> None:
         event.stop()
-        self._rebuild()
+        if self._pending_filter is not None:
+            self._pending_filter.stop()
+            self._pending_filter = None
+        if self._total < DEBOUNCE_ROWS:
+            self._rebuild()
+        else:
+            self._pending_filter = self.set_timer(FILTER_DEBOUNCE, self._filter_now)
+
+    def _filter_now(self) -> None:
+        """The refilter a long list was waiting for, at once (the keys paused, or enter or down left the box)."""
+        if self._pending_filter is not None:
+            self._rebuild()
 
     @on(Input.Submitted, "#case-filter")
     def _filter_submitted(self, event: Input.Submitted) -> None:
         event.stop()
+        self._filter_now()
         self.options.focus()
 
     def _highlight_changed(self, index: int | None) -> None:
