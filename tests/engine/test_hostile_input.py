@@ -4,37 +4,53 @@ while mapped) must give a message naming the file, never a traceback, a hang, a 
 Every test here is bounded: small files, low limits set through the options and environment variables a user has,
 and a timeout on every process started.
 
-The second adversarial pass (issue 22), case by case, and the tests that hold each:
-- a run folder's row naming files outside it (absolute, `../`, `.env` from the working folder, /proc, a link out,
-  `artifact_dir` outside): test_run_folder_artifacts_never_read_outside_it, ..._in_the_results_view
-- `o` with $EDITOR a missing program, a folder, a bad path or an unbalanced quote, in a real terminal:
-  test_missing_editor_resumes_the_app_and_says_so
-- discovery through `evals/a/root -> /`, a link into /proc, `turnlens /proc/self`, `--evals /proc`, a link loop:
-  test_tree_walk_follows_links_only_inside_and_never_recurses, test_a_link_to_root_is_not_followed_by_export,
-  test_the_app_on_proc_and_on_a_link_to_root_quits_on_q
-- SIGTERM, SIGHUP, SIGQUIT to the app, also while it is busy: test_signals_end_the_app_as_q_does,
-  test_a_signal_while_the_app_is_busy_still_restores_the_terminal
-- a watch that fails (watchfiles' PermissionError), an eval folder or results file deleted and made again, a file
-  rewritten in place each version longer: test_a_watch_that_fails_is_said_and_tried_again,
-  test_an_eval_folder_deleted_and_made_again_is_followed, test_a_results_file_deleted_and_made_again_in_the_view,
-  test_a_results_file_removed_then_made_again_is_followed,
-  test_a_file_rewritten_in_place_longer_is_read_anew_not_appended (and benchmarks/stress_follow.py: the race itself)
-- a terminal narrowed to 3, 2, 1 columns: test_narrowing_the_terminal_to_a_few_columns
-- Ctrl-C while the command imports its modules: test_ctrl_c_while_the_command_imports_its_modules_is_exit_130
-- ids with line feeds (imitating other rows) and 10,000 combining marks: test_labels_are_one_bounded_line,
-  test_ids_draw_on_one_line_in_both_lists
-- the command's own errors with ESC/BEL in a path, a FIFO suggested as --evals:
-  test_the_commands_own_errors_neutralise_escapes, test_a_fifo_named_with_a_results_file_is_not_suggested_as_evals
-- typed input: the filter box bounded (test_the_filter_box_takes_a_bounded_input); not debounced yet
-- an eval file replaced by a link while watched: test_an_eval_file_replaced_by_a_link_is_followed
-- results rows with 1e400 or a lone surrogate escape (JSON.parse reads both):
-  test_results_rows_javascript_reads_are_kept
-- a tree 1,100 levels deep: test_deep_tree_export_is_cut_with_a_warning, test_deep_tree_in_the_app
-- more than MAX_RUNS runs in a folder, more runs than file descriptors: test_more_runs_than_listed_keeps_the_newest,
-  test_export_of_more_runs_than_file_descriptors_drops_no_row
-- braces past the expansion limit (`file://cases/case-{1..1001}.yaml`, eleven `{a,b}` in eval_patterns), also saved
-  while the inspector is open: test_brace_expansion_past_the_limit_in_export,
-  test_saving_a_brace_bomb_while_the_inspector_is_open
+The second adversarial pass (issue 22), item by item, and the tests that hold each (here unless a file is named):
+1. a run folder's row naming files outside it (absolute, `../`, `.env` from the working folder, /proc, a link out,
+   `artifact_dir` outside): test_run_folder_artifacts_never_read_outside_it, ..._in_the_results_view
+2. `o` with $EDITOR a missing program, a folder, a bad path or an unbalanced quote, in a real terminal:
+   test_missing_editor_resumes_the_app_and_says_so
+3. `q` while a 1,000,000-test JSONL or YAML suite loads: loading in slices with a cancellation check
+   (tests/inspector/test_loading.py: test_a_big_file_loaded_in_slices_is_its_whole_load,
+   test_a_big_file_shows_its_first_case_while_loading_then_everything, test_memory_stays_bounded_walking_every_case);
+   timed in benchmarks/bench_quit.py (the worst `q` over several moments) and benchmarks/bench_scale.py
+4. discovery through `evals/a/root -> /`, a link into /proc, `turnlens /proc/self`, `--evals /proc`, a link loop:
+   test_tree_walk_follows_links_only_inside_and_never_recurses, test_a_link_to_root_is_not_followed_by_export,
+   test_the_app_on_proc_and_on_a_link_to_root_quits_on_q
+5. braces past the expansion limit (`file://cases/case-{1..1001}.yaml`, eleven `{a,b}` in eval_patterns), also saved
+   while the inspector is open: test_brace_expansion_past_the_limit_in_export,
+   test_saving_a_brace_bomb_while_the_inspector_is_open
+6. SIGTERM, SIGHUP, SIGQUIT to the app, also while it is busy: test_signals_end_the_app_as_q_does,
+   test_a_signal_while_the_app_is_busy_still_restores_the_terminal
+7. a watch that fails (watchfiles' PermissionError): test_a_watch_that_fails_is_said_and_tried_again
+8. a tree 1,100 levels deep: test_deep_tree_export_is_cut_with_a_warning, test_deep_tree_in_the_app
+9. a file rewritten in place, each version longer: test_a_file_rewritten_in_place_longer_is_read_anew_not_appended
+   (and benchmarks/stress_follow.py: the race itself)
+10. export memory and the limit named: tests/engine/test_memory_limit.py (test_a_process_limit_is_named,
+    test_a_load_out_of_memory_names_the_limit_not_the_size_option); export in rounds, memory flat
+    (tests/export/test_parallel_export.py: test_an_export_in_rounds_equals_the_serial_export_byte_for_byte)
+11. MemoryError while loading or in the case list: tests/inspector/test_loading.py
+    (test_running_out_of_memory_while_loading_stops_with_a_note,
+    test_out_of_memory_in_the_case_list_stops_loading_with_a_banner, test_loading_stops_at_the_memory_limit_and_says_so)
+12. more than MAX_RUNS runs in a folder, more runs than file descriptors: test_more_runs_than_listed_keeps_the_newest,
+    test_export_of_more_runs_than_file_descriptors_drops_no_row
+13. a terminal narrowed to 3, 2, 1 columns: test_narrowing_the_terminal_to_a_few_columns
+14. an eval folder or results file deleted and made again: test_an_eval_folder_deleted_and_made_again_is_followed,
+    test_a_results_file_deleted_and_made_again_in_the_view, test_a_results_file_removed_then_made_again_is_followed
+15. Ctrl-C while the command imports its modules: test_ctrl_c_while_the_command_imports_its_modules_is_exit_130
+16. an eval file replaced by a link while watched (twice), a refusal naming the link's target:
+    test_an_eval_file_replaced_by_a_link_is_followed
+17. numbers JSON cannot hold: results rows with 1e400 or a lone surrogate escape
+    (test_results_rows_javascript_reads_are_kept); `id: 1e400` in the four eval formats, against both oracles
+    (test_ids_json_cannot_hold_export_as_agentv_reads_them)
+18. ids with line feeds (imitating other rows) and 10,000 combining marks: test_labels_are_one_bounded_line,
+    test_ids_draw_on_one_line_in_both_lists
+19. typed input: test_the_filter_box_takes_a_bounded_input, test_a_long_list_is_refiltered_once_the_keys_pause,
+    test_the_palette_is_bounded_debounced_and_never_tries_every_placement (the backlog: benchmarks/bench_typing.py)
+20. the commands' own errors with ESC/BEL in a path or an option, a FIFO suggested as --evals, a row too big for
+    memory: test_the_commands_own_errors_neutralise_escapes,
+    test_unknown_options_with_escapes_are_neutralised_in_every_command,
+    test_a_fifo_named_with_a_results_file_is_not_suggested_as_evals,
+    test_a_results_row_too_big_for_memory_names_the_limit
 """
 
 from __future__ import annotations
