@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
 
 # How the help screen writes Textual's key names.
 _KEY_GLYPHS = {
@@ -97,7 +98,7 @@ def palette_entries(table: Iterable[Action]) -> list[tuple[str, str, str]]:
     ]
 
 
-def table_commands(screen, table: Iterable[Action]) -> list[tuple[str, str, str]]:
+def table_commands(screen: DOMNode, table: Iterable[Action]) -> list[tuple[str, str, str]]:
     """(title, description, action) of `table`'s palette rows that `screen` offers now (its check_action)."""
     return [entry for entry in palette_entries(table) if screen.check_action(entry[2].split("(")[0], ()) is not False]
 

@@ -8,7 +8,7 @@ import signal
 import sys
 import textwrap
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from turnlens.tui.arguments import ArgumentParser
 
@@ -46,10 +46,16 @@ def _version() -> str:
 class _VersionAction(argparse.Action):
     """--version, with the version looked up only when asked: importlib.metadata is ~20 ms of every start."""
 
-    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kwargs) -> None:
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kwargs: Any) -> None:
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
 
-    def __call__(self, parser, namespace, values, option_string=None) -> None:
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
         print(f"turnlens {_version()}")
         parser.exit()
 

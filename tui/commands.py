@@ -5,11 +5,16 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from functools import partial
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from rich.text import Text
 from textual.command import CommandInput, CommandPalette, DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
+from textual.screen import Screen
+from textual.style import Style as VisualStyle
+
+if TYPE_CHECKING:
+    from textual.app import App
 
 MAX_TYPED = 500  # characters the palette's box takes (each key searches every entry: typed input stays bounded)
 # A palette of this many entries (every case, every result) searches once the keys pause, not at each key: keys typed
@@ -47,7 +52,7 @@ def match(query: str, text: str) -> tuple[float, tuple[int, ...]]:
     return len(query) / (offsets[-1] - offsets[0] + 1), tuple(offsets)
 
 
-def _highlighted(text: str, offsets: tuple[int, ...], style) -> Content:
+def _highlighted(text: str, offsets: tuple[int, ...], style: VisualStyle) -> Content:
     content = Content(text)  # (plain: an id or a title is never markup)
     for offset in offsets:
         if offset < len(text) and not text[offset].isspace():
@@ -149,7 +154,7 @@ class TableCommands(_Debounced):
                 yield Hit(score, _highlighted(title, offsets, style), callback, help=help_text)
 
 
-def _built_ins(app, screen) -> list[tuple[str, str, Callable[[], Any], str]]:
+def _built_ins(app: App[Any], screen: Screen[Any]) -> list[tuple[str, str, Callable[[], Any], str]]:
     """(title, help, callback, text to match) of the Textual commands every palette keeps (_BUILT_INS), from the
     app's own list when it has one (its Screenshot saves where it can), else Textual's."""
     from textual.app import App
@@ -162,7 +167,7 @@ def _built_ins(app, screen) -> list[tuple[str, str, Callable[[], Any], str]]:
     ]
 
 
-def _run_action(screen, action: str) -> Callable[[], Any]:
+def _run_action(screen: Screen[Any], action: str) -> Callable[[], Any]:
     """A palette callback that runs `action` on `screen`."""
 
     async def run() -> None:

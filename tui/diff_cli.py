@@ -7,6 +7,10 @@ import functools
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (imported where used: the command starts fast)
+    from turnlens.formatting.diff.compare import TreeDiff
 
 from turnlens.tui.arguments import ArgumentParser
 
@@ -71,7 +75,7 @@ def main(argv: Sequence[str]) -> int:
     return _run_guarded(options, operands)
 
 
-def _view(options, operands: list[str]) -> int:
+def _view(options: argparse.Namespace, operands: list[str]) -> int:
     """`turnlens diff --view`: the app, opened on the comparison (tui/inspector/diff.py)."""
     if not (sys.stdin is not None and sys.stdin.isatty() and sys.stdout is not None and sys.stdout.isatty()):
         print("turnlens diff: --view needs a terminal; without it the comparison is printed", file=sys.stderr)
@@ -85,7 +89,7 @@ def _view(options, operands: list[str]) -> int:
     return app.return_code or 0
 
 
-def _run_guarded(options, operands: list[str]) -> int:
+def _run_guarded(options: argparse.Namespace, operands: list[str]) -> int:
     from turnlens.formatting.export import output
 
     try:
@@ -101,7 +105,7 @@ def _run_guarded(options, operands: list[str]) -> int:
         return 2
 
 
-def _run(options, operands: list[str]) -> int:
+def _run(options: argparse.Namespace, operands: list[str]) -> int:
     from turnlens.formatting.diff.trees import DiffInputError
     from turnlens.formatting.diff.versions import plan_diff, run_diff
     from turnlens.formatting.evals.files import apply_size_option, max_file_size
@@ -167,7 +171,7 @@ class _Progress:
             sys.stderr.flush()
 
 
-def render(diff, fmt: str, verbose: bool = False) -> str:
+def render(diff: TreeDiff, fmt: str, verbose: bool = False) -> str:
     if fmt == "json":
         import json
 

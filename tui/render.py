@@ -17,13 +17,19 @@ from rich.style import Style
 from rich.text import Span as RichSpan
 from rich.text import Text
 
-from turnlens.formatting.model import EvalCase, FormattedCase, GuidelineConfig, Message, Rendered
+from turnlens.formatting.model import Diagnostic, EvalCase, FormattedCase, GuidelineConfig, Message, Rendered, Segment
 from turnlens.formatting.prompts.agentv4 import file_tags, file_tags_where
-from turnlens.formatting.prompts.highlight import file_spans, prompt_spans
+from turnlens.formatting.prompts.highlight import Span, file_spans, prompt_spans
 
-from .rows import RULE_SHORT, CaseRow, case_label, plural, relativize  # noqa: F401 - drawn here; re-exported for callers
+# (drawn here, and named here for the screens that draw with this module: re-exported)
+from .rows import RULE_SHORT as RULE_SHORT
+from .rows import CaseRow as CaseRow
+from .rows import case_label as case_label
+from .rows import plural as plural
+from .rows import relativize as relativize
 from .theme import DECORATION_CONTRAST, generation, legible, palette
-from .untrusted import sanitize, sanitize_label
+from .untrusted import sanitize as sanitize
+from .untrusted import sanitize_label as sanitize_label
 
 _ROLES = {"system": "role-system", "user": "role-user", "assistant": "role-assistant", "tool": "role-tool"}
 
@@ -123,7 +129,7 @@ def highlighted(text: str, *, path: str | None = None) -> Text:
 _new_tuple = tuple.__new__
 
 
-def _rich_spans(spans, offset: int = 0) -> list[RichSpan]:
+def _rich_spans(spans: Iterable[Span], offset: int = 0) -> list[RichSpan]:
     """Engine spans (start, end, kind) as Rich spans, shifted by `offset` (tens of thousands for a big embedded
     file: built without the namedtuple constructor, styles looked up once per kind)."""
     styles: dict[str, Style] = {}
@@ -380,7 +386,7 @@ def messages_text(
     return out
 
 
-def _fate_detail(detail: str, seg, mode: str, repo_root: str | None) -> str:
+def _fate_detail(detail: str, seg: Segment, mode: str, repo_root: str | None) -> str:
     """A segment's fate as the messages pane says it: paths under the repo root shown relative, except an AgentV 4
     file's tag, which names the file as the question of the mode on screen sends it (agent mode: its absolute
     path), not both modes' tags."""
@@ -448,7 +454,7 @@ def rule_badge(uses_markers: bool) -> Text:
     return Text(" FLAT ", style=palette().badge("flat"), end="")
 
 
-def diagnostic_line(d, repo_root: str | None) -> str:
+def diagnostic_line(d: Diagnostic, repo_root: str | None) -> str:
     where = relativize(d.file, repo_root) + (f":{d.line}" if d.line else "")
     return f"{where}: {relativize(d.message, repo_root)}"
 

@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen, Screen
+from textual.theme import Theme
 from textual.widgets import Static
 
 from turnlens.formatting.model import EvalCase, FormattedCase
@@ -83,7 +84,7 @@ def help_text(
     return Group(*parts)
 
 
-class HelpScreen(ModalScreen):
+class HelpScreen(ModalScreen[None]):
     """Keys and legend, made from the calling screen's action table."""
 
     BINDINGS = [
@@ -104,11 +105,11 @@ class HelpScreen(ModalScreen):
             yield Static(help_text(self.sections, self.legend), id="help-text")
 
 
-class PanesScreen(Screen):
+class PanesScreen(Screen[str | None]):  # (dismissed with the mode chosen on it, if one was)
     """A sub-screen of panes (grading, profile diff) with the inspector's pane keys: `z` maximises the focused pane
     (else MAIN_PANE), esc restores it, `?` shows help made from the screen's ACTIONS table."""
 
-    ACTIONS: tuple = ()
+    ACTIONS: tuple[Action, ...] = ()
     MAIN_PANE = ""  # the id of the pane `z` maximises when no pane has the focus
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -226,7 +227,7 @@ class ProfileDiffScreen(PanesScreen):
         if hasattr(self, "_title"):
             self._show_title()
 
-    def _theme_changed(self, theme) -> None:
+    def _theme_changed(self, theme: Theme) -> None:
         use_theme(theme)
         self._show()
 

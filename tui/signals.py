@@ -38,7 +38,7 @@ class SignalExit:
         self.app = app
         self.status: int | None = None
         self._previous: dict[int, Any] = {}
-        self._terminal: tuple[int, list] | None = None
+        self._terminal: tuple[int, list[Any]] | None = None  # (fd, termios attributes)
         self._ended = threading.Event()
         self._signum: int = signal.SIGTERM
 
@@ -76,7 +76,7 @@ class SignalExit:
         os.kill(os.getpid(), self._signum)  # its default action now: the process ends by the signal (128 + it)
 
 
-def _saved_terminal() -> tuple[int, list] | None:
+def _saved_terminal() -> tuple[int, list[Any]] | None:
     """The terminal's line settings before the app changed them (restored if the app cannot restore them)."""
     try:
         import termios
@@ -87,7 +87,7 @@ def _saved_terminal() -> tuple[int, list] | None:
         return None
 
 
-def restore_terminal(saved: tuple[int, list] | None) -> None:
+def restore_terminal(saved: tuple[int, list[Any]] | None) -> None:
     """The terminal as it was before the app: its modes off and its saved line settings (errors ignored: after
     SIGHUP there may be no terminal left)."""
     try:

@@ -12,6 +12,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
+from textual.theme import Theme
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
@@ -32,7 +33,7 @@ class _Cancelled(Exception):
     """The screen was left while the comparison ran."""
 
 
-class ChangesScreen(Screen):
+class ChangesScreen(Screen[None]):
     """What a change does to every test: `operands` as `turnlens diff` takes them, read from `cwd`."""
 
     ACTIONS = (
@@ -83,7 +84,7 @@ class ChangesScreen(Screen):
         self._title()
         self.compare()
 
-    def _theme_changed(self, theme) -> None:
+    def _theme_changed(self, theme: Theme) -> None:
         use_theme(theme)
         self._show()
 

@@ -14,8 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.theme import Theme
 from textual.widgets import Static
 
 from turnlens.formatting.model import EvalCase, FormattedCase
@@ -121,7 +123,7 @@ class GradingScreen(PanesScreen):
         self._show()
         self.query_one("#evaluator", Pane).focus()
 
-    def _theme_changed(self, theme) -> None:
+    def _theme_changed(self, theme: Theme) -> None:
         use_theme(theme)
         self._show()
 
@@ -134,7 +136,7 @@ class GradingScreen(PanesScreen):
         pane.set_title(self._prompt_title())
         pane.show(PaneText(text, copy), subtitle=f"{self.mode} · {len(copy)} chars", keep_scroll=keep_scroll)
 
-    def on_resize(self, event) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.width < STACK_BELOW, "-stacked")
         self.query_one("#screen-title", Static).update(self._title())
 
