@@ -275,7 +275,7 @@ def _say(message: str) -> None:
     print(sanitize_line(message), file=sys.stderr)
 
 
-def open_app(args: Sequence[str], *, terminal: bool = True) -> App | int:
+def open_app(args: Sequence[str], *, terminal: bool = True) -> App[None] | int:
     """The app `turnlens ARGS` runs (Textual imported only now), or the exit status of a refusal, said on stderr.
     `terminal=False` leaves out the check that standard input and output are a terminal (for
     benchmarks/bench_firstframe.py, which runs the app headless and times what the command does)."""

@@ -82,7 +82,7 @@ class CaseLoader:
         screen's first frame, it spares painting the screen empty and then again with the case."""
         paths = [f.path for f in self._session.files]
         session, generation = self._session, self.generation
-        workers: list[Worker] = []
+        workers: list[Worker[None]] = []
         quick, cut = quick_first(paths[0], session.dialect) if first_now and paths else (False, None)
         steps = load_steps(
             paths,

@@ -88,7 +88,7 @@ class FileWatcher:
                 await restart.wait()
                 continue
 
-            def relevant(_change, path: str, _watched=watched) -> bool:
+            def relevant(_change: object, path: str, _watched: set[str] = watched) -> bool:
                 return session.is_relevant(path, _watched)
 
             try:
