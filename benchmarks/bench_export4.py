@@ -134,8 +134,13 @@ def agreement(ours: bytes, theirs: bytes) -> str:
     def rows(data: bytes) -> list[dict]:
         return [r for r in (json.loads(line) for line in data.split(b"\n") if line.strip()) if "lm" in r]
 
+    def formatted(mode: dict) -> dict:
+        # the graders' prompts: the oracle gives them only with --graders, which runs each test through AgentV's
+        # runEvalCase (not the export timed here); tests/engine/test_graders_oracle.py checks them against the oracle
+        return {k: v for k, v in mode.items() if k != "graders"}
+
     a, b = rows(ours), rows(theirs)
-    key = lambda r: (r["id"], r["lm"], r["agent"], r["evaluator_prompt"])  # noqa: E731
+    key = lambda r: (r["id"], formatted(r["lm"]), formatted(r["agent"]), r["evaluator_prompt"])  # noqa: E731
     same = sum(1 for x, y in zip(a, b) if key(x) == key(y))
     return f"{same}/{len(b)} oracle tests identical in turnlens output ({len(a)} tests exported)"
 
