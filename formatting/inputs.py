@@ -67,7 +67,9 @@ def path_kind(path: str) -> PathKind:
             return PathKind.RESULTS_FOLDER if holds_results(path) else PathKind.EVAL_FOLDER
         from turnlens.formatting.evals.dialect import has_eval_files  # (wcmatch: only for a folder)
 
-        if not has_eval_files(path) and holds_results(path):
+        # A run folder holds each test as AgentV ran it (`task/EVAL.yaml`): those bundles are results, not eval
+        # files, so a copied results folder (CI artifacts, outside .agentv) is results too.
+        if holds_results(path) and not has_eval_files(path, skip_folder=is_run_folder):
             return PathKind.RESULTS_FOLDER
         return PathKind.EVAL_FOLDER
     if os.path.isfile(path) and (is_results_file(path) or is_blank_json_lines(path)):

@@ -10,7 +10,7 @@ included: a million unrelated rows) and the app overflow its stack.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 FORBIDDEN_ROOTS = ("/proc", "/sys")  # never searched nor read, whatever a link or a row says
 MAX_DEPTH = 64  # levels below the folder named that are searched; deeper subfolders are cut (and said to be)
@@ -35,7 +35,8 @@ class TreeWalk:
     A directory link is followed only when its real path lies inside one of `bounds` (real paths are taken of
     them) and outside /proc and /sys; `skip` names folders never entered. `cuts` receives (path, why) for each
     link not followed, each folder whose subfolders lie past `max_depth`, and `top` itself when it is in /proc or
-    /sys, and the walk itself when it stops after `max_folders`; `cut_count` counts them past MAX_CUTS."""
+    /sys, and the walk itself when it stops after `max_folders`; `cut_count` counts them past MAX_CUTS.
+    `skip_folder(path)`, when given, is asked of each subfolder: true leaves it out (and everything below it)."""
 
     def __init__(
         self,
@@ -44,8 +45,10 @@ class TreeWalk:
         skip: Iterable[str] = (),
         max_depth: int = MAX_DEPTH,
         max_folders: int = MAX_FOLDERS,
+        skip_folder: Callable[[str], bool] | None = None,
     ) -> None:
         self.top = top
+        self.skip_folder = skip_folder
         self.bounds = [os.path.realpath(b) for b in {top, *bounds} if b]
         self.skip = frozenset(skip)
         self.max_depth = max_depth
@@ -93,6 +96,8 @@ class TreeWalk:
                 elif entry.name in self.skip:
                     continue
                 elif entry.is_symlink() and not self._may_follow(entry.path):
+                    continue
+                elif self.skip_folder is not None and self.skip_folder(entry.path):
                     continue
                 else:
                     subfolders.append(entry.name)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from turnlens.formatting.evals.files import YAML_SUFFIXES, relative_path
@@ -204,13 +204,14 @@ def _dot_named(relative: str) -> bool:
     return any(part.startswith(".") and part not in (".", "..") for part in relative.split(os.sep))
 
 
-def has_eval_files(folder: str, repo_root: str | None = None) -> bool:
-    """Whether `folder` holds an eval file (as discover_eval_files finds them), stopping at the first."""
+def has_eval_files(folder: str, repo_root: str | None = None, skip_folder: Callable[[str], bool] | None = None) -> bool:
+    """Whether `folder` holds an eval file (as discover_eval_files finds them), stopping at the first; subfolders
+    for which `skip_folder` is true are not searched."""
     from turnlens.formatting.evals.paths import find_repo_root
 
     folder = os.path.abspath(folder)
     root = os.path.abspath(repo_root) if repo_root else find_repo_root(folder)
-    walk = TreeWalk(folder, bounds=(root,), skip=SKIP_DIRS)
+    walk = TreeWalk(folder, bounds=(root,), skip=SKIP_DIRS, skip_folder=skip_folder)
     return next(_walk_eval_files(walk, folder, root, _usable_patterns(folder, root), None, None), None) is not None
 
 

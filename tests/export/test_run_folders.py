@@ -73,3 +73,21 @@ def test_the_project_exports_its_eval_files_not_the_bundles():
 def test_eval_files_and_results_together_are_refused():
     proc = export(str(TASK.relative_to(PROJECT)), str(RUN.relative_to(PROJECT)))
     assert proc.returncode == 2 and b"cannot mix" in proc.stderr
+
+
+def test_a_copied_results_folder_outside_agentv_is_results(tmp_path):
+    """CI artifacts or a colleague's runs, copied anywhere: the folder holds runs, and its only eval files are the
+    runs' task bundles, so it is results (before, the bundles made it a folder of eval files)."""
+    import shutil
+
+    copy = tmp_path / "ci-results"
+    shutil.copytree(RESULTS, copy)
+    assert path_kind(str(copy)) is PathKind.RESULTS_FOLDER
+    (copy / "mine.eval.yaml").write_text("tests:\n  - id: own\n    criteria: c\n    input: hi\n")
+    assert path_kind(str(copy)) is PathKind.EVAL_FOLDER  # an eval file of its own, outside the runs: eval files
+    (copy / "mine.eval.yaml").unlink()
+    proc = subprocess.run(
+        [sys.executable, "-m", "turnlens", "export", str(copy)], cwd=tmp_path, capture_output=True, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert [json.loads(line)["test_id"] for line in proc.stdout.decode().splitlines()] == ["hello", "sum"]
