@@ -7,8 +7,16 @@ import shlex
 import signal
 import subprocess
 import threading
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any, Protocol
+
+from turnlens.formatting.sanitize import sanitize
+
+
+class Notify(Protocol):
+    def __call__(self, message: str, *, markup: bool = ..., severity: Any = ...) -> None: ...
+
 
 # Editors that take `FILE:LINE` after a flag instead of `+LINE FILE`.
 _GOTO_FLAG = {"code": "--goto", "code-insiders": "--goto", "codium": "--goto", "cursor": "--goto"}
@@ -28,6 +36,30 @@ def editor_command(path: str, line: int | None, environ: Mapping[str, str] = os.
     if name in _COLON_STYLE:
         return argv + [f"{path}:{line}"]
     return argv + [f"+{line}", path]
+
+
+def open_in_editor(
+    path: str, line: int | None, suspend: Callable[[], AbstractContextManager[None]], notify: Notify
+) -> None:
+    """The app (its `suspend`) hands the terminal to the editor at `path`:`line` and takes it back; whatever goes
+    wrong (a bad $EDITOR, a missing program, a terminal that cannot suspend) is a `notify`, never a traceback or a
+    frozen screen. The inspector's and the results view's `o`."""
+    from textual.app import SuspendNotSupported
+
+    try:
+        command = editor_command(path, line)
+    except ValueError as error:  # EDITOR='vim "x'
+        notify(f"Could not start the editor: $EDITOR is not a command line ({error})", markup=False)
+        return
+    problem = None
+    try:
+        # run_editor never raises: textual's suspend() resumes the terminal only when its block ends normally
+        with suspend():
+            problem = run_editor(command)
+    except SuspendNotSupported:
+        notify("This terminal cannot hand over to an editor.", markup=False, severity="warning")
+    if problem is not None:
+        notify(f"Could not start the editor: {sanitize(problem)}", markup=False, severity="error")
 
 
 def run_editor(command: list[str]) -> str | None:

@@ -7,6 +7,7 @@ from contextlib import nullcontext
 import pytest
 from tui_helpers import CASES, FIXTURE_REPO, WIDE, key_for, select, wait_for_idle
 
+import turnlens.tui.editor
 import turnlens.tui.inspector.screen
 from turnlens.tui.actions import bindings, palette_entries
 from turnlens.tui.app import make_app
@@ -316,7 +317,7 @@ class TestPaneActions:
         commands = []
         monkeypatch.setenv("EDITOR", "myeditor --wait")
         monkeypatch.delenv("VISUAL", raising=False)
-        monkeypatch.setattr(turnlens.tui.inspector.screen, "run_editor", commands.append)
+        monkeypatch.setattr(turnlens.tui.editor, "run_editor", commands.append)
         monkeypatch.setattr(app, "suspend", nullcontext)
         async with app.run_test(size=WIDE) as pilot:
             await started(pilot)

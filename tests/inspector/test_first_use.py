@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from tui_helpers import CASES, FIXTURE_REPO, NARROW, WIDE, select, wait_for_idle
 
+import turnlens.tui.editor
 import turnlens.tui.inspector.screen
 from turnlens.tui.app import make_app
 from turnlens.tui.inspector.screen import InspectorScreen
@@ -178,7 +179,7 @@ class TestEmptyStates:
         commands, copied = [], []
         monkeypatch.setenv("EDITOR", "myeditor")
         monkeypatch.delenv("VISUAL", raising=False)
-        monkeypatch.setattr(turnlens.tui.inspector.screen, "run_editor", commands.append)
+        monkeypatch.setattr(turnlens.tui.editor, "run_editor", commands.append)
         monkeypatch.setattr(app, "suspend", nullcontext)
         monkeypatch.setattr(app, "copy_to_clipboard", copied.append)
         async with app.run_test(size=WIDE) as pilot:

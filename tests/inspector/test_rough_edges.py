@@ -273,12 +273,11 @@ def test_an_installed_sample_is_told_apart_from_a_checkout(monkeypatch, tmp_path
 
 
 async def test_o_on_an_installed_sample_says_so_instead_of_opening_it(monkeypatch):
-    from turnlens.tui import session
-    from turnlens.tui.inspector import screen as inspector
+    from turnlens.tui import editor, session
 
     opened = []
     monkeypatch.setattr(session, "installed_sample", lambda path: True)
-    monkeypatch.setattr(inspector, "run_editor", lambda command: opened.append(command))
+    monkeypatch.setattr(editor, "run_editor", lambda command: opened.append(command))
     app = await _samples_app(monkeypatch)
     async with app.run_test(size=WIDE) as pilot:
         await wait_for_idle(pilot)

@@ -23,7 +23,7 @@ from turnlens.formatting.sanitize import sanitize
 from .. import render
 from ..actions import Action, bindings, bound_keys, key_of, table_commands
 from ..commands import InspectorCommands
-from ..editor import editor_command, run_editor
+from ..editor import open_in_editor
 from ..loading import stopped_note
 from ..navigation import OpenLatestResult
 from ..rows import CaseRow
@@ -851,22 +851,7 @@ class InspectorScreen(Screen):
                 timeout=8,
             )
             return
-        try:
-            command = editor_command(*target)
-        except ValueError as error:  # EDITOR='vim "x'
-            self.notify(f"Could not start the editor: $EDITOR is not a command line ({error})", markup=False)
-            return
-        from textual.app import SuspendNotSupported
-
-        problem = None
-        try:
-            # run_editor never raises: textual's suspend() resumes the terminal only when its block ends normally
-            with self.app.suspend():
-                problem = run_editor(command)
-        except SuspendNotSupported:
-            self.notify("This terminal cannot hand over to an editor.", markup=False, severity="warning")
-        if problem is not None:
-            self.notify(f"Could not start the editor: {sanitize(problem)}", markup=False, severity="error")
+        open_in_editor(*target, suspend=self.app.suspend, notify=self.notify)
 
     def action_copy(self, raw: bool = False) -> None:
         """The selection, else the focused pane's text; sanitised unless `raw` (what lands on the clipboard is

@@ -566,23 +566,9 @@ class ResultsScreen(ThemedScreen):
         self._inspect(eval_file.path, case, index, drift)
 
     def _edit(self, path: str, line: int | None) -> None:
-        from textual.app import SuspendNotSupported
+        from ..editor import open_in_editor
 
-        from ..editor import editor_command, run_editor
-
-        try:
-            command = editor_command(path, line)
-        except ValueError as error:
-            self.notify(f"Could not start the editor: $EDITOR is not a command line ({error})", markup=False)
-            return
-        problem = None
-        try:
-            with self.app.suspend():
-                problem = run_editor(command)
-        except SuspendNotSupported:
-            self.notify("This terminal cannot hand over to an editor.", markup=False, severity="warning")
-        if problem is not None:
-            self.notify(f"Could not start the editor: {visible_text(problem)}", markup=False, severity="error")
+        open_in_editor(path, line, suspend=self.app.suspend, notify=self.notify)
 
     def _inspect(self, path: str, case: EvalCase, index: int, drift: int | None) -> None:
         from ..session import Session
