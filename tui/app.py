@@ -4,19 +4,23 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from textual import on
 from textual.app import App, SystemCommand
 from textual.screen import Screen
+from textual.theme import Theme
 
 from turnlens.formatting import gcpause
 
 from .navigation import OpenLatestResult, OpenTestOfResult
 from .textual_compat import CrashReportWithoutLocals, start_in_theme
 from .theme import TURNLENS, highlight_texts, pane_title_text, use_theme
+
+if TYPE_CHECKING:
+    from .settings import Settings
 
 SCREENSHOT_HELP = "Save an SVG screenshot of the screen in the working folder (else the temp folder)."
 THEME = "turnlens"  # tui/theme.py: Textual's dark theme with the content's colours named
@@ -28,10 +32,16 @@ class TurnlensApp(CrashReportWithoutLocals):
     CSS_PATH = "app.tcss"
     TITLE = "turnlens"
 
-    def __init__(self, first_screen_factory, *, theme: str | None = None, settings: Any = None) -> None:
+    def __init__(
+        self,
+        first_screen_factory: Callable[[], Screen[Any]],
+        *,
+        theme: str | None = None,
+        settings: Settings | None = None,
+    ) -> None:
         super().__init__()
         self._first_screen_factory = first_screen_factory
-        self.settings = settings  # tui/settings.py's Settings: choices remembered (None: nothing is remembered)
+        self.settings = settings  # choices remembered (None: nothing is remembered)
         self.register_theme(TURNLENS)
         self.unknown_theme = theme if theme is not None and self.get_theme(theme) is None else None
         start_in_theme(self, theme if theme is not None and self.unknown_theme is None else THEME)
@@ -56,7 +66,8 @@ class TurnlensApp(CrashReportWithoutLocals):
 
         from .commands import BoundedPalette
 
-        if self.use_command_palette and not CommandPalette.is_open(self):
+        # (is_open takes an App[object] and reads only its screen; App is invariant in its return type)
+        if self.use_command_palette and not CommandPalette.is_open(cast("App[object]", self)):
             self.push_screen(BoundedPalette(id="--command-palette"))
 
     def on_mount(self) -> None:
@@ -73,7 +84,8 @@ class TurnlensApp(CrashReportWithoutLocals):
         if self.settings is not None:
             self.theme_changed_signal.subscribe(self, self._remember_theme)
 
-    def _remember_theme(self, theme: Any) -> None:
+    def _remember_theme(self, theme: Theme) -> None:
+        assert self.settings is not None  # (subscribed only with settings)
         problem = self.settings.remember(theme=theme.name)
         if problem is not None:
             self.notify(f"The theme is not remembered: {problem}", severity="warning", markup=False)
@@ -98,14 +110,14 @@ class TurnlensApp(CrashReportWithoutLocals):
         if opener is not None:
             opener(message.index)
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         from .inspector.screen import InspectorScreen
 
         if isinstance(screen, InspectorScreen) or hasattr(screen, "palette_commands"):
             return  # the screen's own provider lists them, after its actions (tui/commands.py)
         yield from self.system_commands(screen)
 
-    def system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """Textual's commands, with a Screenshot that saves where it can and says where (Textual's saves to
         ~/Downloads, and fails without one)."""
         for command in super().get_system_commands(screen):
@@ -134,7 +146,7 @@ class TurnlensApp(CrashReportWithoutLocals):
 
 
 def make_app(
-    paths: Sequence[str | os.PathLike] = (),
+    paths: Sequence[str | os.PathLike[str]] = (),
     *,
     repo_root: str | None = None,
     mode: str | None = None,  # None: each case in the mode AgentV would use for it
@@ -146,8 +158,8 @@ def make_app(
     delta: float | None = None,
     targets: tuple[str, str] | None = None,
     theme: str | None = None,
-    settings: Any = None,
-) -> App:
+    settings: Settings | None = None,
+) -> App[None]:
     """The app for eval files/folders (inspector) or AgentV results files (results view)."""
     path_list = [os.fspath(p) for p in paths]
     cwd = None
@@ -184,7 +196,7 @@ def make_app(
     notes = [_results_note(p, [q for q in path_list if q not in results]) for p in results]
     path_list = [p for p in path_list if p not in results]
 
-    def inspector():
+    def inspector() -> Screen[None]:
         from .inspector.screen import InspectorScreen
         from .session import Session  # the eval engine: not imported for results (their first frame is timed)
 
@@ -204,8 +216,18 @@ def _results_note(path: str, eval_paths: Sequence[str]) -> str:
 
 
 def _results_screen(
-    paths, *, repo_root, evals, mode, profile, watch=True, threshold=None, delta=None, targets=None, remembered=None
-) -> Screen:
+    paths: Sequence[str],
+    *,
+    repo_root: str | None,
+    evals: str | None,
+    mode: str | None,
+    profile: str,
+    watch: bool = True,
+    threshold: float | None = None,
+    delta: float | None = None,
+    targets: tuple[str, str] | None = None,
+    remembered: float | None = None,
+) -> Screen[None]:
     from .results import results_screen
 
     return results_screen(

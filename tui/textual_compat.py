@@ -7,6 +7,8 @@ an upgrade fails there, by name, rather than somewhere in the app.
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import App
 from textual.geometry import Size
 from textual.widget import Widget
@@ -20,7 +22,7 @@ __all__ = [
 ]
 
 
-def start_in_theme(app: App, name: str) -> None:
+def start_in_theme(app: App[Any], name: str) -> None:
     """Make the registered theme `name` the one `app` starts in, from its __init__. Setting `App.theme` there runs
     Textual's theme watcher, which has the whole stylesheet parsed again once the app runs (~15 ms before the first
     frame): the first parse used the variables of the default theme, made when the app was. Here the theme is set
@@ -42,7 +44,7 @@ def start_in_theme(app: App, name: str) -> None:
     app.stylesheet.set_variables(app.get_css_variables())
 
 
-class CrashReportWithoutLocals(App):
+class CrashReportWithoutLocals(App[None]):
     """Textual's crash report without the local variables of each frame: they hold the parsed eval and results
     data (untrusted, possibly large or secret) and would be printed to the terminal. Textual has no option for it,
     so its `App._fatal_error` is redone here with show_locals=False (its other steps as Textual takes them)."""

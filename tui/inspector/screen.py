@@ -8,15 +8,17 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
+from textual.theme import Theme
 from textual.widgets import Header, Static
 
 from turnlens.formatting import gcpause
 from turnlens.formatting.memlimit import limit_hit
+from turnlens.formatting.model import EvalCase, FormattedCase
 from turnlens.formatting.prompts import highlight
 from turnlens.formatting.sanitize import sanitize
 
@@ -53,7 +55,7 @@ from .views import (
 from .watcher import FileWatcher
 
 if TYPE_CHECKING:
-    from turnlens.formatting.results.latest import LatestIndex
+    from turnlens.formatting.results.latest import LatestIndex, LatestResult
 
 CASE_LIST_WIDTH = case_list.WIDTH
 CASE_LIST_CHROME = 6  # the list's border, scrollbar and option padding
@@ -270,7 +272,7 @@ INSPECTOR_ACTIONS: tuple[Action, ...] = (
 CHIP_KEYS = {chip_id: key_of(INSPECTOR_ACTIONS, action) for chip_id, action in CHIPS.items()}
 
 
-class InspectorScreen(Screen):
+class InspectorScreen(Screen[None]):
     """Eval cases of one or more files, side by side with what they become."""
 
     BINDINGS = bindings(INSPECTOR_ACTIONS)
@@ -355,7 +357,7 @@ class InspectorScreen(Screen):
         else:
             self._first_load_done()
 
-    def on_resize(self, event) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         self._apply_width(event.size.width)
         if self.latest is not None and self.current is not None:
             self.call_after_refresh(self._refit_rule_line)  # the latest result is fitted to the line's width
@@ -569,7 +571,7 @@ class InspectorScreen(Screen):
     async def _chip_clicked(self, event: Chip.Clicked) -> None:
         await self.run_action(event.chip.action)
 
-    def _theme_changed(self, theme) -> None:
+    def _theme_changed(self, theme: Theme) -> None:
         """Another theme: everything drawn with the old palette is drawn again (the view cache is keyed by it)."""
         use_theme(theme)
         if theme_generation() != self._drawn_generation:
@@ -683,7 +685,7 @@ class InspectorScreen(Screen):
                 self._diff_closed,
             )
 
-    def _step_to(self, direction: int, usable) -> bool:
+    def _step_to(self, direction: int, usable: Callable[[str], bool]) -> bool:
         """Move to the next (1) or previous (-1) listed case that `usable` accepts; for the sub-screens' [ and ]."""
         key = self.model.step(self.query_one(CaseList).visible_keys(), direction, usable)
         if not key or key == self.model.current:
@@ -692,12 +694,12 @@ class InspectorScreen(Screen):
         self.model.select(key)
         return True
 
-    def _grading_step(self, direction: int):
+    def _grading_step(self, direction: int) -> tuple[EvalCase, FormattedCase] | None:
         if not self._step_to(direction, lambda k: self.model.session.formatted(k, self.model.profile) is not None):
             return None
         return self.model.grading()[0]
 
-    def _diff_step(self, direction: int):
+    def _diff_step(self, direction: int) -> tuple[EvalCase, FormattedCase, FormattedCase, str] | None:
         if not self._step_to(direction, lambda k: self.model.session.formatted(k, "agentv") is not None):
             return None
         return self.model.profile_diff()[0]
@@ -810,7 +812,7 @@ class InspectorScreen(Screen):
         """A case's latest recorded result was looked for (formatting/results/latest.py); `found` None: none.
         `project`: the folder holding the `.agentv/` it was found in."""
 
-        def __init__(self, case_id: str, found: Any, project: str | None) -> None:
+        def __init__(self, case_id: str, found: LatestResult | None, project: str | None) -> None:
             super().__init__()
             self.case_id, self.found, self.project = case_id, found, project
 
@@ -818,7 +820,7 @@ class InspectorScreen(Screen):
     def _latest_found(self, message: LatestFound) -> None:
         self._open_latest(message.case_id, message.found, message.project)
 
-    def _open_latest(self, case_id: str, found, project: str | None) -> None:
+    def _open_latest(self, case_id: str, found: LatestResult | None, project: str | None) -> None:
         if found is None:
             self.notify(
                 f"No run under .agentv/results beside the eval file (up to {sanitize(self.session.repo_root)}) "

@@ -5,7 +5,7 @@ screen's other parts (the banner, the toolbar's chips, the empty state). Rich te
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -14,7 +14,7 @@ from rich.text import Text
 
 from turnlens.formatting import gcpause
 from turnlens.formatting.evals.files import FileReadError, display_path, read_text_file
-from turnlens.formatting.model import Diagnostic
+from turnlens.formatting.model import Diagnostic, EvalCase
 
 from .. import render
 from ..cache import BoundedCache
@@ -30,6 +30,9 @@ VIEW_CACHE_SIZE = 32  # case views kept (each holds its panes' wrapped lines): b
 # of 60 KB, as many as 32 of a few KB).
 VIEW_CACHE_CHARS = 1_000_000
 PRERENDER_AROUND = 12  # cases each side of the one on screen whose views are built ahead of a switch
+
+# A cached view's key: (file path, file generation, case index, mode, profile, theme generation)
+ViewKey = tuple[str, int, int, str, str, int]
 
 
 @dataclass
@@ -164,7 +167,7 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Case
     )
 
 
-def _messages_with_context(case, messages: Text) -> Text:
+def _messages_with_context(case: EvalCase, messages: Text) -> Text:
     """The messages as written, with what the suite prepended said above them and what interpolation replaced
     below them (agentv-4)."""
     preamble = authoring.messages_preamble(case)
@@ -183,7 +186,7 @@ def _messages_with_context(case, messages: Text) -> Text:
 
 
 @contextmanager
-def long_lived_allocations():
+def long_lived_allocations() -> Iterator[None]:
     """For building what stays cached (a case's view): no cyclic GC pass meanwhile (each would re-scan the heap for
     nothing). Not frozen afterwards: gc.freeze after each view also froze whatever garbage cycles were pending, for
     good (benchmarks/bench_firstframe.py's walk through every case grew by ~0.35 MiB a switch with it)."""
@@ -210,7 +213,7 @@ class CaseViews:
     def __init__(self, session: Session, size: int | None = None, chars: int | None = None) -> None:
         self._session = session
         self._max_chars = chars or VIEW_CACHE_CHARS
-        self._views: BoundedCache[tuple, CaseView] = BoundedCache(
+        self._views: BoundedCache[ViewKey, CaseView] = BoundedCache(
             size or VIEW_CACHE_SIZE, max_weight=self._max_chars, weigh=lambda view: view.chars
         )
 
@@ -226,8 +229,8 @@ class CaseViews:
         return self._get(key, mode, profile)[0]
 
     def _get(
-        self, key: str, mode: str, profile: str, keep: set[tuple] | None = None
-    ) -> tuple[CaseView | None, tuple | None]:
+        self, key: str, mode: str, profile: str, keep: set[ViewKey] | None = None
+    ) -> tuple[CaseView | None, ViewKey | None]:
         """(view, its cache key; None when it is not cached: with `keep`, a view that does not fit beside those
         is built and not cached)."""
         found = self._session.case(key)
@@ -268,7 +271,7 @@ class CaseViews:
         here = keys.index(current) if current in keys else 0
         nearby = keys[max(0, here - PRERENDER_AROUND) : here + PRERENDER_AROUND + 1]
         remaining = set(nearby)
-        kept: set[tuple] = set()
+        kept: set[ViewKey] = set()
         kept_chars = 0
         while remaining:
             if cancelled():
