@@ -223,6 +223,12 @@ class EvalCase:
         """AgentV runs the default grader only for a test without graders of its own."""
         return not self.assertions
 
+    @property
+    def source_file(self) -> str | None:
+        """The file the test was written in when not the eval file itself ("cases.yaml" of "cases.yaml line 3"): the
+        file its own graders' lines count in."""
+        return self.source.split(" line ", 1)[0] if self.source else None
+
 
 @dataclass
 class GuidelineConfig:

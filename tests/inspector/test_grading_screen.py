@@ -172,3 +172,23 @@ def test_the_grading_texts_say_an_aggregators_placeholder_is_filled_during_a_run
     assert "{{EVALUATOR_RESULTS_JSON}}" in copied  # what is copied is the prompt as written
     graders = authoring.grading_text(case, formatted).plain
     assert "its prompt's {{EVALUATOR_RESULTS_JSON}} is filled with the members' results during a run" in graders
+
+
+def test_a_grader_written_in_a_case_file_names_that_file_beside_its_line(tmp_path):
+    from turnlens.formatting.evals.loader import load_eval_file
+    from turnlens.formatting.prompts.engine import format_case
+    from turnlens.tui.inspector import authoring
+
+    (tmp_path / "cases").mkdir()
+    (tmp_path / "a.eval.yaml").write_text(
+        "assertions:\n  - type: contains\n    value: hi\ntests:\n  - file://cases/more.yaml\n", encoding="utf-8"
+    )
+    (tmp_path / "cases" / "more.yaml").write_text(
+        "# pulled in by a.eval.yaml\n- id: t\n  input: hey\n  assertions:\n    - type: contains\n      value: yo\n",
+        encoding="utf-8",
+    )
+    ev = load_eval_file(tmp_path / "a.eval.yaml", repo_root=str(tmp_path), cwd=str(tmp_path), environ={})
+    case = ev.cases[0]
+    graders = authoring.grading_text(case, format_case(case, ev)).plain
+    assert "cases/more.yaml line 5" in graders  # the test's own grader, in the case file
+    assert "  line 2  from the suite" in graders  # the suite's, in the eval file

@@ -247,9 +247,10 @@ def mode_reason(case: EvalCase, mode: str) -> str:
     return f"here; AgentV would use {case.agentv_mode} mode: {case.agentv_mode_reason}"
 
 
-def grader_line(n: int | str, grader: Grader, indent: str = "") -> Text:
+def grader_line(n: int | str, grader: Grader, indent: str = "", source_file: str | None = None) -> Text:
     """One grader as AgentV runs it: type, name, what decides its verdict, its settings; a composite's members
-    below it."""
+    below it. `source_file`: the file the test was written in when not the eval file (its own graders' lines count
+    there; the suite's count in the eval file)."""
     out = Text(end="")
     out.append(f"{indent}{n:>2} ", style=render.DIM)
     out.append(f" {render.sanitize(grader.recorded_type or '?')} ", style=TAG)
@@ -267,14 +268,16 @@ def grader_line(n: int | str, grader: Grader, indent: str = "") -> Text:
     if grader.negate:
         out.append("  negated", style=_warn())
     if grader.line:
-        out.append(f"  line {grader.line}", style=render.DIM)
+        where = f"{source_file} " if source_file and not grader.from_suite else ""
+        out.append(f"  {render.sanitize(where)}line {grader.line}", style=render.DIM)
     if grader.from_suite:
         out.append("  from the suite", style=NOTE)
     for line in _settings_lines(grader):
         out.append(f"\n{indent}    " + render.sanitize(line))
     for m, member in enumerate(grader.members, 1):
         out.append("\n")
-        out.append_text(grader_line(f"{n}.{m}", member, indent + "    "))
+        members_file = None if grader.from_suite else source_file
+        out.append_text(grader_line(f"{n}.{m}", member, indent + "    ", members_file))
     return out
 
 
@@ -341,7 +344,7 @@ def grading_text(case: EvalCase, formatted: FormattedCase) -> Text:
             )
             for n, grader in enumerate(case.assertions, 1):
                 out.append("\n")
-                out.append_text(grader_line(n, grader))
+                out.append_text(grader_line(n, grader, source_file=case.source_file))
             out.append("\n")
             out.append("The default grader does not run: this test has graders of its own.", style=NOTE)
         else:
