@@ -168,7 +168,7 @@ def run_toolong(path: str, timeout: float) -> dict:
 
 def in_process_index(path: str) -> tuple[float, int]:
     sys.path.insert(0, ROOT)
-    from turnlens.formatting.results.reader import ResultsFile
+    from turnlens.formatting.results.index import ResultsFile
 
     results = ResultsFile(path)
     started = time.perf_counter()

@@ -174,7 +174,7 @@ def run_toolong(folder: str, timeout: float) -> dict:
 
 
 def in_process_index(folder: str) -> tuple[float, int]:
-    from turnlens.formatting.results.reader import ResultsFile
+    from turnlens.formatting.results.index import ResultsFile
 
     results = ResultsFile(os.path.join(folder, "index.jsonl"))
     started = time.perf_counter()

@@ -20,7 +20,7 @@ import threading
 import time
 from pathlib import Path
 
-from turnlens.formatting.results.reader import ResultsFile
+from turnlens.formatting.results.index import ResultsFile
 
 BASE = 30  # rows the versions share at the start (past the 4 KB compared at the head)
 

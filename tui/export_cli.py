@@ -154,7 +154,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def _export_results(args: argparse.Namespace) -> int:
     from turnlens.formatting.export.results import stream_results, stream_stats
-    from turnlens.formatting.results.reader import DEFAULT_THRESHOLD
+    from turnlens.formatting.results.queries import DEFAULT_THRESHOLD
 
     if args.stats and args.format != "markdown":
         output.warn("turnlens export: --stats goes with --format markdown")

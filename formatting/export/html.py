@@ -213,7 +213,8 @@ def run_page(paths: list[str], threshold: float | None = None) -> tuple[str, lis
     from turnlens.formatting.export.results import export_row
     from turnlens.formatting.results.discover import expand_results_paths
     from turnlens.formatting.results.drift import DriftChecker
-    from turnlens.formatting.results.reader import DEFAULT_THRESHOLD, ResultsFile
+    from turnlens.formatting.results.index import ResultsFile
+    from turnlens.formatting.results.queries import DEFAULT_THRESHOLD
 
     threshold = DEFAULT_THRESHOLD if threshold is None else threshold
     sources, diagnostics = expand_results_paths(paths)

@@ -20,7 +20,9 @@ from turnlens.formatting.jsstr import LONE_SURROGATE
 from turnlens.formatting.model import Diagnostic
 from turnlens.formatting.records import JsonObject
 from turnlens.formatting.results.discover import expand_results_paths
-from turnlens.formatting.results.reader import DEFAULT_THRESHOLD, ResultRecord, ResultsFile, passes
+from turnlens.formatting.results.index import ResultsFile
+from turnlens.formatting.results.queries import DEFAULT_THRESHOLD, passes
+from turnlens.formatting.results.record import ResultRecord
 from turnlens.formatting.sanitize import sanitize, sanitize_line
 
 FORMATS = ("toon", "jsonl", "markdown")

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from turnlens.formatting.results.agentv_compare import DEFAULT_DELTA, Row, compare_results
-from turnlens.formatting.results.reader import FLAG_ERROR, FLAG_NO_SCORE, ResultsFile
+from turnlens.formatting.results.columns import FLAG_ERROR, FLAG_NO_SCORE
+from turnlens.formatting.results.index import ResultsFile
 
 Status = Literal["loss", "only in A", "only in B", "win", "tie"]
 # Worst news first: what an author must look at after a change.

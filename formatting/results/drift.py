@@ -20,7 +20,7 @@ from turnlens.formatting.evals.files import display_path
 from turnlens.formatting.jsstr import js_trim
 from turnlens.formatting.model import ChatMessage, EvalCase, EvalFile, FormattedCase, Rendered
 from turnlens.formatting.results.agentv4 import GraderScore
-from turnlens.formatting.results.reader import ResultRecord
+from turnlens.formatting.results.record import ResultRecord
 from turnlens.formatting.wording import plural
 
 if TYPE_CHECKING:

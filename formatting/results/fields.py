@@ -1,5 +1,5 @@
 """One results row's fields as turnlens keeps them: wrong types coerced to text (or left out) and never a crash,
-for both the 0.15 reader (reader.py) and the 4.x fields (agentv4.py)."""
+for both the 0.15 record (record.py) and the 4.x fields (agentv4.py)."""
 
 from __future__ import annotations
 

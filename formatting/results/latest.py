@@ -11,14 +11,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from turnlens.formatting.results.reader import (
-    DEFAULT_THRESHOLD,
-    FLAG_NO_SCORE,
-    VERDICT_ERROR,
-    VERDICT_PASS,
-    ResultsFile,
-    row_verdict,
-)
+from turnlens.formatting.results.columns import FLAG_NO_SCORE
+from turnlens.formatting.results.index import ResultsFile
+from turnlens.formatting.results.queries import DEFAULT_THRESHOLD, VERDICT_ERROR, VERDICT_PASS, row_verdict
 
 MAX_RUNS = 20
 

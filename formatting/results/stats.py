@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from turnlens.formatting.results.reader import FLAG_NO_SCORE, ResultsFile
+from turnlens.formatting.results.columns import FLAG_NO_SCORE
+from turnlens.formatting.results.index import ResultsFile
 
 PERCENTILES = (50, 90, 95, 99)
 ARTIFACT_LIMIT = 5000  # tests whose per-test files are read for tokens, tool and LLM calls; past it, the index only

@@ -22,7 +22,7 @@ import orjson
 
 from turnlens.formatting.evals.files import FileReadError, read_head
 from turnlens.formatting.records import JsonObject
-from turnlens.formatting.results.reader import DEFAULT_THRESHOLD
+from turnlens.formatting.results.queries import DEFAULT_THRESHOLD
 
 SOURCE_DEFAULT = "AgentV's default"
 SOURCE_FLAG = "--threshold"

@@ -12,7 +12,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from turnlens.formatting.results.reader import FLAG_NO_SCORE, ResultsFile
+from turnlens.formatting.results.columns import FLAG_NO_SCORE
+from turnlens.formatting.results.index import ResultsFile
 from turnlens.formatting.results.stats import to_fixed
 
 SLOPE_THRESHOLD = 0.01

@@ -410,7 +410,7 @@ def test_kind_by_content_matches_the_app(tmp_path):
 
 
 def test_millions_of_empty_records_index_nothing(tmp_path):
-    from turnlens.formatting.results.reader import ResultsFile
+    from turnlens.formatting.results.index import ResultsFile
 
     (tmp_path / "empty.jsonl").write_bytes(b"{}\n" * 300_000)
     results = ResultsFile(str(tmp_path / "empty.jsonl"))
@@ -424,7 +424,7 @@ def test_millions_of_empty_records_index_nothing(tmp_path):
 
 _SHRINK = """
 import os, sys
-from turnlens.formatting.results.reader import ResultsFile
+from turnlens.formatting.results.index import ResultsFile
 path = sys.argv[1]
 results = ResultsFile(path)
 steps = results.scan(batch_seconds=0)
@@ -521,7 +521,7 @@ def test_sanitize_ascii_shortcut_and_joined_lines_agree_with_the_full_pass():
 
 
 def test_one_sanitiser_everywhere(tmp_path):
-    from turnlens.formatting.results.reader import visible_text
+    from turnlens.formatting.results.record import visible_text
     from turnlens.formatting.sanitize import sanitize, sanitize_line
     from turnlens.tui import render
 
@@ -1166,7 +1166,7 @@ def test_a_signal_while_the_app_is_busy_still_restores_the_terminal(tmp_path, te
 
 def test_a_file_rewritten_in_place_longer_is_read_anew_not_appended(tmp_path):
     """Same inode, same first record, each version longer: the indexed records changed, so it is no append."""
-    from turnlens.formatting.results.reader import ResultsFile
+    from turnlens.formatting.results.index import ResultsFile
 
     path = tmp_path / "r.jsonl"
     row = '{"eval_id": "%s", "score": %s}\n'
@@ -1186,7 +1186,7 @@ def test_a_file_rewritten_in_place_longer_is_read_anew_not_appended(tmp_path):
 
 
 def test_a_results_file_removed_then_made_again_is_followed(tmp_path):
-    from turnlens.formatting.results.reader import ResultsFile
+    from turnlens.formatting.results.index import ResultsFile
 
     path = tmp_path / "r.jsonl"
     path.unlink(missing_ok=True)
@@ -1642,7 +1642,7 @@ async def test_an_eval_file_replaced_by_a_link_is_followed(tmp_path, monkeypatch
 def test_results_rows_javascript_reads_are_kept(tmp_path):
     """A number out of double range (1e400: Infinity to JSON.parse) and a lone surrogate escape: orjson refuses
     both, JSON.parse (so AgentV) reads both; NaN it refuses (issue 22.17, its results half)."""
-    from turnlens.formatting.results.reader import ResultsFile
+    from turnlens.formatting.results.index import ResultsFile
 
     path = tmp_path / "r.jsonl"
     path.write_text(

@@ -14,7 +14,7 @@ import pytest
 
 from turnlens.formatting.evals.loader import load_eval_file
 from turnlens.formatting.prompts.engine import format_case
-from turnlens.formatting.results.reader import read_all
+from turnlens.formatting.results.index import read_all
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "sample_evals"

@@ -9,7 +9,7 @@ import orjson
 import toon_format
 
 from turnlens.formatting.export.results import export_results, export_row
-from turnlens.formatting.results.reader import read_all
+from turnlens.formatting.results.index import read_all
 from turnlens.tui.export_cli import main
 
 FIXTURES = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures", "results")

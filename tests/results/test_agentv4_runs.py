@@ -17,7 +17,9 @@ from turnlens.formatting.inputs import PathKind, path_kind
 from turnlens.formatting.results.agentv4 import STATUS_EXECUTION_ERROR, STATUS_OK, STATUS_QUALITY_FAILURE
 from turnlens.formatting.results.artifacts import load_artifacts
 from turnlens.formatting.results.discover import expand_results_paths, find_runs, time_in_name
-from turnlens.formatting.results.reader import ResultsFile, read_all, record_from_mapping, select
+from turnlens.formatting.results.index import ResultsFile, read_all
+from turnlens.formatting.results.queries import select
+from turnlens.formatting.results.record import record_from_mapping
 from turnlens.formatting.results.sniff import is_results_file, is_run_folder
 
 V4 = Path(__file__).parents[1] / "fixtures" / "results" / "v4"

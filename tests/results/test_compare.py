@@ -7,7 +7,7 @@ import os
 import orjson
 
 from turnlens.formatting.results.compare import compare_runs, filter_rows, targets_of
-from turnlens.formatting.results.reader import ResultsFile
+from turnlens.formatting.results.index import ResultsFile
 
 FIXTURES = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures", "results")
 

@@ -13,7 +13,7 @@ from turnlens.formatting.results.drift import (
     project_root_of,
     unified_diff,
 )
-from turnlens.formatting.results.reader import read_all
+from turnlens.formatting.results.index import read_all
 
 PROJECT = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures", "results", "project")
 RUN = os.path.join(PROJECT, ".agentv", "results", "mini-run.jsonl")
@@ -58,7 +58,7 @@ def test_explicit_evals_path(tmp_path):
 
 
 def test_nothing_recorded():
-    from turnlens.formatting.results.reader import record_from_mapping
+    from turnlens.formatting.results.record import record_from_mapping
 
     report = DriftChecker(RUN).check(record_from_mapping({"eval_id": "greet-flat", "score": 1}, "f", 1))
     assert report.status == "nothing recorded"
@@ -77,7 +77,7 @@ V4_RUNS = os.path.join(
 
 def test_agentv4_runs_equal_drifted_and_not_found():
     from turnlens.formatting.results.drift import DriftChecker
-    from turnlens.formatting.results.reader import read_all
+    from turnlens.formatting.results.index import read_all
 
     first, second, streamed = (os.path.join(V4_RUNS, stamp, "index.jsonl") for stamp in sorted(os.listdir(V4_RUNS)))
     checker = DriftChecker(first)

@@ -21,7 +21,8 @@ from turnlens.formatting.results.drift import (
     parse_input_md,
     recorded_grader_prompts,
 )
-from turnlens.formatting.results.reader import read_all, record_from_mapping
+from turnlens.formatting.results.index import read_all
+from turnlens.formatting.results.record import record_from_mapping
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "results" / "grader-prompt"
 RESULTS = FIXTURE / "results.jsonl"

@@ -8,7 +8,8 @@ import shutil
 from pathlib import Path
 
 from turnlens.formatting.results.discover import RunWatcher, find_runs
-from turnlens.formatting.results.reader import ResultsFile, StatsCounter
+from turnlens.formatting.results.index import ResultsFile
+from turnlens.formatting.results.queries import StatsCounter
 
 SAMPLE_RUNS = Path(__file__).parents[2] / "sample_evals" / ".agentv" / "results"
 
@@ -46,10 +47,10 @@ class TestYamlFollow:
         path.write_bytes(b"".join(b"---\neval_id: r%d\nscore: 1\nanswer: %s\n" % (i, b"x" * 500) for i in range(200)))
         results = scanned(path)
         parsed = []
-        import turnlens.formatting.results.reader as reader
+        import turnlens.formatting.results.follow as follow
 
-        real = reader._load_yaml_document
-        monkeypatch.setattr(reader, "_load_yaml_document", lambda chunk: parsed.append(chunk) or real(chunk))
+        real = follow.load_yaml_document
+        monkeypatch.setattr(follow, "load_yaml_document", lambda chunk: parsed.append(chunk) or real(chunk))
         append(path, b"---\neval_id: new\nscore: 0\n")
         assert results.follow() == "grown" and results.count == 201
         # the last document as it was (unchanged: not parsed again) and the new one: nothing before them
@@ -78,7 +79,7 @@ class TestYamlFollow:
         revision = results.revision
         assert results.follow() == "grown" and results.count == 2 and results.revision == revision + 1
         assert results.statuses[1] == 0 and results.record(1).hits == ["late"]
-        assert results.grader_names == ["g"] and list(results.failing[results._string_ids["g"]]) == [1]
+        assert results.grader_names == ["g"] and list(results.failing_rows("g")) == [1]
         assert stats.update(results, 0.5).count == 2  # the counter starts over after a record changed
 
     def test_broken_documents_and_rewrites(self, tmp_path):

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from turnlens.formatting.results.drift import DriftChecker, moved_root
-from turnlens.formatting.results.reader import read_all
+from turnlens.formatting.results.index import read_all
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_evals"
 

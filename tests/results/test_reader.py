@@ -9,14 +9,9 @@ import orjson
 
 from turnlens.formatting.inputs import path_kind
 from turnlens.formatting.results.discover import expand_results_paths
-from turnlens.formatting.results.reader import (
-    ResultsFile,
-    compute_stats,
-    read_all,
-    record_from_mapping,
-    select,
-    visible_text,
-)
+from turnlens.formatting.results.index import ResultsFile, read_all
+from turnlens.formatting.results.queries import compute_stats, select
+from turnlens.formatting.results.record import record_from_mapping, visible_text
 
 FIXTURES = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures", "results")
 
@@ -208,7 +203,7 @@ class TestFullText:
 
 
 def test_stats_counter_goes_on_where_it_stopped(tmp_path):
-    from turnlens.formatting.results.reader import StatsCounter
+    from turnlens.formatting.results.queries import StatsCounter
 
     path = tmp_path / "grow.jsonl"
     rows = [{"eval_id": f"c{i}", "score": i / 10, **({"error": "x"} if i == 3 else {})} for i in range(10)]
@@ -222,7 +217,7 @@ def test_stats_counter_goes_on_where_it_stopped(tmp_path):
 
 
 def test_problems_are_capped_but_counted(tmp_path):
-    from turnlens.formatting.results.reader import MAX_DIAGNOSTICS
+    from turnlens.formatting.results.index import MAX_DIAGNOSTICS
 
     path = tmp_path / "binary.jsonl"
     path.write_bytes(b"\x00garbage\n" * (MAX_DIAGNOSTICS + 50) + b'{"eval_id": "ok", "score": 1}\n')

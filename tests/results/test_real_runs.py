@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from turnlens.formatting.results.reader import (
+from turnlens.formatting.results.index import ResultsFile
+from turnlens.formatting.results.queries import (
     VERDICT_ERROR,
     VERDICT_FAIL,
     VERDICT_PASS,
-    ResultsFile,
     compute_stats,
     row_verdict,
     select,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from turnlens.formatting.results.reader import FILTERS
+from turnlens.formatting.results.queries import FILTERS
 from turnlens.tui.results.model import (
     DRIFT_DRIFTED,
     CompareModel,

@@ -449,7 +449,7 @@ class TestResultsPolish:
             assert shown.get("escape") == "Back"
 
     def test_the_verdict_score_has_two_decimals_as_in_the_header(self):
-        from turnlens.formatting.results.reader import ResultRecord
+        from turnlens.formatting.results.record import ResultRecord
         from turnlens.tui.results.texts import verdict_text
 
         assert verdict_text(ResultRecord(file="f", line=1, score=0.4), 0.5).plain.count("0.40") >= 1

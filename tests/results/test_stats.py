@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from turnlens.formatting.results.reader import ResultsFile
+from turnlens.formatting.results.index import ResultsFile
 from turnlens.formatting.results.stats import (
     figures_of,
     group_stats,

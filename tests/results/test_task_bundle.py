@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 from turnlens.formatting.results.drift import AS_RUN, DriftChecker
-from turnlens.formatting.results.reader import ResultsFile
+from turnlens.formatting.results.index import ResultsFile
 from turnlens.formatting.results.task_bundle import task_bundle
 
 REAL = Path(__file__).resolve().parents[1] / "fixtures" / "results" / "real"

@@ -8,7 +8,7 @@ from pathlib import Path
 import orjson
 
 from turnlens.formatting.results.artifacts import load_artifacts
-from turnlens.formatting.results.reader import ResultsFile
+from turnlens.formatting.results.index import ResultsFile
 from turnlens.formatting.results.traces import read_trace, read_transcript
 
 RUN = (

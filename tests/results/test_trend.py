@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from turnlens.formatting.results.reader import ResultsFile
+from turnlens.formatting.results.index import ResultsFile
 from turnlens.formatting.results.trend import regression, sparkline, trend, trend_lines
 
 REAL = Path(__file__).resolve().parents[1] / "fixtures" / "results" / "real"

@@ -17,7 +17,8 @@ from textual.widgets import Static
 
 from turnlens.formatting.records import Diagnostic
 from turnlens.formatting.results.compare import CompareRow
-from turnlens.formatting.results.reader import DEFAULT_THRESHOLD, visible_text
+from turnlens.formatting.results.queries import DEFAULT_THRESHOLD
+from turnlens.formatting.results.record import visible_text
 from turnlens.formatting.sanitize import sanitize
 
 from ..actions import bindings, table_commands

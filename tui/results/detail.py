@@ -17,11 +17,9 @@ from textual.widgets import Markdown, Static, TabbedContent, TabPane, Tree
 
 from turnlens.formatting.results.artifacts import Artifacts, load_artifacts
 from turnlens.formatting.results.compare import CompareRow
-from turnlens.formatting.results.reader import (
-    DEFAULT_THRESHOLD,
-    ResultRecord,
-    ResultsFile,
-)
+from turnlens.formatting.results.index import ResultsFile
+from turnlens.formatting.results.queries import DEFAULT_THRESHOLD
+from turnlens.formatting.results.record import ResultRecord
 from turnlens.formatting.sanitize import sanitize as sanitize_copy
 
 from ..actions import bindings, table_commands

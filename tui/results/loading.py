@@ -14,7 +14,7 @@ from typing import Any
 from textual.dom import DOMNode
 from textual.message import Message
 
-from turnlens.formatting.results.reader import ScanProgress
+from turnlens.formatting.results.index import ScanProgress
 
 from .messages import Compared, DriftChecked, Followed, IndexProgressed, RowsSelected, RunsAppeared, TextFound
 from .model import DRIFT_CODES, DRIFT_OTHER, Run, Selection, select_rows

@@ -8,7 +8,7 @@ from typing import Any
 
 from textual.message import Message
 
-from turnlens.formatting.results.reader import ScanProgress
+from turnlens.formatting.results.index import ScanProgress
 
 from .model import Run, Selection
 

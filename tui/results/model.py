@@ -15,21 +15,20 @@ from typing import TYPE_CHECKING, Any
 
 from turnlens.formatting.records import Diagnostic
 from turnlens.formatting.results.discover import RunSource, run_source
-from turnlens.formatting.results.reader import (
+from turnlens.formatting.results.index import ResultsFile, ScanProgress
+from turnlens.formatting.results.queries import (
     DEFAULT_THRESHOLD,
     FILTERS,
     GRADER_FILTER,
     SORT_KEYS,
     VERDICT_PASS,
-    ResultsFile,
-    ScanProgress,
     Stats,
     StatsCounter,
     insert_selected,
     row_verdict,
     select,
-    visible_text,
 )
+from turnlens.formatting.results.record import visible_text
 from turnlens.formatting.results.threshold import RunThreshold, run_threshold
 
 if TYPE_CHECKING:  # (imported when two runs are compared, when drift is checked)

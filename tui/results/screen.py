@@ -22,7 +22,7 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from turnlens.formatting.records import Diagnostic
-from turnlens.formatting.results.reader import visible_text
+from turnlens.formatting.results.record import visible_text
 from turnlens.formatting.sanitize import sanitize
 
 from ..actions import bindings, table_commands
@@ -640,7 +640,7 @@ class ResultsScreen(ThemedScreen):
 
     @work(thread=True, exclusive=True, group="history")
     def _compute_history(self, paths: list[str], experiment: str) -> None:
-        from turnlens.formatting.results.reader import ResultsFile
+        from turnlens.formatting.results.index import ResultsFile
         from turnlens.formatting.results.trend import trend, trend_lines
 
         runs = []

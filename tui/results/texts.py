@@ -16,12 +16,8 @@ from turnlens.formatting.model import Rendered
 from turnlens.formatting.results.agentv4 import Assertion, GraderScore
 from turnlens.formatting.results.artifacts import Artifacts
 from turnlens.formatting.results.fields import RecordedRequest
-from turnlens.formatting.results.reader import (
-    DEFAULT_THRESHOLD,
-    EvaluatorResult,
-    ResultRecord,
-    truncate_text,
-)
+from turnlens.formatting.results.queries import DEFAULT_THRESHOLD
+from turnlens.formatting.results.record import EvaluatorResult, ResultRecord, truncate_text
 
 from ..render import chat_text, highlighted
 from ..theme import palette

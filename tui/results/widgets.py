@@ -25,15 +25,9 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Static
 
-from turnlens.formatting.results.reader import (
-    DEFAULT_THRESHOLD,
-    VERDICT_ERROR,
-    VERDICT_PASS,
-    ResultsFile,
-    V4Totals,
-    row_verdict,
-    visible_text,
-)
+from turnlens.formatting.results.index import ResultsFile
+from turnlens.formatting.results.queries import DEFAULT_THRESHOLD, VERDICT_ERROR, VERDICT_PASS, V4Totals, row_verdict
+from turnlens.formatting.results.record import visible_text
 from turnlens.formatting.wording import shorten_apart
 
 from ..theme import palette

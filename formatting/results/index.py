@@ -1,0 +1,361 @@
+"""The offset index of an AgentV results file: scanned once, followed while it grows, read back record by record.
+
+A results file holds one EvaluationResult per case, as JSONL or as YAML documents separated by `---` (which files
+are results: sniff.py). Files can be very large (a GB), so nothing here loads a whole file: `ResultsFile.scan()`
+reads it once, window by window (by offset, see source.py), and keeps per record only its byte range and a small
+summary in compact arrays (columns.py). A record is parsed in full only when asked for (`ResultsFile.record(i)`,
+record.py); `find_text` searches the records' bytes; `follow` indexes what a run appends (follow.py). What the list
+shows of the index — statistics, filters, sorts — is queries.py.
+
+Pure Python: never imports textual or rich.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from turnlens.formatting.evals.files import FileReadError
+from turnlens.formatting.jsjson import js_loads
+from turnlens.formatting.records import Diagnostic
+from turnlens.formatting.results.columns import RecordColumns
+from turnlens.formatting.results.follow import (
+    YAML_DOC_SEPARATOR,
+    Follower,
+    YamlTail,
+    leading_blank_lines,
+    stat_identity,
+)
+from turnlens.formatting.results.record import ResultRecord, load_yaml_document, record_from_mapping, too_big
+from turnlens.formatting.results.sniff import is_yaml_path
+from turnlens.formatting.results.source import FileChanged, Source
+
+# The window full-text search reads at a time.
+RELEASE_EVERY = 16 * 1024 * 1024
+
+MAX_DIAGNOSTICS = 1000
+
+
+@dataclass
+class ScanProgress:
+    """Posted while indexing: bytes done of size, records found so far."""
+
+    position: int
+    size: int
+    count: int
+    done: bool = False
+    elapsed: float = 0.0
+
+    @property
+    def fraction(self) -> float:
+        return 1.0 if self.size == 0 else min(1.0, self.position / self.size)
+
+
+class ResultsFile(RecordColumns):
+    """A results file opened for reading (by offset, see source.py): offset index and per-record summaries.
+
+    `scan()` is meant to run in a worker thread. It only ever appends; `count` is published last for each record,
+    so another thread may read summaries `0 .. count-1` at any time while the scan goes on.
+    """
+
+    def __init__(self, path: str) -> None:
+        super().__init__()
+        self.path = path
+        self.name = os.path.basename(path)
+        self.is_yaml = is_yaml_path(path)
+        self.size = 0
+        self.diagnostics: list[Diagnostic] = []  # the first MAX_DIAGNOSTICS problems
+        self.problem_count = 0  # all of them
+        self.error: Diagnostic | None = None  # the file could not be opened at all
+        self._error_identity: tuple[int, int, int] | None = None  # the file's when it could not be opened
+        self.scanned = False
+        self.scan_seconds = 0.0
+        self._src: Source | None = None  # open and not empty
+        self.changed: str | None = None  # why the file no longer matches the index (it got shorter)
+        self._lock = threading.Lock()
+        self._follower = Follower(self)
+
+    # -- opening ---------------------------------------------------------------------------------------------
+
+    def open(self) -> bool:
+        """Open the file (regular files only: a FIFO never blocks us). On failure `error` says why."""
+        if self._src is not None or self.size:
+            return True
+        try:
+            source = Source(self.path)
+        except FileReadError as error:
+            self.error = Diagnostic(self.path, None, f"cannot read: {error.reason}", "error")
+            self._error_identity = stat_identity(self.path)  # (None: it does not exist)
+            return False
+        self.size = source.size
+        if self.size:
+            self._src = source
+        else:
+            source.close()
+        return True
+
+    def close(self) -> None:
+        with self._lock:
+            if self._src is not None:
+                self._src.close()
+                self._src = None
+
+    def __enter__(self) -> ResultsFile:
+        self.open()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- problems --------------------------------------------------------------------------------------------
+
+    def add_problem(self, diagnostic: Diagnostic) -> None:
+        """Keep the first MAX_DIAGNOSTICS problems; count the rest (a binary file must not fill memory)."""
+        self.problem_count += 1
+        if len(self.diagnostics) < MAX_DIAGNOSTICS:
+            self.diagnostics.append(diagnostic)
+
+    def _file_changed(self, error: FileChanged) -> None:
+        """The file got shorter while read: keep what was indexed, say so (`changed`), read no further."""
+        self.changed = str(error)
+        self.add_problem(
+            Diagnostic(
+                self.path,
+                None,
+                f"the file changed while it was read: {error}; the first {self.count:,} records are shown, open "
+                "it again to read it anew",
+                "warning",
+            )
+        )
+
+    # -- scanning --------------------------------------------------------------------------------------------
+
+    def scan(self, batch_seconds: float = 0.1, stop: threading.Event | None = None) -> Iterator[ScanProgress]:
+        """Index the whole file. Yields progress after the first record and then every `batch_seconds`."""
+        started = time.monotonic()
+        if not self.open():
+            yield ScanProgress(0, 0, 0, done=True)
+            return
+        if self._src is None:
+            self.scanned = True
+            if self.is_yaml:
+                self._follower.yaml_tail = YamlTail(0, 1)
+            yield ScanProgress(0, 0, 0, done=True)
+            return
+        steps = self._scan_yaml(stop) if self.is_yaml else self._scan_jsonl(stop)
+        last = time.monotonic()
+        first = True
+        try:
+            for position in steps:
+                now = time.monotonic()
+                if first and self.count or now - last >= batch_seconds:
+                    first = first and not self.count
+                    last = now
+                    yield ScanProgress(position, self.size, self.count, elapsed=now - started)
+        except FileChanged as error:
+            self._file_changed(error)
+        self.scanned = True
+        self.scan_seconds = time.monotonic() - started
+        yield ScanProgress(self.size, self.size, self.count, done=True, elapsed=self.scan_seconds)
+
+    def _scan_jsonl(self, stop: threading.Event | None) -> Iterator[int]:
+        src = self._src
+        assert src is not None
+        loads = js_loads
+        start = 3 if src.read(0, 3) == b"\xef\xbb\xbf" else 0  # a UTF-8 byte order mark is not part of line 1
+        line = 0
+        size = self.size
+        for position, end, chunk in src.lines(start):
+            line += 1
+            if chunk and (chunk[0] not in b" \t\r" or bytes(chunk).strip(b" \t\r")):
+                try:
+                    data = loads(chunk)
+                except MemoryError:
+                    self.add_problem(too_big(self.path, line, len(chunk)))
+                except (orjson.JSONDecodeError, UnicodeDecodeError) as error:
+                    why = "truncated record (no final newline)" if end == size else "not valid JSON"
+                    self.add_problem(Diagnostic(self.path, line, f"{why}: {error}", "error"))
+                else:
+                    self.add_parsed(data, position, end, line)
+            if stop is not None and stop.is_set():
+                return
+            yield end + 1
+
+    def add_parsed(self, data: Any, start: int, end: int, line: int) -> None:
+        """Index a parsed record, or count why it is not one (an empty `{}` carries nothing to show)."""
+        if isinstance(data, dict) and data:
+            self.add(data, start, end, line)
+            return
+        self.problem_count += 1
+        if len(self.diagnostics) < MAX_DIAGNOSTICS:  # millions of `{}` lines: no Diagnostic built past the cap
+            if isinstance(data, dict):
+                what = "an empty mapping, not a result" if self.is_yaml else "an empty object, not a result"
+            else:
+                what = f"not a {'mapping' if self.is_yaml else 'JSON object'} but {type(data).__name__}"
+            self.diagnostics.append(Diagnostic(self.path, line, what, "error"))
+
+    def _scan_yaml(self, stop: threading.Event | None) -> Iterator[int]:
+        from turnlens.formatting.evals.yaml12 import YamlError
+
+        src = self._src
+        assert src is not None
+
+        def documents() -> Iterator[tuple[int, int, int]]:
+            """(start of a document's text, its end (the separator line after it, or EOF), its first line)."""
+            start, first_line, number = 0, 1, 0
+            for line_start, line_end, text in src.lines(0):
+                number += 1
+                # (a memoryview equals the bytes it holds; typeshed does not say so)
+                if text[:3] == b"---" and YAML_DOC_SEPARATOR.match(text):  # type: ignore[comparison-overlap]
+                    yield start, line_start, first_line
+                    start, first_line = line_end + 1, number + 1
+            yield start, self.size, first_line
+
+        for doc_start, doc_end, line in documents():
+            if doc_start > self.size:
+                break
+            before = (self.count, self.v4_count, self.problem_count)
+            chunk = src.read(doc_start, doc_end)
+            if chunk.strip() and chunk.strip() != b"...":
+                try:
+                    data = load_yaml_document(chunk)
+                except YamlError as error:
+                    where = line + error.line - 1 if error.line else line
+                    self.add_problem(Diagnostic(self.path, where, f"not valid YAML: {error.message}", "error"))
+                else:
+                    if data is not None:
+                        self.add_parsed(data, doc_start, doc_end, line + leading_blank_lines(chunk))
+            self._follower.yaml_tail = YamlTail(
+                doc_start,
+                line,
+                before[0] if self.count > before[0] else -1,
+                self.v4_count > before[1],
+                self.problem_count > before[2],
+            )
+            if stop is not None and stop.is_set():
+                return
+            yield doc_end
+
+    # -- following a file that grows (a run in progress): follow.py -------------------------------------------
+
+    def follow(self, limit: int = 64 * 1024 * 1024) -> str:
+        """Look at the file again once it is indexed: "same", "grown" (new records indexed; `count` grew) or
+        "replaced" (truncated, rewritten or removed: open it anew). Reads at most `limit` new bytes per call."""
+        if self.error is not None:  # could not be opened: a file made (again) since is read anew
+            return "same" if stat_identity(self.path) == self._error_identity else "replaced"
+        if not self.scanned:
+            return "same"
+        try:
+            stat = os.stat(self.path)
+        except OSError:
+            return "replaced"
+        return self._follower.follow(stat, self.is_yaml, limit)
+
+    def grow_to(self, size: int) -> None:
+        """Make records up to byte `size` readable (`raw`, `find_text`)."""
+        with self._lock:
+            if self._src is None:  # it was empty when opened
+                try:
+                    self._src = Source(self.path)
+                except FileReadError:
+                    return
+            self._src.size = size  # read by offset: nothing to map again
+            self.size = size
+
+    # -- full-text search ------------------------------------------------------------------------------------
+
+    def find_text(
+        self, needle: str, stop: threading.Event | None = None, window: int = RELEASE_EVERY
+    ) -> bytearray | None:
+        """Records whose raw text contains `needle` (case-insensitive), as a 0/1 mask over record indexes.
+
+        Reads the file window by window for the needle as it is written in the file: JSON-escaped for JSONL; ASCII
+        letters match either case. Returns None when stopped. Only records indexed so far count; a file that got
+        shorter meanwhile gives the records found before the change (and sets `changed`).
+        """
+        mask = bytearray(self.count)
+        if not needle or self._src is None:
+            return mask
+        try:
+            return self._find_text(mask, needle, stop, window)
+        except FileChanged as error:
+            self._file_changed(error)
+            return mask
+
+    def _find_text(self, mask: bytearray, needle: str, stop: threading.Event | None, window: int) -> bytearray | None:
+        assert self._src is not None
+        raw = orjson.dumps(needle)[1:-1] if not self.is_yaml else needle.encode("utf-8")
+        wanted = raw.lower()  # ASCII case folding, done in C on each window: far faster than re.IGNORECASE
+        read, starts, ends = self._src.read, self.starts, self.ends
+        count = len(mask)
+        limit = ends[count - 1] if count else 0
+        position = 0
+        overlap = max(0, len(wanted) - 1)
+        while position < limit:
+            if stop is not None and stop.is_set():
+                return None
+            window_end = min(limit, position + window)
+            chunk = read(position, min(limit, window_end + overlap)).lower()
+            found = chunk.find(wanted)
+            while found != -1 and position + found < window_end:
+                absolute = position + found
+                record = bisect.bisect_right(starts, absolute, 0, count) - 1
+                if record >= 0 and absolute + len(wanted) <= ends[record]:
+                    mask[record] = 1
+                    found = chunk.find(wanted, max(found + 1, ends[record] - position))  # one hit per record
+                else:
+                    found = chunk.find(wanted, found + 1)
+            del chunk
+            position = window_end
+        return mask
+
+    # -- reading ---------------------------------------------------------------------------------------------
+
+    def raw(self, index: int) -> bytes:
+        """The bytes of record `index` (a copy). Raises FileChanged when the file got shorter since it was indexed."""
+        with self._lock:
+            if self._src is None and not self.open():
+                return b""
+            if self._src is None:
+                return b""
+            return self._src.read(self.starts[index], self.ends[index])
+
+    def record(self, index: int) -> ResultRecord:
+        """Parse record `index` in full. May take a while for a 10 MB record: call it from a worker."""
+        line = self.lines[index]
+        try:
+            data = self.raw(index)
+        except FileChanged as error:
+            record = ResultRecord(file=self.path, line=line)
+            message = f"cannot read this record: the file changed since it was indexed ({error}); open it again"
+            record.diagnostics.append(Diagnostic(self.path, line, message, "error"))
+            return record
+        try:
+            if self.is_yaml:
+                parsed = load_yaml_document(data)
+            else:
+                parsed = js_loads(data)
+        except MemoryError:
+            record = ResultRecord(file=self.path, line=line)
+            record.diagnostics.append(too_big(self.path, line, len(data)))
+            return record
+        except Exception as error:  # the file changed under us
+            record = ResultRecord(file=self.path, line=line)
+            record.diagnostics.append(Diagnostic(self.path, line, f"cannot parse record: {error}", "error"))
+            return record
+        return record_from_mapping(parsed, self.path, line)
+
+
+def read_all(path: str) -> tuple[ResultsFile, list[ResultRecord]]:
+    """Index and parse a whole (small) file: for tests, export and compare of modest runs."""
+    results = ResultsFile(path)
+    for _ in results.scan():
+        pass
+    return results, [results.record(i) for i in range(results.count)]
