@@ -501,6 +501,8 @@ def _read_graders(
     doc: YamlDoc | None,
     jsonl_line: int | None,
     home: tuple[str, int | None],
+    *,
+    criteria_as_written: bool = True,
 ) -> str | None:
     """The test's graders as AgentV parses them (formatting/graders/), their warnings on the file; the message
     AgentV skips the test with when one cannot be parsed, else None."""
@@ -551,7 +553,10 @@ def _read_graders(
         raise Refused(refused.message, refused.line, refused.file) from None
     case.diagnostics.extend(at(line, message) for message, line in [*parsed.warnings, *parsed.traps])
     case.assertions = parsed.graders
-    if parsed.graders and not js_blank(case.criteria or "") and not reads_criteria(parsed.graders):
+    # (an Agent Skills evals.json writes no criteria: its expected_output becomes both the criteria and the reference
+    # answer, which its graders (llm-graders all) read as the reference answer: nothing its author wrote goes unread)
+    unread = criteria_as_written and not js_blank(case.criteria or "")
+    if parsed.graders and unread and not reads_criteria(parsed.graders):
         case.diagnostics.append(
             Diagnostic(
                 home[0],
@@ -810,7 +815,7 @@ def _build_test(
         _unset_variable_trap(ctx, case)
 
     _conversation_note(case, raw, turns)
-    problem = _read_graders(ctx, case, raw, suite, label, doc, jsonl_line, home)
+    problem = _read_graders(ctx, case, raw, suite, label, doc, jsonl_line, home, criteria_as_written=require_spec)
     if problem is not None:
         case.skipped = problem
         where = f" at line {jsonl_line}" if jsonl_line is not None else ""

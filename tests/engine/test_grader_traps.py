@@ -63,6 +63,18 @@ def test_criteria_no_grader_reads(tmp_path):
     assert rows["default"]["warnings"] == []
 
 
+def test_an_agent_skills_expected_output_is_no_unread_criteria(tmp_path):
+    """An evals.json's expected_output becomes the test's criteria and its reference answer; its string assertions
+    become llm-graders with prompts of their own, which read it as the reference answer: no warning."""
+    (tmp_path / "evals.json").write_text(
+        '{"evals": [{"id": 1, "prompt": "hi", "expected_output": "yo", "assertions": ["says yo"]}]}', encoding="utf-8"
+    )
+    ev = load_eval_file(tmp_path / "evals.json", repo_root=str(tmp_path), cwd=str(tmp_path), environ={})
+    (row,) = iter_rows(ev)
+    assert row["warnings"] == []
+    assert "[[ ## reference_answer ## ]]\nyo\n" in row["lm"]["graders"][0]["input"]["userPrompt"]
+
+
 def test_agentv_grader_warnings_are_on_the_case(tmp_path):
     rows = _rows(
         tmp_path,
