@@ -156,8 +156,8 @@ import gc, sys, time
 gc.disable()  # as `turnlens export` does
 t0 = time.perf_counter()
 import orjson
-from turnlens.formatting.prompts.engine import format_case
-from turnlens.formatting.evals.loader import load_eval_file
+from turnlens.formatting.dialects.format import format_case
+from turnlens.formatting.dialects.load import load_eval_file
 t1 = time.perf_counter()
 ev = load_eval_file(sys.argv[1], repo_root=".", cwd=".")
 t2 = time.perf_counter()

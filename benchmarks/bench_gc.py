@@ -34,7 +34,7 @@ LOAD = (
     PATCH
     + r"""
 import time
-from turnlens.formatting.evals.loader import load_eval_file
+from turnlens.formatting.dialects.load import load_eval_file
 start = time.perf_counter()
 load_eval_file(sys.argv[2], repo_root=sys.argv[3])
 print(time.perf_counter() - start)

@@ -22,34 +22,28 @@ Profile = Literal["agentv", "design"]
 MODES: tuple[Mode, ...] = ("lm", "agent")
 PROFILES: tuple[Profile, ...] = ("agentv", "design")
 
-# The AgentV file format a file is read in (see formatting/evals/dialect.py): 0.15.x (`evalcases`,
-# `input_messages`, guidelines) or 4.x (`tests`, `input`, `input_files`, `criteria`, `expected_output`).
-Dialect = Literal["agentv-0.15", "agentv-4"]
-DIALECTS: tuple[Dialect, ...] = ("agentv-0.15", "agentv-4")
-
 
 @dataclass(frozen=True, slots=True)
 class DialectLabels:
-    """What the UI says about a dialect and which of its views apply, read off the data (EvalFile.labels,
-    Rendered.labels, FormattedCase.labels) so that nothing outside the engine compares dialect names."""
+    """A dialect's name and what the UI says about it and which of its views apply, read off the data
+    (EvalFile.labels, Rendered.labels, FormattedCase.labels) so that nothing outside formatting/dialects/ compares
+    dialect names. Each dialect's are in its module there (formatting/dialects/registry.py lists them)."""
 
+    name: str  # as --dialect takes it and export rows give it: `agentv-0.15`, `agentv-4`
     tag: str  # short, for a file's heading in the case list
     title: str  # the format as people name it
     system_field: str  # what the provider receives beside `question` (and `chatPrompt`)
-    guidelines: bool  # files matching the guideline patterns are sent as `guidelines` (the config explains them)
+    # files matching the guideline patterns are sent as `guidelines` (the config explains them); a Rendered then has
+    # `question`, `guidelines`, `chatPrompt`, else `question`, `chatPrompt`, `systemMessage`
+    guidelines: bool
     default_prompt: str  # the name of the prompt that grades a case without graders or evaluators of its own
     # graded by AgentV 4 graders (`criteria`, `expected_output`, `assertions`; prompts in lm and in agent mode); else
     # by 0.15 evaluators (`outcome`, `expected_messages`, `evaluators`; the lm question)
     graders: bool
 
 
-# Every dialect's labels. A new dialect: its name in Dialect, its labels here, its shape in evals/dialect.py (where
-# the AgentV 5 pre-releases are recognised and named), its loader in evals/loader.py, its formatting strategy in
-# prompts/engine.py's FORMATTING.
-DIALECT_LABELS: dict[Dialect, DialectLabels] = {
-    "agentv-0.15": DialectLabels("0.15", "AgentV 0.15", "guidelines", True, "default evaluator", False),
-    "agentv-4": DialectLabels("4.x", "AgentV 4", "systemMessage", False, "default grader", True),
-}
+# The labels of what no dialect read: a refused file, a chatPrompt shown from a results file's recorded request.
+UNREAD = DialectLabels("", "", "", "guidelines", True, "", False)
 
 
 # What became of one content segment of one message, for the explanation.
@@ -251,42 +245,43 @@ class EvalFile:
     diagnostics: list[Diagnostic] = field(default_factory=list)  # file-level warnings
     error: Diagnostic | None = None  # the file was refused: no cases
     watched_paths: set[str] = field(default_factory=set)  # eval file, config, every referenced file (absolute)
-    # the dialect the file was read in, and one sentence saying why (its shape, or --dialect)
-    dialect: Dialect = "agentv-0.15"
+    # the dialect the file was read in (UNREAD when refused before one was decided), and one sentence saying why (its
+    # shape, or --dialect)
+    labels: DialectLabels = UNREAD
     dialect_reason: str = ""
     # agentv-4: the suite's name (`name`, the sidecar's, or the file name) and description
     suite_name: str | None = None
     description: str | None = None
 
     @property
-    def labels(self) -> DialectLabels:
-        return DIALECT_LABELS[self.dialect]
+    def dialect(self) -> str:
+        return self.labels.name
 
 
 @dataclass
 class Rendered:
     """What one mode/profile produces for a case.
 
-    agentv-0.15: question, guidelines, chatPrompt. agentv-4: question, chatPrompt and `system_message` (AgentV 4's
-    systemMessage: the leading system messages' text, computed flat or not, None when there is none); `guidelines`
-    is then always "" (4.x has none) and is left out of `to_json`.
+    A dialect that sends guidelines (`labels.guidelines`, 0.15): question, guidelines, chatPrompt. Otherwise (4.x):
+    question, chatPrompt and `system_message` (AgentV 4's systemMessage: the leading system messages' text, computed
+    flat or not, None when there is none); `guidelines` is then always "" and is left out of `to_json`.
     """
 
     question: str
     guidelines: str
     chat_prompt: list[ChatMessage] | None
     system_message: str | None = None
-    dialect: Dialect = "agentv-0.15"
+    labels: DialectLabels = UNREAD  # the dialect that rendered it
 
     @property
-    def labels(self) -> DialectLabels:
-        return DIALECT_LABELS[self.dialect]
+    def dialect(self) -> str:
+        return self.labels.name
 
     def to_json(self) -> JsonObject:
         chat = None if self.chat_prompt is None else [m.to_json() for m in self.chat_prompt]
-        if self.dialect == "agentv-4":
-            return {"question": self.question, "chatPrompt": chat, "systemMessage": self.system_message}
-        return {"question": self.question, "guidelines": self.guidelines, "chatPrompt": chat}
+        if self.labels.guidelines:
+            return {"question": self.question, "guidelines": self.guidelines, "chatPrompt": chat}
+        return {"question": self.question, "chatPrompt": chat, "systemMessage": self.system_message}
 
 
 RuleKind = Literal["non-user turn", "several visible turns", "single visible turn", "no visible content"]
@@ -355,12 +350,12 @@ class FormattedCase:
     evaluator_prompts: list[EvaluatorPrompt] | None = None
 
     @property
-    def dialect(self) -> Dialect:
+    def dialect(self) -> str:
         return self.lm.dialect
 
     @property
     def labels(self) -> DialectLabels:
-        return DIALECT_LABELS[self.lm.dialect]
+        return self.lm.labels
 
     @property
     def system_message(self) -> str | None:

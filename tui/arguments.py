@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
 from typing import NoReturn
 
 from turnlens.formatting.sanitize import sanitize_line
@@ -16,3 +17,17 @@ class ArgumentParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {sanitize_line(message)}\n")
+
+
+class DialectChoices:
+    """--dialect's choices: `auto` and every dialect's name (formatting/dialects/registry.py), looked up only when
+    a name other than `auto` is given or the choices are listed (help, an error): the registry imports the loaders
+    and the formatting engine, which the results view and a plain start do without."""
+
+    def __iter__(self) -> Iterator[str]:
+        from turnlens.formatting.dialects.registry import names
+
+        return iter(("auto", *names()))
+
+    def __contains__(self, value: object) -> bool:
+        return value == "auto" or value in list(self)

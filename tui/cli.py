@@ -10,7 +10,7 @@ import textwrap
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from turnlens.tui.arguments import ArgumentParser
+from turnlens.tui.arguments import ArgumentParser, DialectChoices
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -133,7 +133,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--dialect",
-        choices=("auto", "agentv-0.15", "agentv-4"),
+        choices=DialectChoices(),
         default="auto",
         help="AgentV file format to read the eval files in (default: auto, from each file's shape)",
     )

@@ -12,14 +12,13 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # (imported where used: the command starts fast)
     from turnlens.formatting.diff.compare import TreeDiff
 
-from turnlens.tui.arguments import ArgumentParser
+from turnlens.tui.arguments import ArgumentParser, DialectChoices
 
 FORMATS = ("text", "json", "markdown", "html")
 
 
 def _parser() -> argparse.ArgumentParser:
     from turnlens.formatting.evals.files import SIZE_OPTION_HELP
-    from turnlens.formatting.model import DIALECTS
 
     p = ArgumentParser(
         prog="turnlens diff",
@@ -45,7 +44,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-v", "--verbose", action="store_true", help="text format: show each changed field's diff")
     p.add_argument(
         "--dialect",
-        choices=("auto", *DIALECTS),
+        choices=DialectChoices(),
         default="auto",
         help="AgentV file format to read (default: auto, from each file's shape)",
     )

@@ -17,8 +17,8 @@ from collections.abc import Callable, Sequence
 from turnlens.formatting import gcpause
 from turnlens.formatting.evals.files import SIZE_OPTION_HELP, apply_size_option
 from turnlens.formatting.export import output
-from turnlens.formatting.model import DIALECTS, PROFILES
-from turnlens.tui.arguments import ArgumentParser
+from turnlens.formatting.model import PROFILES
+from turnlens.tui.arguments import ArgumentParser, DialectChoices
 
 RESULTS_FORMATS = ("jsonl", "markdown", "toon")
 # html: one self-contained page, for eval files too; json: runs compared, as `agentv compare … --json` prints them
@@ -47,7 +47,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--profile", choices=PROFILES, default="agentv", help="chatPrompt profile (default: agentv)")
     p.add_argument(
         "--dialect",
-        choices=("auto", *DIALECTS),
+        choices=DialectChoices(),
         default="auto",
         help="AgentV file format to read (default: auto, from each file's shape)",
     )

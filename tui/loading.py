@@ -26,13 +26,15 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from turnlens.formatting.dialects.format import format_case
+from turnlens.formatting.dialects.load import load_eval_file
+from turnlens.formatting.dialects.registry import cut_at
 from turnlens.formatting.evals.files import FileReadError, read_bytes, read_head, wide_encoding
-from turnlens.formatting.evals.loader import OUT_OF_MEMORY, load_eval_file
+from turnlens.formatting.evals.loader import OUT_OF_MEMORY
 from turnlens.formatting.evals.references import NOT_UTF8, decode_eval_bytes
-from turnlens.formatting.evals.slices import Slice, cut_key, drop_borrowed, joined, piece, split_slices
+from turnlens.formatting.evals.slices import Slice, drop_borrowed, joined, piece, split_slices
 from turnlens.formatting.memlimit import limit_hit
 from turnlens.formatting.model import Diagnostic, EvalFile, FormattedCase, Profile
-from turnlens.formatting.prompts.engine import format_case
 
 from .rows import RULE_SHORT, CaseRow, case_label
 
@@ -134,9 +136,10 @@ def cut_file(path: str, dialect: str = "auto") -> Cut | None:
     del raw
     if path.lower().endswith(".jsonl"):
         return Cut(text, [], jsonl_parts(text), bad_line, jsonl=True)
-    key = cut_key(path, text, dialect)
-    if key is None:
+    cut = cut_at(path, text, dialect)
+    if cut is None:
         return None
+    key = cut[0]
     slices = split_slices(text, max(2, min(MAX_SLICES, len(text) // FIRST_SLICE_BYTES)), key, min_bytes=CUT_FROM_BYTES)
     if slices is None:
         slices = split_slices(text, 2, key, min_bytes=CUT_FROM_BYTES)  # few, big cases

@@ -147,15 +147,15 @@ def _chat_text(rendered: Rendered) -> str | None:
     return "\n".join(f"[{m.role}]\n{m.content}" for m in rendered.chat_prompt)
 
 
-def _grader_prompts(case: EvalCase, fc: FormattedCase, v4: bool) -> dict[str, str]:
-    """Each grader's prompt in lm and agent mode. AgentV 4: every prompt the test's grading sends, in AgentV's
-    order (formatting/graders: the default grader's only for a test without graders of its own), and each listed
-    grader's definition (a `contains` value or a script changes what is checked, not a prompt). 0.15: the default
-    evaluator's prompt and each of the case's own evaluators'."""
+def _grader_prompts(case: EvalCase, fc: FormattedCase, graders: bool) -> dict[str, str]:
+    """Each grader's prompt in lm and agent mode. A dialect graded by `graders` (AgentV 4): every prompt the test's
+    grading sends, in AgentV's order (formatting/graders: the default grader's only for a test without graders of
+    its own), and each listed grader's definition (a `contains` value or a script changes what is checked, not a
+    prompt). Else (0.15): the default evaluator's prompt and each of the case's own evaluators'."""
     from turnlens.formatting.prompts.agentv015 import evaluator_prompt
 
     out: dict[str, str] = {}
-    if v4:
+    if graders:
         from turnlens.formatting.graders.prompts import sent_prompts
 
         for mode in ("lm", "agent"):
@@ -185,7 +185,6 @@ def _grader_prompts(case: EvalCase, fc: FormattedCase, v4: bool) -> dict[str, st
 
 
 def _case_fields(case: EvalCase, fc: FormattedCase) -> dict[str, str]:
-    v4 = fc.dialect == "agentv-4"
     out: dict[str, str] = {}
     for mode in ("lm", "agent"):
         rendered = fc.rendered(mode)
@@ -193,12 +192,11 @@ def _case_fields(case: EvalCase, fc: FormattedCase) -> dict[str, str]:
         chat = _chat_text(rendered)
         if chat is not None:
             out[f"{mode}.chatPrompt"] = chat
-        if v4:
-            if rendered.system_message is not None:
-                out[f"{mode}.systemMessage"] = rendered.system_message
-        else:
+        if rendered.labels.guidelines:
             out[f"{mode}.guidelines"] = rendered.guidelines
-    out.update(_grader_prompts(case, fc, v4))
+        elif rendered.system_message is not None:
+            out[f"{mode}.systemMessage"] = rendered.system_message
+    out.update(_grader_prompts(case, fc, fc.labels.graders))
     return out
 
 
@@ -267,8 +265,8 @@ def snapshot_version(
 ) -> tuple[dict[tuple[str, str, int], _Snapshot], dict[str, str]]:
     """Every test of the eval files at `eval_paths` (absolute, inside `tree.root`), keyed by (file, id, n: the
     n-th test of that id in the file), and why each refused file was refused."""
-    from turnlens.formatting.evals.loader import load_eval_file
-    from turnlens.formatting.prompts.engine import format_case
+    from turnlens.formatting.dialects.format import format_case
+    from turnlens.formatting.dialects.load import load_eval_file
 
     rewrite = _Rewriter(tree.root, shown_root)
     snapshots: dict[tuple[str, str, int], _Snapshot] = {}

@@ -29,8 +29,15 @@ from turnlens.formatting.evals.agentv4_graders import (
     suite_metadata,
 )
 from turnlens.formatting.evals.envfile import load_env
-from turnlens.formatting.evals.files import FileReadError, outside_root_message, read_bytes, relative_path
+from turnlens.formatting.evals.files import (
+    YAML_SUFFIXES,
+    FileReadError,
+    outside_root_message,
+    read_bytes,
+    relative_path,
+)
 from turnlens.formatting.evals.interpolate import has_vars, interpolate_env, interpolate_vars
+from turnlens.formatting.evals.loader import parse_eval_yaml, refuse
 from turnlens.formatting.evals.references import Resolver, decode_eval_bytes, read_error_text, read_text
 from turnlens.formatting.evals.targets import find_targets_file, mode_for, read_targets, target_name
 from turnlens.formatting.evals.yaml12 import YamlDoc, YamlError, has_alias, parse_yaml, refusal_text
@@ -1051,6 +1058,29 @@ def _refuse(result: EvalFile, message: str, line: int | None = None, file: str |
     return result
 
 
+def load_yaml_suite(
+    result: EvalFile,
+    doc: YamlDoc,
+    text: str,
+    cwd: str,
+    environ: Mapping[str, str] | None = None,
+    first_case_index: int = 0,
+) -> EvalFile:
+    """A YAML file read as an AgentV 4 suite: only a `.yaml`/`.yml` file (AgentV 4 refuses another name), its `<<`
+    merge keys merged in (0.15.1 did not read them: parsed again with them), the parser's warnings kept."""
+    if not result.path.lower().endswith(YAML_SUFFIXES):
+        ext = os.path.splitext(result.path)[1]
+        return refuse(result, f"Unsupported file format: '{ext}'. Supported formats: .yaml, .yml, .jsonl, .json, .ts")
+    if "<<" in text:
+        merged = parse_eval_yaml(result, text, merge=True)
+        if merged is None:
+            return result
+        doc = merged
+    for w in getattr(doc, "warnings", ()):
+        result.diagnostics.append(Diagnostic(result.path, w.line, w.message, "info"))
+    return load_suite(result, doc, text, cwd, environ, first_case_index)
+
+
 def load_suite(
     result: EvalFile,
     doc: YamlDoc,
@@ -1404,8 +1434,11 @@ def _check_evaluator_safe(ctx: _Ctx, result: EvalFile, name: Any) -> None:
         _refuse(result, exc.message, exc.line)
 
 
-def load_skill_evals(result: EvalFile, text: str, cwd: str, environ: Mapping[str, str] | None = None) -> EvalFile:
-    """An Agent Skills `evals.json`: each eval's prompt is one user message; its files are not in the prompt."""
+def load_skill_evals(
+    result: EvalFile, text: str, cwd: str, environ: Mapping[str, str] | None = None, first_case_index: int = 0
+) -> EvalFile:
+    """An Agent Skills `evals.json`: each eval's prompt is one user message; its files are not in the prompt.
+    (`first_case_index` is always 0: such a file is never cut in slices.)"""
     ctx = _Ctx(result, cwd, environ)
     try:
         data = js_key_order(js_loads(text), text)  # (1e400 is Infinity, its id "Infinity", as JSON.parse reads it)

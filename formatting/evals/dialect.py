@@ -1,8 +1,6 @@
-"""Which AgentV file format a file is written in, and which files of a folder are eval files.
-
-Dialects: `agentv-0.15` — `$schema: agentv-eval-v2`, `evalcases` with `input_messages` (also the 1.x–3.x files
-that renamed `outcome` to `expected_outcome`); `agentv-4` — everything else AgentV 4.42.4 loads (`tests` with
-`input`, `.jsonl` datasets, Agent Skills `evals.json`). Decided by the file's shape, never by its name alone.
+"""Which files of a folder are eval files (AgentV 4's discovery patterns, then the YAML files declaring the 0.15
+schema), and the formats turnlens recognises but does not read. Which dialect a file is read in is decided by its
+dialect's rules (formatting/dialects/): by its shape, never by its name alone.
 """
 
 from __future__ import annotations
@@ -13,51 +11,18 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from turnlens.formatting.evals.files import YAML_SUFFIXES, relative_path
-from turnlens.formatting.model import Dialect
-from turnlens.formatting.records import JsonArray, JsonObject
 from turnlens.formatting.walk import TreeWalk
 
-TYPESCRIPT_EXTENSIONS = (".ts", ".mts", ".cts")
 DEFAULT_EVAL_PATTERNS = ("**/evals/**/*.eval.yaml", "**/evals/**/eval.yaml", "**/evals/**/*.eval.ts")
 # What `agentv eval FOLDER` expands a folder named on its command line to (relative to that folder).
 FOLDER_PATTERNS = ("**/{*.eval.yaml,*.eval.yml,eval.yaml,eval.yml,*.eval.ts,*.eval.mts}",)
 SKIP_DIRS = {".git", ".venv", "node_modules", "dist", "__pycache__", ".mypy_cache", ".pytest_cache", ".agentv"}
-TYPESCRIPT_NOTE = (
-    "an AgentV 4 TypeScript suite: AgentV imports it with a TypeScript runtime (bun or a TS loader) and runs its "
-    "code to get the tests, so turnlens cannot read it; export its tests to YAML or JSONL to inspect them"
-)
 _SCHEMA_SNIFF = re.compile(rb"""^\$schema\s*:\s*["']?agentv-eval-v2["']?\s*(#.*)?$""", re.M)
 
 
-def _cases_of(data: JsonObject) -> JsonArray:
-    for key in ("evalcases", "tests", "eval_cases"):
-        value = data.get(key)
-        if isinstance(value, list):
-            return value
-    return []
-
-
-def detect(path: str, data: Any) -> tuple[Dialect, str]:
-    """The dialect of a parsed YAML eval file, and one sentence saying why."""
-    if isinstance(data, dict):
-        if data.get("$schema") == "agentv-eval-v2":
-            return "agentv-0.15", "it declares `$schema: agentv-eval-v2` (the AgentV 0.15 format)"
-        cases = _cases_of(data)
-        with_messages = sum(1 for c in cases if isinstance(c, dict) and "input_messages" in c)
-        if with_messages:
-            return (
-                "agentv-0.15",
-                f"{with_messages} of its {len(cases)} cases use `input_messages` (the AgentV 0.15–3.x format)",
-            )
-        if "tests" in data:
-            return "agentv-4", "it has `tests` and no `input_messages` case (the AgentV 4 format)"
-        return "agentv-4", "no `$schema: agentv-eval-v2` and no `input_messages` case: read as AgentV 4"
-    return "agentv-4", "no `$schema: agentv-eval-v2` mapping: read as AgentV 4, as the current AgentV does"
-
-
 # Formats turnlens recognises but does not read, each with the shape that gives it away: until one is read, a file of
-# that shape is named, not misread. Reading it makes it a dialect (model.DIALECT_LABELS says what each needs): its
-# shape moves from here to detect(), its loader joins loader.py's dispatch and its strategy prompts/engine.py's.
+# that shape is named, not misread. Reading it makes it a dialect: a module in formatting/dialects/ whose `claims`
+# recognises that shape (registry.py lists it before agentv4), and its shape leaves this list.
 AGENTV5_KEYS = ("prompts", "providers", "default_test", "scenarios", "evaluate_options")
 AGENTV5_NOTE = "an AgentV 5 pre-release file; turnlens reads AgentV 4.42.4 and 0.15"
 
@@ -79,22 +44,6 @@ def unread_format(data: Any) -> tuple[str, str] | None:
             if any("assert" in t for t in tests) or "{{ env." in repr(tests):
                 return AGENTV5_NOTE, "its tests have `vars` and `assert` but no `input` (AgentV 5's format)"
     return None
-
-
-def by_extension(path: str) -> tuple[Dialect, str] | None:
-    """The dialect a file's extension alone settles (JSONL, JSON, TypeScript), else None."""
-    lower = path.lower()
-    if lower.endswith(".jsonl"):
-        return "agentv-4", "a `.jsonl` dataset (AgentV 4 reads one test per line, with a `<name>.yaml` sidecar)"
-    if lower.endswith(".json"):
-        return "agentv-4", "a `.json` file (AgentV 4 reads it as an Agent Skills `evals.json`)"
-    if lower.endswith(TYPESCRIPT_EXTENSIONS):
-        return "agentv-4", "a TypeScript suite (AgentV 4 only)"
-    return None
-
-
-def forced_reason(dialect: Dialect) -> str:
-    return f"--dialect {dialect} was given"
 
 
 # --- discovery ----------------------------------------------------------------------------------------------------

@@ -262,20 +262,6 @@ def jsonl_slices(text: str, parts: int, *, min_bytes: int = MIN_PARALLEL_BYTES) 
     return slices
 
 
-def cut_key(path: str, text: str, dialect: str) -> str | None:
-    """The top-level list a big eval file may be cut at (`evalcases`, `tests`), or None when it must be loaded
-    whole. Every slice must be read in the dialect of the whole file: a 0.15 file declares its $schema; an AgentV 4
-    suite is cut only when no case anywhere uses input_messages (which would make it 0.15) and no `file://` entry
-    (which expands to a number of tests known only when loaded) is in it."""
-    from turnlens.formatting.evals.dialect import declares_v2_schema
-
-    if dialect != "agentv-4" and declares_v2_schema(path):
-        return "evalcases"
-    if dialect != "agentv-0.15" and "input_messages" not in text and "file://" not in text:
-        return "tests"
-    return None
-
-
 def joined(slices: list[Slice], first: int, last: int) -> Slice:
     """Slices first..last (consecutive) as one."""
     a, b = slices[first], slices[last]

@@ -12,18 +12,19 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import IO, TYPE_CHECKING, Any, BinaryIO, Protocol
 
 from turnlens.formatting import gcpause
+from turnlens.formatting.dialects.format import format_case
+from turnlens.formatting.dialects.load import load_eval_file
+from turnlens.formatting.dialects.registry import cut_at, named, one_test_per_line
 from turnlens.formatting.evals.files import (
     FileReadError,
     read_bytes,
     wide_encoding,
 )
 from turnlens.formatting.evals.interpolate import is_env_note
-from turnlens.formatting.evals.loader import load_eval_file
 from turnlens.formatting.export import output
 from turnlens.formatting.graders.prompts import case_graders
 from turnlens.formatting.jsstr import js_string_of
 from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, Rendered
-from turnlens.formatting.prompts.engine import format_case
 from turnlens.formatting.records import JsonObject
 
 if TYPE_CHECKING:  # (imported where used: only a big file is cut and exported on every core)
@@ -49,13 +50,13 @@ def iter_rows(ev: EvalFile, profile: str = "agentv") -> Iterator[JsonObject]:
 def _rendered_row(rendered: Rendered) -> JsonObject:
     """Rendered.to_json() with the ChatMessages left as they are: orjson writes a dataclass as its fields in
     order, which gives the same bytes without a dict per message."""
-    if rendered.dialect == "agentv-4":
-        return {
-            "question": rendered.question,
-            "chatPrompt": rendered.chat_prompt,
-            "systemMessage": rendered.system_message,
-        }
-    return {"question": rendered.question, "guidelines": rendered.guidelines, "chatPrompt": rendered.chat_prompt}
+    if rendered.labels.guidelines:
+        return {"question": rendered.question, "guidelines": rendered.guidelines, "chatPrompt": rendered.chat_prompt}
+    return {
+        "question": rendered.question,
+        "chatPrompt": rendered.chat_prompt,
+        "systemMessage": rendered.system_message,
+    }
 
 
 def _iter_rows(ev: EvalFile, profile: str, plain: bool) -> Iterator[JsonObject]:
@@ -68,7 +69,7 @@ def _iter_rows(ev: EvalFile, profile: str, plain: bool) -> Iterator[JsonObject]:
         return hit
 
     dialect = ev.dialect
-    v4 = dialect == "agentv-4"
+    graders = ev.labels.graders  # an AgentV 4 test's graders; else 0.15's guidelines and evaluators
     for case in ev.cases:
         if case.skipped is not None:
             yield {
@@ -90,10 +91,10 @@ def _iter_rows(ev: EvalFile, profile: str, plain: bool) -> Iterator[JsonObject]:
             "markers": fc.explanation.to_json() if plain else fc.explanation,
             "profile": profile,
         }
-        if v4:
-            graders = case_graders(case, fc)
-            row["lm"]["graders"] = graders["lm"]
-            row["agent"]["graders"] = graders["agent"]
+        if graders:
+            sent = case_graders(case, fc)
+            row["lm"]["graders"] = sent["lm"]
+            row["agent"]["graders"] = sent["agent"]
             row["criteria"] = case.criteria
             row["assertions"] = [
                 {"name": g.name, "type": g.type, "weight": g.weight, "from_suite": g.from_suite}
@@ -167,8 +168,8 @@ def _load_one(
 
         ev.cases, ev.diagnostics = drop_borrowed(ev.cases, ev.diagnostics, cut)
     diagnostics = ev.diagnostics if config_diagnostics else ev.diagnostics[len(ev.config.diagnostics) :]
-    if not config_diagnostics and ev.dialect == "agentv-4" and ev.cases:
-        # a later slice of a 4.x suite: what its header (and its .env files) says was said by the first slice
+    if not config_diagnostics and ev.cases and named(ev.dialect).header_warnings_in_first_slice:
+        # a later slice: what its header (and its .env files) says was said by the first slice
         first_line = ev.cases[0].line or 0
         diagnostics = [d for d in diagnostics if d.line is not None and d.line >= first_line and d.file == ev.path]
     # what `${{ VAR }}` replaced in the suite is no warning (the inspector says it in the rule panel); a test's own
@@ -199,7 +200,7 @@ def _export_slices(path: str, args: ExportOptions) -> list[tuple[str, Any]]:
     A sliced export's rows stay in the process that made them (a forked worker; this one for the last slice): in
     their place is a _SliceRows, which has them written (in order, once every slice was found good)."""
     from turnlens.formatting.evals.references import NOT_UTF8, decode_eval_bytes
-    from turnlens.formatting.evals.slices import cut_key, jsonl_slices, may_alias, split_slices
+    from turnlens.formatting.evals.slices import jsonl_slices, may_alias, split_slices
     from turnlens.formatting.export.parallel import DeferredSlices
 
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
@@ -213,11 +214,13 @@ def _export_slices(path: str, args: ExportOptions) -> list[tuple[str, Any]]:
         return [_export_one(path, args)]
     text, bad_line = decode_eval_bytes(raw)
     del raw
-    jsonl = path.lower().endswith(".jsonl") and args.dialect != "agentv-0.15"
-    key = None if jsonl else cut_key(path, text, args.dialect)
-    if key is None and not jsonl:
+    jsonl = one_test_per_line(path, args.dialect)
+    cut = None if jsonl else cut_at(path, text, args.dialect)
+    if cut is None and not jsonl:
         return [_export_one(path, args)]
-    dialect = args.dialect if jsonl or key == "evalcases" else "agentv-4"
+    key = None if cut is None else cut[0]
+    # every slice is read in the dialect whose rule cut the file (a JSONL dataset's slices as asked)
+    dialect = args.dialect if cut is None else cut[1].name
     workers = min(cores, 8)
     # A big file is cut in slices of at most MAX_SLICE_BYTES, worked a round of `workers` at a time: memory stays
     # that of a round whatever the file's size.

@@ -15,7 +15,7 @@ from typing import cast
 from turnlens.formatting.evals.globs import is_guideline, matching_pattern
 from turnlens.formatting.jsstr import js_blank, js_json_indent, js_trim
 from turnlens.formatting.model import (
-    Dialect,
+    DialectLabels,
     EvalCase,
     EvalFile,
     EvaluatorPrompt,
@@ -49,7 +49,9 @@ from turnlens.formatting.wording import plural
 class Formatting:
     """AgentV 0.15.1's side of the formatting pipeline (parts.DialectFormatting)."""
 
-    dialect: Dialect = "agentv-0.15"
+    def __init__(self, labels: DialectLabels):
+        self.labels = labels
+
     skips_images = False
 
     def analyse(self, case: EvalCase, eval_file: EvalFile, design: bool) -> Analysis:
@@ -59,7 +61,7 @@ class Formatting:
         return an
 
     def render(self, an: Analysis) -> tuple[Rendered, Rendered]:
-        return _render(an)
+        return _render(an, self.labels)
 
     def default_prompt(self, case: EvalCase, question: str) -> str:
         return evaluator_prompt(case.outcome or "", question, case.reference_answer)
@@ -95,9 +97,6 @@ class Formatting:
 
     def segment_fates(self, case: EvalCase, an: Analysis) -> list[SegmentFate]:
         return _segment_fates(case, an, an.patterns, an.repo_root)
-
-
-FORMATTING = Formatting()
 
 
 _CODE_BLOCK = re.compile(r"```[\s\S]*?```")
@@ -271,20 +270,20 @@ def _agent_bodies(lm_all: list[list[str]], agent_all: list[list[str]], lm_bodies
     return [body if agent is lm else "\n".join(agent) for lm, agent, body in zip(lm_all, agent_all, lm_bodies)]
 
 
-def _render(an: Analysis) -> tuple[Rendered, Rendered]:
+def _render(an: Analysis, labels: DialectLabels) -> tuple[Rendered, Rendered]:
     """0.15 in the agentv profile, lm and agent mode at once."""
     guidelines, patterns = an.guidelines, an.patterns
     if not an.uses_markers:
-        lm_flat = Rendered(_flat_question(an, "lm", patterns), guidelines, None)
-        return lm_flat, Rendered(_flat_question(an, "agent", patterns), guidelines, None)
+        lm_flat = Rendered(_flat_question(an, "lm", patterns), guidelines, None, None, labels)
+        return lm_flat, Rendered(_flat_question(an, "agent", patterns), guidelines, None, None, labels)
     lm_all, agent_all, with_files = _texts_by_mode(an.parts)
     bodies = _bodies(lm_all)
     question, chat, _ = marked(an, guidelines, "lm", bodies)
-    lm = Rendered(question, guidelines, chat or None)
+    lm = Rendered(question, guidelines, chat or None, None, labels)
     if not with_files:
         return lm, same_rendered(lm)
     question, chat, _ = marked(an, guidelines, "agent", _agent_bodies(lm_all, agent_all, bodies))
-    return lm, Rendered(question, guidelines, chat or None)
+    return lm, Rendered(question, guidelines, chat or None, None, labels)
 
 
 _TEMPLATE_VARIABLE = LazyPattern(r"\{\{([a-zA-Z0-9_]+)\}\}")

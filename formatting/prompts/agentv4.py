@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from turnlens.formatting.jsstr import js_blank, js_trim
 from turnlens.formatting.model import (
-    Dialect,
+    DialectLabels,
     EvalCase,
     EvalFile,
     EvaluatorPrompt,
@@ -42,14 +42,16 @@ from turnlens.formatting.wording import plural
 class Formatting:
     """AgentV 4.42.4's side of the formatting pipeline (parts.DialectFormatting)."""
 
-    dialect: Dialect = "agentv-4"
+    def __init__(self, labels: DialectLabels):
+        self.labels = labels
+
     skips_images = True
 
     def analyse(self, case: EvalCase, eval_file: EvalFile, design: bool) -> Analysis:
         return _analyse(case, design)
 
     def render(self, an: Analysis) -> tuple[Rendered, Rendered]:
-        return _render(an)
+        return _render(an, self.labels)
 
     def default_prompt(self, case: EvalCase, question: str) -> str:
         return grader_prompt(case.criteria or "", question, case.reference_answer)
@@ -101,9 +103,6 @@ class Formatting:
 
     def segment_fates(self, case: EvalCase, an: Analysis) -> list[SegmentFate]:
         return _segment_fates(case, an)
-
-
-FORMATTING = Formatting()
 
 
 GRADER_TEMPLATE_HEAD = (
@@ -233,19 +232,19 @@ def _flat_question(rendered: Sequence[list[str]]) -> str:
     return "\n\n".join(chunks)
 
 
-def _render(an: Analysis) -> tuple[Rendered, Rendered]:
+def _render(an: Analysis, labels: DialectLabels) -> tuple[Rendered, Rendered]:
     """AgentV 4 in the agentv profile, lm and agent mode at once."""
-    lm = _rendered(an, an.lm_texts, an.lm_bodies)
+    lm = _rendered(an, an.lm_texts, an.lm_bodies, labels)
     if not an.with_files:
         return lm, same_rendered(lm)
-    return lm, _rendered(an, an.agent_texts, an.agent_bodies)
+    return lm, _rendered(an, an.agent_texts, an.agent_bodies, labels)
 
 
-def _rendered(an: Analysis, rendered: Sequence[list[str]], bodies: Sequence[str]) -> Rendered:
+def _rendered(an: Analysis, rendered: Sequence[list[str]], bodies: Sequence[str], labels: DialectLabels) -> Rendered:
     if an.uses_markers:
         question, chat, system = marked(an, "", "lm", bodies, refs=False)
-        return Rendered(question, "", chat or None, system or None, "agentv-4")
-    return Rendered(_flat_question(rendered), "", None, system_text(an, bodies) or None, "agentv-4")
+        return Rendered(question, "", chat or None, system or None, labels)
+    return Rendered(_flat_question(rendered), "", None, system_text(an, bodies) or None, labels)
 
 
 def _segment_fates(case: EvalCase, an: Analysis) -> list[SegmentFate]:

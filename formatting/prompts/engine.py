@@ -1,13 +1,13 @@
 """Formatting: a loaded case -> question, guidelines or systemMessage, chatPrompt, the default grader's or
 evaluator's prompt, and the explanation, in lm and agent mode and in both profiles.
 
-One pipeline for every dialect; what differs is the dialect's strategy (parts.DialectFormatting), picked by the file's
-dialect from FORMATTING: prompts/agentv015.py (AgentV 0.15.1) and prompts/agentv4.py (AgentV 4.42.4). Each analyses
-the case (which messages are kept, their parts, the marker rule's evidence), renders the agentv profile, and words
-its side of the explanation; the design profile, the evaluator's fallback question and the explanation's shape are
-shared here and in parts.py. 0.15's two stages (docs/rules.md): at load time a file whose repo path matches a
-guideline pattern goes to `guidelines`; at format time each message is scanned again as written, a file whose written
-path matches a pattern becoming `<Attached: path>`.
+One pipeline for every dialect; what differs is the dialect's strategy (parts.DialectFormatting), which the file's
+dialect gives (dialects/format.py): prompts/agentv015.py (AgentV 0.15.1), prompts/agentv4.py (AgentV 4.42.4).
+Each analyses the case (which messages are kept, their parts, the marker rule's evidence), renders the agentv
+profile, and words its side of the explanation; the design profile, the evaluator's fallback question and the
+explanation's shape are shared here and in parts.py. 0.15's two stages (docs/rules.md): at load time a file whose
+repo path matches a guideline pattern goes to `guidelines`; at format time each message is scanned again as
+written, a file whose written path matches a pattern becoming `<Attached: path>`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from dataclasses import replace
 from operator import attrgetter
 
 from turnlens.formatting.model import (
-    Dialect,
     EvalCase,
     EvalFile,
     Explanation,
@@ -27,7 +26,6 @@ from turnlens.formatting.model import (
     Rendered,
     RuleKind,
 )
-from turnlens.formatting.prompts import agentv015, agentv4
 from turnlens.formatting.prompts.parts import (
     Analysis,
     DialectFormatting,
@@ -37,18 +35,14 @@ from turnlens.formatting.prompts.parts import (
     role_marker,
 )
 
-# Each dialect's formatting rules. A new dialect adds its strategy here (and its loader in evals/loader.py).
-FORMATTING: dict[Dialect, DialectFormatting] = {
-    "agentv-0.15": agentv015.FORMATTING,
-    "agentv-4": agentv4.FORMATTING,
-}
 
-
-def format_case(case: EvalCase, eval_file: EvalFile, profile: Profile = "agentv") -> FormattedCase:
-    """Everything the model and the evaluator receive for one case, and why."""
+def format_case_with(
+    dialect: DialectFormatting, case: EvalCase, eval_file: EvalFile, profile: Profile = "agentv"
+) -> FormattedCase:
+    """Everything the model and the evaluator receive for one case, and why, by `dialect`'s rules (the case's file's
+    dialect's: dialects/format.py's format_case gives them)."""
     if case.skipped is not None:
         raise ValueError(f"case {case.index} is skipped: {case.skipped}")
-    dialect = FORMATTING[eval_file.dialect]
     design = profile == "design"
     an = dialect.analyse(case, eval_file, design)
     lm, agent = dialect.render(an)
@@ -97,7 +91,7 @@ def _explanation_head(case: EvalCase, an: Analysis, dialect: DialectFormatting) 
     each message's index, role, fate and visibility, so it is made once per shape and shared (it is never changed)."""
     chat_content = dialect.chat_content(an)
     key = (
-        dialect.dialect,
+        dialect.labels.name,
         bool(an.guideline_segments),
         len(an.code_snippets),
         case.suite_input_count,

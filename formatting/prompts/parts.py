@@ -14,7 +14,7 @@ from typing import Protocol, cast
 from turnlens.formatting.jsstr import js_blank, js_json, js_trim
 from turnlens.formatting.model import (
     ChatMessage,
-    Dialect,
+    DialectLabels,
     EvalCase,
     EvalFile,
     EvaluatorPrompt,
@@ -236,7 +236,7 @@ def same_rendered(rendered: Rendered) -> Rendered:
         rendered.guidelines,
         None if chat is None else list(chat),
         rendered.system_message,
-        rendered.dialect,
+        rendered.labels,
     )
 
 
@@ -305,7 +305,7 @@ class DialectFormatting(Protocol):
     """One dialect's side of the formatting pipeline (prompts/engine.py): what it keeps of a case, how it renders
     the agentv profile, the default grader's or evaluator's prompt, and its words in the explanation."""
 
-    dialect: Dialect
+    labels: DialectLabels  # the dialect's, given to every Rendered it makes
     # the loose-text fallback of the evaluator's question leaves image parts out (evaluator_question)
     skips_images: bool
 

@@ -184,7 +184,7 @@ class DriftChecker:
             return self._eval_paths
 
     def _load(self, path: str) -> EvalFile:
-        from turnlens.formatting.evals.loader import load_eval_file
+        from turnlens.formatting.dialects.load import load_eval_file
 
         eval_file = self._loaded.get(path)
         if eval_file is None:
@@ -244,7 +244,7 @@ class DriftChecker:
         key = (eval_file.path, case.index)
         formatted = self._formatted.get(key)
         if formatted is None:
-            from turnlens.formatting.prompts.engine import format_case
+            from turnlens.formatting.dialects.format import format_case
 
             formatted = self._formatted[key] = format_case(case, eval_file, "agentv")
         return compare_with_case(record, eval_file, case, formatted)
@@ -310,7 +310,7 @@ class DriftChecker:
         key = (eval_file.path, case.index)
         formatted = self._formatted.get(key)
         if formatted is None:
-            from turnlens.formatting.prompts.engine import format_case
+            from turnlens.formatting.dialects.format import format_case
 
             formatted = self._formatted[key] = format_case(case, eval_file, "agentv")
         return compare_v4(record, eval_file, case, formatted, input_md, bundle, bundle_notes)
@@ -582,8 +582,8 @@ def compare_with_case(
     record: ResultRecord, eval_file: EvalFile, case: EvalCase, formatted: FormattedCase | None = None
 ) -> DriftReport:
     """Compare what `record` recorded with `case` formatted by the engine (profile agentv, what AgentV sends)."""
+    from turnlens.formatting.dialects.format import format_case
     from turnlens.formatting.prompts.agentv015 import evaluator_prompt
-    from turnlens.formatting.prompts.engine import format_case
 
     if formatted is None:
         formatted = format_case(case, eval_file, "agentv")

@@ -119,7 +119,7 @@ def _link_out(task_dir: str, run_real: str) -> str | None:
 
 def load_bundle(path: str, run_folder: str) -> TaskBundle:
     """The bundle at `path` loaded as AgentV 4 reads it, its files looked for in its own folder only."""
-    from turnlens.formatting.evals.loader import load_eval_file
+    from turnlens.formatting.dialects.load import load_eval_file
     from turnlens.formatting.evals.yaml12 import YamlError, parse_yaml_bytes
 
     bundle = TaskBundle(path)

@@ -3,7 +3,7 @@ the target named by the test, the suite or `default`, in the .agentv/targets.yam
 
 from __future__ import annotations
 
-from turnlens.formatting.evals.loader import load_eval_file
+from turnlens.formatting.dialects.load import load_eval_file
 
 TARGETS = """targets:
   - name: default

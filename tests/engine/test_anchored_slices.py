@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from turnlens.formatting.dialects.load import load_eval_file
 from turnlens.formatting.evals import slices as slicing
-from turnlens.formatting.evals.loader import load_eval_file
 from turnlens.formatting.export.evals import iter_rows
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from turnlens.formatting.dialects.format import format_case
+from turnlens.formatting.dialects.load import load_eval_file
 from turnlens.formatting.evals import agentv015, references
 from turnlens.formatting.evals.files import FileReadError
-from turnlens.formatting.evals.loader import load_eval_file
-from turnlens.formatting.prompts.engine import format_case
 
 ROOT = Path(__file__).resolve().parents[2]
 

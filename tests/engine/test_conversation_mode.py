@@ -4,8 +4,8 @@ for the test as a whole (the golden recordings pin those bytes: probes/load/l18-
 
 from __future__ import annotations
 
-from turnlens.formatting.evals.loader import load_eval_file
-from turnlens.formatting.prompts.engine import format_case
+from turnlens.formatting.dialects.format import format_case
+from turnlens.formatting.dialects.load import load_eval_file
 
 
 def test_turns_are_explained_and_the_prompt_is_the_input_alone(tmp_path):

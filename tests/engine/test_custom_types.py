@@ -9,7 +9,7 @@ import json
 import os
 from pathlib import Path
 
-from turnlens.formatting.evals.loader import load_eval_file
+from turnlens.formatting.dialects.load import load_eval_file
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "custom_types"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from turnlens.formatting.evals.loader import load_eval_file
-from turnlens.formatting.prompts.engine import format_case
+from turnlens.formatting.dialects.format import format_case
+from turnlens.formatting.dialects.load import load_eval_file
 
 EVAL = """\
 $schema: agentv-eval-v2

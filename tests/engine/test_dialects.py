@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from turnlens.formatting.evals.loader import load_eval_file
+from turnlens.formatting.dialects.load import load_eval_file
 from turnlens.formatting.export.evals import export_rows
 
 REPO = Path(__file__).resolve().parents[2]
@@ -331,7 +331,7 @@ def test_folder_discovery_as_agentv4_plus_015_files(tmp_path):
 def test_an_agentv5_prerelease_file_is_named_not_misread(tmp_path):
     """AgentV 5 pre-release files (prompts/providers/default_test, vars + assert, {{ env.X }}) are named for what they
     are; before, each of their tests showed as skipped for `input` being undefined."""
-    from turnlens.formatting.evals.loader import load_eval_file
+    from turnlens.formatting.dialects.load import load_eval_file
 
     shapes = {
         "top.yaml": "prompts:\n  - '{{ input }}'\ntests:\n  - vars: {input: hi}\n",

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from turnlens.formatting.dialects.load import load_eval_file
 from turnlens.formatting.evals.envfile import load_env, parse_env
 from turnlens.formatting.evals.files import set_max_file_size
-from turnlens.formatting.evals.loader import load_eval_file
 from turnlens.formatting.export.evals import export_rows
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "dotenv"

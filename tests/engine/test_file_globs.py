@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from turnlens.formatting.evals.loader import load_eval_file
+from turnlens.formatting.dialects.load import load_eval_file
 
 
 def _suite(tmp_path, entry: str):

@@ -54,7 +54,7 @@ def chdir(path: Path):
 
 def engine_load(entry: dict, profile: str = "agentv") -> tuple[list[dict], str | None, list[str]]:
     """Our export rows, refusal (file:line: message) and every diagnostic's message, for one fixture."""
-    from turnlens.formatting.evals.loader import load_eval_file
+    from turnlens.formatting.dialects.load import load_eval_file
     from turnlens.formatting.export.evals import iter_rows
 
     eval_path, root, cwd = compare.paths_for(entry)

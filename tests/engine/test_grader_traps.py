@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from turnlens.formatting.evals.loader import load_eval_file
+from turnlens.formatting.dialects.load import load_eval_file
 from turnlens.formatting.export.evals import iter_rows
 
 
@@ -116,7 +116,7 @@ def test_unknown_fields_are_worded_as_agentv_validate_words_them():
     import re
     from pathlib import Path
 
-    from turnlens.formatting.evals.loader import load_eval_file
+    from turnlens.formatting.dialects.load import load_eval_file
 
     folder = Path(__file__).resolve().parents[1] / "fixtures" / "validate"
     recorded = (folder / "misspelt.validate.txt").read_text(encoding="utf-8")
@@ -137,7 +137,7 @@ def test_unknown_fields_are_flagged_for_tests_from_other_files_too():
     import re
     from pathlib import Path
 
-    from turnlens.formatting.evals.loader import load_eval_file
+    from turnlens.formatting.dialects.load import load_eval_file
 
     folder = Path(__file__).resolve().parents[1] / "fixtures" / "validate"
     unchecked = "(not flagged by agentv validate, which checks only a suite's own tests)"
@@ -178,7 +178,7 @@ def test_unknown_fields_are_flagged_for_tests_from_other_files_too():
 def test_a_test_from_a_case_file_is_warned_about_in_that_file(tmp_path):
     """Its skip notice and its own graders' warnings name the case file and the line there (they named the suite
     with the case file's line); a warning about the suite's graders still names the suite."""
-    from turnlens.formatting.evals.loader import load_eval_file
+    from turnlens.formatting.dialects.load import load_eval_file
 
     (tmp_path / "cases").mkdir()
     (tmp_path / "s.eval.yaml").write_text(

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from turnlens.formatting.evals.loader import load_eval_file
+from turnlens.formatting.dialects.load import load_eval_file
 from turnlens.formatting.export.evals import iter_rows
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -65,9 +65,9 @@ from pathlib import Path
 
 import pytest
 
+from turnlens.formatting.dialects.load import load_eval_file
 from turnlens.formatting.evals import files
 from turnlens.formatting.evals.files import FileReadError, FileTooLarge, NotRegularFile, read_bytes, read_text_file
-from turnlens.formatting.evals.loader import load_eval_file
 
 TIMEOUT = 20  # seconds: any process here that takes longer hangs
 
@@ -583,7 +583,7 @@ class TestExtglobBudget:
 
 
 def test_file_outside_the_repo_root_is_embedded_and_marked_015(tmp_path):
-    from turnlens.formatting.prompts.engine import format_case
+    from turnlens.formatting.dialects.format import format_case
 
     repo = tmp_path / "repo"
     repo.mkdir()

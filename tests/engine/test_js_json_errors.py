@@ -9,7 +9,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from turnlens.formatting.evals.loader import load_eval_file
+from turnlens.formatting.dialects.load import load_eval_file
 from turnlens.formatting.jsjson import js_json_error
 
 RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "jsjson" / "node20.jsonl"

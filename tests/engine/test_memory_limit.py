@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from turnlens.formatting.evals import agentv4, loader
+from turnlens.formatting.dialects import load
+from turnlens.formatting.evals import agentv4
 from turnlens.formatting.memlimit import limit_hit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,8 +35,8 @@ def test_a_load_out_of_memory_names_the_limit_not_the_size_option(tmp_path, monk
     def no_memory(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr(agentv4, "load_jsonl", no_memory)
-    loaded = loader.load_eval_file(path, repo_root=str(tmp_path))
+    monkeypatch.setattr(agentv4, "_jsonl_objects", no_memory)  # (the dataset's first step)
+    loaded = load.load_eval_file(path, repo_root=str(tmp_path))
     assert loaded.error is not None
     assert loaded.error.message == f"out of memory while loading this file ({limit_hit()})"
     assert "--max-file-size" not in loaded.error.message

@@ -10,7 +10,7 @@ The other refusals are compared with their recordings by tests/engine/test_golde
 
 from __future__ import annotations
 
-from turnlens.formatting.evals.loader import load_eval_file
+from turnlens.formatting.dialects.load import load_eval_file
 
 
 def test_a_missing_file(tmp_path):

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from turnlens.formatting.evals.loader import load_eval_file
-from turnlens.formatting.prompts.engine import format_case
+from turnlens.formatting.dialects.format import format_case
+from turnlens.formatting.dialects.load import load_eval_file
 
 
 @pytest.fixture

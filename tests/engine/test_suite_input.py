@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from turnlens.formatting.evals.loader import load_eval_file
+from turnlens.formatting.dialects.load import load_eval_file
 
 SUITE = """\
 name: s

@@ -25,7 +25,7 @@ tests:
 
 
 def test_notes_where_the_variable_was_used(tmp_path):
-    from turnlens.formatting.evals.loader import load_eval_file
+    from turnlens.formatting.dialects.load import load_eval_file
 
     (tmp_path / "evals").mkdir()
     (tmp_path / "evals" / "s.eval.yaml").write_text(SUITE)

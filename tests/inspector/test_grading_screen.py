@@ -150,8 +150,8 @@ async def test_the_grading_screen_follows_agentvs_mode_case_by_case_until_m(tmp_
 
 
 def test_the_grading_texts_say_an_aggregators_placeholder_is_filled_during_a_run(tmp_path):
-    from turnlens.formatting.evals.loader import load_eval_file
-    from turnlens.formatting.prompts.engine import format_case
+    from turnlens.formatting.dialects.format import format_case
+    from turnlens.formatting.dialects.load import load_eval_file
     from turnlens.tui.inspector import authoring
 
     (tmp_path / "a.eval.yaml").write_text(

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import turnlens.tui.loading as loading
-from turnlens.formatting.evals.loader import load_eval_file
+from turnlens.formatting.dialects.load import load_eval_file
 from turnlens.tui.app import make_app
 from turnlens.tui.inspector.screen import InspectorScreen
 from turnlens.tui.session import Session

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from tui_helpers import WIDE, select, wait_for_idle
 
-from turnlens.formatting.evals.loader import load_eval_file
-from turnlens.formatting.prompts.engine import format_case
+from turnlens.formatting.dialects.format import format_case
+from turnlens.formatting.dialects.load import load_eval_file
 from turnlens.formatting.wording import plural
 from turnlens.tui import cli
 from turnlens.tui.app import make_app

@@ -24,7 +24,7 @@ def test_only_the_root_differs():
 def test_an_agent_request_recorded_elsewhere_is_equal_with_a_note(tmp_path):
     checker = DriftChecker(str(SAMPLES / ".agentv" / "results" / "x.jsonl"))
     eval_file, case = checker.find_case("refund-unused-tent", "support-refunds")
-    from turnlens.formatting.prompts.engine import format_case
+    from turnlens.formatting.dialects.format import format_case
 
     question = format_case(case, eval_file, "agentv").rendered("agent").question
     root = eval_file.repo_root
