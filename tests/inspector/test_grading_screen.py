@@ -175,8 +175,8 @@ def test_the_grading_texts_say_an_aggregators_placeholder_is_filled_during_a_run
 
 
 def test_a_grader_written_in_a_case_file_names_that_file_beside_its_line(tmp_path):
-    from turnlens.formatting.evals.loader import load_eval_file
-    from turnlens.formatting.prompts.engine import format_case
+    from turnlens.formatting.dialects.format import format_case
+    from turnlens.formatting.dialects.load import load_eval_file
     from turnlens.tui.inspector import authoring
 
     (tmp_path / "cases").mkdir()
