@@ -127,8 +127,10 @@ def cut_file(path: str, dialect: str = "auto") -> Cut | None:
     """A big eval file cut where the exporter would, or None when it is small, a JSONL dataset, or cannot be cut
     safely (it is then loaded whole)."""
     try:
+        if os.stat(path).st_size < CUT_FROM_BYTES:
+            return None  # (not read twice: most files of a folder are small)
         raw = read_bytes(path)
-    except FileReadError:
+    except (OSError, FileReadError):
         return None  # the whole load words the refusal
     if len(raw) < CUT_FROM_BYTES or wide_encoding(raw) is not None or path.lower().endswith(".json"):
         return None

@@ -138,12 +138,14 @@ class CaseLoader:
 
     def _post_steps(self, steps: Iterable[LoadStep], generation: int) -> None:
         """Post the steps, the first at once, then together every POST_EVERY seconds: the list is updated once per
-        message (a message per small file would redraw it hundreds of times)."""
+        message (a message per small file would redraw it hundreds of times). What was loaded so far is kept out of
+        the cyclic GC's later passes (gcpause.settle_long_lived): it lives as long as the session."""
         pending: list[LoadStep] = []
         posted = 0.0
         for step in steps:
             pending.append(step)
             if time.perf_counter() - posted >= POST_EVERY:
+                gcpause.settle_long_lived()
                 self._host.post_message(self.Loaded(pending, generation))
                 pending, posted = [], time.perf_counter()
         if pending:

@@ -16,7 +16,7 @@ from turnlens.formatting.model import EvalCase, EvalFile, FormattedCase
 
 from ..loading import LoadStep
 from ..rows import CaseRow, FileEntry, case_label, plural, relativize
-from ..session import Scan, Session
+from ..session import LoadedFile, Scan, Session
 
 MODES = ("lm", "agent")
 PROFILES = ("agentv", "design")
@@ -53,6 +53,8 @@ class InspectorModel:
         self.current: str | None = None  # the case shown (its key, "<file number>:<case index>")
         self.rows: dict[int, tuple[CaseRow, ...]] = {}  # file number -> the case list's rows made so far
         self._applied: dict[int, EvalFile] = {}  # file number -> the EvalFile of the loading step last applied
+        # file number -> (file, generation, load, rows) an entry of file_entries was made of, and the entry
+        self._entries: dict[int, tuple[LoadedFile, int, EvalFile | None, tuple[CaseRow, ...], FileEntry]] = {}
         self.progress = (0, len(session.files), False)  # (files done, files, last file's rows all made)
         self.filtered_count: int | None = None  # cases listed while a filter hides some
         self.maximized: str | None = None  # the id of the maximised pane
@@ -102,6 +104,10 @@ class InspectorModel:
     def apply_steps(self, steps: Iterable[LoadStep]) -> StepsApplied:
         """Take load steps (tui/loading.py) into the session and the rows; a step for a file that is no longer at
         its number (a rescan moved it) is dropped."""
+        with self.session.applying():
+            return self._apply_steps(steps)
+
+    def _apply_steps(self, steps: Iterable[LoadStep]) -> StepsApplied:
         files = self.session.files
         replaced: list[str] = []
         current_replaced = errors = complete = False
@@ -185,18 +191,34 @@ class InspectorModel:
         return f"{done} of {len(files)} eval files, {count} · loading…"
 
     def file_entries(self) -> list[FileEntry]:
-        """One entry per file loaded so far, with the rows made so far (the list fills in as loading goes on)."""
+        """One entry per file loaded so far, with the rows made so far (the list fills in as loading goes on). An
+        entry is made again only when its file or rows changed: a load asks for them all ten times a second, and a
+        folder of 3,000 files made 3,000 entries each time (the list then finds them unchanged by identity)."""
         entries = []
+        made: dict[int, tuple[LoadedFile, int, EvalFile | None, tuple[CaseRow, ...], FileEntry]] = {}
         for number, loaded in enumerate(self.session.files):
             if not loaded.generation:
                 continue
             rows = self.rows.get(number, ())
-            error = None
-            if loaded.error is not None:
-                where = f"line {loaded.error.line}: " if loaded.error.line else ""
-                error = where + relativize(loaded.error.message, self.session.repo_root)
-            dialect = loaded.good.labels.tag if loaded.good is not None else ""
-            entries.append(FileEntry(loaded.rel, error, loaded.stale, rows, number, dialect))
+            known = self._entries.get(number)
+            if (
+                known is not None
+                and known[0] is loaded
+                and known[1] == loaded.generation
+                and known[2] is loaded.good
+                and known[3] is rows
+            ):
+                entry = known[4]
+            else:
+                error = None
+                if loaded.error is not None:
+                    where = f"line {loaded.error.line}: " if loaded.error.line else ""
+                    error = where + relativize(loaded.error.message, self.session.repo_root)
+                dialect = loaded.good.labels.tag if loaded.good is not None else ""
+                entry = FileEntry(loaded.rel, error, loaded.stale, rows, number, dialect)
+            made[number] = (loaded, loaded.generation, loaded.good, rows, entry)
+            entries.append(entry)
+        self._entries = made
         return entries
 
     def case_choices(self) -> list[tuple[str, str, str]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
@@ -14,6 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.theme import Theme
+from textual.timer import Timer
 from textual.widgets import Header, Static
 
 from turnlens.formatting import gcpause
@@ -28,7 +30,7 @@ from ..commands import InspectorCommands
 from ..editor import open_in_editor
 from ..loading import stopped_note
 from ..navigation import OpenLatestResult
-from ..rows import CaseRow
+from ..rows import CaseRow, FileEntry
 from ..session import Session
 from ..theme import generation as theme_generation
 from ..theme import use_theme
@@ -63,6 +65,7 @@ MIN_PANE_TEXT = 30  # side by side, each of the three pane columns keeps at leas
 PANE_CHROME = 4  # a pane's border, padding and scrollbar
 GRID_COLUMNS = 3
 RULE_ROOM = 24  # cells the rule line keeps for the rule beside a latest result (else the run's name is left out)
+SUBTITLE_EVERY = 0.5  # seconds between updates of the subtitle's count while loading
 
 
 MIN_STACKED_TEXT = 56  # the case list stays beside the stacked panes while they keep this many cells of text
@@ -293,13 +296,16 @@ class InspectorScreen(Screen[None]):
         self.loader = CaseLoader(self, session)
         self.watcher = FileWatcher(self, session)
         self._longest_label = 0  # the longest case id listed, in cells (the list widens for it)
-        self._label_widths: dict[int, tuple[int, CaseRow | None, int]] = {}  # file -> (rows, last row, longest)
+        # file -> (the entry measured, its rows, its last row, the longest id)
+        self._label_widths: dict[int, tuple[FileEntry | None, int, CaseRow | None, int]] = {}
         self._drawn_generation = theme_generation()  # the palette the views on screen were built with
         # The first case is drawn before Pygments is loaded (its code plain), then again once its lexers are made:
         # None before it, then whether they are still being made; and whether the load finished meanwhile.
         self._lexers_pending: bool | None = None
         self._chips_drawn: tuple[str, str] | None = None  # the (mode, profile) the toolbar's chips show
         self._load_done_waiting = False
+        self._subtitle_at = 0.0  # when the subtitle was last set (time.monotonic)
+        self._subtitle_timer: Timer | None = None  # the loading count's next update, when one is waiting
         self.latest: LatestIndex | None = None  # the latest recorded results beside the eval files, once indexed
 
     # What tests and benchmarks read, from the view model.
@@ -401,7 +407,7 @@ class InspectorScreen(Screen[None]):
         self._refresh_list()
         if applied.errors or applied.complete:
             self._update_banner()
-        self._update_subtitle()
+        self._loading_subtitle()
         if self.current is None:
             first = self.model.first_key()
             if first is not None:
@@ -432,7 +438,23 @@ class InspectorScreen(Screen[None]):
             self._index_latest([loaded.path for loaded in self.session.files])
 
     def _update_subtitle(self) -> None:
+        if self._subtitle_timer is not None:
+            self._subtitle_timer.stop()
+            self._subtitle_timer = None
+        self._subtitle_at = time.monotonic()
         self.sub_title = self.model.subtitle()
+
+    def _loading_subtitle(self) -> None:
+        """The count while loading, at most every SUBTITLE_EVERY seconds: Textual's header lays the whole screen out
+        again for a new subtitle, and ten times a second that was a third of the event loop's time while a 50,000-test
+        dataset was listed, taken from the loading worker (the GIL)."""
+        if self._subtitle_timer is not None:
+            return  # (it sets what is loaded by then)
+        wait = self._subtitle_at + SUBTITLE_EVERY - time.monotonic()
+        if wait <= 0:
+            self._update_subtitle()
+        else:
+            self._subtitle_timer = self.set_timer(wait, self._update_subtitle)
 
     @on(CaseList.Filtered)
     def _filtered(self, event: CaseList.Filtered) -> None:
@@ -445,14 +467,19 @@ class InspectorScreen(Screen[None]):
         from rich.cells import cell_len
 
         entries = self.model.file_entries()
-        # The longest id, measured only for the rows added since the last time (a load appends rows).
-        widths: dict[int, tuple[int, CaseRow | None, int]] = {}
+        # The longest id, measured only for the rows added since the last time (a load appends rows); an entry the
+        # model did not make again is unchanged.
+        widths: dict[int, tuple[FileEntry | None, int, CaseRow | None, int]] = {}
         for entry in entries:
-            counted, last, longest = self._label_widths.get(entry.number, (0, None, 0))
+            known = self._label_widths.get(entry.number, (None, 0, None, 0))
+            if known[0] is entry:
+                widths[entry.number] = known
+                continue
+            _, counted, last, longest = known
             if counted > len(entry.rows) or (counted and entry.rows[counted - 1] is not last):
                 counted, longest = 0, 0  # remade (a reload, another profile): measured again
             longest = max(longest, max((cell_len(row.label) for row in entry.rows[counted:]), default=0))
-            widths[entry.number] = (len(entry.rows), entry.rows[-1] if entry.rows else None, longest)
+            widths[entry.number] = (entry, len(entry.rows), entry.rows[-1] if entry.rows else None, longest)
         self._label_widths = widths
         self._longest_label = max((longest for *_, longest in widths.values()), default=0)
         self._apply_width(self.size.width)
