@@ -1,6 +1,6 @@
 """Loading AgentV 0.15 eval files (dialect `agentv-0.15`: `$schema: agentv-eval-v2`, `evalcases` with
 `input_messages`), their `.agentv/config.yaml` and every file they reference (docs/rules.md); the peer of
-agentv4.py. The dispatcher (loader.py) parses the YAML and hands a 0.15 document to `load_suite`.
+agentv4.py. The dispatcher (dialects/load.py) parses the YAML and hands a 0.15 document to `load_suite`.
 
 Nothing here prints or raises for bad input: problems come back as `Diagnostic`s with file and line. Warnings
 carry the reference's wording (without its "Warning: " prefix) so authors can match them to an `agentv` run.
