@@ -7,7 +7,7 @@
 - A folder is a run folder when its `index.jsonl` holds results rows, decided at once (a run of 50,000 tests is not
   walked for eval files; its per-test `task/EVAL.yaml` bundles are never eval files).
 - A folder under `.agentv/` is results when it holds runs: AgentV never looks for eval files there.
-- Any other folder holds eval files when discovery finds one (evals/dialect.py), else results when it holds runs.
+- Any other folder holds eval files when discovery finds one (evals/discover.py), else results when it holds runs.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def path_kind(path: str) -> PathKind:
         if ".agentv" in os.path.abspath(path).split(os.sep):
             # A folder of runs there holds one artifact folder per test: walking them for eval files took minutes.
             return PathKind.RESULTS_FOLDER if holds_results(path) else PathKind.EVAL_FOLDER
-        from turnlens.formatting.evals.dialect import has_eval_files  # (wcmatch: only for a folder)
+        from turnlens.formatting.evals.discover import has_eval_files  # (wcmatch: only for a folder)
 
         # A run folder holds each test as AgentV ran it (`task/EVAL.yaml`): those bundles are results, not eval
         # files, so a copied results folder (CI artifacts, outside .agentv) is results too.

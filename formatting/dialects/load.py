@@ -12,7 +12,7 @@ import os
 from collections.abc import Mapping
 
 from turnlens.formatting.dialects import registry
-from turnlens.formatting.evals.dialect import unread_format
+from turnlens.formatting.dialects.unread import unread_format
 from turnlens.formatting.evals.loader import (
     new_eval_file,
     parse_eval_yaml,

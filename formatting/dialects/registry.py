@@ -11,7 +11,7 @@ from typing import Any
 
 from turnlens.formatting.dialects import agentv015, agentv4
 from turnlens.formatting.dialects.dialect import Dialect, FileType
-from turnlens.formatting.evals.dialect import unread_format
+from turnlens.formatting.dialects.unread import unread_format
 
 DIALECTS: tuple[Dialect, ...] = (
     agentv015.DIALECT,
@@ -49,7 +49,7 @@ def by_file_type(path: str, dialect: str = "auto") -> tuple[Dialect, FileType] |
 def detect(data: Any) -> tuple[Dialect, str] | None:
     """The dialect of a parsed YAML eval file, and one sentence saying why: the first that claims it, the last one
     reading what the others do not. None for a file shaped for a format turnlens recognises but does not read
-    (evals/dialect.py's unread_format), which no dialect before the last claims."""
+    (unread.py), which no dialect before the last claims."""
     for dialect in DIALECTS[:-1]:
         reason = dialect.claims(data)
         if reason is not None:

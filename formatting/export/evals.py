@@ -466,14 +466,14 @@ def _close_runs() -> None:
 
 
 def _expand_folders(args: ExportOptions) -> tuple[list[str], list[str]]:
-    """Every path named; a folder gives the eval files discovered in it (evals/dialect.py), relative to the cwd.
+    """Every path named; a folder gives the eval files discovered in it (evals/discover.py), relative to the cwd.
     Also the folders in which none was found. A candidate file that could not be read or sniffed is named on
     stderr (left out silently, a broken eval file would go unnoticed)."""
     out: list[str] = []
     empty: list[str] = []
     for path in args.paths:
         if os.path.isdir(path):
-            from turnlens.formatting.evals.dialect import discover_eval_files  # (only for a folder: start-up time)
+            from turnlens.formatting.evals.discover import discover_eval_files  # (only for a folder: start-up time)
 
             unread: list[tuple[str, str]] = []
             cut: list[tuple[str, str]] = []

@@ -1,6 +1,5 @@
-"""Which files of a folder are eval files (AgentV 4's discovery patterns, then the YAML files declaring the 0.15
-schema), and the formats turnlens recognises but does not read. Which dialect a file is read in is decided by its
-dialect's rules (formatting/dialects/): by its shape, never by its name alone.
+"""Which files of a folder are eval files: those AgentV 4's discovery patterns find, then the YAML files declaring
+the 0.15 schema. Which dialect a file is read in is decided by its dialect's rules (formatting/dialects/).
 """
 
 from __future__ import annotations
@@ -8,7 +7,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
 
 from turnlens.formatting.evals.files import YAML_SUFFIXES, relative_path
 from turnlens.formatting.walk import TreeWalk
@@ -18,35 +16,6 @@ DEFAULT_EVAL_PATTERNS = ("**/evals/**/*.eval.yaml", "**/evals/**/eval.yaml", "**
 FOLDER_PATTERNS = ("**/{*.eval.yaml,*.eval.yml,eval.yaml,eval.yml,*.eval.ts,*.eval.mts}",)
 SKIP_DIRS = {".git", ".venv", "node_modules", "dist", "__pycache__", ".mypy_cache", ".pytest_cache", ".agentv"}
 _SCHEMA_SNIFF = re.compile(rb"""^\$schema\s*:\s*["']?agentv-eval-v2["']?\s*(#.*)?$""", re.M)
-
-
-# Formats turnlens recognises but does not read, each with the shape that gives it away: until one is read, a file of
-# that shape is named, not misread. Reading it makes it a dialect: a module in formatting/dialects/ whose `claims`
-# recognises that shape (registry.py lists it before agentv4), and its shape leaves this list.
-AGENTV5_KEYS = ("prompts", "providers", "default_test", "scenarios", "evaluate_options")
-AGENTV5_NOTE = "an AgentV 5 pre-release file; turnlens reads AgentV 4.42.4 and 0.15"
-
-
-def unread_format(data: Any) -> tuple[str, str] | None:
-    """(what the file is, why turnlens says so) for a file shaped for a format turnlens does not read, else None.
-
-    AgentV 5 pre-releases (promptfoo-style): top-level `prompts`, `providers`, `default_test`, `scenarios` or
-    `evaluate_options`; or tests without `input` whose text comes from `vars`, graded under `assert:`, with
-    `{{ env.X }}`. AgentV 4.42.4 would skip every test of such a file for `input` being undefined."""
-    if not isinstance(data, dict) or data.get("$schema") == "agentv-eval-v2":
-        return None
-    keys = [k for k in AGENTV5_KEYS if k in data]
-    if keys:
-        return AGENTV5_NOTE, f"it has top-level `{keys[0]}` (AgentV 5's format, not 4.42.4's)"
-    tests = data.get("tests")
-    if isinstance(tests, list) and tests and all(isinstance(t, dict) for t in tests):
-        if not any("input" in t for t in tests) and all("vars" in t for t in tests):
-            if any("assert" in t for t in tests) or "{{ env." in repr(tests):
-                return AGENTV5_NOTE, "its tests have `vars` and `assert` but no `input` (AgentV 5's format)"
-    return None
-
-
-# --- discovery ----------------------------------------------------------------------------------------------------
 
 
 def declares_v2_schema(path: str) -> bool:
