@@ -52,29 +52,66 @@ class Source:
             position += len(part)
         return parts[0] if len(parts) == 1 else b"".join(parts)
 
+    def read_into(self, view: memoryview, position: int) -> int:
+        """Fill `view` with the bytes from `position` on, up to the size as opened; how many were read.
+        FileChanged when they are no longer there."""
+        wanted = max(0, min(len(view), self.size - position))
+        if wanted and self.fd < 0:
+            raise FileChanged(f"{self.path} was closed")
+        done = 0
+        while done < wanted:
+            got = os.preadv(self.fd, [view[done:wanted]], position + done)
+            if not got:
+                now = os.fstat(self.fd).st_size
+                raise FileChanged(f"got shorter while it was read ({self.size:,} bytes, now {now:,})")
+            done += got
+        return wanted
+
+    def windows(self, start: int = 0, window: int = WINDOW) -> Iterator[tuple[int, bytearray, int]]:
+        """(offset, buffer, length): the file from `start` on, a window at a time, each cut after its last line
+        feed so that no line is split (the last one runs to the end of the file). A line longer than the window
+        makes the buffer grow. The buffer is reused (read into, never reallocated per window: a GB costs no
+        allocation and no page faults per window): use what it holds before asking for the next window."""
+        size = self.size
+        # the first window is small: the first record is on screen before 16 MB are read
+        buffer = bytearray(min(window, FIRST_WINDOW))
+        base = start  # the file offset of buffer[0]
+        kept = 0  # bytes at the front of the buffer carried over from the last window: a line not ended there
+        while base + kept < size:
+            if kept == len(buffer):  # one line fills the buffer: a bigger one
+                buffer = _moved(buffer, 0, kept, 2 * kept)
+            filled = kept + self.read_into(memoryview(buffer)[kept:], base + kept)
+            if base + filled >= size:
+                yield base, buffer, filled
+                return
+            cut = buffer.rfind(b"\n", 0, filled) + 1
+            if not cut:  # no line ends in it yet
+                kept = filled
+                continue
+            yield base, buffer, cut
+            base += cut
+            kept = filled - cut
+            if len(buffer) != window and kept <= window:  # after the first window or a long line: full-size
+                buffer = _moved(buffer, cut, filled, window)
+            else:
+                buffer[:kept] = buffer[cut:filled]  # (no resize: allowed while the buffer is still viewed)
+
     def lines(self, start: int = 0, window: int = WINDOW) -> Iterator[tuple[int, int, memoryview]]:
         """(start, end, bytes) of every line from `start` (end excludes the line feed); the last line may have
-        none. Lines longer than a window are joined across windows. The bytes are a view into the current
+        none. Lines longer than a window are read whole (see `windows`). The bytes are a view into the current
         window (no copy): use them before asking for the next line."""
-        size = self.size
-        buffer = b""
-        view = memoryview(buffer)
-        buffer_start = position = start
-        # the first window is small: the first record is on screen before 16 MB are read
-        step = min(window, FIRST_WINDOW)
-        while position < size:
-            relative = position - buffer_start
-            newline = buffer.find(b"\n", relative)
-            if newline == -1:
-                loaded_to = buffer_start + len(buffer)
-                if loaded_to >= size:
-                    yield position, size, view[relative:]
-                    return
-                buffer = buffer[relative:] + self.read(loaded_to, loaded_to + step)
-                step = window
-                view = memoryview(buffer)
-                buffer_start = position
-                continue
-            end = buffer_start + newline
-            yield position, end, view[relative:newline]
-            position = end + 1
+        for base, buffer, length in self.windows(start, window):
+            view = memoryview(buffer)
+            at = 0
+            while at < length:
+                newline = buffer.find(b"\n", at, length)
+                end = length if newline == -1 else newline
+                yield base + at, base + end, view[at:end]
+                at = end + 1
+
+
+def _moved(buffer: bytearray, start: int, end: int, size: int) -> bytearray:
+    """A new buffer of `size` bytes that starts with buffer[start:end]."""
+    moved = bytearray(size)
+    moved[: end - start] = memoryview(buffer)[start:end]
+    return moved

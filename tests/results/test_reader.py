@@ -240,3 +240,32 @@ def test_lines_across_the_small_first_window(tmp_path):
         assert [bytes(text) for _, _, text in source.lines(window=FIRST_WINDOW // 4)] == lines
     finally:
         source.close()
+
+
+def test_windows_cut_after_line_feeds_and_lines_come_whole(tmp_path):
+    # the buffer is reused from window to window and grows for a line longer than a window: every line comes whole
+    # and at its offset, whatever the window, with or without a final line feed
+    import random
+
+    from turnlens.formatting.results.source import Source
+
+    rng = random.Random(5)
+    for trial in range(40):
+        lines = [b"x" * rng.choice((0, 1, 3, 9, 40, 200)) for _ in range(rng.randint(1, 30))]
+        data = b"\n".join(lines) + (b"\n" if trial % 2 else b"")
+        path = tmp_path / f"w{trial}.jsonl"
+        path.write_bytes(data)
+        source = Source(str(path))
+        try:
+            for window in (1, 2, 7, 64, 1 << 20):
+                got = [(start, end, bytes(text)) for start, end, text in source.lines(window=window)]
+                expected, offset = [], 0
+                for line in data.split(b"\n")[: -1 if data.endswith(b"\n") else None]:
+                    expected.append((offset, offset + len(line), line))
+                    offset += len(line) + 1
+                assert got == expected, (trial, window)
+                for base, buffer, length in source.windows(window=window):
+                    assert buffer[:length] == data[base : base + length]
+                    assert base + length == len(data) or buffer[length - 1 : length] == b"\n"
+        finally:
+            source.close()

@@ -20,6 +20,9 @@ from .messages import Compared, DriftChecked, Followed, IndexProgressed, RowsSel
 from .model import DRIFT_CODES, DRIFT_OTHER, Run, Selection, select_rows
 
 DRIFT_REPORT_EVERY = 0.25  # seconds between drift progress messages
+# seconds between index progress messages: each redraws the header (and may re-sort), in the UI thread, which holds
+# the GIL the index worker needs
+INDEX_REPORT_EVERY = 0.2
 
 
 class RunLoader:
@@ -46,7 +49,7 @@ class RunLoader:
     def first_batch(self, run: Run) -> tuple[ScanProgress | None, Iterator[ScanProgress]]:
         """The first batch of `run`'s index, read at once (so that it is on the very first frame), and the scan
         that `index_rest` resumes."""
-        scan = run.results.scan(batch_seconds=0.1, stop=self.stop)
+        scan = run.results.scan(batch_seconds=INDEX_REPORT_EVERY, stop=self.stop)
         return next(scan, None), scan
 
     def index_rest(self, run: Run, scan: Iterator[ScanProgress]) -> None:

@@ -48,6 +48,10 @@ if TYPE_CHECKING:  # (imported where used)
 TEXT_AS_YOU_TYPE_BYTES = 20 * 1024 * 1024  # smaller files are searched in full text at every key press
 SYNC_SELECT_LIMIT = 5_000  # below this many results sorting in the UI thread is quicker than a thread hop
 RESELECT_EVERY = 0.3  # seconds between re-sorts while a big file is still being indexed
+# ... and once it holds 20,000 rows, a re-sort waits for the run to grow by half since the last one: each re-sort
+# reads every row, and the index worker waits for the GIL meanwhile; so all of them together cost about 3 of the
+# last one, however long the index takes (under load, time-based re-sorts made a 1 GB file's index ~20% slower)
+RESELECT_GROWTH = 1.5
 FOLLOW_EVERY = 0.2  # seconds between looks at the current run's file (one stat when nothing changed)
 RUNS_EVERY = 1.0  # seconds between looks for new runs in a folder of runs (a stat per folder when nothing changed)
 
@@ -88,6 +92,7 @@ class ResultsScreen(ThemedScreen):
         self.model = ResultsModel(runs, threshold=threshold, evals_given=evals is not None)
         self.delta = delta  # the win/loss step of the comparisons opened from here (None: AgentV's 0.1)
         self._last_reselect = 0.0
+        self._reselected: tuple[Run | None, int] = (None, 0)  # the run the last re-sort read, and its rows then
         self.loader = RunLoader(self)
         self._text_timer: Timer | None = None  # ticks the elapsed time of a full-text search on a large file
         self._highlighted: int | None = None  # the record under the list's cursor
@@ -170,11 +175,22 @@ class ResultsScreen(ThemedScreen):
         if run is not self.run:
             return
         now = time.monotonic()
-        # re-sorting 100 000 summaries costs the index worker GIL time: less often as the file grows
-        every = RESELECT_EVERY if run.results.count < 20_000 else 3 * RESELECT_EVERY
-        if first or message.progress.done or now - self._last_reselect >= every:
+        count = run.results.count
+        if first or message.progress.done or now - self._last_reselect >= RESELECT_EVERY:
             self._last_reselect = now
-            self._reselect()
+            last_run, last_count = self._reselected
+            if (
+                first
+                or message.progress.done
+                or count < 20_000
+                or last_run is not run
+                or count >= RESELECT_GROWTH * last_count
+                or self.model.identity_rows() is not None  # (file order: nothing to sort)
+            ):
+                self._reselected = (run, count)
+                self._reselect()
+            else:
+                self._update_progress()
             self._show_problems()
         if message.progress.done and self.model.wants_drift(run, auto=True):
             self._start_drift(run)
@@ -237,6 +253,13 @@ class ResultsScreen(ThemedScreen):
         list_.set_look(self._look())
         self._update_columns()
         self.query_one(ResultsHeader).show(state)
+
+    def _update_progress(self) -> None:
+        """The header alone (progress, counts) while a big run is indexed: the list keeps the rows as sorted last
+        and is not drawn again (a redraw of the list costs the index worker more GIL time than the header)."""
+        state = self.model.header_state()
+        if state is not None:
+            self.query_one(ResultsHeader).show(state)
 
     def _update_columns(self) -> None:
         list_ = self._list
