@@ -169,17 +169,42 @@ def fit(value: str, width: int, *, keep_end: bool = False) -> str:
 
 def header_with_legend(head: Text, legend: Text, width: int, gap: str = "   ") -> Text:
     """A screen's header: `head`, then its `legend` on the same row when both fit in `width` cells, else on a
-    second row (cut at 80 columns, the legend was what was lost)."""
+    second row (cut at 80 columns, the legend was what was lost); a legend too long for a row of its own starts
+    beside the head and goes on on the second row (words kept whole)."""
     if not legend.plain:
         return head
     out = Text(end="", no_wrap=True, overflow="ellipsis")
     out.append_text(head)
     if width <= 0 or head.cell_len + len(gap) + legend.cell_len <= width:
         out.append(gap)
-    else:
+        out.append_text(legend)
+        return out
+    cut = _last_space_within(legend.plain, width - head.cell_len - len(gap))
+    if legend.cell_len + 1 <= width or cut is None:
         out.append("\n ")
-    out.append_text(legend)
+        out.append_text(legend)
+        return out
+    first, rest = legend.divide([cut])
+    out.append(gap)
+    out.append_text(first)
+    out.append("\n ")
+    out.append_text(rest[1:])
     return out
+
+
+def _last_space_within(plain: str, cells: int) -> int | None:
+    """The index of the last space in `plain` whose text before it fits in `cells` cells (None: none does)."""
+    from rich.cells import get_character_cell_size
+
+    found = None
+    used = 0
+    for index, char in enumerate(plain):
+        if char == " " and index > 0:
+            found = index
+        used += get_character_cell_size(char)
+        if used > cells:
+            break
+    return found
 
 
 def case_title(label: str, where: str, width: int = 0) -> Text:

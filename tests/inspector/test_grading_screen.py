@@ -51,8 +51,12 @@ async def test_graders_and_prompts_as_agentv_runs_them():
         assert isinstance(app.screen, GradingScreen)
         title = str(app.screen.query_one("#screen-title").visual)
         assert "agent mode" in title
-        assert "(as AgentV would: target 'default' (none named): provider claude-cli" in title
+        assert "agent mode (as AgentV would)" in title
         graders = app.screen.query_one("#grading", Pane).body_text
+        # why, in full, at the top of what grades it (the header has room for the short form only)
+        assert graders.startswith(
+            "mode\nagent mode, as AgentV would: target 'default' (none named): provider claude-cli"
+        )
         for expected in (
             " 1  llm-grader  tone  weight 2",
             "prompt file: graders/tone.md",
@@ -77,7 +81,10 @@ async def test_graders_and_prompts_as_agentv_runs_them():
         assert "all-safety › judged (llm-grader)  user prompt" in prompts
         assert "### Criterion: helpful [REQUIRED: min score 0.7]" in prompts
         await pilot.press("m")
-        assert "(here; AgentV would use agent mode" in str(app.screen.query_one("#screen-title").visual)
+        assert "lm mode (AgentV would use agent)" in str(app.screen.query_one("#screen-title").visual)
+        assert app.screen.query_one("#grading", Pane).body_text.startswith(
+            "mode\nlm mode here; AgentV would use agent mode: target 'default' (none named): provider claude-cli"
+        )
 
 
 async def test_each_case_opens_in_agentvs_mode_until_one_is_chosen(tmp_path, monkeypatch):

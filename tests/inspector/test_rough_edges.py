@@ -189,13 +189,13 @@ async def test_the_toolbar_keeps_one_format_for_one_file_and_several(monkeypatch
         async with app.run_test(size=WIDE) as pilot:
             await wait_for_idle(pilot)
             chips.append(_chip_texts(app))
-    assert chips[0] == chips[1] == ["m lm", "p agentv", "e eval", "d diff"]
+    assert chips[0] == chips[1] == ["m lm", "p agentv", "e grading", "d diff"]
 
 
 @pytest.mark.parametrize(
     ("size", "shown"),
     [
-        ((120, 40), ["m lm", "p agentv", "e eval", "d diff"]),  # stacked panes: e and d fit, so they show
+        ((120, 40), ["m lm", "p agentv", "e grading", "d diff"]),  # stacked panes: e and d fit, so they show
         ((80, 24), ["m lm", "p agentv"]),  # the list on top: beside them the title would keep under 40 cells
     ],
 )
@@ -345,3 +345,38 @@ async def test_one_enter_in_the_search_box_reaches_the_case_list(monkeypatch, fo
         await wait_for_idle(pilot)
         assert app.focused is not None and app.focused.id == "case-options"
         assert app.screen.query_one("#case-filter").value == "faq"
+
+
+@pytest.mark.parametrize(("size", "rows"), [((80, 24), 2), ((120, 40), 2), ((200, 50), 1)])
+async def test_the_latest_result_leaves_the_rule_whole_beside_it_or_below_it(monkeypatch, size, rows):
+    """Issue 24 (second walk): at 80 columns the latest recorded result cut the rule's explanation (`Role markers:
+    2 messages have visible…`), and its `▸` suggested a fold (as on the file headers). It now sits beside the rule
+    when both fit, else on a row below it."""
+    app = await _samples_app(monkeypatch)
+    async with app.run_test(size=size) as pilot:
+        await wait_for_idle(pilot)
+        await select(pilot, "refund-unused-tent")
+        await wait_for_idle(pilot)
+        line = str(app.screen.query_one("#rule-line").render()).split("\n")
+        assert len(line) == rows and app.screen.query_one("#rule-line").size.height == rows
+        assert line[0].startswith(" MARKERS  Role markers: 2 messages have visible content")
+        assert "latest 0.90 ✓ PASS" in line[-1] and "▸" not in line[-1]
+        assert line[-1].rstrip().endswith("R opens")
+
+
+def test_a_header_legend_too_long_for_its_own_row_goes_on_beside_the_head():
+    """Issue 24 (second walk): at 80 columns `D`'s status lost its end (`… (49 tests in 10 eval files com…`). A
+    legend that fits beside the head stays there, one that fits a row of its own takes the second row, and a longer
+    one starts beside the head and goes on on the second row, words whole."""
+    from rich.text import Text
+
+    from turnlens.tui.render import header_with_legend
+
+    head = Text(" turnlens diff ")
+    status = "No test changed between HEAD and working tree (49 tests in 10 eval files compared)."
+    assert header_with_legend(head, Text(status), 120, gap="  ").plain == " turnlens diff   " + status
+    assert header_with_legend(head, Text(status[:60]), 61, gap="  ").plain == " turnlens diff \n " + status[:60]
+    rows = header_with_legend(head, Text(status), 78, gap="  ").plain.split("\n")
+    assert [len(row) <= 78 for row in rows] == [True, True]
+    assert rows[0] == " turnlens diff   No test changed between HEAD and working tree (49 tests in 10"
+    assert rows[1] == " eval files compared)."

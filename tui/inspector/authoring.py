@@ -238,13 +238,31 @@ _BUILTIN_SHOWN = frozenset(
 )
 
 
-def mode_reason(case: EvalCase, mode: str) -> str:
-    """Why the grading is shown in `mode`: AgentV's own choice for the test, or that the view differs from it."""
+def mode_note(case: EvalCase, mode: str) -> str:
+    """In short, whether the grading is shown in the mode AgentV would use for the test (for a header)."""
     if not case.agentv_mode:
         return ""
     if case.agentv_mode == mode:
-        return f"as AgentV would: {case.agentv_mode_reason}"
-    return f"here; AgentV would use {case.agentv_mode} mode: {case.agentv_mode_reason}"
+        return "as AgentV would"
+    return f"AgentV would use {case.agentv_mode}"
+
+
+def mode_text(case: EvalCase, mode: str) -> Text | None:
+    """The grading screen's first section: the mode its prompts are made in and why: AgentV's own choice for the
+    test, or that the view differs from it; in full (the header has room for its short form only)."""
+    if not case.agentv_mode:
+        return None
+    out = Text(end="")
+    out.append("mode", style=HEADING)
+    out.append("\n")
+    out.append(f"{mode} mode", style=render.BOLD)
+    if case.agentv_mode == mode:
+        why = f", as AgentV would: {case.agentv_mode_reason}"
+    else:
+        why = f" here; AgentV would use {case.agentv_mode} mode: {case.agentv_mode_reason}"
+    out.append(render.sanitize(why), style=render.DIM)
+    out.append(" (m switches)", style=NOTE)
+    return out
 
 
 def grader_line(n: int | str, grader: Grader, indent: str = "", source_file: str | None = None) -> Text:

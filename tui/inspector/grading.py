@@ -85,22 +85,31 @@ class GradingScreen(PanesScreen):
         yield FittingFooter()
 
     def _title(self) -> Text:
-        """The case and its mode, then what grades it; the latter on a second row when one is too narrow (at 80
-        columns it was cut off)."""
+        """The case and its mode (the case's id cut first), then what grades it; the latter on a second row when
+        one is too narrow (at 80 columns it was cut off). Why the mode is the one shown is said in full in pane [1]
+        (the header has room for its short form only)."""
+        width = self.size.width - 2
+        mode = Text(end="")
+        if self.formatted.labels.graders:
+            mode.append(f"  {self.mode} mode", style="bold")
+            note = authoring.mode_note(self.case, self.mode)
+            if note:
+                mode.append(f" ({note})", style="dim")
+        name = " grading "
+        label = render.sanitize(render.case_label(self.case))
+        if width > 0:
+            label = render.fit(label, max(8, width - len(name) - 2 - mode.cell_len))
         title = Text(end="", no_wrap=True, overflow="ellipsis")
-        title.append(" grading ", style="bold reverse")
-        title.append("  " + render.sanitize(render.case_label(self.case)), style="bold")
+        title.append(name, style="bold reverse")
+        title.append("  " + label, style="bold")
+        title.append_text(mode)
         legend = Text(end="", no_wrap=True, overflow="ellipsis")
         if self.formatted.labels.graders:
-            title.append(f"  {self.mode} mode", style="bold")
             if self.case.assertions:
                 graders = render.plural(len(self.case.assertions), "grader")
                 legend.append(f"{graders} of its own: the default grader does not run", style="dim")
             else:
                 legend.append("no graders of its own: the default grader runs", style="dim")
-            reason = authoring.mode_reason(self.case, self.mode)
-            if reason:  # (last: the line is cut at its end on a narrow terminal; the rule pane says it in full)
-                legend.append(f"  ({render.sanitize(reason)})", style="dim")
         elif self.formatted.evaluator_prompts:
             legend.append(
                 f"{render.plural(len(self.formatted.evaluator_prompts), 'evaluator')} of its own, lm question",
@@ -130,6 +139,9 @@ class GradingScreen(PanesScreen):
     def _show(self, keep_scroll: bool = True) -> None:
         self.query_one("#screen-title", Static).update(self._title())
         grading = authoring.grading_text(self.case, self.formatted)
+        mode = authoring.mode_text(self.case, self.mode) if self.formatted.labels.graders else None
+        if mode is not None:
+            grading = Text.assemble(mode, "\n\n", grading, end="")
         self.query_one("#grading", Pane).show(PaneText(grading, grading.plain), keep_scroll=keep_scroll)
         text, copy = authoring.grader_prompt_text(self.case, self.formatted, self.mode)
         pane = self.query_one("#evaluator", Pane)

@@ -64,7 +64,6 @@ CASE_LIST_CHROME = 6  # the list's border, scrollbar and option padding
 MIN_PANE_TEXT = 30  # side by side, each of the three pane columns keeps at least this many cells of text
 PANE_CHROME = 4  # a pane's border, padding and scrollbar
 GRID_COLUMNS = 3
-RULE_ROOM = 24  # cells the rule line keeps for the rule beside a latest result (else the run's name is left out)
 SUBTITLE_EVERY = 0.5  # seconds between updates of the subtitle's count while loading
 
 
@@ -163,16 +162,16 @@ INSPECTOR_ACTIONS: tuple[Action, ...] = (
         "profile_diff",
         "Show both profiles' chatPrompts side by side, differences marked.",
         footer="Diff",
-        rank=8,
+        rank=9,
         title="Profile diff",
         section="What the case becomes",
     ),
     Action(
         "e",
         "evaluator",
-        "What grades this case: criteria (0.15: outcome), expected output, graders with type and weight, and the "
-        "grader prompt.",
-        footer="Eval",
+        "The grading screen: criteria (0.15: outcome), expected output, graders with type and weight, and the grader "
+        "prompts.",
+        footer="Grading",
         rank=7,
         title="Grading (criteria, graders, grader prompt)",
         section="What the case becomes",
@@ -226,7 +225,7 @@ INSPECTOR_ACTIONS: tuple[Action, ...] = (
         "open_editor",
         "Open the eval file in $EDITOR at the case's line; the view follows your edits.",
         footer="Edit",
-        rank=9,
+        rank=8,  # before Diff: the editor is the authoring loop; at 80 columns the footer has room for one of them
         title="Open in editor",
         section="Panes",
     ),
@@ -793,22 +792,25 @@ class InspectorScreen(Screen[None]):
         return self.latest.find(found[0].path, found[1].id, _suite_name(found[0]))
 
     def _show_rule_line(self, rule_line: Text, case_key: str) -> None:
-        """The case's rule line, and its latest recorded result at the end when there is one (the rule's summary
-        is cut to leave it room)."""
+        """The case's rule line, and its latest recorded result at its end when there is one; without the run's
+        name if that makes it fit, else on a second row (the rule's summary was cut for it at 80 columns)."""
         widget = self.query_one("#rule-line", Static)
         found = self._latest_of(case_key)
-        if found is None:
-            widget.update(rule_line, layout=False)
-            return
-        key = key_of(INSPECTOR_ACTIONS, "latest_result")
-        latest = latest_result_text(found, key)
-        width = widget.size.width or self.size.width
-        if width - latest.cell_len < RULE_ROOM:
-            latest = latest_result_text(found, key, run=False)
-        line = rule_line.copy()
-        line.truncate(max(0, width - latest.cell_len), overflow="ellipsis")
-        line.append_text(latest)
-        widget.update(line, layout=False)
+        rows = 1
+        line = rule_line
+        if found is not None:
+            key = key_of(INSPECTOR_ACTIONS, "latest_result")
+            room = (widget.size.width or self.size.width) - rule_line.cell_len
+            latest = latest_result_text(found, key)
+            if latest.cell_len > room:
+                latest = latest_result_text(found, key, run=False)
+            if latest.cell_len > room:
+                latest, rows = latest_result_text(found, key, lead="\n "), 2
+            line = rule_line.copy()
+            line.append_text(latest)
+        two_rows = widget.has_class("-two-rows")
+        widget.set_class(rows == 2, "-two-rows")
+        widget.update(line, layout=two_rows != (rows == 2))  # (a layout pass only when its height changes)
 
     def action_latest_result(self) -> None:
         key = self.model.current

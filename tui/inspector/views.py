@@ -427,7 +427,7 @@ def chip_texts(mode: str, profile: str, level: int, keys: dict[str, str]) -> dic
     return {
         "mode-chip": _action_text(keys["mode-chip"], mode),
         "profile-chip": _action_text(keys["profile-chip"], profile),
-        "evaluator-chip": _action_text(keys["evaluator-chip"], "eval") if level == 1 else None,
+        "evaluator-chip": _action_text(keys["evaluator-chip"], "grading") if level == 1 else None,
         "diff-chip": _action_text(keys["diff-chip"], "diff") if level == 1 else None,
     }
 
@@ -439,14 +439,14 @@ def _action_text(key: str, label: str) -> Text:
     return text
 
 
-def latest_result_text(found: Any, key: str, *, run: bool = True) -> Text:
-    """The end of a case's rule line: its latest recorded result (formatting/results/latest.py) as AgentV judged
-    it, the run that recorded it (its folder's or file's name; left out with `run` False), and the key that opens
-    it."""
+def latest_result_text(found: Any, key: str, *, run: bool = True, lead: str = "  · ") -> Text:
+    """The end of a case's rule line (after `lead`), or the row below it: its latest recorded result
+    (formatting/results/latest.py) as AgentV judged it, the run that recorded it (its folder's or file's name; left
+    out with `run` False), and the key that opens it."""
     verdicts = {"pass": ("✓ PASS", "success"), "fail": ("✗ FAIL", "error"), "error": ("! ERROR", "error")}
     label, colour = verdicts.get(found.verdict, (found.verdict.upper(), "warning"))
     p = palette()
-    out = Text("  ▸ latest ", style="dim", end="", no_wrap=True, overflow="ellipsis")
+    out = Text(f"{lead}latest ", style="dim", end="", no_wrap=True, overflow="ellipsis")
     out.append("—" if found.score is None else f"{found.score:.2f}", style="bold")
     out.append(" ")
     out.append(label, style=p.text(colour, bold=True))

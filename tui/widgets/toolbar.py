@@ -16,9 +16,10 @@ from .chip import Chip
 CHIP_CHROME = 3  # a chip's padding (1 each side) and left margin
 TITLE_PADDING = 2
 # Cells left for the title when choosing the chips' format, whatever the layout: a short id and the end of its file
-# name with the line beside the short chips (from 120 columns, as the list then names the case whole), a long id and
-# file:line beside the full ones (at 200 columns the full chips cut the samples' paths).
-TITLE_ROOM = 40
+# name with the line beside the short chips (from 120 columns, as the list then names the case whole: 120 less the
+# standard list leaves 82 cells, 38 beside the widest short chips), a long id and file:line beside the full ones (at
+# 200 columns the full chips cut the samples' paths).
+TITLE_ROOM = 38
 TITLE_ROOM_FULL = 90
 
 ChipTexts = dict[str, Text | None]  # chip id -> its text (None: hidden)
