@@ -129,3 +129,28 @@ def test_drift_tab_compares_the_test_as_run_with_the_test_now(snap_compare):
     # all-pass, run with scoring-v1.yaml.txt: a grader was added since (the run's task bundle against the eval file)
     keys = press("end", "enter", "5")
     assert snap_compare(make_app([FIRST], watch=False), terminal_size=WIDE, run_before=keys)
+
+
+async def test_headers_at_80_columns_leave_out_whole_figures_and_keep_what_finds_the_result():
+    """Issue 24 (second walk): at 80 columns the list's header ended in `m…` (its mean, cut) and lost the run's
+    place (`run 1 of 6`), compare's ended in `(…`, and a result's lost its file:line off the end of its path.
+    Figures that do not fit are left out whole (turnlens's first); the path loses its start."""
+    app = make_app(["project/.agentv/results"], watch=False)
+    async with app.run_test(size=NARROW) as pilot:
+        await wait_for_idle(pilot)
+        rows = str(app.screen.query_one("ResultsHeader").render()).split("\n")
+        assert all(len(row) <= 78 for row in rows), rows
+        assert rows[0].endswith("/  (run 1 of 6)")
+        assert rows[1].endswith("execution error 0")  # AgentV's counts whole; turnlens's mean left out
+        await pilot.press("enter")
+        await wait_for_idle(pilot)
+        title = app.screen.query_one("#detail-title").render()
+        rows = str(title).split("\n")
+        assert all(len(row) <= 78 for row in rows), rows
+        assert rows[0].endswith("target transcript") and "…" not in rows[0]
+        assert rows[1].startswith("…") and "/index.jsonl:2  41s  6.0k tokens  1 of 2" in rows[1]
+        await pilot.press("escape", "v")
+        await wait_for_idle(pilot)
+        rows = str(app.screen.query_one("CompareHeader").render()).split("\n")
+        assert all(len(row) <= 78 and not row.endswith("…") for row in rows), rows
+        assert rows[1].endswith("3 only in A  2 only in B")

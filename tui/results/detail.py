@@ -154,15 +154,23 @@ class ResultDetailScreen(ThemedScreen):
     def redraw(self) -> None:
         self._load(self.walk.current)
 
+    def _show_title(self) -> None:
+        """The result's header, fitted to the screen's width (on the UI thread: it is small and follows resizes)."""
+        if self.record is not None:
+            width = self.query_one("#detail-title", Static).content_size.width or self.size.width - 2
+            title = title_text(self.record, self.threshold, self.walk.label, width)
+            self.query_one("#detail-title", Static).update(title)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self._show_title)  # (once the title's row has its new width)
+
     @work(thread=True, exclusive=True, group="record")
     def _load(self, index: int) -> None:
         record = self.results.record(index)
         # artifacts of this one result only, read here: a run folder of 50 000 tests is never read as a whole
         artifacts = load_artifacts(record, self.run_folder) if self.run_folder and record.v4 is not None else None
         # the Text objects are built here too: highlighting 100 000 characters must not stall the UI thread
-        position = self.walk.label
         texts = {
-            "title": title_text(record, self.threshold, position),
             "request": request_text(record, artifacts),
             "verdict": verdict_text(
                 record,
@@ -206,7 +214,7 @@ class ResultDetailScreen(ThemedScreen):
             artifacts.transcript if artifacts is not None else None,
             artifacts.spans if artifacts is not None else None,
         )
-        self.query_one("#detail-title", Static).update(texts["title"])
+        self._show_title()
         found: dict[str, int] = {}
         for name in ("request", "verdict", "evaluator", "timing", "raw"):
             first = mark_hits(texts[name], self.highlight)

@@ -10,7 +10,7 @@ from ..actions import Action
 from ..theme import palette
 from .model import AUTO_DRIFT_LIMIT
 
-MOVE = "↑ ↓  j k"
+MOVE = "↑ ↓  k j"  # each arrow over its letter, as in the inspector's help
 FIRST_LAST = "home end  g G"
 
 RESULTS_ACTIONS: tuple[Action, ...] = (
@@ -82,9 +82,7 @@ RESULTS_ACTIONS: tuple[Action, ...] = (
         "d",
         "drift_all",
         "Check drift: recompute every input with the engine and compare with what the run recorded (automatic up "
-        f"to {AUTO_DRIFT_LIMIT:,} results).".replace(
-            f"{AUTO_DRIFT_LIMIT:,}", f"{AUTO_DRIFT_LIMIT:_}".replace("_", " ")
-        ),
+        f"to {AUTO_DRIFT_LIMIT:,} results).",  # (20,000 as every count is written; `20 000` was wrapped apart)
         footer="Drift",
         rank=7,
         title="Results: check drift against the eval files",

@@ -19,13 +19,14 @@ from turnlens.formatting.results.fields import RecordedRequest
 from turnlens.formatting.results.queries import DEFAULT_THRESHOLD
 from turnlens.formatting.results.record import EvaluatorResult, ResultRecord, truncate_text
 
-from ..render import chat_text, highlighted
+from ..render import chat_text, fit, highlighted
 from ..theme import palette
 from ..untrusted import sanitize, sanitize_label
 from .widgets import (
     FAIL,
     PASS,
     WARN,
+    append_fitting,
     format_cost,
     format_duration,
     format_tokens,
@@ -80,7 +81,10 @@ STATUS_BADGES = {
 }
 
 
-def title_text(record: ResultRecord, threshold: float, position: str = "") -> Text:
+def title_text(record: ResultRecord, threshold: float, position: str = "", width: int = 0) -> Text:
+    """A result's two header rows: its id, verdict, score, target, suite and time; where it is recorded
+    (file:line), its measures and its place in the list. `width` (cells, 0: any) fits them: the labels after the
+    score that do not fit are left out whole, the path loses its start (its file:line is what finds the row)."""
     out = Text(end="")
     out.append(sanitize_label(record.label), style="bold")
     out.append("  ")
@@ -101,11 +105,15 @@ def title_text(record: ResultRecord, threshold: float, position: str = "") -> Te
     out.append_text(score_bar(score, threshold, passed=passed))
     out.append(" " + ("—" if score is None else f"{score:.2f}"), style=score_style(score, threshold, passed=passed))
     suite_label = "suite" if v4 is not None else "dataset"
+    labels: list[tuple[int, Text]] = []
     for label, value in (("target", record.target), (suite_label, record.dataset), ("at", record.timestamp)):
         if value:
-            out.append(f"  {label} ", style=DIM)
-            out.append(sanitize(value)[:80])
-    out.append(f"\n{sanitize(record.file)}:{record.line}", style=DIM)
+            part = Text(end="")
+            part.append(f"  {label} ", style=DIM)
+            part.append(sanitize(value)[:80])
+            labels.append((len(labels), part))
+    append_fitting(out, labels, width)
+    after = Text(end="")
     if v4 is not None:
         for value in (
             format_duration(v4.duration_ms) if v4.duration_ms is not None else "",
@@ -113,9 +121,14 @@ def title_text(record: ResultRecord, threshold: float, position: str = "") -> Te
             format_cost(v4.cost_usd) if v4.cost_usd is not None else "",
         ):
             if value:
-                out.append(f"  {value}", style=ink("measure"))
+                after.append(f"  {value}", style=ink("measure"))
     if position:
-        out.append(f"  {position}", style=DIM)
+        after.append(f"  {position}", style=DIM)
+    where = f"{sanitize(record.file)}:{record.line}"
+    if width > 0:
+        where = fit(where, max(24, width - after.cell_len), keep_end=True)
+    out.append("\n" + where, style=DIM)
+    out.append_text(after)
     out.no_wrap = True  # two lines, always
     out.overflow = "ellipsis"
     return out

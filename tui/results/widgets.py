@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import SupportsInt, cast
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -172,7 +173,24 @@ def _shorten_path(path: str, limit: int = 80) -> str:
     return path if len(path) <= limit else "…" + path[-(limit - 1) :]
 
 
-def header_text(state: HeaderState) -> Text:
+def append_fitting(text: Text, parts: list[tuple[int, Text]], width: int) -> None:
+    """Append to `text`'s last row the `parts` (priority, part; 0 first) that fit whole in `width` cells (0: all),
+    in their order: a part that does not fit is left out, never cut mid-word (`m…`, `(…` at 80 columns)."""
+    room = width - cell_len(text.plain.rsplit("\n", 1)[-1]) if width > 0 else None
+    kept = set()
+    for index, (_priority, part) in sorted(enumerate(parts), key=lambda item: item[1][0]):
+        if room is None or part.cell_len <= room:
+            kept.add(index)
+            room = None if room is None else room - part.cell_len
+    for index, (_priority, part) in enumerate(parts):
+        if index in kept:
+            text.append_text(part)
+
+
+def header_text(state: HeaderState, width: int = 0) -> Text:
+    """The four rows of the results header; `width` (0: any) fits them: the path is shortened to keep the run's
+    position beside it, and of the figures after AgentV's own counts those that do not fit are left out whole
+    (turnlens's totals and mean first), not cut mid-word."""
     text = Text(end="")
     # the indexing state first: on a narrow terminal the path is what gets cut
     progress = state.progress
@@ -186,10 +204,13 @@ def header_text(state: HeaderState) -> Text:
         # (only for big files: a small one indexes in milliseconds, however busy the machine made it look)
         took = f" in {progress.elapsed:.1f}s" if progress.elapsed >= 0.5 and progress.size >= 8 * 1024 * 1024 else ""
         text.append(f"indexed{took}  ", style="dim")
-    text.append(_shorten_path(visible_text(state.title)), style="bold")
-    if state.run_position:
-        text.append(f"  ({state.run_position})", style="dim")
-    if state.benchmark:
+    position = f"  ({state.run_position})" if state.run_position else ""
+    limit = 80 if width <= 0 else max(20, min(80, width - text.cell_len - len(position)))
+    text.append(_shorten_path(visible_text(state.title), limit), style="bold")
+    if position:
+        text.append(position, style="dim")
+    # (the benchmark only with room to say something of it: b shows it whole)
+    if state.benchmark and (width <= 0 or width - text.cell_len >= len("  benchmark ") + 12):
         text.append("  benchmark ", style="dim")
         text.append(visible_text(state.benchmark))
     stats = state.stats
@@ -218,18 +239,19 @@ def header_text(state: HeaderState) -> Text:
             f"{stats.errors:,} error{'' if stats.errors == 1 else 's'}",
             style=ink(FAIL, bold=True) if stats.errors else "dim",
         )
-    text.append("  mean ", style="dim")
-    text.append("—" if stats.mean is None else f"{stats.mean:.2f}", style="bold")
+    # the figures after them, in the order drawn; kept by priority while they fit (the warnings first)
+    mean = Text(end="")
+    mean.append("  mean ", style="dim")
+    mean.append("—" if stats.mean is None else f"{stats.mean:.2f}", style="bold")
+    figures: list[tuple[int, Text]] = [(2, mean)]
     if stats.other_threshold:
-        text.append(
-            f"  {stats.other_threshold:,} verdict{'s' if stats.other_threshold != 1 else ''} recorded at another "
-            "threshold",
-            style=ink(WARN),
-        )
+        other = f"  {stats.other_threshold:,} verdict{'s' if stats.other_threshold != 1 else ''} recorded at another"
+        figures.append((1, Text(other + " threshold", style=ink(WARN), end="")))
     if state.problems:
-        text.append(f"  {state.problems} broken", style=ink(FAIL, bold=True))
+        figures.append((0, Text(f"  {state.problems} broken", style=ink(FAIL, bold=True), end="")))
     if v4_rows:
-        text.append_text(v4_totals_text(cast(V4Totals, stats.v4)))  # (v4_rows: it is there)
+        figures.append((3, v4_totals_text(cast(V4Totals, stats.v4))))  # (v4_rows: it is there)
+    append_fitting(text, figures, width)
     text.append("\n")
     text.append_text(histogram_text(stats.histogram, state.threshold))
     text.append("\n")
@@ -277,7 +299,7 @@ class ResultsHeader(Widget):
     def render(self) -> Text:
         if self.state is None:
             return Text("opening…", style="dim")
-        text = header_text(self.state)
+        text = header_text(self.state, self.content_size.width)
         text.no_wrap = True  # four lines, always: cut a line rather than push the next one out
         text.overflow = "ellipsis"
         return text
@@ -685,17 +707,23 @@ def compare_header_text(state: CompareHeaderState, width: int = 0) -> Text:
             if n:
                 text.append(" · ", style="dim")
             text.append(part, style=style)
-        for status in ("only in A", "only in B"):
-            if counts.get(status):
-                text.append(f"  {counts[status]} {status}", style=status_style(status))
-        text.append(f"  (win/loss at |Δ| ≥ {state.delta:g})", style="dim")
-        text.append("  mean ", style="dim")
-        text.append("—" if mean_a is None else f"{mean_a:.2f}", style="bold")
-        text.append(" → ", style="dim")
-        text.append("—" if mean_b is None else f"{mean_b:.2f}", style="bold")
+        # then, while they fit whole: the warning, the tests of one run only, the means, the legend
+        figures = [
+            (1, Text(f"  {counts[status]} {status}", style=status_style(status), end=""))
+            for status in ("only in A", "only in B")
+            if counts.get(status)
+        ]
+        figures.append((3, Text(f"  (win/loss at |Δ| ≥ {state.delta:g})", style="dim", end="")))
+        means = Text(end="")
+        means.append("  mean ", style="dim")
+        means.append("—" if mean_a is None else f"{mean_a:.2f}", style="bold")
+        means.append(" → ", style="dim")
+        means.append("—" if mean_b is None else f"{mean_b:.2f}", style="bold")
+        figures.append((2, means))
         unscored = sum(state.unscored)
         if unscored:
-            text.append(f"  {unscored} without a score, not compared", style=ink(WARN))
+            figures.append((0, Text(f"  {unscored} without a score, not compared", style=ink(WARN), end="")))
+        append_fitting(text, figures, width)
     text.append("\n")
     if warning:  # first: at 80 columns, after the rest of the row, it was cut
         text.append(visible_text(warning) + "  ", style=ink(WARN, bold=True))
@@ -704,9 +732,10 @@ def compare_header_text(state: CompareHeaderState, width: int = 0) -> Text:
     if query:
         text.append("  search ", style="dim")
         text.append(visible_text(query), style="bold")
-    text.append(f"  {shown:,} shown", style="dim")
+    rest = [(0, Text(f"  {shown:,} shown", style="dim", end=""))]
     if paired_by:
-        text.append(f"  paired by {paired_by}", style="dim")
+        rest.append((1, Text(f"  paired by {paired_by}", style="dim", end="")))
+    append_fitting(text, rest, width)
     return text
 
 
