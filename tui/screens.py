@@ -133,6 +133,9 @@ class PanesScreen(Screen[str | None]):  # (dismissed with the mode chosen on it,
         self.minimize()
         self.refresh_bindings()
 
+    def action_focus_pane(self, pane_id: str) -> None:
+        self.query_one(f"#{pane_id}", Pane).focus()
+
     def action_help(self) -> None:
         from .actions import help_sections
 
@@ -152,6 +155,8 @@ class ProfileDiffScreen(PanesScreen):
             "z", "maximize_pane", "Maximise the focused side; z or esc restores it.", footer="Max", title="Maximise"
         ),
         Action("z", "restore_pane", "Restore the maximised side.", footer="Restore", title="Restore", help=False),
+        Action("1", "focus_pane('diff-agentv')", "Focus the agentv side.", title="Focus the agentv side"),
+        Action("2", "focus_pane('diff-design')", "Focus the design side.", title="Focus the design side"),
         Action("question_mark,f1", "help", "Show this help.", footer="Help", title="Help"),
     )  # bindings and palette entries are made from it
     BINDINGS = bindings(ACTIONS)
@@ -177,8 +182,8 @@ class ProfileDiffScreen(PanesScreen):
     def compose(self) -> ComposeResult:
         yield Static("", id="screen-title", markup=False)
         with Horizontal(id="diff-panes"):
-            yield Pane("agentv chatPrompt", id="diff-agentv")
-            yield Pane("design chatPrompt", id="diff-design")
+            yield Pane("agentv chatPrompt", key="1", id="diff-agentv")  # (numbered as the grading screen's panes)
+            yield Pane("design chatPrompt", key="2", id="diff-design")
         yield FittingFooter()
 
     def on_mount(self) -> None:

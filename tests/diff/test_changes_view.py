@@ -35,6 +35,20 @@ async def test_the_view_lists_the_changed_tests_with_their_causes(sample_repo: P
         assert "because: prompts/code-review.instructions.md (attachment, modified)" in causes
         after = screen.query_one("#changes-after", Pane)
         assert "+ Always name the line." in after.copy_text or "Always name the line." in after.copy_text
+        names = [str(screen.query_one(f"#changes-{side}", Pane).border_subtitle) for side in ("before", "after")]
+        field = screen.diff.changed[0].fields[0].name
+        assert names == [f"{field} · HEAD", f"{field} · working tree"]
+        # at 80 columns the panes are too narrow for both: the field alone (it was cut to `lm.question · …`)
+        await pilot.resize_terminal(80, 24)
+        await wait_for_idle(pilot)
+        assert [str(screen.query_one(f"#changes-{side}", Pane).border_subtitle) for side in ("before", "after")] == [
+            field,
+            field,
+        ]
+        title = str(screen.query_one("#screen-title", Static).render())
+        assert title.rstrip().endswith("eval files).") and "…" not in title  # the status whole, on two rows
+        await pilot.resize_terminal(140, 40)
+        await wait_for_idle(pilot)
         first_field = screen.field_index
         await pilot.press("f")
         assert screen.field_index == first_field + 1

@@ -214,6 +214,10 @@ class TestScreens:
             await wait_for_idle(pilot)
             assert isinstance(app.screen, GradingScreen)
             assert app.screen.focused is app.screen.query_one("#grading", Pane)
+            await pilot.press("escape", "d", "2")  # the profile diff's sides are numbered as the grading's panes
+            await wait_for_idle(pilot)
+            assert isinstance(app.screen, ProfileDiffScreen)
+            assert app.screen.focused is app.screen.query_one("#diff-design", Pane)
 
     async def test_sub_screens_take_the_inspectors_keys(self):
         """`?`/F1 help, `[`/`]` the previous/next case without going back, `z` maximises and restores (issue 24.1)."""

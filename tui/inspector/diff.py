@@ -11,6 +11,7 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.screen import Screen
 from textual.theme import Theme
 from textual.widgets import OptionList, Static
@@ -66,6 +67,7 @@ class ChangesScreen(Screen[None]):
         self.diff: TreeDiff | None = None
         self.entries: list[TestChange | tuple[str, TestRef]] = []
         self.field_index = 0
+        self._shown_field = ""  # the field the panes show ("": none)
         self._status = "comparing…"
 
     def compose(self) -> ComposeResult:
@@ -166,6 +168,19 @@ class ChangesScreen(Screen[None]):
 
     def on_resize(self) -> None:
         self._title()
+        self.call_after_refresh(self._fit_subtitles)  # (once the panes have their new width)
+
+    def _fit_subtitles(self) -> None:
+        """Each pane's subtitle: the field and its side's version (`lm.question · HEAD`), the field alone when both
+        do not fit (at 80 columns they were cut to `lm.question · …`; the header names both versions)."""
+        if self.diff is None:
+            return
+        for pane_id, version in (("#changes-before", self.diff.before), ("#changes-after", self.diff.after)):
+            pane = self.query_one(pane_id, Pane)
+            subtitle = f"{self._shown_field} · {version}" if self._shown_field else ""
+            if len(subtitle) > pane.size.width - SUBTITLE_CHROME:
+                subtitle = self._shown_field
+            pane.border_subtitle = Content(subtitle)
 
     def _entry(self) -> TestChange | tuple[str, TestRef] | None:
         index = self.query_one("#changes-list", OptionList).highlighted
@@ -180,6 +195,7 @@ class ChangesScreen(Screen[None]):
         causes = self.query_one("#changes-causes", Static)
         before = self.query_one("#changes-before", Pane)
         after = self.query_one("#changes-after", Pane)
+        self._shown_field = ""
         if diff is None or entry is None:
             causes.update(Text("No test changed." if diff is not None else "", style="dim"))
             for pane in (before, after):
@@ -229,8 +245,10 @@ class ChangesScreen(Screen[None]):
             change.before is not None,
             change.after is not None,
         )
-        before.show(PaneText(shown.left, a_text, hang=2), subtitle=f"{change.name} · {diff.before}", keep_scroll=False)
-        after.show(PaneText(shown.right, b_text, hang=2), subtitle=f"{change.name} · {diff.after}", keep_scroll=False)
+        before.show(PaneText(shown.left, a_text, hang=2), keep_scroll=False)
+        after.show(PaneText(shown.right, b_text, hang=2), keep_scroll=False)
+        self._shown_field = change.name
+        self._fit_subtitles()
         before.scroll_to_line(max(0, shown.first_left - CONTEXT_LINES))
         after.scroll_to_line(max(0, shown.first_right - CONTEXT_LINES))
 
@@ -277,6 +295,7 @@ _LEGEND = [
 ]
 
 
+SUBTITLE_CHROME = 6  # a pane's corners, the rule before its subtitle and the spaces around it
 LIST_TEXT_WIDTH = 33  # the list is 38 columns: its indent, padding and scroll bar take the rest
 
 

@@ -160,9 +160,6 @@ class GradingScreen(PanesScreen):
             return self.formatted.labels.graders
         return super().check_action(action, parameters)
 
-    def action_focus_pane(self, pane_id: str) -> None:
-        self.query_one(f"#{pane_id}", Pane).focus()
-
     def action_back(self) -> None:
         """Back to the inspector, which takes the mode chosen here (if one was)."""
         self.dismiss(self.mode if self.mode_chosen else None)
