@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from turnlens.formatting.dialects.format import format_case
+from turnlens.formatting.dialects.format import case_summary
 from turnlens.formatting.dialects.load import load_eval_file
 from turnlens.formatting.dialects.registry import cut_at
 from turnlens.formatting.evals.files import FileReadError, read_bytes, read_head, wide_encoding
@@ -34,7 +34,7 @@ from turnlens.formatting.evals.loader import OUT_OF_MEMORY
 from turnlens.formatting.evals.references import NOT_UTF8, decode_eval_bytes
 from turnlens.formatting.evals.slices import Slice, drop_borrowed, joined, piece, split_slices
 from turnlens.formatting.memlimit import limit_hit
-from turnlens.formatting.model import Diagnostic, EvalFile, FormattedCase, Profile
+from turnlens.formatting.model import Diagnostic, EvalFile, Profile
 
 from .rows import RULE_SHORT, CaseRow, case_label
 
@@ -69,22 +69,23 @@ class LoadStep:
     note: str | None = None  # loading stopped here (the memory limit): what was left out, for the banner
 
 
-def case_row(key: str, eval_file: EvalFile, index: int, profile: str) -> tuple[CaseRow, FormattedCase | None]:
-    """The case list's row of case `index` of `eval_file` (formatted for its rule), and the formatting."""
+def case_row(key: str, eval_file: EvalFile, index: int, profile: str) -> CaseRow:
+    """The case list's row of case `index` of `eval_file`: its rule and badge as formatting it says, its prompts
+    not rendered (they wait until the case is shown: rendering every case's made listing a folder of 3,000 files
+    cost half again what its loading did)."""
     case = eval_file.cases[index]
     label = case_label(case)
     if case.skipped:
         # The skip is the case's status (shown with its reason), not a warning: no ⚠, not found by `warn` or n/N.
-        return CaseRow(key, label, None, "", 0, skipped=case.skipped), None
+        return CaseRow(key, label, None, "", 0, skipped=case.skipped)
     warnings = sum(1 for d in case.diagnostics if d.severity != "info")
     try:
-        formatted = format_case(case, eval_file, _profile(profile))
+        rule, markers = case_summary(case, eval_file, _profile(profile))
     except ValueError:
-        return CaseRow(key, label, None, "", warnings, skipped="could not be formatted"), None
-    ex = formatted.explanation
-    row = CaseRow(key, label, ex.uses_markers, RULE_SHORT.get(ex.rule, ex.rule), warnings)
+        return CaseRow(key, label, None, "", warnings, skipped="could not be formatted")
+    row = CaseRow(key, label, markers, RULE_SHORT.get(rule, rule), warnings)
     row.search_text  # noqa: B018 (made here, in the loading worker: the filter's first key then looks only)
-    return row, formatted
+    return row
 
 
 def _profile(profile: str) -> Profile:
@@ -332,7 +333,7 @@ def load_steps(
                 if first is not None:
                     head = load_eval_file(path, repo_root=repo_root, cwd=cwd, text=first[0], dialect=dialect)
                     if head.error is None and head.cases:
-                        head_rows = tuple(case_row(f"0:{c.index}", head, c.index, profile)[0] for c in head.cases)
+                        head_rows = tuple(case_row(f"0:{c.index}", head, c.index, profile) for c in head.cases)
                         yield LoadStep(0, path, head, head_rows, True, True, 0, total)
                     del head, first
             cut = first_cut if number == 0 and first_cut is not None else cut_file(path, dialect)
@@ -407,7 +408,7 @@ def _rows_in_batches(
     cases = eval_file.cases if eval_file.error is None else []
     sent = time.perf_counter()
     for case in cases[len(rows) :]:
-        rows.append(case_row(f"{number}:{case.index}", eval_file, case.index, profile)[0])
+        rows.append(case_row(f"{number}:{case.index}", eval_file, case.index, profile))
         if time.perf_counter() - sent > ROW_BATCH_SECONDS and len(rows) < len(cases):
             if cancelled():
                 return

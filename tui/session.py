@@ -373,7 +373,7 @@ class Session:
         found = self.case(key)
         if found is None or found[0].good is None:
             return None
-        return case_row(key, found[0].good, found[1].index, profile)[0]
+        return case_row(key, found[0].good, found[1].index, profile)
 
     def errors(self) -> list[tuple[LoadedFile, Diagnostic]]:
         return [(f, f.error) for f in self.files if f.error is not None]

@@ -61,10 +61,12 @@ class CrashReportWithoutLocals(App[None]):
         self._close_messages_no_wait()
 
 
-def set_virtual_size_without_layout(widget: Widget, size: Size) -> None:
+def set_virtual_size_without_layout(widget: Widget, size: Size, *, repaint: bool = True) -> None:
     """Set a widget's scrollable size without the screen-wide layout pass that setting `virtual_size` asks for:
     only its scrollbars follow, as Textual does itself for a size change that needs no layout
-    (`Widget._size_updated` with layout=False)."""
+    (`Widget._size_updated` with layout=False). `repaint`: the widget's lines are drawn again too (not needed when
+    only lines below those shown were added)."""
     widget.set_reactive(Widget.virtual_size, size)
     widget._scroll_update(size)
-    widget.refresh()
+    if repaint:
+        widget.refresh()

@@ -55,6 +55,17 @@ def format_case_with(
     return FormattedCase(case, profile, lm, agent, prompt, explanation, own)
 
 
+def case_summary_with(
+    dialect: DialectFormatting, case: EvalCase, eval_file: EvalFile, profile: Profile = "agentv"
+) -> tuple[RuleKind, bool]:
+    """(rule, uses_markers) of format_case_with's explanation, without rendering the prompts: what a list of
+    cases shows of each (the rest waits until the case is shown)."""
+    if case.skipped is not None:
+        raise ValueError(f"case {case.index} is skipped: {case.skipped}")
+    an = dialect.analyse(case, eval_file, profile == "design")
+    return _explanation_head(case, an, dialect)[0], an.uses_markers
+
+
 def _design_profile(lm: Rendered, agent: Rendered, an: Analysis) -> tuple[Rendered, Rendered]:
     """The design profile: the agentv profile's lm and agent mode with the design chatPrompt."""
     return (

@@ -233,7 +233,7 @@ def reload_files(session: Session, numbers: list[int], *, profile: str, rescan: 
     def rows_of(number: int, eval_file: EvalFile | None) -> tuple[CaseRow, ...]:
         if eval_file is None or eval_file.error is not None:
             return ()
-        return tuple(case_row(f"{number}:{c.index}", eval_file, c.index, profile)[0] for c in eval_file.cases)
+        return tuple(case_row(f"{number}:{c.index}", eval_file, c.index, profile) for c in eval_file.cases)
 
     out: list[tuple[int, EvalFile | None, tuple[CaseRow, ...]]] = []
     notes: dict[str, str | None] = {}

@@ -9,6 +9,7 @@ It can be driven and checked without an app (tests/inspector/test_inspector_mode
 from __future__ import annotations
 
 import posixpath
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
@@ -55,6 +56,10 @@ class InspectorModel:
         self._applied: dict[int, EvalFile] = {}  # file number -> the EvalFile of the loading step last applied
         # file number -> (file, generation, load, rows) an entry of file_entries was made of, and the entry
         self._entries: dict[int, tuple[LoadedFile, int, EvalFile | None, tuple[CaseRow, ...], FileEntry]] = {}
+        self._listed_files: list[LoadedFile] | None = None  # the session's files the entries below are of
+        self._entry_numbers: list[int] = []  # the file numbers of the entries listed, in order
+        self._entry_list: list[FileEntry] = []
+        self._changed: set[int] | None = set()  # files changed since the entries were made (None: any may have)
         self.progress = (0, len(session.files), False)  # (files done, files, last file's rows all made)
         self.filtered_count: int | None = None  # cases listed while a filter hides some
         self.maximized: str | None = None  # the id of the maximised pane
@@ -126,6 +131,8 @@ class InspectorModel:
                         current_replaced = True  # the whole file replaced its first slice
                 self._applied[step.number] = step.eval_file
             self.rows[step.number] = step.rows
+            if self._changed is not None:
+                self._changed.add(step.number)
             if step.note is not None and step.note not in self.session.notes:
                 self.session.set_stop_note(step.path, step.note)  # the banner says what is not listed
                 errors = True
@@ -145,6 +152,7 @@ class InspectorModel:
         notes = notes or {}
         current = self.session.case(self.current) if self.current else None
         anchor = (current[0].path, current[1].id, current[1].index) if current else None
+        self._changed = None  # (entries made again: the files may have moved)
         if scan is not None:
             self.session.apply_scan(scan)
             self.rows = {}
@@ -191,35 +199,52 @@ class InspectorModel:
         return f"{done} of {len(files)} eval files, {count} · loading…"
 
     def file_entries(self) -> list[FileEntry]:
-        """One entry per file loaded so far, with the rows made so far (the list fills in as loading goes on). An
-        entry is made again only when its file or rows changed: a load asks for them all ten times a second, and a
-        folder of 3,000 files made 3,000 entries each time (the list then finds them unchanged by identity)."""
-        entries = []
-        made: dict[int, tuple[LoadedFile, int, EvalFile | None, tuple[CaseRow, ...], FileEntry]] = {}
-        for number, loaded in enumerate(self.session.files):
-            if not loaded.generation:
-                continue
-            rows = self.rows.get(number, ())
-            known = self._entries.get(number)
-            if (
-                known is not None
-                and known[0] is loaded
-                and known[1] == loaded.generation
-                and known[2] is loaded.good
-                and known[3] is rows
-            ):
-                entry = known[4]
-            else:
-                error = None
-                if loaded.error is not None:
-                    where = f"line {loaded.error.line}: " if loaded.error.line else ""
-                    error = where + relativize(loaded.error.message, self.session.repo_root)
-                dialect = loaded.good.labels.tag if loaded.good is not None else ""
-                entry = FileEntry(loaded.rel, error, loaded.stale, rows, number, dialect)
-            made[number] = (loaded, loaded.generation, loaded.good, rows, entry)
-            entries.append(entry)
-        self._entries = made
-        return entries
+        """One entry per file loaded so far, with the rows made so far (the list fills in as loading goes on). Only
+        the entries of files that load steps changed are looked at again (a load asks for them ten times a second:
+        making 3,000 entries each time was quadratic in a folder's files), and one is made again only when its file
+        or rows changed (the list then finds the others unchanged by identity)."""
+        files = self.session.files
+        if files is not self._listed_files or self._changed is None:
+            numbers: Iterable[int] = range(len(files))  # (a reload or rescan: every file looked at again)
+            self._listed_files, self._entry_numbers, self._entry_list = files, [], []
+        else:
+            numbers = sorted(self._changed)
+        self._changed = set()
+        for number in numbers:
+            self._update_entry(number)
+        return list(self._entry_list)
+
+    def _update_entry(self, number: int) -> None:
+        loaded = self.session.files[number]
+        at = bisect_left(self._entry_numbers, number)
+        listed = at < len(self._entry_numbers) and self._entry_numbers[at] == number
+        if not loaded.generation:
+            if listed:
+                del self._entry_numbers[at], self._entry_list[at]
+            return
+        rows = self.rows.get(number, ())
+        known = self._entries.get(number)
+        if (
+            known is not None
+            and known[0] is loaded
+            and known[1] == loaded.generation
+            and known[2] is loaded.good
+            and known[3] is rows
+        ):
+            entry = known[4]
+        else:
+            error = None
+            if loaded.error is not None:
+                where = f"line {loaded.error.line}: " if loaded.error.line else ""
+                error = where + relativize(loaded.error.message, self.session.repo_root)
+            dialect = loaded.good.labels.tag if loaded.good is not None else ""
+            entry = FileEntry(loaded.rel, error, loaded.stale, rows, number, dialect)
+            self._entries[number] = (loaded, loaded.generation, loaded.good, rows, entry)
+        if listed:
+            self._entry_list[at] = entry
+        else:
+            self._entry_numbers.insert(at, number)
+            self._entry_list.insert(at, entry)
 
     def case_choices(self) -> list[tuple[str, str, str]]:
         """(key, label, summary) for every case listed so far, for the jump palette (as written: not sanitised)."""

@@ -458,7 +458,10 @@ class InspectorScreen(Screen[None]):
     @on(CaseList.Filtered)
     def _filtered(self, event: CaseList.Filtered) -> None:
         self.model.set_filtered(event.shown, event.total)
-        self._update_subtitle()
+        if self.loaded:
+            self._update_subtitle()
+        else:
+            self._loading_subtitle()  # (the list counts every batch appended)
 
     def _refresh_list(self) -> None:
         """The list's rows and headings as loaded so far; the list widens (up to a quarter of the screen) for long

@@ -219,25 +219,33 @@ class CaseOptions(ScrollView, can_focus=True):
         self.refresh()
 
     def append_items(self, items: list[Item]) -> None:
-        """Add items at the end: the cost of what is added."""
+        """Add items at the end: the cost of what is added (and nothing drawn again but the scrollbar when they are
+        below the lines shown)."""
         starts, line = self._starts, self._lines
+        shown = self._shows_line(line)
         for item in items:
             starts.append(line)
             line += ROW_HEIGHT if isinstance(item, CaseRow) else item.height
         self._items.extend(items)
         self._lines = line
-        self._update_size()
+        self._update_size(repaint=shown)
 
     def replace_item(self, index: int, item: Item) -> None:
         """Put `item` in place of one of the same height (a heading whose count changed)."""
         self._items[index] = item
-        self.refresh()
+        if self._shows_line(self._starts[index], item_height(item)):
+            self.refresh()
 
-    def _update_size(self) -> None:
+    def _shows_line(self, line: int, lines: int = 1) -> bool:
+        """Whether any of `lines` lines from `line` on is within the lines shown."""
+        top = self.scroll_offset.y
+        return line < top + self.scrollable_content_region.height and line + lines > top
+
+    def _update_size(self, *, repaint: bool = True) -> None:
         size = Size(self.scrollable_content_region.width, self._lines)
         if size != self.virtual_size:
-            set_virtual_size_without_layout(self, size)  # only the scrollbar follows
-        else:
+            set_virtual_size_without_layout(self, size, repaint=repaint)  # only the scrollbar follows
+        elif repaint:
             self.refresh()
 
     def on_resize(self) -> None:
