@@ -12,6 +12,7 @@ import os
 from collections.abc import Mapping
 
 from turnlens.formatting.dialects import registry
+from turnlens.formatting.dialects.dialect import FileType
 from turnlens.formatting.dialects.unread import unread_format
 from turnlens.formatting.evals.loader import (
     new_eval_file,
@@ -48,9 +49,10 @@ def load_eval_file(
     result.watched_paths.add(result.abs_path)
     forced = dialect != "auto"
 
-    by_type = registry.by_file_type(result.path, dialect)
-    if by_type is not None:
-        read_as, file_type = by_type
+    file_type: FileType | None = None  # a JSONL dataset, an evals.json: its name settles its dialect
+    found = registry.by_file_type(result.path, dialect)
+    if found is not None:
+        read_as, file_type = found
         result.labels = read_as.labels
         result.dialect_reason = forced_reason(dialect) if forced else file_type.reason
         if file_type.load is None:
@@ -59,8 +61,8 @@ def load_eval_file(
         text = read_eval_text(result)
         if text is None:
             return result
-    if by_type is not None and by_type[1].load is not None:
-        return by_type[1].load(result, text, cwd, environ, first_case_index)
+    if file_type is not None and file_type.load is not None:
+        return file_type.load(result, text, cwd, environ, first_case_index)
     doc = parse_eval_yaml(result, text)
     if doc is None:
         return result

@@ -29,13 +29,13 @@ def test_a_process_limit_is_named():
 
 
 def test_a_load_out_of_memory_names_the_limit_not_the_size_option(tmp_path, monkeypatch):
-    path = tmp_path / "dataset.jsonl"
-    path.write_text('{"id": "a", "input": "hi", "criteria": "c"}\n')
+    path = tmp_path / "suite.eval.yaml"
+    path.write_text("tests:\n  - id: a\n    input: hi\n    criteria: c\n")
 
     def no_memory(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr(agentv4, "_jsonl_objects", no_memory)  # (the dataset's first step)
+    monkeypatch.setattr(agentv4, "load_suite", no_memory)
     loaded = load.load_eval_file(path, repo_root=str(tmp_path))
     assert loaded.error is not None
     assert loaded.error.message == f"out of memory while loading this file ({limit_hit()})"
