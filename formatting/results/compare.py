@@ -225,7 +225,8 @@ def matrix_lines(results: ResultsFile, delta: float | None = None) -> list[str]:
     matrix = compare_matrix(group_by_target(rows), DEFAULT_DELTA if delta is None else delta)
     if len(matrix.targets) < 2:
         shown = sanitize(matrix.targets[0]) if matrix.targets else "none"
-        return [f"This run has one target ({shown}): nothing to compare target against target."]
+        # (two short lines: the box does not wrap, and one line of 86 characters was cut at 80 columns)
+        return [f"This run has one target: {shown}.", "Targets are compared when a run has two or more."]
     names = [sanitize(t) for t in matrix.targets]
     width = max(10, *(len(n) for n in names))
     id_width = min(40, max(7, *(len(sanitize(str(t))) for t, _ in matrix.rows)))

@@ -92,7 +92,7 @@ RESULTS_ACTIONS: tuple[Action, ...] = (
         "left_curly_bracket",
         "run(-1)",
         "Previous run (a folder of runs lists them newest first).",
-        footer="Run",
+        footer="Previous run",  # (both were `Run`: two keys, one name)
         rank=8,
         title="Results: previous run",
         section="Results list",
@@ -101,7 +101,7 @@ RESULTS_ACTIONS: tuple[Action, ...] = (
         "right_curly_bracket",
         "run(1)",
         "Next run.",
-        footer="Run",
+        footer="Next run",
         rank=9,
         title="Results: next run",
         section="Results list",

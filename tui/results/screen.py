@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -53,6 +54,7 @@ RESELECT_EVERY = 0.3  # seconds between re-sorts while a big file is still being
 # last one, however long the index takes (under load, time-based re-sorts made a 1 GB file's index ~20% slower)
 RESELECT_GROWTH = 1.5
 FOLLOW_EVERY = 0.2  # seconds between looks at the current run's file (one stat when nothing changed)
+TITLE_CHROME = 6  # a box's corners and the rule and spaces around its title
 RUNS_EVERY = 1.0  # seconds between looks for new runs in a folder of runs (a stat per folder when nothing changed)
 
 
@@ -468,7 +470,7 @@ class ResultsScreen(ThemedScreen):
         labels = [
             f"{visible_text(run.name)}{'  (shown)' if n == self.model.current else ''}" for n, run in enumerate(runs)
         ]
-        self.app.push_screen(ChoiceScreen("Runs, newest first", labels, self.model.current), self._go_to_run)
+        self.app.push_screen(ChoiceScreen("runs, newest first", labels, self.model.current), self._go_to_run)
 
     def _go_to_run(self, position: int | None) -> None:
         if position is not None and position != self.model.current:
@@ -478,7 +480,7 @@ class ResultsScreen(ThemedScreen):
         """Choose what the list shows from every filter at once (f goes through them one by one)."""
         choices = list(self.model.filter_choices())
         current = choices.index(self.model.filter) if self.model.filter in choices else 0
-        self.app.push_screen(ChoiceScreen("Show", choices, current), partial(self._set_filter, choices))
+        self.app.push_screen(ChoiceScreen("show", choices, current), partial(self._set_filter, choices))
 
     def _set_filter(self, choices: list[str], position: int | None) -> None:
         if position is not None:
@@ -854,6 +856,8 @@ class TextBoxScreen(ModalScreen[None]):
         with ScrollableContainer(id="text-box") as box:
             box.border_title = self.box_title
             box.border_subtitle = "esc closes · arrows scroll"
+            # at least as wide as its title (a box of two short lines cut it), within its max-width (app.tcss: 95%)
+            box.styles.min_width = min(cell_len(self.box_title) + TITLE_CHROME, self.app.size.width * 95 // 100)
             yield Static(Text("\n".join(self.lines), end="", no_wrap=True), markup=False)
 
     def on_mount(self) -> None:
