@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import weakref
 from pathlib import Path
 
 FIXTURE_REPO = Path(__file__).parent / "fixtures" / "tui"
@@ -57,3 +58,22 @@ async def wait_for_idle(pilot, timeout: float = 10.0) -> None:
     await pilot.pause()
     await pilot.wait_for_scheduled_animations()
     await pilot.pause()
+
+
+_applied_themes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # app -> the themes it has applied
+
+
+async def apply_theme(app, name: str, timeout: float = 10.0) -> None:
+    """Switch the app to a theme and return once its CSS is applied (Textual publishes `theme_changed_signal` after
+    refreshing the CSS): for tests that read styles, not the drawn screen, so no redraw is waited for."""
+    if app.theme == name:
+        return
+    applied = _applied_themes.get(app)
+    if applied is None:  # one subscription per app (a node's subscriptions can only be dropped all at once)
+        applied = _applied_themes[app] = asyncio.Queue()
+        app.theme_changed_signal.subscribe(app, applied.put_nowait)
+    while not applied.empty():
+        applied.get_nowait()
+    app.theme = name
+    while (await asyncio.wait_for(applied.get(), timeout)).name != name:
+        pass

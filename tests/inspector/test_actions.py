@@ -221,10 +221,13 @@ class TestScreens:
 
     async def test_sub_screens_take_the_inspectors_keys(self):
         """`?`/F1 help, `[`/`]` the previous/next case without going back, `z` maximises and restores (issue 24.1)."""
-        for key, screen_class, pane_id in (("e", GradingScreen, "evaluator"), ("d", ProfileDiffScreen, "diff-agentv")):
-            app = inspector()
-            async with app.run_test(size=WIDE) as pilot:
-                await started(pilot)
+        app = inspector()
+        async with app.run_test(size=WIDE) as pilot:  # one app visits both screens, back to the inspector between
+            await started(pilot)
+            for key, screen_class, pane_id in (
+                ("e", GradingScreen, "evaluator"),
+                ("d", ProfileDiffScreen, "diff-agentv"),
+            ):
                 await select(pilot, "non-user-turn")
                 await pilot.press(key)
                 assert isinstance(app.screen, screen_class)
@@ -250,6 +253,9 @@ class TestScreens:
                     await pilot.press("escape")
                     await pilot.pause()
                     assert isinstance(app.screen, screen_class)
+                await pilot.press("escape")
+                await wait_for_idle(pilot)
+                assert isinstance(app.screen, InspectorScreen)
 
     async def test_skipped_case_has_no_evaluator_prompt(self):
         app = inspector()

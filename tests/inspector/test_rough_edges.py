@@ -153,7 +153,7 @@ async def test_unfocused_pane_titles_read_on_every_built_in_theme():
     """`[4] marker rule` and the panes' footers were drawn in the border's colour: 2.27:1 on the dark theme, 1.84:1
     on textual-light, 1.73:1 on solarized-light. Every built-in theme (the terminal's ansi ones aside) reaches 4.5:1."""
     from textual.theme import BUILTIN_THEMES
-    from tui_helpers import CASES, FIXTURE_REPO
+    from tui_helpers import CASES, FIXTURE_REPO, apply_theme
 
     from turnlens.tui.theme import TEXT_CONTRAST, contrast
 
@@ -164,8 +164,7 @@ async def test_unfocused_pane_titles_read_on_every_built_in_theme():
         pane = app.screen.query_one("#rule", Pane)
         assert not pane.has_focus
         for name in names:
-            app.theme = name
-            await pilot.pause()
+            await apply_theme(app, name)  # the styles are read, not the screen: no redraw waited for
             background = pane.background_colors[1]
             for colour in (pane.styles.border_title_color, pane.styles.border_subtitle_color):
                 solid = background.blend(colour.with_alpha(1), colour.a) if colour.a < 1 else colour
