@@ -224,7 +224,7 @@ def _export_slices(path: str, args: ExportOptions) -> list[tuple[str, Any]]:
     workers = min(cores, 8)
     # A big file is cut in slices of at most MAX_SLICE_BYTES, worked a round of `workers` at a time: memory stays
     # that of a round whatever the file's size.
-    parts = max(workers, -(-len(text) // MAX_SLICE_BYTES))
+    parts = max(workers, -(-len(text) // (JSONL_SLICE_BYTES if jsonl else MAX_SLICE_BYTES)))
     for count in dict.fromkeys((parts, workers)):  # too few cases for that many slices: one round
         # The last slice is worked in this process (DeferredSlices' `here`): without pages to copy on write, it
         # makes its rows ~10% faster than a forked worker, and its rows are written last; a 5% larger share evens
@@ -260,6 +260,10 @@ def _export_slices(path: str, args: ExportOptions) -> list[tuple[str, Any]]:
 # A slice's text at most, when a file is cut in more slices than there are workers (see _export_in_rounds): the
 # export's memory is a round's (a slice per worker) whatever the file's size.
 MAX_SLICE_BYTES = 1 << 20
+# A JSONL dataset's: its tests are short, so a byte of it loads to more objects than a byte of YAML (a 1 MiB slice
+# of 10,000 tests was ~40 MiB at peak); in slices of a quarter of that, the export of a 50,000-test dataset peaked at
+# 41 MiB instead of 61 (the reference's: 146), in the same time.
+JSONL_SLICE_BYTES = 256 << 10
 
 
 def _export_in_rounds(
