@@ -68,8 +68,10 @@ def path_kind(path: str) -> PathKind:
         from turnlens.formatting.evals.discover import has_eval_files  # (wcmatch: only for a folder)
 
         # A run folder holds each test as AgentV ran it (`task/EVAL.yaml`): those bundles are results, not eval
-        # files, so a copied results folder (CI artifacts, outside .agentv) is results too.
-        if holds_results(path) and not has_eval_files(path, skip_folder=is_run_folder):
+        # files, so a copied results folder (CI artifacts, outside .agentv) is results too. Eval files first: that
+        # search stops at the first one, where looking for results first read every file of a folder of 3,000 eval
+        # files before the inspector's first frame.
+        if not has_eval_files(path, skip_folder=is_run_folder) and holds_results(path):
             return PathKind.RESULTS_FOLDER
         return PathKind.EVAL_FOLDER
     if os.path.isfile(path) and (is_results_file(path) or is_blank_json_lines(path)):
