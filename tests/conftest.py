@@ -3,28 +3,14 @@
 from __future__ import annotations
 
 import inspect
-import os
-import sys
 
 import pytest
-from tui_helpers import wait_for_idle  # tests/tui_helpers.py
+from tui_helpers import deterministic_terminal, wait_for_idle  # tests/tui_helpers.py
 
 
 @pytest.fixture(autouse=True)
 def _deterministic_terminal(monkeypatch):
-    """Same screen everywhere: colours on, no animations, no cursor blink, no user Textual settings."""
-    for name in list(os.environ):
-        if name == "NO_COLOR" or (name.startswith("TEXTUAL") and not name.startswith("TEXTUAL_SNAPSHOT")):
-            monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("TEXTUAL_ANIMATIONS", "none")
-    if "textual" not in sys.modules:
-        return  # a test module that never imported Textual: keep it that way (import-hygiene tests)
-    from textual.widgets import Input, TextArea
-
-    for widget in (Input, TextArea):
-        reactive = widget.__dict__.get("cursor_blink")
-        if reactive is not None and hasattr(reactive, "_default"):
-            monkeypatch.setattr(reactive, "_default", False)
+    deterministic_terminal(monkeypatch)
 
 
 @pytest.fixture

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
+import sys
 import weakref
 from pathlib import Path
 
@@ -12,6 +14,23 @@ CASES = FIXTURE_REPO / "cases.yaml"
 
 WIDE = (160, 48)
 NARROW = (80, 30)
+
+
+def deterministic_terminal(monkeypatch) -> None:
+    """Same screen everywhere: colours on, no animations, no cursor blink, no user Textual settings (every test has
+    it, from conftest; an app shared by a class of tests applies it before it starts)."""
+    for name in list(os.environ):
+        if name == "NO_COLOR" or (name.startswith("TEXTUAL") and not name.startswith("TEXTUAL_SNAPSHOT")):
+            monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("TEXTUAL_ANIMATIONS", "none")
+    if "textual" not in sys.modules:
+        return  # a test module that never imported Textual: keep it that way (import-hygiene tests)
+    from textual.widgets import Input, TextArea
+
+    for widget in (Input, TextArea):
+        reactive = widget.__dict__.get("cursor_blink")
+        if reactive is not None and hasattr(reactive, "_default"):
+            monkeypatch.setattr(reactive, "_default", False)
 
 
 def copy_fixture_repo(tmp_path: Path) -> Path:

@@ -8,8 +8,9 @@ from __future__ import annotations
 import shutil
 
 import pytest
+import pytest_asyncio
 from test_live_rerender import start_watching, wait_for
-from tui_helpers import FIXTURE_REPO, WIDE, select, wait_for_idle
+from tui_helpers import FIXTURE_REPO, WIDE, deterministic_terminal, select, wait_for_idle
 
 from turnlens.tui.app import make_app
 from turnlens.tui.inspector.grading import GradingScreen
@@ -57,48 +58,72 @@ class TestSnapshots:
         assert snap_compare(inspector(), terminal_size=MEDIUM, run_before=showing("no-input"))
 
 
+@pytest_asyncio.fixture(scope="class", loop_scope="class")
+async def shared():
+    """One inspector on the suite for the tests of a class that only select cases and read what is shown."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        deterministic_terminal(monkeypatch)
+        monkeypatch.delenv("TL_PRODUCT", raising=False)  # (as _in_fixture_repo, which runs after a class fixture)
+        monkeypatch.chdir(REPO4)
+        app = inspector()
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_for_idle(pilot)
+            yield pilot
+
+
+@pytest.mark.asyncio(loop_scope="class")
+class TestAgentV4PanesRead:
+    """Each test selects its case first: what an earlier one selected does not matter."""
+
+    async def test_what_the_author_wrote_and_what_it_became(self, shared):
+        pilot = shared
+        app = pilot.app
+        await select(pilot, "refund-with-policy")
+        messages = pane(app, "messages").body_text
+        assert "Message 1 comes from the suite's `input`" in messages
+        assert " 1 system  SUITE " in messages
+        assert "You are the support agent for Ridgeline Outdoor." in messages  # ${{ TL_PRODUCT }} from .env
+        assert "Hi, I'm Dana." in messages  # {{ name }} from vars
+        # this test's own text used only vars; the suite's ${{ TL_PRODUCT }} is said once, for the file
+        assert "Interpolated\n• input: {{ name }} replaced from vars" in messages
+        assert "TL_PRODUCT }} replaced" not in messages
+        assert "⎘ docs/policy.md" in messages
+        fifth = pane(app, "guidelines")
+        assert fifth.title_name == "systemMessage"
+        assert fifth.body_text.startswith("You are the support agent for Ridgeline Outdoor.")
+        rule = pane(app, "rule").body_text
+        assert " agentv-4  AgentV 4 · suite support" in rule
+        assert "because it has `tests`" in rule
+        assert (
+            "in the file:\n• ${{ TL_PRODUCT }} replaced by 'Ridgeline Outdoor' (line 4)\n"
+            "• ${{ TL_PRODUCT }} replaced by 'Ridgeline Outdoor' (line 8)" in rule
+        )
+        await select(pilot, "graded-by-assertions")  # its input uses the variable itself
+        assert "• ${{ TL_PRODUCT }} replaced by 'Ridgeline Outdoor'" in pane(app, "messages").body_text
+        # Not a warning: no banner for what interpolation did.
+        assert not app.screen.query_one("#banner").has_class("-visible")
+
+    async def test_external_case_file_is_named(self, shared):
+        pilot = shared
+        app = pilot.app
+        await select(pilot, "escalation-angry")
+        assert "test from cases/escalations.yaml" in pane(app, "rule").body_text
+        # The header says where the test is written: the suite pulls it in from the case file, at its line.
+        title = str(app.screen.query_one("#case-title").visual)
+        assert "evals/support.eval.yaml ← evals/cases/escalations.yaml:2" in title
+        path, line = app.screen.session.case_location(app.screen.current)
+        assert (path.endswith("escalations.yaml"), line) == (True, 2)
+
+    async def test_skipped_test_shows_the_reference_reason(self, shared):
+        pilot = shared
+        app = pilot.app
+        await select(pilot, "no-input")
+        assert "AgentV skips this case: `input` is undefined" in pane(app, "rule").body_text
+        await pilot.press("e")
+        assert not isinstance(app.screen, GradingScreen)
+
+
 class TestAgentV4Panes:
-    async def test_what_the_author_wrote_and_what_it_became(self):
-        app = inspector()
-        async with app.run_test(size=WIDE) as pilot:
-            await wait_for_idle(pilot)
-            await select(pilot, "refund-with-policy")
-            messages = pane(app, "messages").body_text
-            assert "Message 1 comes from the suite's `input`" in messages
-            assert " 1 system  SUITE " in messages
-            assert "You are the support agent for Ridgeline Outdoor." in messages  # ${{ TL_PRODUCT }} from .env
-            assert "Hi, I'm Dana." in messages  # {{ name }} from vars
-            # this test's own text used only vars; the suite's ${{ TL_PRODUCT }} is said once, for the file
-            assert "Interpolated\n• input: {{ name }} replaced from vars" in messages
-            assert "TL_PRODUCT }} replaced" not in messages
-            assert "⎘ docs/policy.md" in messages
-            fifth = pane(app, "guidelines")
-            assert fifth.title_name == "systemMessage"
-            assert fifth.body_text.startswith("You are the support agent for Ridgeline Outdoor.")
-            rule = pane(app, "rule").body_text
-            assert " agentv-4  AgentV 4 · suite support" in rule
-            assert "because it has `tests`" in rule
-            assert (
-                "in the file:\n• ${{ TL_PRODUCT }} replaced by 'Ridgeline Outdoor' (line 4)\n"
-                "• ${{ TL_PRODUCT }} replaced by 'Ridgeline Outdoor' (line 8)" in rule
-            )
-            await select(pilot, "graded-by-assertions")  # its input uses the variable itself
-            assert "• ${{ TL_PRODUCT }} replaced by 'Ridgeline Outdoor'" in pane(app, "messages").body_text
-            # Not a warning: no banner for what interpolation did.
-            assert not app.screen.query_one("#banner").has_class("-visible")
-
-    async def test_external_case_file_is_named(self):
-        app = inspector()
-        async with app.run_test(size=WIDE) as pilot:
-            await wait_for_idle(pilot)
-            await select(pilot, "escalation-angry")
-            assert "test from cases/escalations.yaml" in pane(app, "rule").body_text
-            # The header says where the test is written: the suite pulls it in from the case file, at its line.
-            title = str(app.screen.query_one("#case-title").visual)
-            assert "evals/support.eval.yaml ← evals/cases/escalations.yaml:2" in title
-            path, line = app.screen.session.case_location(app.screen.current)
-            assert (path.endswith("escalations.yaml"), line) == (True, 2)
-
     async def test_grading_screen(self):
         app = inspector()
         async with app.run_test(size=WIDE) as pilot:
@@ -134,15 +159,6 @@ class TestAgentV4Panes:
             assert "the grader's reference answer" in grading
             assert "(none: the default grader runs" in grading
             assert "Yes, unused items are refunded in full" in pane(app, "evaluator").body_text
-
-    async def test_skipped_test_shows_the_reference_reason(self):
-        app = inspector()
-        async with app.run_test(size=WIDE) as pilot:
-            await wait_for_idle(pilot)
-            await select(pilot, "no-input")
-            assert "AgentV skips this case: `input` is undefined" in pane(app, "rule").body_text
-            await pilot.press("e")
-            assert not isinstance(app.screen, GradingScreen)
 
     async def test_a_0_15_file_keeps_its_guidelines_pane(self):
         app = make_app([FIXTURE_REPO / "cases.yaml"], repo_root=str(FIXTURE_REPO), watch=False)
