@@ -348,6 +348,8 @@ def test_ctrl_c_toon_header_counts_rows_written(tmp_path):
         time.sleep(delay)
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=TIMEOUT)
+        if proc.returncode == -signal.SIGINT and not out and not err:
+            continue  # (a loaded machine: the key came while the interpreter was starting, before any handler)
         assert proc.returncode in (0, 130) and b"Traceback" not in err
         if out:
             text = out.decode()
