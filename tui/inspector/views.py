@@ -30,6 +30,10 @@ VIEW_CACHE_SIZE = 32  # case views kept (each holds its panes' wrapped lines): b
 # of 60 KB, as many as 32 of a few KB).
 VIEW_CACHE_CHARS = 1_000_000
 PRERENDER_AROUND = 12  # cases each side of the one on screen whose views are built ahead of a switch
+# Rows of each pane wrapped ahead of a switch: more than a screenful. The rest of a long text is wrapped in steps once
+# it is shown (tui/widgets/pane.py); wrapped here whole, a 20 MB attachment held its layout (and the pane drawing it)
+# for seconds.
+PRERENDER_ROWS = 400
 
 # A cached view's key: (file path, file generation, case index, mode, profile, theme generation)
 ViewKey = tuple[str, int, int, str, str, int]
@@ -289,7 +293,7 @@ class CaseViews:
             kept_chars += view.chars
             for pane_id, content in view.panes().items():
                 if widths.get(pane_id, 0) > 0:
-                    content.rows(widths[pane_id])
+                    content.layout(widths[pane_id]).ensure(PRERENDER_ROWS)
         return True
 
 

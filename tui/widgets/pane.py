@@ -8,6 +8,7 @@ text and width (see textlayout.py).
 from __future__ import annotations
 
 from bisect import bisect_right
+from functools import partial
 
 from rich.segment import Segment
 from rich.style import Style
@@ -23,9 +24,12 @@ from ..cache import BoundedCache
 from ..textual_compat import set_virtual_size_without_layout
 from .textlayout import Row, RowLayout, StyledText
 
-# Texts longer than this are wrapped a screenful first and the rest right after that is drawn (shorter ones wrap in
-# about a millisecond: all at once, so their scrollbar never shows an estimate).
+# Texts longer than this are wrapped as far as the pane shows first and the rest in steps after that is drawn (shorter
+# ones wrap in about a millisecond: all at once, so their scrollbar never shows an estimate).
 LAZY_LAYOUT_CHARS = 16_000
+# Rows a long text wraps per step once its screenful is shown (a few milliseconds): the steps are timers, so keys (q
+# above all) and paints come between them, and a 20 MB attachment is never one long wrap on the event loop.
+ROWS_PER_LAYOUT_STEP = 2_000
 DRAWN_KEPT = 8  # contents whose drawn rows a pane keeps (the cases just seen, e.g. back and forth with [ and ])
 
 
@@ -142,9 +146,7 @@ class Pane(ScrollView, can_focus=True):
             self._rows_width = -1
         if not keep_scroll:
             self.scroll_to(0, 0, animate=False, immediate=True)
-        # Going back to the top, only the first screenful needs wrapping now; elsewhere, lay out everything so the
-        # scroll position is kept against the true height.
-        self._layout_rows(lazy=not keep_scroll)
+        self._layout_rows()
         self.refresh()
 
     def set_title(self, title: str) -> None:
@@ -153,6 +155,11 @@ class Pane(ScrollView, can_focus=True):
         self.border_title = (
             Content.assemble((f"[{self.pane_key}]", "bold"), " ", title) if self.pane_key else Content(title)
         )
+
+    @property
+    def content(self) -> PaneText:
+        """What the pane shows, as given to `show`."""
+        return self._content
 
     @property
     def copy_text(self) -> str:
@@ -198,7 +205,7 @@ class Pane(ScrollView, can_focus=True):
         self._rows_width = width
         self._strips = {}  # chosen per paint (the pane's style is known there)
 
-    def _layout_rows(self, *, lazy: bool = False) -> None:
+    def _layout_rows(self) -> None:
         width = self.content_width
         if width <= 0:
             return  # not laid out yet: on_resize will do it
@@ -207,10 +214,11 @@ class Pane(ScrollView, can_focus=True):
         layout = self._layout
         if layout is None:
             return
-        if lazy and not layout.done and len(layout.styled.plain) > LAZY_LAYOUT_CHARS:
+        if not layout.done and len(layout.styled.plain) > LAZY_LAYOUT_CHARS:
+            # The rows on screen now (kept scroll: up to where the pane is scrolled); the scrollbar shows an estimate
+            # until the rest is wrapped, a step at a time after this paint.
             layout.ensure(int(self.scroll_y) + self.scrollable_content_region.height + 1)
-            # The scrollbar shows an estimate until the rest is wrapped, right after this paint.
-            self._set_virtual_size(Size(width, layout.estimated_total()))
+            self._set_virtual_size(Size(width, max(layout.estimated_total(), len(layout.rows))))
             self.call_after_refresh(self._finish_layout, layout)
         else:
             self._set_virtual_size(Size(width, len(layout.finish())))
@@ -230,8 +238,15 @@ class Pane(ScrollView, can_focus=True):
         set_virtual_size_without_layout(self, size)
 
     def _finish_layout(self, layout: RowLayout) -> None:
-        if layout is self._layout and not layout.done:
-            self._set_virtual_size(Size(self._rows_width, len(layout.finish())))
+        """Wrap the next rows of a long text; when done, the scrollbar gets the true height, else the next step is a
+        timer (so that what is queued runs first)."""
+        if layout is not self._layout or layout.done:
+            return
+        layout.ensure(len(layout.rows) + ROWS_PER_LAYOUT_STEP)
+        if layout.done:
+            self._set_virtual_size(Size(self._rows_width, len(layout.rows)))
+        else:
+            self.set_timer(0.001, partial(self._finish_layout, layout))
 
     def on_resize(self) -> None:
         self._layout_rows()

@@ -1,0 +1,54 @@
+"""A pane showing a very long text (a big attachment in the question): what is on screen is wrapped at once, the rest
+in steps between events, so that keys (q above all) are never held behind one long wrap. The prerender wraps only a
+screenful ahead."""
+
+from __future__ import annotations
+
+from tui_helpers import wait_for_idle
+
+from turnlens.tui.app import make_app
+from turnlens.tui.inspector.views import PRERENDER_ROWS
+from turnlens.tui.widgets.pane import ROWS_PER_LAYOUT_STEP, Pane
+from turnlens.tui.widgets.textlayout import RowLayout
+
+LINE = "A line of the attached log, long enough to wrap in a narrow pane: 0123456789 abcdefghij.\n"
+
+
+def _attached(tmp_path, lines: int):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "big.log").write_text(LINE * lines, encoding="utf-8")
+    (tmp_path / "a.eval.yaml").write_text(
+        "tests:\n  - id: attached\n    criteria: Reads the log.\n    input:\n      - role: user\n"
+        "        content:\n          - {type: file, value: big.log}\n          - {type: text, value: Summarise it.}\n",
+        encoding="utf-8",
+    )
+    return make_app([tmp_path / "a.eval.yaml"], repo_root=str(tmp_path), watch=False)
+
+
+async def test_a_long_question_is_wrapped_in_steps(tmp_path, monkeypatch):
+    steps: list[int] = []
+    finish_layout = Pane._finish_layout
+
+    def counted(pane, layout):
+        before = len(layout.rows)
+        finish_layout(pane, layout)
+        if pane.id == "question":
+            steps.append(len(layout.rows) - before)
+
+    monkeypatch.setattr(Pane, "_finish_layout", counted)
+    app = _attached(tmp_path, 30_000)  # about 60,000 rows in the question pane at this size
+    async with app.run_test(size=(200, 50)) as pilot:
+        pane = app.screen.query_one("#question", Pane)
+        while pane.content.text.plain.count("\n") < 30_000:
+            await pilot.pause()
+        width = pane.content_width
+        layout = pane.content.layout(width)
+        # the screenful and what the prerender wrapped ahead, not the whole text
+        assert len(layout.rows) < PRERENDER_ROWS + 2 * ROWS_PER_LAYOUT_STEP
+        while not layout.done:
+            await pilot.pause()
+        await wait_for_idle(pilot)
+        assert len(steps) > 10 and max(steps) <= ROWS_PER_LAYOUT_STEP + 2  # a step ends within a line's rows
+        expected = RowLayout(pane.content.styled, width).finish()
+        assert layout.rows == expected
+        assert pane.virtual_size.height == len(expected)  # the scrollbar's estimate gave way to the true height
