@@ -23,6 +23,7 @@ _EMOJI = "\u00a9\u00ae\u203c-\u3299\U0001f000-\U0001faff\ufe0f"
 _UNSAFE = LazyPattern(
     rf"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff{_BIDI}{_ZERO_WIDTH}]|\u200d(?<![{_EMOJI}]\u200d)|\u200d(?![{_EMOJI}])"
 )
+_SAFE_ASCII = b"\t\n" + bytes(range(0x20, 0x7F))  # printable ASCII, tab and line feed
 _LINE_BREAKS = {ord("\n"): "\u2424", ord("\t"): "\u2409", 0x2028: "\\u2028", 0x2029: "\\u2029"}
 
 
@@ -45,7 +46,8 @@ def sanitize(text: str, *, display: bool = False) -> str:
     """`text` with every character that could act on a terminal or hide text made visible; \\n and \\t stay.
     `display`: emoji joiners and modifiers left out as well (see above)."""
     if text.isascii():  # (most text: a C0 control or DEL is all it can hold that is unsafe, and found 10x faster)
-        if text.replace("\n", "").replace("\t", "").isprintable():
+        # (deleting every safe byte leaves nothing: one pass in C, where three str passes were slow on big attachments)
+        if not text.encode("ascii").translate(None, _SAFE_ASCII):
             return text
     if _UNSAFE.search(text) is not None:
         text = _UNSAFE.sub(lambda m: _picture(m.group()), text)
