@@ -9,8 +9,7 @@
   `release_long_lived()` (gc.unfreeze) hands it back before it is replaced, so that it can be collected.
 - `settle_long_lived()`: the same for a structure still growing (the inspector's load, between its batches): the
   young generations collected first, so that only what survived them is frozen. Else each full collection the
-  load's allocations trigger re-scans all that was loaded before (~5x the final heap: 45% of loading a 50,000-test
-  dataset).
+  load's allocations trigger re-scans all that was loaded before, many times over.
 - `pause_until_started()` … `started()`: no cyclic collection while the app starts (its modules imported, its first
   screen built and drawn): what it makes then lives as long as the app, and the collections its allocations
   triggered re-scanned it all (~40 ms of the inspector's first frame, a full collection among them;

@@ -207,8 +207,8 @@ class Session:
     @contextmanager
     def applying(self) -> Iterator[None]:
         """Files applied (or extended) together, a load's batch: each folder's real path is found once for them all
-        (os.path.realpath looks at every part of every path, the same folders again for every file of a folder:
-        15% of the event loop's time while 3,000 files were listed)."""
+        (os.path.realpath looks at every part of every path, the same folders again for every file of a folder: a
+        large part of the event loop's time while a big folder was listed)."""
         self._real_folders = {}
         try:
             yield

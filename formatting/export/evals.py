@@ -260,9 +260,8 @@ def _export_slices(path: str, args: ExportOptions) -> list[tuple[str, Any]]:
 # A slice's text at most, when a file is cut in more slices than there are workers (see _export_in_rounds): the
 # export's memory is a round's (a slice per worker) whatever the file's size.
 MAX_SLICE_BYTES = 1 << 20
-# A JSONL dataset's: its tests are short, so a byte of it loads to more objects than a byte of YAML (a 1 MiB slice
-# of 10,000 tests was ~40 MiB at peak); in slices of a quarter of that, the export of a 50,000-test dataset peaked at
-# 41 MiB instead of 61 (the reference's: 146), in the same time.
+# A JSONL dataset's: its tests are short, so a byte of it loads to more objects than a byte of YAML; a quarter of the
+# others' keeps its export's peak memory down, in the same time (benchmarks/bench_scale.py measures it).
 JSONL_SLICE_BYTES = 256 << 10
 
 

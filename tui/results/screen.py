@@ -51,7 +51,7 @@ SYNC_SELECT_LIMIT = 5_000  # below this many results sorting in the UI thread is
 RESELECT_EVERY = 0.3  # seconds between re-sorts while a big file is still being indexed
 # ... and once it holds 20,000 rows, a re-sort waits for the run to grow by half since the last one: each re-sort
 # reads every row, and the index worker waits for the GIL meanwhile; so all of them together cost about 3 of the
-# last one, however long the index takes (under load, time-based re-sorts made a 1 GB file's index ~20% slower)
+# last one, however long the index takes (time-based re-sorts slowed a big file's index down under load)
 RESELECT_GROWTH = 1.5
 FOLLOW_EVERY = 0.2  # seconds between looks at the current run's file (one stat when nothing changed)
 TITLE_CHROME = 6  # a box's corners and the rule and spaces around its title
