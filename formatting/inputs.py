@@ -65,7 +65,7 @@ def path_kind(path: str) -> PathKind:
         if ".agentv" in os.path.abspath(path).split(os.sep):
             # A folder of runs there holds one artifact folder per test: walking them for eval files took minutes.
             return PathKind.RESULTS_FOLDER if holds_results(path) else PathKind.EVAL_FOLDER
-        from turnlens.formatting.evals.discover import has_eval_files  # (wcmatch: only for a folder)
+        from turnlens.formatting.dialects.discover import has_eval_files  # (wcmatch: only for a folder)
 
         # A run folder holds each test as AgentV ran it (`task/EVAL.yaml`): those bundles are results, not eval
         # files, so a copied results folder (CI artifacts, outside .agentv) is results too. Eval files first: that

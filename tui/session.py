@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
+from turnlens.formatting.dialects.discover import find_eval_files
 from turnlens.formatting.dialects.format import format_case
-from turnlens.formatting.evals.discover import find_eval_files
 from turnlens.formatting.evals.files import YAML_SUFFIXES, FileReadError, display_path, read_text_file
 from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, FormattedCase, Profile
 

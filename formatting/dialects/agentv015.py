@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from turnlens.formatting.dialects.dialect import Dialect
+from turnlens.formatting.dialects.discover import declares_v2_schema
 from turnlens.formatting.evals import agentv015
-from turnlens.formatting.evals.discover import declares_v2_schema
 from turnlens.formatting.evals.yaml12 import YamlDoc
 from turnlens.formatting.model import DialectLabels, EvalFile
 from turnlens.formatting.prompts.agentv015 import Formatting

@@ -93,7 +93,7 @@ def _folders(old: str, new: str, names: list[str]) -> DiffPlan:
 
 def eval_files_in(tree: Tree, paths: list[str]) -> list[str]:
     """The eval files of one version under `paths` (all of it when none), as the inspector discovers them."""
-    from turnlens.formatting.evals.discover import discover_eval_files
+    from turnlens.formatting.dialects.discover import discover_eval_files
 
     found: list[str] = []
     for rel in paths or [""]:

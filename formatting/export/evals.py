@@ -476,7 +476,7 @@ def _expand_folders(args: ExportOptions) -> tuple[list[str], list[str]]:
     empty: list[str] = []
     for path in args.paths:
         if os.path.isdir(path):
-            from turnlens.formatting.evals.discover import discover_eval_files  # (only for a folder: start-up time)
+            from turnlens.formatting.dialects.discover import discover_eval_files  # (only for a folder: start-up time)
 
             unread: list[tuple[str, str]] = []
             cut: list[tuple[str, str]] = []

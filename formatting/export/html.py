@@ -192,8 +192,8 @@ def _eval_row(row: JsonObject) -> str:
 
 def eval_files_page_for(paths: list[str], repo_root: str | None = None, dialect: str = "auto") -> str:
     """The page for eval files and folders as `turnlens export` names them (a folder: its eval files)."""
+    from turnlens.formatting.dialects.discover import discover_eval_files
     from turnlens.formatting.dialects.load import load_eval_file
-    from turnlens.formatting.evals.discover import discover_eval_files
 
     files = []
     for path in paths:

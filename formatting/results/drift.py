@@ -15,7 +15,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from turnlens.formatting.evals.discover import find_eval_files
+from turnlens.formatting.dialects.discover import find_eval_files
 from turnlens.formatting.evals.files import display_path
 from turnlens.formatting.jsstr import js_trim
 from turnlens.formatting.model import ChatMessage, EvalCase, EvalFile, FormattedCase, Rendered

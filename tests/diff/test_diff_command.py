@@ -41,8 +41,8 @@ def diff_of(repo: Path, *args: str):
 def embedding_tests(repo: Path, rel_path: str) -> set[tuple[str, str]]:
     """(file, id) of every test whose export row names `rel_path` (as an attachment or guideline): found from
     the export's own rows, not from the diff's bookkeeping."""
+    from turnlens.formatting.dialects.discover import discover_eval_files
     from turnlens.formatting.dialects.load import load_eval_file
-    from turnlens.formatting.evals.discover import discover_eval_files
 
     found = set()
     for path in discover_eval_files(str(repo), str(repo)):

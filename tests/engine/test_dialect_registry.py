@@ -134,6 +134,26 @@ def test_a_toy_dialect_claims_yaml_by_its_shape_and_can_be_forced(tmp_path, toy_
     assert load_eval_file("other.yaml", repo_root=str(tmp_path), cwd=str(tmp_path)).dialect == "agentv-4"
 
 
+def test_a_toy_dialect_whose_files_the_patterns_miss_is_discovered_by_its_sniff(tmp_path, monkeypatch):
+    """Discovery (dialects/discover.py) finds the current AgentV's files by its patterns, then each sniffed group in
+    order: a dialect whose files the patterns miss adds one sniff, and nothing outside this folder changes."""
+    from turnlens.formatting.dialects import discover
+
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "a.eval.yaml").write_text("tests: []\n")
+    (tmp_path / "legacy.yaml").write_text("$schema: agentv-eval-v2\nevalcases: []\n")
+    (tmp_path / "questions.toy").write_text("What is 2 + 2?\n")
+    (tmp_path / "notes.txt").write_text("What is 2 + 2?\n")
+    root = str(tmp_path)
+
+    def found() -> list[str]:
+        return [Path(p).name for p in discover.discover_eval_files(root, root)]
+
+    assert found() == ["a.eval.yaml", "legacy.yaml"]
+    monkeypatch.setattr(discover, "SNIFFED_GROUPS", (lambda path: path.endswith(".toy"), *discover.SNIFFED_GROUPS))
+    assert found() == ["a.eval.yaml", "questions.toy", "legacy.yaml"]
+
+
 def test_an_unknown_dialect_name_is_refused_with_the_known_ones():
     with pytest.raises(ValueError, match="no dialect named 'agentv-5'.*agentv-0.15, agentv-4"):
         registry.named("agentv-5")

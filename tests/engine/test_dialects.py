@@ -309,7 +309,7 @@ def test_big_agentv4_suite_exported_in_slices_equals_one_process(tmp_path):
 
 
 def test_folder_discovery_as_agentv4_plus_015_files(tmp_path):
-    from turnlens.formatting.evals.discover import discover_eval_files
+    from turnlens.formatting.dialects.discover import discover_eval_files
 
     _write(tmp_path, "evals/a/suite.eval.yaml", "tests: []\n")
     _write(tmp_path, "evals/b/EVAL.yaml", "tests: []\n")  # case-insensitive

@@ -625,7 +625,7 @@ def test_file_outside_the_repo_root_is_marked_agentv4(tmp_path):
 
 
 def test_folder_export_names_unreadable_and_utf16_candidates(tmp_path):
-    from turnlens.formatting.evals.discover import discover_eval_files
+    from turnlens.formatting.dialects.discover import discover_eval_files
 
     (tmp_path / ".git").mkdir()
     good = eval_file(tmp_path, ("c", []), name="good.yaml")

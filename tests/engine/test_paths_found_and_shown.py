@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from turnlens.formatting.evals.discover import find_eval_files
+from turnlens.formatting.dialects.discover import find_eval_files
 from turnlens.formatting.evals.files import display_path
 
 SUITE = "tests:\n  - id: a\n    input: hi\n    criteria: c\n"

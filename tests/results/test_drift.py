@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 
-from turnlens.formatting.evals.discover import find_eval_files
+from turnlens.formatting.dialects.discover import find_eval_files
 from turnlens.formatting.model import ChatMessage
 from turnlens.formatting.results.drift import (
     DriftChecker,

@@ -1,5 +1,6 @@
-"""Which files of a folder are eval files: those AgentV 4's discovery patterns find, then the YAML files declaring
-the 0.15 schema. Which dialect a file is read in is decided by its dialect's rules (formatting/dialects/).
+"""Which files of a folder are eval files: those the current AgentV's discovery patterns find, then those a
+dialect's sniff recognises by their first bytes (SNIFFED_GROUPS). Which dialect a file is then read in is decided by
+the dialect records (registry.py); discovery does not load them, since it runs as the app starts.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ _SCHEMA_SNIFF = re.compile(rb"""^\$schema\s*:\s*["']?agentv-eval-v2["']?\s*(#.*)
 
 
 def declares_v2_schema(path: str) -> bool:
-    """Cheap sniff: a YAML file whose first few KB declare `$schema: agentv-eval-v2`."""
+    """AgentV 0.15's sniff: a YAML file whose first few KB declare `$schema: agentv-eval-v2`."""
     if not path.endswith(YAML_SUFFIXES):
         return False
     from turnlens.formatting.evals.files import FileReadError, read_head
@@ -29,6 +30,12 @@ def declares_v2_schema(path: str) -> bool:
     except (FileReadError, OSError):
         return False
     return bool(_SCHEMA_SNIFF.search(head.replace(b"\r\n", b"\n")))
+
+
+# The files of older dialects that the current AgentV's patterns do not find, each told by a look at its first
+# bytes; found after the pattern's files, a group per sniff in this order. A new dialect whose files the patterns
+# miss adds its sniff here.
+SNIFFED_GROUPS: tuple[Callable[[str], bool], ...] = (declares_v2_schema,)
 
 
 def eval_patterns(folder: str, repo_root: str | None = None) -> tuple[list[str], str | None]:
@@ -63,9 +70,9 @@ def discover_eval_files(
 ) -> list[str]:
     """Absolute paths of the eval files in `folder`: first those AgentV 4 finds (its default patterns or the
     `eval_patterns` of `.agentv/config.yaml`, matched from the repo root; and `*.eval.yaml`, `eval.yaml`…
-    anywhere under a folder named to it; case-insensitive), then the other YAML files declaring `$schema:
-    agentv-eval-v2` (0.15): the current format first. In each group, a folder's files (by name) come before its
-    subfolders. `folders`, when given, receives every folder searched;
+    anywhere under a folder named to it; case-insensitive), then those of each of SNIFFED_GROUPS (the YAML files
+    declaring `$schema: agentv-eval-v2`, 0.15): the current format first. In each group, a folder's files (by name)
+    come before its subfolders. `folders`, when given, receives every folder searched;
     `unread`, (path, reason) for every .yaml/.yml/.json/.jsonl file that could not be read or sniffed (unreadable,
     UTF-16/32, not a regular file), so it is named rather than silently left out; `cut`, (path, why) for each
     folder not searched (a link out of `folder` and the repo root, /proc, past the depth limit: walk.py)."""
@@ -74,14 +81,13 @@ def discover_eval_files(
     folder = os.path.abspath(folder)
     root = os.path.abspath(repo_root) if repo_root else find_repo_root(folder)
     patterns = _usable_patterns(folder, root, cut)
-    found: list[str] = []
-    older: list[str] = []  # 0.15 files, after the current format's
+    groups: list[list[str]] = [[] for _ in range(1 + len(SNIFFED_GROUPS))]  # the patterns' files, then each sniff's
     walk = TreeWalk(folder, bounds=(root,), skip=SKIP_DIRS)
-    for path, current_format in _walk_eval_files(walk, folder, root, patterns, folders, unread):
-        (found if current_format else older).append(path)
+    for path, group in _walk_eval_files(walk, folder, root, patterns, folders, unread):
+        groups[group].append(path)
     if cut is not None:
         cut.extend(walk.report())
-    return found + older
+    return [path for group in groups for path in group]
 
 
 def find_eval_files(
@@ -169,8 +175,9 @@ def _walk_eval_files(
     patterns: list[str],
     folders: set[str] | None,
     unread: list[tuple[str, str]] | None,
-) -> Iterator[tuple[str, bool]]:
-    """(path, in the current format) of each eval file in `folder` as the walk finds it."""
+) -> Iterator[tuple[str, int]]:
+    """(path, group) of each eval file in `folder` as the walk finds it: group 0 for the patterns' files, n for
+    SNIFFED_GROUPS[n - 1]'s."""
     from wcmatch import glob as wglob  # here, not at the top: only a folder needs it (export startup time)
 
     from turnlens.formatting.evals.files import relative_path
@@ -190,9 +197,11 @@ def _walk_eval_files(
             # A file outside the root is matched by its path from the folder.
             from_root = relative_path(path, root).replace(os.sep, "/") if path.startswith(root_prefix) else rel
             if folder_match(rel) or root_match(from_root):
-                yield path, True
-            elif declares_v2_schema(path):
-                yield path, False
+                yield path, 0
+                continue
+            group = next((n for n, sniff in enumerate(SNIFFED_GROUPS, 1) if sniff(path)), None)
+            if group is not None:
+                yield path, group
             elif unread is not None and name.lower().endswith(_SNIFFED_EXTENSIONS):
                 reason = _unsniffable(path)
                 if reason is not None:
