@@ -7,7 +7,7 @@
 - A folder is a run folder when its `index.jsonl` holds results rows, decided at once (a run of 50,000 tests is not
   walked for eval files; its per-test `task/EVAL.yaml` bundles are never eval files).
 - A folder under `.agentv/` is results when it holds runs: AgentV never looks for eval files there.
-- Any other folder holds eval files when discovery finds one (evals/discover.py), else results when it holds runs.
+- Any other folder holds eval files when discovery finds one (dialects/discover.py), else results when it holds runs.
 """
 
 from __future__ import annotations

@@ -469,7 +469,7 @@ def _close_runs() -> None:
 
 
 def _expand_folders(args: ExportOptions) -> tuple[list[str], list[str]]:
-    """Every path named; a folder gives the eval files discovered in it (evals/discover.py), relative to the cwd.
+    """Every path named; a folder gives the eval files discovered in it (dialects/discover.py), relative to the cwd.
     Also the folders in which none was found. A candidate file that could not be read or sniffed is named on
     stderr (left out silently, a broken eval file would go unnoticed)."""
     out: list[str] = []
