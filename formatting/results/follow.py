@@ -55,7 +55,6 @@ class GrowingIndex(Protocol):
     ends: array[int]
     lines: array[int]
 
-    def add(self, data: JsonObject, start: int, end: int, line: int) -> None: ...
     def add_parsed(self, data: Any, start: int, end: int, line: int) -> None: ...
     def add_problem(self, diagnostic: Diagnostic) -> None: ...
     def replace(self, index: int, data: JsonObject, start: int, end: int, line: int, was_v4: bool) -> bool: ...
@@ -196,10 +195,8 @@ class Follower:
                 except (orjson.JSONDecodeError, UnicodeDecodeError) as error:
                     index.add_problem(Diagnostic(index.path, lines, f"not valid JSON: {error}", "error"))
                 else:
-                    if isinstance(data, dict) and data:
-                        index.add(data, position, stop, lines)
-                    else:
-                        index.add_problem(Diagnostic(index.path, lines, "not a JSON object with fields", "error"))
+                    # as the scan words a line that is no result, under the same cap
+                    index.add_parsed(data, position, stop, lines)
             position = stop + 1
         self._tail = (self._tail + new[:complete])[-FOLLOW_HEAD:]
         self._state = (end + complete, lines)

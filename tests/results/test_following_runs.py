@@ -100,6 +100,40 @@ class TestYamlFollow:
         assert results.follow() == "grown" and results.eval_ids == ["a"]
 
 
+class TestJsonlFollow:
+    LINES = b'[1, 2]\n{}\n"text"\n{"eval_id": "b", "score": 1}\nnot json\n'
+
+    def test_appended_lines_are_worded_as_lines_present_at_open(self, tmp_path):
+        opened = tmp_path / "opened.jsonl"
+        opened.write_bytes(b'{"eval_id": "a", "score": 0}\n' + self.LINES)
+        grown = tmp_path / "grown.jsonl"
+        grown.write_bytes(b'{"eval_id": "a", "score": 0}\n')
+        results = scanned(grown)
+        append(grown, self.LINES)
+        assert results.follow() == "grown"
+        whole = scanned(opened)
+        assert [(d.line, d.message, d.severity) for d in results.diagnostics] == [
+            (d.line, d.message, d.severity) for d in whole.diagnostics
+        ]
+        assert [d.message for d in results.diagnostics][:3] == [
+            "not a JSON object but list",
+            "an empty object, not a result",
+            "not a JSON object but str",
+        ]
+        assert results.eval_ids == whole.eval_ids == ["a", "b"] and results.problem_count == whole.problem_count == 4
+
+    def test_appended_lines_count_under_the_same_cap(self, tmp_path, monkeypatch):
+        import turnlens.formatting.results.index as index
+
+        monkeypatch.setattr(index, "MAX_DIAGNOSTICS", 3)
+        path = tmp_path / "run.jsonl"
+        path.write_bytes(b"{}\n{}\n")
+        results = scanned(path)
+        append(path, b"[]\n[]\n{}\n")
+        assert results.follow() == "grown"
+        assert results.problem_count == 5 and len(results.diagnostics) == 3
+
+
 class TestNewRuns:
     def test_a_run_folder_appearing(self, tmp_path):
         folder = tmp_path / "results"
