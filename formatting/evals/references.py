@@ -21,7 +21,8 @@ def read_text(path: str) -> tuple[str, bool]:
         text, valid = raw.decode("utf-8"), True
     except UnicodeDecodeError:
         text, valid = raw.decode("utf-8", errors="replace"), False
-    return text.replace("\r\n", "\n"), valid
+    # (a search of the bytes first: replace scans the text even when there is no CR, ~20 ms on a 20 MB attachment)
+    return (text.replace("\r\n", "\n") if b"\r" in raw else text), valid
 
 
 def read_error_text(exc: FileReadError, path: str) -> str:

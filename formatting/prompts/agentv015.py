@@ -54,9 +54,10 @@ class Formatting:
 
     skips_images = False
 
-    def analyse(self, case: EvalCase, eval_file: EvalFile, design: bool) -> Analysis:
+    def analyse(self, case: EvalCase, eval_file: EvalFile, design: bool, *, bodies: bool = True) -> Analysis:
         an = _analyse(case, tuple(eval_file.config.patterns))
-        an.guidelines = _guidelines(an)
+        if bodies:
+            an.guidelines = _guidelines(an)
         an.repo_root = eval_file.repo_root
         return an
 

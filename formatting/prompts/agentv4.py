@@ -47,8 +47,8 @@ class Formatting:
 
     skips_images = True
 
-    def analyse(self, case: EvalCase, eval_file: EvalFile, design: bool) -> Analysis:
-        return _analyse(case, design)
+    def analyse(self, case: EvalCase, eval_file: EvalFile, design: bool, *, bodies: bool = True) -> Analysis:
+        return _analyse(case, design, bodies)
 
     def render(self, an: Analysis) -> tuple[Rendered, Rendered]:
         return _render(an, self.labels)
@@ -127,10 +127,13 @@ def grader_prompt(criteria: str, question: str, reference_answer: str, answer: s
     )
 
 
-def _parts(message: Message, with_parts: bool = True) -> tuple[list[Part], bool, list[str], list[str]]:
+def _parts(
+    message: Message, with_parts: bool = True, bodies: bool = True
+) -> tuple[list[Part], bool, list[str], list[str]]:
     """AgentV 4's segments of one message: every text (blank ones too, except a blank string content) and every file
     that was read; images and unknown types render as nothing. Also whether they are visible content, and the parts
-    rendered in lm and in agent mode, made in the same walk; the parts themselves only `with_parts`."""
+    rendered in lm and in agent mode, made in the same walk; the parts themselves only `with_parts`; without
+    `bodies`, a file's lm text is "" (only which parts there are counts)."""
     parts: list[Part] = []
     lm: list[str] = []
     agent = lm
@@ -161,15 +164,16 @@ def _parts(message: Message, with_parts: bool = True) -> tuple[list[Part], bool,
                 agent = lm.copy()
             agent.append(agent_file(agent_path or path))
             if text:
-                lm.append(lm_file(path, text))
+                lm.append(lm_file(path, text) if bodies else "")
         else:
             continue
         visible = visible or not blank
     return parts, visible, lm, agent
 
 
-def _analyse(case: EvalCase, with_parts: bool = True) -> Analysis:
-    """`with_parts`: keep each message's parts (Analysis.parts), which only the design profile needs."""
+def _analyse(case: EvalCase, with_parts: bool = True, bodies: bool = True) -> Analysis:
+    """`with_parts`: keep each message's parts (Analysis.parts), which only the design profile needs; `bodies`: the
+    texts to render (lm_texts' files, lm_bodies, agent_bodies), which the explanation's head does not need."""
     kept = [m for m in case.messages if m.dropped is None]
     parts = []
     flags = []
@@ -183,18 +187,20 @@ def _analyse(case: EvalCase, with_parts: bool = True) -> Analysis:
     visible = []
     lead = 0
     for m in kept:
-        message_parts, flag, lm, agent = _parts(m, with_parts)
+        message_parts, flag, lm, agent = _parts(m, with_parts, bodies)
         if with_parts:
             parts.append(message_parts)
         flags.append(flag)
         lm_all.append(lm)
         agent_all.append(agent)
-        body = "\n".join(lm)
-        lm_bodies.append(body)
         if agent is not lm:
             with_files = True
-            body = "\n".join(agent)
-        agent_bodies.append(body)
+        if bodies:
+            body = "\n".join(lm)
+            lm_bodies.append(body)
+            if agent is not lm:
+                body = "\n".join(agent)
+            agent_bodies.append(body)
         if flag:
             visible.append(m.index)
         role = m.role

@@ -62,7 +62,7 @@ def case_summary_with(
     cases shows of each (the rest waits until the case is shown)."""
     if case.skipped is not None:
         raise ValueError(f"case {case.index} is skipped: {case.skipped}")
-    an = dialect.analyse(case, eval_file, profile == "design")
+    an = dialect.analyse(case, eval_file, profile == "design", bodies=False)
     return _explanation_head(case, an, dialect)[0], an.uses_markers
 
 

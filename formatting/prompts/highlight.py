@@ -20,7 +20,7 @@ from __future__ import annotations
 import fnmatch
 import re
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -197,71 +197,111 @@ def _inline_spans(line: str, offset: int) -> list[Span]:
     return spans
 
 
+# Every span's text holds one of these (a marker's `@[`, a file tag's `<`, a fence's ` or ~, a heading's `=`, a
+# section's `[`): lines without any are passed over by str.find, in C, not looked at one by one in Python.
+_SPAN_CHARS = "@<`~=["
+_FIRST_WINDOW = 256  # characters searched for them at first from a line; four times more each time none is found
+
+
+def _next_span_char(text: str, pos: int) -> int:
+    """The offset of the first character of _SPAN_CHARS at or after `pos`, -1 when there is none. Searched in
+    growing windows: a character that is rare is not looked for through the whole text at every line."""
+    n = len(text)
+    window = _FIRST_WINDOW
+    while pos < n:
+        stop = min(n, pos + window)
+        hits = [at for at in [text.find(char, pos, stop) for char in _SPAN_CHARS] if at >= 0]
+        if hits:
+            return min(hits)
+        pos = stop
+        window *= 4
+    return -1
+
+
+def _closing_line(text: str, start: int, needle: str, closes: Callable[[str], bool]) -> tuple[int, int] | None:
+    """(start, end) of the first line at or after offset `start` (a line's start) for which `closes(line)` holds,
+    among the lines holding `needle` (every line that can close holds it); None when there is none."""
+    at = start
+    while (at := text.find(needle, at)) >= 0:
+        line_start = text.rfind("\n", start, at) + 1 or start
+        line_end = text.find("\n", at)
+        if line_end < 0:
+            line_end = len(text)
+        if closes(text[line_start:line_end]):
+            return line_start, line_end
+        at = line_end + 1
+    return None
+
+
+def _block_body_spans(
+    text: str, body_start: int, close_start: int, *, language: str | None = None, filename: str | None = None
+) -> list[Span]:
+    """code_spans of the lines between an opening line and its closing line (which starts at `close_start`), the
+    body not copied when it is too long to lex."""
+    body_end = max(body_start, close_start - 1)
+    if body_end - body_start > MAX_LEX_CHARS:
+        return []
+    return code_spans(text[body_start:body_end], language=language, filename=filename, offset=body_start)
+
+
 def prompt_spans(text: str) -> list[Span]:
-    """Spans for a prompt string: question, guidelines, chat message content, evaluator prompt, or message text."""
+    """Spans for a prompt string: question, guidelines, chat message content, evaluator prompt, or message text.
+    Line by line (a line is what text.split("\n") gives), lines without a character of _SPAN_CHARS skipped."""
     spans: list[Span] = []
-    lines = text.split("\n")
-    pos = 0
-    i = 0
-    n = len(lines)
-    while i < n:
-        line = lines[i]
-        line_start = pos
-        pos += len(line) + 1
+    n = len(text)
+    pos = 0  # the start of a line
+    while pos <= n:
+        found = _next_span_char(text, pos)
+        if found < 0:
+            break
+        line_start = text.rfind("\n", pos, found) + 1 or pos
+        newline = text.find("\n", found)
+        line_end = n if newline < 0 else newline
+        line = text[line_start:line_end]
+        pos = line_end + 1
 
         m = _MARKER_LINE.fullmatch(line)
         if m:
-            spans.append((line_start, line_start + len(line), "marker:" + m.group(1).strip().lower()))
-            i += 1
+            spans.append((line_start, line_end, "marker:" + m.group(1).strip().lower()))
             continue
 
         m = _FILE_OPEN.match(line)
-        if m and line[m.end() :] == "":
+        if m and line[m.end() :] == "" and pos <= n:
             # An embedded file: lex its body by the file's extension, up to the matching </file> line.
-            close = next((j for j in range(i + 1, n) if lines[j] == _FILE_CLOSE), None)
+            close = _closing_line(text, pos, _FILE_CLOSE, _FILE_CLOSE.__eq__)
             if close is not None:
-                spans.append((line_start, line_start + len(line), "file-tag"))
-                body_start = pos
-                body = "\n".join(lines[i + 1 : close])
-                spans.extend(code_spans(body, filename=m.group(1), offset=body_start))
-                close_start = body_start + len(body) + (1 if close > i + 1 else 0)
-                spans.append((close_start, close_start + len(_FILE_CLOSE), "file-tag"))
-                pos = close_start + len(_FILE_CLOSE) + 1
-                i = close + 1
+                spans.append((line_start, line_end, "file-tag"))
+                spans.extend(_block_body_spans(text, pos, close[0], filename=m.group(1)))
+                spans.append((close[0], close[1], "file-tag"))
+                pos = close[1] + 1
                 continue
 
         m = _FENCE.fullmatch(line)
-        if m:
+        if m and pos <= n:
             fence = m.group(2)
-            close = next(
-                (
-                    j
-                    for j in range(i + 1, n)
-                    if lines[j].lstrip(" ").startswith(fence[0] * len(fence))
-                    and lines[j].strip().strip(fence[0]) == ""
-                    and len(lines[j]) - len(lines[j].lstrip(" ")) <= 3
-                ),
-                None,
-            )
+            mark = fence[0] * len(fence)
+
+            def closes(candidate: str, char: str = fence[0], mark: str = mark) -> bool:
+                return (
+                    candidate.lstrip(" ").startswith(mark)
+                    and candidate.strip().strip(char) == ""
+                    and len(candidate) - len(candidate.lstrip(" ")) <= 3
+                )
+
+            close = _closing_line(text, pos, mark, closes)
             if close is not None:
-                spans.append((line_start, line_start + len(line), "fence"))
-                body_start = pos
-                body = "\n".join(lines[i + 1 : close])
-                spans.extend(code_spans(body, language=m.group(3) or None, offset=body_start))
-                close_start = body_start + len(body) + (1 if close > i + 1 else 0)
-                spans.append((close_start, close_start + len(lines[close]), "fence"))
-                pos = close_start + len(lines[close]) + 1
-                i = close + 1
+                spans.append((line_start, line_end, "fence"))
+                spans.extend(_block_body_spans(text, pos, close[0], language=m.group(3) or None))
+                spans.append((close[0], close[1], "fence"))
+                pos = close[1] + 1
                 continue
 
         m = _HEADING.fullmatch(line)
         if m:
-            spans.append((line_start, line_start + len(line), "heading"))
-            i += 1
+            spans.append((line_start, line_end, "heading"))
             continue
 
         spans.extend(_inline_spans(line, line_start))
-        i += 1
     return spans
 
 

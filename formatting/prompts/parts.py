@@ -309,9 +309,10 @@ class DialectFormatting(Protocol):
     # the loose-text fallback of the evaluator's question leaves image parts out (evaluator_question)
     skips_images: bool
 
-    def analyse(self, case: EvalCase, eval_file: EvalFile, design: bool) -> Analysis:
+    def analyse(self, case: EvalCase, eval_file: EvalFile, design: bool, *, bodies: bool = True) -> Analysis:
         """The case's kept messages, parts and marker-rule evidence; `design`: the design profile will render the
-        parts again."""
+        parts again; `bodies` False: only the explanation's head is wanted (a list's row), so the texts the prompts
+        are rendered from may be left out (a 20 MB attachment copied three times for a row's badge)."""
         ...
 
     def render(self, an: Analysis) -> tuple[Rendered, Rendered]:

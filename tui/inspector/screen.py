@@ -434,7 +434,8 @@ class InspectorScreen(Screen[None]):
         if self.watch_enabled:
             self.watcher.start()
         if self.latest is None and self.session.files:
-            self._index_latest([loaded.path for loaded in self.session.files])
+            # After the first frame: the worker's imports and scan would compete with its painting for the GIL.
+            self.call_after_refresh(self._index_latest, [loaded.path for loaded in self.session.files])
 
     def _update_subtitle(self) -> None:
         if self._subtitle_timer is not None:
