@@ -19,6 +19,7 @@ file loaded for the refusal (an undefined alias is reported after any syntax err
 
 from __future__ import annotations
 
+import os
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -232,33 +233,66 @@ def _borrowed_items(
     ]
 
 
-# A line with something on it once JavaScript's trim() is done with it (what the JSONL reader reads).
-_BLANK = re.escape(JS_WHITESPACE.replace("\n", ""))
-_CONTENT_LINE = re.compile(f"^[{_BLANK}]*[^{_BLANK}\\n]", re.M)
+# A JSONL dataset's lines, read as bytes: a line is blank when JavaScript's trim() leaves nothing of it (what the
+# JSONL reader skips). `\n` before each line (the block is given one more in front): a line of ASCII blanks only, and
+# a line whose first byte that is not an ASCII blank is not ASCII (a BOM, NBSP, U+3000 or U+2028 may be all it holds:
+# decoded to tell, rare).
+_ASCII_BLANK_LINE = re.compile(rb"\n(?=[ \t\r\x0b\x0c]*\n)")
+_NON_ASCII_FIRST = re.compile(rb"\n[ \t\r\x0b\x0c]*([\x80-\xff][^\n]*)")
+SCAN_BLOCK = 1 << 20
 
 
-def jsonl_slices(text: str, parts: int, *, min_bytes: int = MIN_PARALLEL_BYTES) -> list[Slice] | None:
-    """A JSONL dataset (a test a line) cut after a line into `parts` slices of about equal size, as split_slices
-    gives them: there is no header, a slice's first case is the number of lines with content before it."""
-    if parts < 2 or len(text) < min_bytes:
-        return None
-    starts = [0]
-    for k in range(1, parts):
-        end = text.find("\n", len(text) * k // parts)
-        if end < 0 or end + 1 >= len(text):
-            break
-        if end + 1 > starts[-1]:
-            starts.append(end + 1)
-    if len(starts) < 2:
-        return None
+def _content_lines(lines: bytes) -> int:
+    """The lines of `lines` (whole lines, each ending with a line break) that hold a test."""
+    marked = b"\n" + lines
+    blank = len(_ASCII_BLANK_LINE.findall(marked))
+    for found in _NON_ASCII_FIRST.finditer(marked):
+        if not found.group(1).decode("utf-8", "replace").strip(JS_WHITESPACE):
+            blank += 1
+    return lines.count(b"\n") - blank
+
+
+def jsonl_slices(fd: int, slice_bytes: int, *, min_bytes: int = MIN_PARALLEL_BYTES) -> list[Slice] | None:
+    """A JSONL dataset (a test a line) open at `fd`, cut after a line into slices of about `slice_bytes` bytes: a
+    slice's offsets are byte offsets in the file, [start, end), its line breaks included; there is no header, a
+    slice's first case is the number of lines with content before it. The file is read a block at a time and never
+    decoded whole (a line longer than a block is held whole). None when it is shorter than `min_bytes` or makes one
+    slice."""
     slices: list[Slice] = []
-    line = case = 0
-    for k, start in enumerate(starts):
-        end = starts[k + 1] if k + 1 < len(starts) else len(text) + 1
-        lines = text.count("\n", start, end)
-        slices.append(Slice(line, line + lines, case, start, end))
-        case += len(_CONTENT_LINE.findall(text, start, min(end, len(text))))
-        line += lines
+    start = start_line = first_case = 0  # the slice being measured
+    lines = cases = 0  # before `pos`
+    pos = 0  # the file offset of `carry`: the start of a line not read to its end yet
+    carry: list[bytes] = []
+    carried = 0
+    while True:
+        data = os.pread(fd, SCAN_BLOCK, pos + carried)
+        if not data:
+            break
+        if b"\n" not in data:  # (a long line: joined once its end is read)
+            carry.append(data)
+            carried += len(data)
+            continue
+        block = b"".join([*carry, data])
+        whole = block.rfind(b"\n") + 1
+        carry, carried = [block[whole:]], len(block) - whole
+        done = 0
+        while True:  # the slice ends after the line that reaches slice_bytes
+            reach = start + slice_bytes - 1 - pos
+            end = block.find(b"\n", max(reach, done), whole) + 1 if reach < whole else 0
+            if not end:
+                break
+            lines += block.count(b"\n", done, end)
+            cases += _content_lines(block[done:end])
+            slices.append(Slice(start_line, lines, first_case, start, pos + end))
+            start, start_line, first_case, done = pos + end, lines, cases, end
+        lines += block.count(b"\n", done, whole)
+        cases += _content_lines(block[done:whole])
+        pos += whole
+    size = pos + carried
+    if start < size:
+        slices.append(Slice(start_line, lines + 1, first_case, start, size))
+    if size < min_bytes or len(slices) < 2:
+        return None
     return slices
 
 

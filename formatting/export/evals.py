@@ -200,12 +200,15 @@ def _export_slices(path: str, args: ExportOptions) -> list[tuple[str, Any]]:
     A sliced export's rows stay in the process that made them (a forked worker; this one for the last slice): in
     their place is a _SliceRows, which has them written (in order, once every slice was found good)."""
     from turnlens.formatting.evals.references import NOT_UTF8, decode_eval_bytes
-    from turnlens.formatting.evals.slices import jsonl_slices, may_alias, split_slices
+    from turnlens.formatting.evals.slices import may_alias, split_slices
     from turnlens.formatting.export.parallel import DeferredSlices
 
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     if not hasattr(os, "fork") or cores < 2:
         return [_export_one(path, args)]
+    workers = min(cores, 8)
+    if one_test_per_line(path, args.dialect):
+        return _export_jsonl(path, args, workers)
     try:
         raw = read_bytes(path)
     except FileReadError:
@@ -214,29 +217,26 @@ def _export_slices(path: str, args: ExportOptions) -> list[tuple[str, Any]]:
         return [_export_one(path, args)]
     text, bad_line = decode_eval_bytes(raw)
     del raw
-    jsonl = one_test_per_line(path, args.dialect)
-    cut = None if jsonl else cut_at(path, text, args.dialect)
-    if cut is None and not jsonl:
+    cut = cut_at(path, text, args.dialect)
+    if cut is None:
         return [_export_one(path, args)]
-    key = None if cut is None else cut[0]
-    # every slice is read in the dialect whose rule cut the file (a JSONL dataset's slices as asked)
-    dialect = args.dialect if cut is None else cut[1].name
-    workers = min(cores, 8)
+    key, read_as = cut
+    dialect = read_as.name  # every slice is read in the dialect whose rule cut the file
     # A big file is cut in slices of at most MAX_SLICE_BYTES, worked a round of `workers` at a time: memory stays
     # that of a round whatever the file's size.
-    parts = max(workers, -(-len(text) // (JSONL_SLICE_BYTES if jsonl else MAX_SLICE_BYTES)))
+    parts = max(workers, -(-len(text) // MAX_SLICE_BYTES))
     for count in dict.fromkeys((parts, workers)):  # too few cases for that many slices: one round
         # The last slice is worked in this process (DeferredSlices' `here`): without pages to copy on write, it
         # makes its rows ~10% faster than a forked worker, and its rows are written last; a 5% larger share evens
         # them out (in one round).
         share = LAST_SLICE_SHARE if count == workers else 1.0
-        slices = jsonl_slices(text, count) if jsonl else split_slices(text, count, key or "", last_share=share)
+        slices = split_slices(text, count, key, last_share=share)
         if slices is not None:
             break
     if slices is None:
         return [_export_one(path, args)]
     if len(slices) > workers:
-        return _export_in_rounds(path, args, text, slices, workers, dialect, bad_line, not jsonl and may_alias(text))
+        return _export_in_rounds(path, args, text, slices, workers, dialect, bad_line, may_alias(text))
     out = output.binary_stdout()
     run = DeferredSlices(
         text,
@@ -250,7 +250,7 @@ def _export_slices(path: str, args: ExportOptions) -> list[tuple[str, Any]]:
     errors = [r for r in run.summaries if r[0] == "error"]
     if errors:
         run.close()
-        return [_export_one(path, args) if not jsonl and may_alias(text) else errors[0]]
+        return [_export_one(path, args) if may_alias(text) else errors[0]]
     results = [(kind, (diagnostics, _SliceRows(run, n))) for n, (kind, (diagnostics, _)) in enumerate(run.summaries)]
     if bad_line is not None:
         results[0][1][0].insert(0, f"{path}:{bad_line}: {NOT_UTF8}")
@@ -260,9 +260,9 @@ def _export_slices(path: str, args: ExportOptions) -> list[tuple[str, Any]]:
 # A slice's text at most, when a file is cut in more slices than there are workers (see _export_in_rounds): the
 # export's memory is a round's (a slice per worker) whatever the file's size.
 MAX_SLICE_BYTES = 1 << 20
-# A JSONL dataset's: its tests are short, so a byte of it loads to more objects than a byte of YAML; a quarter of the
-# others' keeps its export's peak memory down, in the same time (benchmarks/bench_scale.py measures it).
-JSONL_SLICE_BYTES = 256 << 10
+# A JSONL dataset's: its tests are short, so a byte of it loads to more objects than a byte of YAML (its slices are
+# worked by a pool of workers, one slice at a time each: see _export_jsonl).
+JSONL_SLICE_BYTES = 128 << 10
 
 
 def _export_in_rounds(
@@ -327,6 +327,186 @@ def _export_in_rounds(
     if bad_line is not None:
         diagnostics.insert(0, f"{path}:{bad_line}: {NOT_UTF8}")
     return [("ok", (diagnostics, spooled))]
+
+
+def _export_jsonl(path: str, args: ExportOptions, workers: int) -> list[tuple[str, Any]]:
+    """The export of a JSONL dataset, in slices of about JSONL_SLICE_BYTES when it is big enough to gain from it.
+
+    This process only finds where the slices are (a pass over the file's bytes, never decoded whole); a pool of
+    workers (parallel.SlicePool) reads, loads and formats one slice after another, each its own byte range, and
+    writes the slice's rows and warnings to its own temporary files. Once every slice was found good, _PooledRows
+    copies them out in slice order; a refused slice refuses the file with nothing on stdout, as when it is exported
+    whole. So memory is one slice per worker whatever the file's size."""
+    from turnlens.formatting.evals.files import max_file_size, open_regular
+    from turnlens.formatting.evals.references import NOT_UTF8
+    from turnlens.formatting.evals.slices import MIN_PARALLEL_BYTES, jsonl_slices
+    from turnlens.formatting.export.parallel import SlicePool
+
+    try:
+        fd, size = open_regular(path)
+    except FileReadError:
+        return [_export_one(path, args)]  # the loader words the refusal
+    try:
+        if size < MIN_PARALLEL_BYTES or size > max_file_size() or wide_encoding(os.pread(fd, 64, 0)) is not None:
+            return [_export_one(path, args)]
+        slices = jsonl_slices(fd, JSONL_SLICE_BYTES)
+        if slices is None or slices[-1].end_offset > max_file_size():  # (it grew while read)
+            return [_export_one(path, args)]
+        spools = [_SliceSpool() for _ in range(min(workers, len(slices)) + 1)]  # a worker's each, and this process's
+        try:
+
+            def work(number: int, place: int) -> tuple[str, Any]:
+                return _jsonl_slice(path, args, fd, slices, number, spools, place)
+
+            summaries = SlicePool(len(slices), workers, work).run(stop=lambda summary: summary[0] == "error")
+            if summaries[-1][0] == "error":
+                for spool in spools:
+                    spool.close()
+                return [summaries[-1]]
+        except BaseException:
+            for spool in spools:
+                spool.close()
+            raise
+    finally:
+        os.close(fd)
+    diagnostics = [line for _kind, (slice_diagnostics, _bad, _place) in summaries for line in slice_diagnostics]
+    bad_lines = [bad for _kind, (_diagnostics, bad, _place) in summaries if bad is not None]
+    if bad_lines:
+        diagnostics.insert(0, f"{path}:{bad_lines[0]}: {NOT_UTF8}")
+    return [("ok", (diagnostics, _PooledRows(spools, [place for _kind, (_d, _b, place) in summaries])))]
+
+
+def _jsonl_slice(
+    path: str, args: ExportOptions, fd: int, slices: list[Slice], number: int, spools: list[_SliceSpool], place: int
+) -> tuple[str, Any]:
+    """A JSONL dataset's slice `number`, read from `fd`, loaded and formatted: its rows and their warnings to
+    `spools[place]`. ("error", message), or ("ok", (file diagnostics, the line of its first byte that is not UTF-8
+    or None, (place, where its output is in that spool)))."""
+    import gc
+
+    from turnlens.formatting.evals.references import decode_eval_bytes
+
+    cut = slices[number]
+    raw = _read_range(fd, cut.start_offset, cut.end_offset)
+    text, bad = decode_eval_bytes(raw)
+    del raw
+    if number + 1 < len(slices):
+        text = text[:-1]  # its last line break: the next slice's lines follow it
+    # at its own line numbers: a line break per line of the slices before it
+    loaded = _load_one(path, args, "\n" * cut.start_line + text, cut.first_case, number == 0, args.dialect)
+    del text
+    try:
+        if loaded[0] == "error":
+            return loaded
+        diagnostics, ev = loaded[1]
+        where = spools[place].add(_iter_rows(ev, args.profile, plain=False), args.quiet)
+        return "ok", (diagnostics, None if bad is None else cut.start_line + bad, (place, where))
+    finally:
+        del loaded
+        gcpause.drop_kept()
+        gc.collect()  # the slice's cases hold cycles: freed before the next slice
+
+
+def _read_range(fd: int, start: int, end: int) -> bytes:
+    """The file's bytes [start, end) (fewer when it shrank meanwhile)."""
+    parts, got = [], start
+    while got < end:
+        part = os.pread(fd, end - got, got)
+        if not part:
+            break
+        parts.append(part)
+        got += len(part)
+    return b"".join(parts)
+
+
+class _SliceSpool:
+    """A worker's two temporary files: the rows of the slices it worked, and their warnings (made by the parent
+    before the fork: each worker writes its own, the parent reads them all)."""
+
+    BLOCK = 1 << 20
+
+    def __init__(self) -> None:
+        import tempfile
+
+        self.rows_file, self.warnings_file = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+
+    def add(self, rows: Iterable[JsonObject], quiet: bool) -> tuple[int, int, int, int]:
+        """A slice's rows (JSONL) and their warnings appended: (rows offset, size, warnings offset, size)."""
+        rows_fd, warnings_fd = self.rows_file.fileno(), self.warnings_file.fileno()
+        rows_at, warnings_at = os.lseek(rows_fd, 0, os.SEEK_END), os.lseek(warnings_fd, 0, os.SEEK_END)
+        rows_size = warnings_size = size = 0
+        lines: list[bytes] = []
+        warnings: list[str] = []
+        try:
+            for row in rows:
+                data = output.dumps_json(row)
+                lines.append(data)
+                size += len(data) + 1
+                if row["warnings"] and not quiet:
+                    warnings.extend(f"turnlens export: warning: {line}\n" for line in row["warnings"])
+                if size >= self.BLOCK:
+                    lines.append(b"")
+                    _write_fd(rows_fd, b"\n".join(lines))
+                    rows_size, lines, size = rows_size + size, [], 0
+            if lines:
+                lines.append(b"")
+                _write_fd(rows_fd, b"\n".join(lines))
+                rows_size += size
+            if warnings:
+                data = "".join(warnings).encode("utf-8", "surrogatepass")
+                _write_fd(warnings_fd, data)
+                warnings_size = len(data)
+        except OSError as exc:
+            raise output.OutputError(f"cannot keep the rows in a temporary file ({exc.strerror or exc})") from None
+        return rows_at, rows_size, warnings_at, warnings_size
+
+    def close(self) -> None:
+        for spool in (self.rows_file, self.warnings_file):
+            try:
+                spool.close()
+            except OSError:
+                pass
+
+
+class _PooledRows:
+    """The rows of a JSONL dataset exported by a SlicePool: each slice's in the spool of the process that worked
+    it, written in slice order (all the warnings first, as the rounds of _SpooledRows)."""
+
+    def __init__(self, spools: list[_SliceSpool], places: list[tuple[int, tuple[int, int, int, int]]]) -> None:
+        self.spools, self.places = spools, places
+
+    def write(self) -> None:
+        """The warnings to stderr, then the rows to stdout, a block of whole rows at a time."""
+        for place, (_rows_at, _rows_size, warnings_at, warnings_size) in self.places:
+            spool = self.spools[place].warnings_file.fileno()
+            for block in _blocks(spool, warnings_at, warnings_size):
+                output.warn_lines(block.decode("utf-8", "surrogatepass").split("\n")[:-1])
+        out = output.binary_stdout()
+        for place, (rows_at, rows_size, _warnings_at, _warnings_size) in self.places:
+            for block in _blocks(self.spools[place].rows_file.fileno(), rows_at, rows_size):
+                output.write_rows(out, block)
+
+    def close(self) -> None:
+        for spool in self.spools:
+            spool.close()
+
+
+def _blocks(fd: int, start: int, size: int, block: int = 1 << 20) -> Iterator[bytes]:
+    """The bytes [start, start + size) of a file of lines, in blocks of whole lines."""
+    rest = b""
+    end = start + size
+    while start < end:
+        data = os.pread(fd, min(block, end - start), start)
+        if not data:
+            break
+        start += len(data)
+        data = rest + data
+        cut = data.rfind(b"\n") + 1
+        if cut:
+            yield data[:cut]
+        rest = data[cut:]
+    if rest:
+        yield rest
 
 
 class _SpooledRows:
@@ -539,7 +719,7 @@ def _export_all(args: ExportOptions) -> int:
                     for _, (diagnostics, _rows) in slices:
                         output.warn_lines([f"turnlens export: warning: {line}" for line in diagnostics])
                 for _, (_diagnostics, rows) in slices:
-                    if isinstance(rows, (_SliceRows, _SpooledRows)):
+                    if isinstance(rows, (_SliceRows, _SpooledRows, _PooledRows)):
                         rows.write()
                     else:
                         _write_chunks(out, rows)
@@ -550,7 +730,7 @@ def _export_all(args: ExportOptions) -> int:
             status = 1
         finally:
             for _, value in slices:
-                if isinstance(value, tuple) and isinstance(value[1], (_SliceRows, _SpooledRows)):
+                if isinstance(value, tuple) and isinstance(value[1], (_SliceRows, _SpooledRows, _PooledRows)):
                     value[1].close()
     output.write_all(out, b"")  # flushed, or one line saying why not
     return status

@@ -294,3 +294,150 @@ def _child(
     except BaseException:  # the parent redoes this slice (it has written nothing)
         pass
     os._exit(status)
+
+
+class SlicePool:
+    """`work(number, place)` for slices 0…count-1 in `workers` forked processes, each given the next slice as soon
+    as it is done with one (the first slices first), so that every core is busy to the end and no process holds
+    more than the slice it works. `place` is the worker's number (`workers` for this process): where `work` writes
+    its output (its own temporary files: only summaries, plain data, travel between processes). `run` returns the
+    summaries in slice order; with `stop`, it ends at the first slice (in order) whose summary `stop` takes, all
+    those before it summarised: the slices after it are not worked, or their workers stopped.
+
+    A worker that dies (or whose `work` raises) has its slice worked here: what went wrong is raised here, where
+    the command words it. Ctrl-C stops every worker. Workers exit with os._exit, and are waited for: a process
+    that measures this one's children (GNU time) sees them."""
+
+    def __init__(self, count: int, workers: int, work: Callable[[int, int], Any]):
+        self._count, self._work = count, work
+        self._here = min(workers, count)  # the place of this process
+        self._workers: dict[int, tuple[int, int, int]] = {}  # place -> (pid, report fd, task fd)
+        for stream in (sys.stdout, sys.stderr):  # a child must not inherit (and write again) buffered output
+            if stream is not None:
+                stream.flush()
+        _reap_exited()
+        try:
+            for place in range(min(workers, count)):
+                self._fork(place)
+        except BaseException:
+            self.close()
+            raise
+
+    def _fork(self, place: int) -> None:
+        report_r, report_w = os.pipe()
+        _widen(report_w)
+        task_r, task_w = os.pipe()
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        pid = -1
+        try:
+            pid = os.fork()
+        finally:
+            if pid != 0:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        if pid == 0:  # child
+            os.close(report_r)
+            os.close(task_w)
+            for _pid, other_report, other_task in self._workers.values():
+                os.close(other_report)
+                os.close(other_task)
+            _pool_worker(place, self._work, task_r, report_w)
+        os.close(report_w)
+        os.close(task_r)
+        self._workers[place] = (pid, report_r, task_w)
+
+    def run(self, stop: Callable[[Any], bool] = lambda summary: False) -> list[Any]:
+        import select
+
+        summaries: dict[int, Any] = {}
+        given: dict[int, int] = {}  # place -> the slice it works
+        following = 0  # the next slice to give
+        end = self._count  # the slices wanted: up to the first that stops the run
+        try:
+            for place in list(self._workers):
+                following = self._give(place, following, end, given)
+            while given:
+                ready, _, _ = select.select([self._workers[place][1] for place in given], [], [])
+                for place in [p for p in given if self._workers[p][1] in ready]:
+                    number = given.pop(place)
+                    summary = self._report(place)
+                    if summary is _LOST:  # it died: its slice is worked here
+                        self._reap(place)
+                        summary = self._work(number, self._here)
+                    summaries[number] = summary
+                    if number < end and stop(summary):
+                        end = number + 1
+                    if place in self._workers:
+                        following = self._give(place, following, end, given)
+                if all(n in summaries for n in range(end)):
+                    break
+            return [summaries[n] for n in range(end)]
+        finally:
+            self.close()
+
+    def _give(self, place: int, following: int, end: int, given: dict[int, int]) -> int:
+        """Slice `following` to worker `place`, or (none left) let it go; returns the next slice to give."""
+        pid, _report_r, task_w = self._workers[place]
+        if following >= end:
+            return following
+        try:
+            _write_all(task_w, following.to_bytes(4, "little"))
+        except OSError:  # it is gone: its slice is worked when its report reads as lost
+            pass
+        given[place] = following
+        return following + 1
+
+    def _report(self, place: int) -> Any:
+        report_r = self._workers[place][1]
+        header = _read_exactly(report_r, 8)
+        if len(header) < 8:
+            return _LOST
+        size = int.from_bytes(header, "little")
+        payload = _read_exactly(report_r, size)
+        return marshal.loads(payload) if len(payload) == size else _LOST
+
+    def _reap(self, place: int) -> None:
+        pid, report_r, task_w = self._workers.pop(place)
+        os.close(task_w)
+        os.close(report_r)
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass
+
+    def close(self) -> None:
+        """Every worker told to end (stopped at once when its work is no longer wanted) and waited for."""
+        for place in list(self._workers):
+            pid, report_r, task_w = self._workers.pop(place)
+            os.close(task_w)  # a worker waiting for a slice ends
+            try:
+                os.kill(pid, signal.SIGKILL)  # one still working: its work is no longer wanted
+            except OSError:
+                pass
+            os.close(report_r)
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+
+
+_LOST = object()
+
+
+def _pool_worker(place: int, work: Callable[[int, int], Any], task_r: int, report_w: int) -> None:
+    """A SlicePool's worker: a slice number in, its summary out, until told to end (its task pipe closed)."""
+    import gc
+
+    gcpause.exit_without_freeing()
+    gc.freeze()  # what it was forked with is not scanned again by the collections after each slice
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the workers
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    try:
+        while True:
+            task = _read_exactly(task_r, 4)
+            if len(task) < 4:
+                break
+            payload = marshal.dumps(work(int.from_bytes(task, "little"), place))
+            _write_all(report_w, len(payload).to_bytes(8, "little") + payload)
+    except BaseException:  # the parent works the slice itself (and says what went wrong)
+        pass
+    os._exit(0)

@@ -149,7 +149,7 @@ def rounds(path: Path, slice_bytes: int):
     """The export with slices of at most `slice_bytes`: more slices than workers, worked in rounds."""
     code = (
         f"import sys, turnlens.formatting.export.evals as e; from turnlens.tui.export_cli import main; "
-        f"e.MAX_SLICE_BYTES = {slice_bytes}; sys.exit(main(sys.argv[1:]))"
+        f"e.MAX_SLICE_BYTES = e.JSONL_SLICE_BYTES = {slice_bytes}; sys.exit(main(sys.argv[1:]))"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run(
@@ -199,7 +199,7 @@ def test_an_export_in_rounds_equals_the_serial_export_byte_for_byte(tmp_path, ma
     A JSONL dataset is cut too."""
     path = make(tmp_path)
     if make is big_jsonl:
-        assert jsonl_slices(path.read_text(), 2) is not None
+        assert len(file_slices(path, 40 * 1024) or []) > 2
     fast, slow, sliced = rounds(path, 40 * 1024), serial(path), export(path)
     assert fast.returncode == slow.returncode == sliced.returncode == 0, fast.stderr
     assert fast.stdout == slow.stdout == sliced.stdout and fast.stdout.count(b"\n") > 1000
@@ -218,17 +218,39 @@ def test_a_refused_slice_in_any_round_refuses_the_whole_file(tmp_path, make, bro
     assert fast.stderr == slow.stderr and fast.stderr.count(b"\n") == 1
 
 
-def test_jsonl_slices_keep_line_numbers_and_case_indexes():
-    # Blank as JavaScript's trim() has it: a BOM or U+3000 is, \x1c and \x85 are not (a test, refused).
-    text = '{"id": "a"}\n\n  \n{"id": "b"}\n\ufeff\u3000\n{"id": "c"}\n\x1c\n\x85 \n{"id": "d"}\n' * 5000
-    slices = jsonl_slices(text, 7)
-    assert slices is not None and len(slices) == 7
-    assert [s.first_case for s in slices] == [
-        sum(1 for line in text[: s.start_offset].split("\n") if js_trim(line)) for s in slices
-    ]
-    assert all(text.count("\n", 0, s.start_offset) == s.start_line for s in slices)
+def file_slices(path: Path, slice_bytes: int, min_bytes: int = MIN_PARALLEL_BYTES):
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        return jsonl_slices(fd, slice_bytes, min_bytes=min_bytes)
+    finally:
+        os.close(fd)
+
+
+@pytest.mark.parametrize("ending", ["", "\n", "\r\n", "\n\n  \n"])
+def test_jsonl_slices_keep_line_numbers_and_case_indexes(tmp_path, ending):
+    # Blank as JavaScript's trim() has it: a BOM or U+3000 is, \x1c and \x85 are not (a test, refused); a byte that
+    # is not UTF-8 is a test too. Read in blocks of the file's bytes, never decoded whole: a long line spans blocks.
+    text = '{"id": "a"}\n\n  \n{"id": "b"}\n\ufeff\u3000\n{"id": "c"}\n\x1c\n\x85 \n{"id": "d"}\n\u00a0\udcff\n' * 5000
+    text = (
+        "\ufeff" + text + '{"id": "long", "input": "' + "x" * (3 << 20) + '"}\n\t\n' + text + '{"id": "end"}' + ending
+    )
+    raw = text.encode("utf-8", "surrogateescape")
+    path = tmp_path / "dataset.jsonl"
+    path.write_bytes(raw)
+    slices = file_slices(path, 64 * 1024)
+    assert slices is not None and len(slices) > 10
+    lines = raw.split(b"\n")
+
+    def tests_before(offset: int) -> int:
+        before = raw[:offset].split(b"\n")[:-1]
+        return sum(1 for line in before if js_trim(line.decode("utf-8", "surrogateescape")))
+
+    assert [s.first_case for s in slices] == [tests_before(s.start_offset) for s in slices]
+    assert all(raw.count(b"\n", 0, s.start_offset) == s.start_line for s in slices)
     assert all(a.end_offset == b.start_offset for a, b in zip(slices, slices[1:]))
-    assert slices[-1].end_offset == len(text) + 1
+    assert all(raw[s.start_offset - 1 : s.start_offset] == b"\n" for s in slices[1:])
+    assert slices[0].start_offset == 0 and slices[-1].end_offset == len(raw) and len(lines) > 60000
+    assert file_slices(path, 64 * 1024, min_bytes=len(raw) + 1) is None
 
 
 def big_anchored(tmp_path: Path, broken: bool = False) -> Path:
@@ -285,3 +307,31 @@ def test_an_anchored_suite_refused_says_what_the_whole_file_says(tmp_path):
     assert fast.returncode == slow.returncode == sliced.returncode == 1
     assert fast.stdout == slow.stdout == sliced.stdout == b""
     assert fast.stderr == slow.stderr == sliced.stderr and b"duplicate key" in fast.stderr
+
+
+def test_ctrl_c_while_the_workers_read_a_dataset_ends_the_export_and_its_workers(tmp_path):
+    """Ctrl-C (to the whole process group, as a terminal sends it) while the slices of a JSONL dataset are worked:
+    exit 130 with one line, nothing on stdout (no row was written yet), no traceback, no worker left behind."""
+    import signal
+    import time
+
+    path = big_jsonl(tmp_path)
+    path.write_bytes(path.read_bytes() * 12)  # several seconds of work
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "turnlens", "export", str(path)],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        start_new_session=True,
+    )
+    time.sleep(1.5)
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert b"interrupted" in err and b"Traceback" not in err
+    assert out == b"" or out.endswith(b"\n")
+    time.sleep(0.2)
+    with pytest.raises(ProcessLookupError):  # every worker ended with it
+        os.killpg(proc.pid, 0)
