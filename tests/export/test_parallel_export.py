@@ -17,6 +17,19 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="slicing needs fork")
 
 
+def under_slicing_size(lines: list[str]):
+    """A check that the lines (as they grow) are still under 1.5 times the slicing threshold. It adds only the lines
+    appended since it was last asked: summing every line at each step made building a file quadratic."""
+    seen = [0, 0]  # summed length, lines counted
+
+    def under() -> bool:
+        seen[0] += sum(len(x) for x in lines[seen[1] :])
+        seen[1] = len(lines)
+        return seen[0] < MIN_PARALLEL_BYTES * 1.5
+
+    return under
+
+
 def big_eval(tmp_path: Path, extra: str = "", broken_at: int | None = None) -> Path:
     (tmp_path / ".agentv").mkdir(exist_ok=True)
     (tmp_path / ".agentv" / "config.yaml").write_text(
@@ -26,7 +39,8 @@ def big_eval(tmp_path: Path, extra: str = "", broken_at: int | None = None) -> P
     (tmp_path / "a.py").write_text("print(1)\n" * 40)
     lines = ["$schema: agentv-eval-v2", "# a comment", "evalcases:"]
     n = 0
-    while sum(len(x) for x in lines) < MIN_PARALLEL_BYTES * 1.5:
+    under = under_slicing_size(lines)
+    while under():
         kind = n % 5
         lines.append(f"  - id: case-{n}")
         if kind != 3:
@@ -107,19 +121,46 @@ def test_big_file_is_cut_at_case_boundaries(tmp_path):
     assert piece.count("\n") == text.count("\n")  # every line keeps its number
 
 
-def test_sliced_export_equals_serial_export_byte_for_byte(tmp_path):
-    path = big_eval(tmp_path)
-    fast, slow = export(path), serial(path)
+class Built:
+    """The big files, each built once per module, and each one's serial and sliced exports run once: several tests
+    compare against the same file's serial export (a process each, the costliest part of these tests)."""
+
+    def __init__(self, tmp_path_factory):
+        self.factory = tmp_path_factory
+        self.paths: dict[tuple, Path] = {}
+        self.runs: dict[tuple, subprocess.CompletedProcess] = {}
+
+    def file(self, make, **options) -> Path:
+        key = (make.__name__, *sorted(options.items()))
+        if key not in self.paths:
+            self.paths[key] = make(self.factory.mktemp(make.__name__), **options)
+        return self.paths[key]
+
+    def run(self, how, path: Path) -> subprocess.CompletedProcess:
+        """`how` (export or serial) on `path`, run once; the tests only read the result."""
+        if (how.__name__, path) not in self.runs:
+            self.runs[how.__name__, path] = how(path)
+        return self.runs[how.__name__, path]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Built:
+    return Built(tmp_path_factory)
+
+
+def test_sliced_export_equals_serial_export_byte_for_byte(built):
+    path = built.file(big_eval)
+    fast, slow = built.run(export, path), built.run(serial, path)
     assert fast.returncode == slow.returncode == 0
     assert fast.stdout == slow.stdout and fast.stdout.count(b"\n") > 100
     assert fast.stderr == slow.stderr  # same warnings, same order
 
 
 @pytest.mark.parametrize("broken_at", [5, 400])  # in the first slice (a worker's), in the last (this process's)
-def test_an_error_in_any_slice_refuses_the_whole_file(tmp_path, broken_at):
-    path = big_eval(tmp_path, broken_at=broken_at)
+def test_an_error_in_any_slice_refuses_the_whole_file(built, broken_at):
+    path = built.file(big_eval, broken_at=broken_at)
     assert split_points(path.read_text(), 2) is not None
-    fast, slow = export(path), serial(path)
+    fast, slow = built.run(export, path), built.run(serial, path)
     assert fast.returncode == slow.returncode == 1
     assert fast.stdout == slow.stdout == b""
     assert fast.stderr == slow.stderr and b"duplicate key 'outcome'" in fast.stderr
@@ -166,7 +207,8 @@ def big_jsonl(tmp_path: Path, broken_at: int | None = None) -> Path:
     (tmp_path / "a.py").write_text("print(1)\n")
     lines = []
     n = 0
-    while sum(len(x) for x in lines) < MIN_PARALLEL_BYTES * 1.5:
+    under = under_slicing_size(lines)
+    while under():
         kind = n % 4
         if kind == 0:
             value: object = f"What is {n}? " + "x" * 100
@@ -193,14 +235,14 @@ def big_jsonl(tmp_path: Path, broken_at: int | None = None) -> Path:
 
 
 @pytest.mark.parametrize("make", [big_eval, big_jsonl])
-def test_an_export_in_rounds_equals_the_serial_export_byte_for_byte(tmp_path, make):
+def test_an_export_in_rounds_equals_the_serial_export_byte_for_byte(built, make):
     """A big file is cut in slices of bounded size, worked a round at a time (memory flat in the file's size), its
     rows kept in a temporary file until every slice was read: the same bytes, the same warnings in the same order.
     A JSONL dataset is cut too."""
-    path = make(tmp_path)
+    path = built.file(make)
     if make is big_jsonl:
         assert len(file_slices(path, 40 * 1024) or []) > 2
-    fast, slow, sliced = rounds(path, 40 * 1024), serial(path), export(path)
+    fast, slow, sliced = rounds(path, 40 * 1024), built.run(serial, path), built.run(export, path)
     assert fast.returncode == slow.returncode == sliced.returncode == 0, fast.stderr
     assert fast.stdout == slow.stdout == sliced.stdout and fast.stdout.count(b"\n") > 1000
     assert fast.stderr == slow.stderr == sliced.stderr and b"warning" in fast.stderr
@@ -208,11 +250,11 @@ def test_an_export_in_rounds_equals_the_serial_export_byte_for_byte(tmp_path, ma
 
 @pytest.mark.parametrize("broken_at", [5, 1500])
 @pytest.mark.parametrize("make", [big_eval, big_jsonl])
-def test_a_refused_slice_in_any_round_refuses_the_whole_file(tmp_path, make, broken_at):
+def test_a_refused_slice_in_any_round_refuses_the_whole_file(built, make, broken_at):
     if make is big_eval:
         broken_at = min(broken_at, 400)
-    path = make(tmp_path, broken_at=broken_at)
-    fast, slow = rounds(path, 40 * 1024), serial(path)
+    path = built.file(make, broken_at=broken_at)
+    fast, slow = rounds(path, 40 * 1024), built.run(serial, path)
     assert fast.returncode == slow.returncode == 1
     assert fast.stdout == slow.stdout == b""
     assert fast.stderr == slow.stderr and fast.stderr.count(b"\n") == 1
@@ -274,7 +316,8 @@ def big_anchored(tmp_path: Path, broken: bool = False) -> Path:
         "    metadata: &meta {owner: a}",
     ]
     n = 2
-    while sum(len(x) for x in lines) < MIN_PARALLEL_BYTES * 1.5:
+    under = under_slicing_size(lines)
+    while under():
         if n % 97 == 0:
             lines += [f"  - id: t{n}", "    criteria: *crit", "    input: *talk", "    metadata: {<<: *meta, n: 1}"]
         elif n == 1000:
