@@ -124,6 +124,75 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def tree_cpu_seconds(pid: int) -> tuple[float, float] | None:
+    """CPU time of the process, and of its children it has waited for (the index's worker processes, once done)."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    tick = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / tick, (int(fields[13]) + int(fields[14])) / tick
+
+
+def descendants(pid: int) -> list[int]:
+    found, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{parent}/task/{task}/children") as handle:
+                    children = [int(child) for child in handle.read().split()]
+            except OSError:
+                continue
+            found.extend(children)
+            todo.extend(children)
+    return found
+
+
+def _cmdline(pid: int) -> bytes | None:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+class TreePeak:
+    """The peak memory of a process and its children (the index's worker processes): each one's VmHWM, sampled every
+    few ms while it lives, added up. A sum of peaks, so at least the tree's real peak."""
+
+    def __init__(self, pid: int) -> None:
+        import threading
+
+        self.pid = pid
+        self.peaks: dict[int, float] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    def _sample(self) -> None:
+        own = _cmdline(self.pid)
+        while not self._stop.is_set():
+            # (a child not yet exec'd shares the app's pages and shows its size: counted once it runs its own program)
+            for pid in [self.pid, *(child for child in descendants(self.pid) if _cmdline(child) != own)]:
+                peak = vm_hwm_mib(pid)
+                if peak is not None:
+                    self.peaks[pid] = max(peak, self.peaks.get(pid, 0.0))
+            self._stop.wait(0.01)
+
+    def stop(self) -> tuple[float, float, int]:
+        """(the process's own peak, the tree's, how many children were seen), in MiB."""
+        self._stop.set()
+        self._thread.join()
+        own = self.peaks.get(self.pid, 0.0)
+        return own, sum(self.peaks.values()), len(self.peaks) - 1
+
+
 def vm_hwm_mib(pid: int) -> float | None:
     try:
         with open(f"/proc/{pid}/status") as handle:

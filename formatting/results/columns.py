@@ -86,6 +86,30 @@ class Summary:
     line: int
 
 
+@dataclass
+class ColumnsPart:
+    """Rows indexed apart (by a worker process, a chunk of the file): the columns as built there, their strings
+    numbered there, their lines counted from the chunk's first and their failing graders' rows from its first row."""
+
+    starts: array[int]
+    ends: array[int]
+    lines: array[int]
+    scores: array[float]
+    flags: array[int]
+    timestamps: array[float]
+    targets: array[int]
+    datasets: array[int]
+    eval_ids: list[str]
+    statuses: array[int]
+    durations: array[float]
+    costs: array[float]
+    tokens: array[float]
+    strings: list[str]
+    failing: dict[int, array[int]]
+    v4_count: int
+    recorded: set[str]
+
+
 class RecordColumns:
     """The per-record columns of an index (see the module docstring); `ResultsFile` fills them from a file."""
 
@@ -147,6 +171,38 @@ class RecordColumns:
         self.costs.extend(costs)
         self.tokens.extend(tokens)
         self.count += len(rows)  # published last: readers see complete rows only
+
+    def part(self) -> ColumnsPart:
+        """These columns, to be added to another index's by `add_columns`."""
+        return ColumnsPart(
+            self.starts, self.ends, self.lines, self.scores, self.flags, self.timestamps, self.targets, self.datasets,
+            self.eval_ids, self.statuses, self.durations, self.costs, self.tokens, self.strings, self.failing,
+            self.v4_count, self.recorded,
+        )  # fmt: skip
+
+    def add_columns(self, part: ColumnsPart, lines_before: int) -> None:
+        """Add the rows of `part` (the next ones in file order; `lines_before` lines come before its first line):
+        its strings interned here in the order it met them, as adding its records one by one would have."""
+        numbers = [self._intern(text) for text in part.strings]
+        first = self.count
+        self.starts.extend(part.starts)
+        self.ends.extend(part.ends)
+        self.lines.extend(map(lines_before.__add__, part.lines))
+        self.scores.extend(part.scores)
+        self.flags.extend(part.flags)
+        self.timestamps.extend(part.timestamps)
+        self.targets.extend(map(numbers.__getitem__, part.targets))
+        self.datasets.extend(map(numbers.__getitem__, part.datasets))
+        self.eval_ids.extend(part.eval_ids)
+        self.statuses.extend(part.statuses)
+        self.durations.extend(part.durations)
+        self.costs.extend(part.costs)
+        self.tokens.extend(part.tokens)
+        for number, indexes in part.failing.items():
+            self.failing.setdefault(numbers[number], array("I")).extend(map(first.__add__, indexes))
+        self.v4_count += part.v4_count
+        self.recorded |= part.recorded
+        self.count += len(part.starts)  # published last: readers see complete rows only
 
     def summarize(self, data: JsonObject, start: int, end: int, line: int, index: int) -> Row:
         """Record `index`'s row, to be added by `add_rows` (its strings interned, its failing graders noted)."""

@@ -13,6 +13,7 @@ Pure Python: never imports textual or rich.
 from __future__ import annotations
 
 import bisect
+import mmap
 import os
 import threading
 import time
@@ -34,6 +35,7 @@ from turnlens.formatting.results.follow import (
     stat_identity,
 )
 from turnlens.formatting.results.record import ResultRecord, load_yaml_document, record_from_mapping, too_big
+from turnlens.formatting.results.scan_parallel import ParallelScan, Part, WorkerFailed, workers_wanted
 from turnlens.formatting.results.sniff import is_yaml_path
 from turnlens.formatting.results.source import FileChanged, Source
 
@@ -44,6 +46,55 @@ MAX_DIAGNOSTICS = 1000
 
 # The JSONL scan reports progress (and looks at its stop event) at least every this many lines.
 ROWS_PER_STEP = 1024
+
+# What JSONL lines are read out of: a window of the file (the scan) or the file mapped (a worker process).
+Buffer = bytearray | mmap.mmap
+
+# A JSONL file with at least this much after its first window is indexed by worker processes (scan_parallel.py).
+PARALLEL_FROM = 64 * 1024 * 1024
+
+
+def index_lines(
+    index: IndexedLines, buffer: Buffer, base: int, at: int, stop_at: int, length: int, line: int, size: int
+) -> Iterator[tuple[int, int]]:
+    """Index the JSONL lines that start in buffer[at:stop_at] (`buffer` holds the file from offset `base`; a line runs
+    to the next line feed before `length`, else to `length`; `line` lines come before the first), every ROWS_PER_STEP
+    lines and at the end yielding (the offset after the last line read, lines so far) in the buffer. The scan's hot
+    path, shared by the scan (a window of the file) and its worker processes (a chunk of the mapped file).
+
+    A hand-written loop (a GB is 135,000 rows of 8 KB, or millions of small ones): lines are found with find
+    (memchr) and parsed straight out of the buffer (a memoryview, no copy), with no generator or object per line
+    between the file and the parse."""
+    loads, summarize, path = js_loads, index.summarize, index.path
+    view = memoryview(buffer)
+    find = buffer.find
+    rows: list[Row] = []  # summarized, added to the columns at each step
+    while at < stop_at:
+        end = find(b"\n", at, length)
+        if end == -1:  # the last line, without a line feed
+            end = length
+        line += 1
+        if end > at and (buffer[at] not in b" \t\r" or bytes(view[at:end]).strip(b" \t\r")):
+            try:
+                data = loads(view[at:end])
+            except MemoryError:
+                index.add_problem(too_big(path, line, end - at))
+            except (orjson.JSONDecodeError, UnicodeDecodeError) as error:
+                why = "truncated record (no final newline)" if base + end == size else "not valid JSON"
+                index.add_problem(Diagnostic(path, line, f"{why}: {error}", "error"))
+            else:
+                if type(data) is dict and data:
+                    rows.append(summarize(data, base + at, base + end, line, index.count + len(rows)))
+                else:
+                    index.add_parsed(data, base + at, base + end, line)
+        at = end + 1
+        if not line % ROWS_PER_STEP:
+            index.add_rows(rows)
+            rows = []
+            yield at, line
+    index.add_rows(rows)
+    view.release()
+    yield at, line
 
 
 @dataclass
@@ -61,7 +112,38 @@ class ScanProgress:
         return 1.0 if self.size == 0 else min(1.0, self.position / self.size)
 
 
-class ResultsFile(RecordColumns):
+class IndexedLines(RecordColumns):
+    """The rows of the records of a results file, and its problems: what reading its lines adds (a `ResultsFile`, or
+    one chunk of it read apart by a worker process)."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__()
+        self.path = path
+        self.is_yaml = is_yaml_path(path)
+        self.diagnostics: list[Diagnostic] = []  # the first MAX_DIAGNOSTICS problems
+        self.problem_count = 0  # all of them
+
+    def add_problem(self, diagnostic: Diagnostic) -> None:
+        """Keep the first MAX_DIAGNOSTICS problems; count the rest (a binary file must not fill memory)."""
+        self.problem_count += 1
+        if len(self.diagnostics) < MAX_DIAGNOSTICS:
+            self.diagnostics.append(diagnostic)
+
+    def add_parsed(self, data: Any, start: int, end: int, line: int) -> None:
+        """Index a parsed record, or count why it is not one (an empty `{}` carries nothing to show)."""
+        if isinstance(data, dict) and data:
+            self.add(data, start, end, line)
+            return
+        self.problem_count += 1
+        if len(self.diagnostics) < MAX_DIAGNOSTICS:  # millions of `{}` lines: no Diagnostic built past the cap
+            if isinstance(data, dict):
+                what = "an empty mapping, not a result" if self.is_yaml else "an empty object, not a result"
+            else:
+                what = f"not a {'mapping' if self.is_yaml else 'JSON object'} but {type(data).__name__}"
+            self.diagnostics.append(Diagnostic(self.path, line, what, "error"))
+
+
+class ResultsFile(IndexedLines):
     """A results file opened for reading (by offset, see source.py): offset index and per-record summaries.
 
     `scan()` is meant to run in a worker thread. It only ever appends; `count` is published last for each record,
@@ -69,13 +151,9 @@ class ResultsFile(RecordColumns):
     """
 
     def __init__(self, path: str) -> None:
-        super().__init__()
-        self.path = path
+        super().__init__(path)
         self.name = os.path.basename(path)
-        self.is_yaml = is_yaml_path(path)
         self.size = 0
-        self.diagnostics: list[Diagnostic] = []  # the first MAX_DIAGNOSTICS problems
-        self.problem_count = 0  # all of them
         self.error: Diagnostic | None = None  # the file could not be opened at all
         self._error_identity: tuple[int, int, int] | None = None  # the file's when it could not be opened
         self.scanned = False
@@ -118,12 +196,6 @@ class ResultsFile(RecordColumns):
         self.close()
 
     # -- problems --------------------------------------------------------------------------------------------
-
-    def add_problem(self, diagnostic: Diagnostic) -> None:
-        """Keep the first MAX_DIAGNOSTICS problems; count the rest (a binary file must not fill memory)."""
-        self.problem_count += 1
-        if len(self.diagnostics) < MAX_DIAGNOSTICS:
-            self.diagnostics.append(diagnostic)
 
     def _file_changed(self, error: FileChanged) -> None:
         """The file got shorter while read: keep what was indexed, say so (`changed`), read no further."""
@@ -169,64 +241,65 @@ class ResultsFile(RecordColumns):
         yield ScanProgress(self.size, self.size, self.count, done=True, elapsed=self.scan_seconds)
 
     def _scan_jsonl(self, stop: threading.Event | None) -> Iterator[int]:
-        # A hand-written loop, the scan's hot path (a GB is 135,000 rows of 8 KB, or millions of small ones): each
-        # window is searched for line feeds with bytes.find (memchr) and each line is parsed straight out of the
-        # window (a memoryview, no copy), with no generator or object per line between the file and the parse.
-        # Progress (and `stop`) every ROWS_PER_STEP lines and at the end of each window.
+        # The first window is read here (the first record is on screen before 16 MB are read); a big file's rest is
+        # indexed by worker processes, chunk by chunk (scan_parallel.py), when they can be started, else here.
         src = self._src
         assert src is not None
-        loads, summarize, path = js_loads, self.summarize, self.path
         start = 3 if src.read(0, 3) == b"\xef\xbb\xbf" else 0  # a UTF-8 byte order mark is not part of line 1
         line = 0
         size = self.size
-        rows: list[Row] = []  # summarized, added to the columns at each step
         for base, buffer, length in src.windows(start):
-            view = memoryview(buffer)
-            find = buffer.find
-            at = 0
-            while at < length:
-                end = find(b"\n", at, length)
-                if end == -1:  # the last line, without a line feed
-                    end = length
-                line += 1
-                if end > at and (buffer[at] not in b" \t\r" or bytes(view[at:end]).strip(b" \t\r")):
-                    try:
-                        data = loads(view[at:end])
-                    except MemoryError:
-                        self.add_problem(too_big(path, line, end - at))
-                    except (orjson.JSONDecodeError, UnicodeDecodeError) as error:
-                        why = "truncated record (no final newline)" if base + end == size else "not valid JSON"
-                        self.add_problem(Diagnostic(path, line, f"{why}: {error}", "error"))
-                    else:
-                        if type(data) is dict and data:
-                            rows.append(summarize(data, base + at, base + end, line, self.count + len(rows)))
-                        else:
-                            self.add_parsed(data, base + at, base + end, line)
-                at = end + 1
-                if not line % ROWS_PER_STEP:
-                    self.add_rows(rows)
-                    rows = []
+            for at, lines_read in index_lines(self, buffer, base, 0, length, length, line, size):
+                line = lines_read
+                if stop is not None and stop.is_set():
+                    return
+                yield base + at
+            if base + length < size and size - base - length >= PARALLEL_FROM and workers_wanted():
+                yield from self._scan_jsonl_in_workers(base + length, line, stop)
+                return
+
+    def _scan_jsonl_in_workers(self, position: int, line: int, stop: threading.Event | None) -> Iterator[int]:
+        """Index the lines from `position` (a line's start; `line` lines before it) on in worker processes, their
+        parts merged in file order. Whatever the workers could not do (they could not start, or one died) is read
+        here."""
+        src = self._src
+        assert src is not None
+        try:
+            scan = ParallelScan(src.fd, self.size, position, workers_wanted())
+        except OSError:
+            scan = None
+        if scan is not None:
+            try:
+                for part in scan.parts(stop):
+                    if part is not None:
+                        self.add_part(part, line)
+                        position, line = part.end, line + part.lines
                     if stop is not None and stop.is_set():
                         return
-                    yield base + at
-            self.add_rows(rows)
-            rows = []
-            if stop is not None and stop.is_set():
+                    yield position
+            except WorkerFailed:
+                if src.size_now() < self.size:  # a worker reading a file cut short is killed: say why
+                    now = src.size_now()
+                    raise FileChanged(f"got shorter while it was read ({self.size:,} bytes, now {now:,})") from None
+            finally:
+                scan.close()
+            if position >= self.size:
                 return
-            yield base + at
+        for base, buffer, length in src.windows(position):
+            for at, lines_read in index_lines(self, buffer, base, 0, length, length, line, self.size):
+                line = lines_read
+                if stop is not None and stop.is_set():
+                    return
+                yield base + at
 
-    def add_parsed(self, data: Any, start: int, end: int, line: int) -> None:
-        """Index a parsed record, or count why it is not one (an empty `{}` carries nothing to show)."""
-        if isinstance(data, dict) and data:
-            self.add(data, start, end, line)
-            return
-        self.problem_count += 1
-        if len(self.diagnostics) < MAX_DIAGNOSTICS:  # millions of `{}` lines: no Diagnostic built past the cap
-            if isinstance(data, dict):
-                what = "an empty mapping, not a result" if self.is_yaml else "an empty object, not a result"
-            else:
-                what = f"not a {'mapping' if self.is_yaml else 'JSON object'} but {type(data).__name__}"
-            self.diagnostics.append(Diagnostic(self.path, line, what, "error"))
+    def add_part(self, part: Part, lines_before: int) -> None:
+        """Add a part indexed by a worker process: its rows, and its problems (their lines counted from the part's
+        first line, `lines_before` lines into the file) under the cap."""
+        self.add_columns(part.columns, lines_before)
+        self.problem_count += part.problem_count
+        room = MAX_DIAGNOSTICS - len(self.diagnostics)
+        for line, message, severity in part.problems[: max(0, room)]:
+            self.diagnostics.append(Diagnostic(self.path, lines_before + line, message, severity))
 
     def _scan_yaml(self, stop: threading.Event | None) -> Iterator[int]:
         from turnlens.formatting.evals.yaml12 import YamlError

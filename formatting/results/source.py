@@ -34,6 +34,10 @@ class Source:
             os.close(self.fd)
             self.fd = -1
 
+    def size_now(self) -> int:
+        """The file's size now (it may have changed since it was opened)."""
+        return os.fstat(self.fd).st_size if self.fd >= 0 else 0
+
     def read(self, start: int, end: int) -> bytes:
         """Bytes [start, end) of the file as opened; FileChanged when they are no longer there."""
         end = min(end, self.size)

@@ -1,0 +1,164 @@
+"""A big JSONL results file indexed by worker processes, chunk by chunk, their parts merged in file order.
+
+One process parses about 400 MB of results a second (orjson and the per-record summary, both needed: the columns
+read fields anywhere in a record): a GB takes over two seconds of one core. The rest of the file after the scan's
+first window is cut into chunks of CHUNK bytes; each worker process (scan_worker.py, started with the file's open
+descriptor, so it reads the very file the index opened) maps the file, indexes the lines that start in the chunks it
+is given with the scan's own loop, and sends back a `Part`: the chunk's columns (arrays, not a dict per record) and
+problems. The scan adds the parts in file order, so the index grows from the top as before, with progress between.
+
+A worker reads through a memory mapping, which a file cut short turns into SIGBUS: that kills the worker, never
+the app (`WorkerFailed`; the scan then says the file changed, or reads the rest itself). Workers are started in
+their own session (a Ctrl-C meant for the app is not theirs), write nothing to the terminal, and end when their
+requests' pipe closes: when the scan is stopped (`close` kills them) or the app is gone.
+
+Pure Python: never imports textual or rich.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import selectors
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from turnlens.formatting.records import Severity
+from turnlens.formatting.results.columns import ColumnsPart
+
+# bytes per chunk: a worker's memory holds one chunk's mapped pages and columns at a time
+CHUNK = 4 * 1024 * 1024
+# at most this many worker processes (each ~20 MiB: a chunk of the file mapped, the interpreter, the engine)
+MAX_WORKERS = 2
+# chunks sent to a worker before it answered the first: it never waits for its next request
+QUEUED_PER_WORKER = 2
+# seconds between two looks at `stop` while waiting for the workers
+WAIT = 0.1
+
+_HEADER = 8  # a part's length, before its pickled bytes
+
+_WORKER_CODE = "import sys; sys.path[:] = __import__('json').loads(sys.argv[1]); " + (
+    "from turnlens.formatting.results.scan_worker import main; main(sys.argv[2:])"
+)
+
+
+@dataclass
+class Part:
+    """One chunk as a worker indexed it: the lines that start in [start, end) (`lines` of them, counted from 1 in
+    `problems`), their rows and their problems (the first MAX_DIAGNOSTICS of `problem_count`, as (line, message,
+    severity))."""
+
+    start: int
+    end: int
+    lines: int
+    columns: ColumnsPart
+    problems: list[tuple[int, str, Severity]]
+    problem_count: int
+
+
+class WorkerFailed(Exception):
+    """A worker process ended before it answered (it could not start, or the file was cut short under it)."""
+
+
+def workers_wanted() -> int:
+    """Worker processes for a big file: one per core this process may run on, at most MAX_WORKERS (one on a
+    single core: a worker reads the file mapped, for less than the scan's reads cost). None without an interpreter
+    to start them with."""
+    if not sys.executable:
+        return 0
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(MAX_WORKERS, cores))
+
+
+class _Worker:
+    def __init__(self, fd: int, size: int, start: int) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-I", "-c", _WORKER_CODE, json.dumps(sys.path), str(fd), str(size), str(start)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            pass_fds=(fd,),
+            start_new_session=True,
+            bufsize=0,
+        )
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.requests = self.process.stdin
+        self.answers = self.process.stdout.fileno()
+        self.queued: list[int] = []  # chunks asked for, in the order it answers them
+        self.received = bytearray()
+
+
+class ParallelScan:
+    """Worker processes indexing the lines of the open file `fd` (`size` bytes as opened) from `start` (a line's
+    start) to the end, CHUNK by CHUNK."""
+
+    def __init__(self, fd: int, size: int, start: int, workers: int, chunk: int | None = None) -> None:
+        self.bounds = [*range(start, size, chunk or CHUNK), size]
+        self.workers: list[_Worker] = []
+        self._lock = threading.Lock()
+        try:
+            for _ in range(max(1, min(workers, len(self.bounds) - 1))):
+                self.workers.append(_Worker(fd, size, start))
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """End the workers (they may be in the middle of a chunk) and wait for them."""
+        with self._lock:
+            workers, self.workers = self.workers, []
+        for worker in workers:
+            worker.process.kill()
+            worker.requests.close()
+            worker.process.stdout.close()  # type: ignore[union-attr]
+            worker.process.wait()
+
+    def parts(self, stop: threading.Event | None = None) -> Iterator[Part | None]:
+        """The chunks' parts in file order; None every WAIT seconds while none is ready (to look at `stop`).
+        Raises WorkerFailed when a worker ends early (the parts before its chunk were all yielded)."""
+        chunks = len(self.bounds) - 1
+        sent = 0  # chunks asked for
+        done = 0  # chunks yielded
+        ready: dict[int, Part] = {}
+        ahead = QUEUED_PER_WORKER * len(self.workers)  # parts kept waiting for an earlier one, at most
+        with selectors.DefaultSelector() as selector:
+            for worker in self.workers:
+                selector.register(worker.answers, selectors.EVENT_READ, worker)
+            while done < chunks:
+                for worker in self.workers:  # keep each worker's queue full, never too far ahead of `done`
+                    while len(worker.queued) < QUEUED_PER_WORKER and sent < chunks and sent < done + ahead:
+                        try:
+                            worker.requests.write(b"%d %d\n" % (self.bounds[sent], self.bounds[sent + 1]))
+                        except OSError:
+                            raise WorkerFailed("a worker process ended") from None
+                        worker.queued.append(sent)
+                        sent += 1
+                events = selector.select(WAIT)
+                if stop is not None and stop.is_set():
+                    return
+                for key, _mask in events:
+                    worker = key.data
+                    data = os.read(worker.answers, 1 << 20)
+                    if not data:
+                        raise WorkerFailed("a worker process ended")
+                    worker.received += data
+                    while len(worker.received) >= _HEADER:
+                        length = int.from_bytes(worker.received[:_HEADER], "little")
+                        if len(worker.received) < _HEADER + length:
+                            break
+                        part = pickle.loads(worker.received[_HEADER : _HEADER + length])
+                        del worker.received[: _HEADER + length]
+                        ready[worker.queued.pop(0)] = part
+                if done in ready:
+                    while done in ready:
+                        yield ready.pop(done)
+                        done += 1
+                else:
+                    yield None
