@@ -31,7 +31,7 @@ class RunLoader:
     def __init__(self, host: DOMNode) -> None:
         self._host = host
         self.stop = threading.Event()
-        self._following = False  # a look at the current run's file is under way
+        self._following = False  # a change to the current run's file waits for the host to apply it
         self._looking_for_runs = False
         self._watcher: Any = None  # formatting.results.discover.RunWatcher over the folder of runs opened
 
@@ -78,22 +78,29 @@ class RunLoader:
 
     # -- following -------------------------------------------------------------------------------------------
 
-    def follow(self, run: Run | None) -> None:
-        """Look at `run`'s file again (one stat when nothing changed), unless a look is under way or it is still
-        being indexed; Followed says what changed."""
-        if run is None or self._following or not run.indexed:
-            return
-        self._following = True
+    def follow_every(self, seconds: float, current: Callable[[], Run | None]) -> None:
+        """Look at the file of the run on screen (`current()`) every `seconds`, in one thread of its own until
+        `stop`: one stat when nothing changed, and a message (Followed) only when something did. The next look
+        waits until the host applied the last change (`followed`), and a run still being indexed is not looked
+        at."""
 
         def look() -> None:
-            before = run.results.count
-            try:
-                outcome = run.results.follow()
-            except (OSError, ValueError):
-                outcome = "replaced"
-            self._post(Followed(run, outcome, run.results.count - before))
+            while not self.stop.wait(seconds):
+                run = current()
+                if run is None or self._following or not run.indexed:
+                    continue
+                before = run.results.count
+                try:
+                    outcome = run.results.follow()
+                except (OSError, ValueError):
+                    outcome = "replaced"
+                if outcome != "same":
+                    self._following = True
+                    self._post(Followed(run, outcome, run.results.count - before))
 
-        self._run(look, "follow")
+        # a thread of its own rather than a worker of the host's: it lasts as long as the screen (workers are
+        # what the screen waits on to be idle)
+        threading.Thread(target=look, name="turnlens-follow", daemon=True).start()
 
     def followed(self) -> None:
         """The host applied a Followed: the next look may start."""

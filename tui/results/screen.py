@@ -53,7 +53,9 @@ RESELECT_EVERY = 0.3  # seconds between re-sorts while a big file is still being
 # reads every row, and the index worker waits for the GIL meanwhile; so all of them together cost about 3 of the
 # last one, however long the index takes (time-based re-sorts slowed a big file's index down under load)
 RESELECT_GROWTH = 1.5
-FOLLOW_EVERY = 0.2  # seconds between looks at the current run's file (one stat when nothing changed)
+# seconds between looks at the current run's file (one stat when nothing changed, in a thread of its own): a row
+# appended is on screen as soon as in toolong, which looks every 0.05 s
+FOLLOW_EVERY = 0.05
 TITLE_CHROME = 6  # a box's corners and the rule and spaces around its title
 RUNS_EVERY = 1.0  # seconds between looks for new runs in a folder of runs (a stat per folder when nothing changed)
 
@@ -139,7 +141,7 @@ class ResultsScreen(ThemedScreen):
         self._start_run(run)
         self._list.focus()
         if self.follow:
-            self.set_interval(FOLLOW_EVERY, lambda: self.loader.follow(self.run))
+            self.loader.follow_every(FOLLOW_EVERY, lambda: self.run)
             if len(self.paths) == 1 and os.path.isdir(self.paths[0]):
                 from turnlens.formatting.results.sniff import is_run_folder
 
