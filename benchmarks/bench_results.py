@@ -7,8 +7,9 @@
 
 Both apps run for real in a headless tmux pane (same size); the clock starts when tmux launches the command and
 stops when `tmux capture-pane` first shows a record of the file (turnlens: a result row; toolong: a JSON line).
-Peak memory is the turnlens process's VmHWM once its header says the file is indexed. The file is read from the
-page cache (warm), like a file an author just wrote; the generator writes it once into benchmarks/out/.
+Peak memory is the turnlens process's VmHWM once its header says the file is indexed, plus its index worker
+processes' (TreePeak). The file is read from the page cache (warm), like a file an author just wrote; the generator
+writes it once into benchmarks/out/.
 
 toolong pins an old Textual (0.58), so it is installed into its own venv, benchmarks/out/toolong-venv
 (--install-toolong does `python3 -m venv benchmarks/out/toolong-venv && …/bin/pip install toolong`), never
@@ -214,10 +215,11 @@ def shows_json_line(screen: str) -> bool:
 
 def run_turnlens(path: str, timeout: float) -> dict:
     started, pid = launch(f"{TURNLENS} {path}")
+    tree = TreePeak(pid)
     first = wait_for(shows_result_row, started, timeout)
     indexed = wait_for(lambda s: any(line.startswith(" indexed") for line in s.splitlines()), started, timeout)
     screen = tmux("capture-pane", "-p", "-t", SESSION)
-    hwm = vm_hwm_mib(pid)
+    hwm = tree.stop()[1]
     reported = None
     for line in screen.splitlines():
         if "indexed in" in line:

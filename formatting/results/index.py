@@ -266,7 +266,7 @@ class ResultsFile(IndexedLines):
         assert src is not None
         try:
             scan = ParallelScan(src.fd, self.size, position, workers_wanted())
-        except OSError:
+        except (OSError, ValueError):  # no process can be started here (ValueError: no descriptor passing)
             scan = None
         if scan is not None:
             try:
