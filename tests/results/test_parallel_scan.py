@@ -194,6 +194,25 @@ def test_the_fixtures_and_samples(tmp_path, serial, parallel):
     assert parts > 100 and together == serial(path)
 
 
+def test_a_file_indexed_by_workers_is_followed_as_one_indexed_alone(tmp_path, monkeypatch):
+    path = tmp_path / "run.jsonl"
+    lines = hostile_lines()
+    path.write_bytes(b"\n".join(lines[:150]) + b"\n" + lines[150][:40])  # the last line still being written
+    with monkeypatch.context() as patch:
+        patch.setattr(index, "PARALLEL_FROM", 1 << 62)
+        alone = scan(path)
+    with monkeypatch.context() as patch:
+        patch.setattr(index, "PARALLEL_FROM", 0)
+        patch.setattr(source, "FIRST_WINDOW", 200)
+        patch.setattr(scan_parallel, "CHUNK", 500)
+        together = scan(path)
+    assert state(together) == state(alone)
+    with path.open("ab") as handle:
+        handle.write(lines[150][40:] + b"\n" + b"\n".join(lines[151:220]) + b"\n")
+    assert alone.follow() == together.follow() == "grown"
+    assert state(together) == state(alone) and alone.count > 100
+
+
 def test_workers_that_cannot_start_leave_the_scan_to_read_the_rest(tmp_path, serial, parallel, monkeypatch):
     monkeypatch.setattr(scan_parallel, "_WORKER_CODE", "pass")  # each ends at once, before any answer
     path = tmp_path / "run.jsonl"
