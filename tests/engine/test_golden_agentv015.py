@@ -363,10 +363,39 @@ if pytest is not None:
     def export_rows():
         return import_engine()
 
+    @pytest.fixture(scope="module")
+    def known() -> set[tuple[str, str, str]]:
+        """known_mismatches.txt, read once per module (not once per test)."""
+        return load_known()
+
+    @pytest.fixture(scope="module")
+    def not_comparable():
+        """why_not_comparable per fixture, worked out once per module: it hashes the eval file, and three tests ask."""
+        reasons: dict[str, str | None] = {}
+
+        def reason(fixture: str) -> str | None:
+            if fixture not in reasons:
+                reasons[fixture] = why_not_comparable(_MANIFEST["fixtures"][fixture])
+            return reasons[fixture]
+
+        return reason
+
+    @pytest.fixture(scope="module")
+    def design_runs() -> dict:
+        return {}
+
+    def design_export(design_runs: dict, export_rows, fixture: str):
+        """The design profile's export of a fixture, run once for the two tests that read it (kept by the first to
+        ask, dropped by the second: they only read it)."""
+        if fixture in design_runs:
+            return design_runs.pop(fixture)
+        design_runs[fixture] = run_engine(export_rows, _MANIFEST["fixtures"][fixture], profile="design")
+        return design_runs[fixture]
+
     @pytest.mark.parametrize("fixture", _KEYS)
-    def test_engine_matches_oracle(fixture, export_rows):
+    def test_engine_matches_oracle(fixture, export_rows, known, not_comparable):
         entry = _MANIFEST["fixtures"][fixture]
-        reason = why_not_comparable(entry)
+        reason = not_comparable(fixture)
         if reason:
             pytest.skip(reason)
         root = (REPO / entry["root"]).resolve()
@@ -374,7 +403,6 @@ if pytest is not None:
         rows, error = run_engine(export_rows, entry)
         res = compare(fixture, oracle, rows, error)
         problems = res.file_problems + res.mismatches
-        known = load_known()
         new = [m for m in problems if m.key(fixture) not in known]
         if new:
             shown = "\n".join(describe(m, fixture) for m in new[:8])
@@ -387,18 +415,18 @@ if pytest is not None:
             pytest.xfail(f"{len(problems)} known mismatches (tests/fixtures/oracle/known_mismatches.txt)")
 
     @pytest.mark.parametrize("fixture", _KEYS)
-    def test_design_profile_keeps_question_and_guidelines(fixture, export_rows):
+    def test_design_profile_keeps_question_and_guidelines(fixture, export_rows, known, not_comparable, design_runs):
         """The design profile changes only chatPrompt; question, guidelines and the evaluator prompt
         are the agentv ones, so the oracle is their truth too."""
         entry = _MANIFEST["fixtures"][fixture]
-        reason = why_not_comparable(entry)
+        reason = not_comparable(fixture)
         if reason:
             pytest.skip(reason)
         oracle = read_fixture(fixture, (REPO / entry["root"]).resolve())
-        rows, error = run_engine(export_rows, entry, profile="design")
+        rows, error = design_export(design_runs, export_rows, fixture)
         res = compare(fixture, oracle, rows, error, mode_fields=("question", "guidelines"))
-        known = {k[:2] for k in load_known()}  # a case known to differ in agentv differs here too
-        new = [m for m in res.file_problems + res.mismatches if m.key(fixture)[:2] not in known]
+        known_cases = {k[:2] for k in known}  # a case known to differ in agentv differs here too
+        new = [m for m in res.file_problems + res.mismatches if m.key(fixture)[:2] not in known_cases]
         if new:
             pytest.fail(
                 f"design profile: {res.matched}/{res.total} cases keep the oracle's strings\n\n"
@@ -427,13 +455,11 @@ if pytest is not None:
         return None
 
     @pytest.mark.parametrize("fixture", _KEYS)
-    def test_design_chatprompt_shape(fixture, export_rows):
-        entry = _MANIFEST["fixtures"][fixture]
-        reason = why_not_comparable(entry)
+    def test_design_chatprompt_shape(fixture, export_rows, known, not_comparable, design_runs):
+        reason = not_comparable(fixture)
         if reason:
             pytest.skip(reason)
-        rows, error = run_engine(export_rows, entry, profile="design")
-        known = load_known()
+        rows, error = design_export(design_runs, export_rows, fixture)
         troubles, known_hits = [], 0
         for row in rows:
             if "skipped" in row:
