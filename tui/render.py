@@ -20,6 +20,7 @@ from rich.text import Text
 from turnlens.formatting.model import Diagnostic, EvalCase, FormattedCase, GuidelineConfig, Message, Rendered, Segment
 from turnlens.formatting.prompts.agentv4 import file_tags, file_tags_where
 from turnlens.formatting.prompts.highlight import Span, file_spans, prompt_spans
+from turnlens.formatting.prompts.parts import file_line_count
 
 # (drawn here, and named here for the screens that draw with this module: re-exported)
 from .rows import RULE_SHORT as RULE_SHORT
@@ -124,6 +125,13 @@ def highlighted(text: str, *, path: str | None = None) -> Text:
     """A prompt (or a file's contents when `path` is given) as styled Text; control characters made visible."""
     clean = sanitize(text)
     return Text(clean, spans=_rich_spans(file_spans(clean, path) if path else prompt_spans(clean)), end="")
+
+
+def highlighted_parts(text: str) -> tuple[str, list[RichSpan]]:
+    """highlighted(text)'s plain string (free of control codes) and spans, for a pane's content made without the Text
+    (widgets/pane.py's PaneText.of_plain)."""
+    clean = sanitize(text)
+    return clean, _rich_spans(prompt_spans(clean))
 
 
 _new_tuple = tuple.__new__
@@ -390,8 +398,8 @@ def messages_text(
                 out.append("⎘ ", style=palette().text("file", bold=True))
                 out.append_text(_plain(written, palette().text("file")))
                 if seg.text is not None and seg.display_path:
-                    lines = seg.text.count("\n") + (0 if seg.text.endswith("\n") or not seg.text else 1)
-                    out.append(f" ({lines} line{'' if lines == 1 else 's'})", style=DIM)
+                    # (counted once per text: the engine counted this file's lines already for its fate's detail)
+                    out.append(f" ({file_line_count(seg.text)})", style=DIM)
                     if seg.display_path != written:
                         out.append(f"\n  → {sanitize(seg.display_path)}", style=DIM)
                 elif seg.resolved_path is None and fate is None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import overload
 
 from turnlens.formatting.jsstr import js_blank, js_trim
 from turnlens.formatting.model import (
@@ -177,10 +178,8 @@ def _analyse(case: EvalCase, with_parts: bool = True, bodies: bool = True) -> An
     kept = [m for m in case.messages if m.dropped is None]
     parts = []
     flags = []
-    lm_all = []
-    agent_all = []
-    lm_bodies = []
-    agent_bodies = []
+    lm_all: list[list[str]] = []
+    agent_all: list[list[str]] = []
     with_files = False
     # marker_rule's evidence and leading_system_count, gathered in the same walk
     non_user = []
@@ -195,12 +194,6 @@ def _analyse(case: EvalCase, with_parts: bool = True, bodies: bool = True) -> An
         agent_all.append(agent)
         if agent is not lm:
             with_files = True
-        if bodies:
-            body = "\n".join(lm)
-            lm_bodies.append(body)
-            if agent is not lm:
-                body = "\n".join(agent)
-            agent_bodies.append(body)
         if flag:
             visible.append(m.index)
         role = m.role
@@ -222,9 +215,41 @@ def _analyse(case: EvalCase, with_parts: bool = True, bodies: bool = True) -> An
         lm_all,
         agent_all,
         with_files,
-        lm_bodies,
-        agent_bodies,
+        *_Bodies.of(lm_all, agent_all),
     )
+
+
+class _Bodies(Sequence[str]):
+    """Each kept message's rendered parts joined by a line feed into its body, joined when first asked for: the flat
+    question is made from the parts, so only role markers and the systemMessage want bodies (a 20 MB attachment's
+    was a copy made for nothing)."""
+
+    def __init__(self, texts: list[list[str]], joined: dict[int, str]) -> None:
+        self._texts = texts
+        self._joined = joined  # by id of a message's parts: lm and agent mode share the body of a message without files
+
+    @staticmethod
+    def of(lm_all: list[list[str]], agent_all: list[list[str]]) -> tuple[_Bodies, _Bodies]:
+        joined: dict[int, str] = {}
+        return _Bodies(lm_all, joined), _Bodies(agent_all, joined)
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self[n] for n in range(*index.indices(len(self._texts)))]
+        texts = self._texts[index]
+        body = self._joined.get(id(texts))
+        if body is None:
+            body = self._joined[id(texts)] = "\n".join(texts)
+        return body
 
 
 def _flat_question(rendered: Sequence[list[str]]) -> str:

@@ -64,7 +64,7 @@ class CaseView:
     @property
     def chars(self) -> int:
         """The characters the panes hold: what the view weighs in the cache."""
-        return sum(len(pane.text) for pane in self.panes().values())
+        return sum(pane.chars for pane in self.panes().values())
 
     @property
     def title_need(self) -> int:
@@ -153,11 +153,15 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Case
         title=title,
         rule_line=rule_line,
         messages=PaneText(messages, messages.plain),
-        question=PaneText(render.prompt_text(rendered.question, "(empty question)"), rendered.question),
+        question=_prompt_pane(rendered.question, "(empty question)"),
         guidelines=(
-            PaneText(authoring.system_message_text(rendered), authoring.system_message_copy(rendered))
+            (
+                _prompt_pane(rendered.system_message, "")
+                if rendered.system_message
+                else PaneText(authoring.system_message_text(rendered), authoring.system_message_copy(rendered))
+            )
             if not guidelines_sent
-            else PaneText(render.prompt_text(rendered.guidelines, "(no guidelines)"), rendered.guidelines)
+            else _prompt_pane(rendered.guidelines, "(no guidelines)")
         ),
         chat=PaneText(render.chat_text(rendered, profile), render.chat_copy_text(rendered)),
         rule=PaneText(rule, rule.plain, hang=2),
@@ -169,6 +173,14 @@ def build_case_view(session: Session, key: str, mode: str, profile: str) -> Case
         guidelines_sent=guidelines_sent,
         system_chars=len(rendered.system_message or ""),
     )
+
+
+def _prompt_pane(value: str, empty: str) -> PaneText:
+    """A prompt's pane (`empty`: what it says when the prompt is empty), made without a Text (PaneText.of_plain)."""
+    if not value:
+        return PaneText(render.prompt_text(value, empty), value)
+    plain, spans = render.highlighted_parts(value)
+    return PaneText.of_plain(plain, spans, value)
 
 
 def _messages_with_context(case: EvalCase, messages: Text) -> Text:

@@ -12,6 +12,7 @@ from functools import partial
 
 from rich.segment import Segment
 from rich.style import Style
+from rich.text import Span as TextSpan
 from rich.text import Text
 from textual.binding import Binding
 from textual.content import Content
@@ -36,14 +37,40 @@ DRAWN_KEPT = 8  # contents whose drawn rows a pane keeps (the cases just seen, e
 class PaneText:
     """A pane's content prepared for display: the styled text, laid out in rows per width (cached)."""
 
-    __slots__ = ("text", "copy", "hang", "_styled", "_layouts")
+    __slots__ = ("_text", "copy", "hang", "_styled", "_layouts", "_spans")
 
     def __init__(self, text: Text, copy: str, *, hang: int = 0) -> None:
-        self.text = text
+        self._text: Text | None = text
+        self._spans: list[TextSpan] = []  # (of_plain's, until its Text is made)
         self.copy = copy  # what `c` copies: the raw value (question string, chatPrompt JSON…)
         self.hang = hang  # indentation of wrapped continuation rows (at least the line's own)
         self._styled: StyledText | None = None
         self._layouts: dict[int, RowLayout] = {}
+
+    @classmethod
+    def of_plain(cls, plain: str, spans: list[TextSpan], copy: str) -> PaneText:
+        """PaneText(Text(plain, spans=spans, end=""), copy) for `plain` that holds no control code (sanitized): the
+        Text is made only if asked for (making it copies and scans the string once more, ~50 ms for a 20 MB
+        attachment, which a pane draws without)."""
+        if "\t" in plain:  # (tabs are expanded through the Text)
+            return cls(Text(plain, spans=spans, end=""), copy)
+        content = cls.__new__(cls)
+        content._text, content.copy, content.hang, content._layouts = None, copy, 0, {}
+        content._styled = StyledText.of_plain(plain, spans)
+        content._spans = spans
+        return content
+
+    @property
+    def text(self) -> Text:
+        """The styled text shown."""
+        if self._text is None:
+            self._text = Text(self.styled.plain, spans=self._spans, end="")
+        return self._text
+
+    @property
+    def chars(self) -> int:
+        """The characters shown."""
+        return len(self._text) if self._text is not None else len(self.styled.plain)
 
     @property
     def styled(self) -> StyledText:

@@ -17,6 +17,7 @@ from functools import lru_cache
 from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
+from rich.text import Span as TextSpan
 from rich.text import Text
 
 TAB_SIZE = 4
@@ -145,17 +146,29 @@ def _fold(
 class StyledText:
     """A Text's plain string and spans, ready for fast row layout and per-row rendering."""
 
-    __slots__ = ("plain", "_spans", "_starts", "_max_end", "_long", "_lines")
+    __slots__ = ("plain", "_spans", "_starts", "_max_end", "_long", "_lines", "_line_feeds")
 
     def __init__(self, text: Text) -> None:
         if "\t" in text.plain:
             text = text.copy()
             text.expand_tabs(TAB_SIZE)  # a raw tab would move the terminal's cursor
-        self.plain = text.plain
-        spans = [(0, len(self.plain), _as_style(text.style), -1)] if text.style else []
+        self._set(text.plain, text.spans, text.style)
+
+    @classmethod
+    def of_plain(cls, plain: str, spans: list[TextSpan]) -> StyledText:
+        """StyledText(Text(plain, spans=spans)) without the Text, for `plain` that holds no control code (sanitized)
+        and no tab: making the Text copies the string once more (Rich strips control codes)."""
+        assert "\t" not in plain
+        styled = cls.__new__(cls)
+        styled._set(plain, spans, "")
+        return styled
+
+    def _set(self, plain: str, text_spans: list[TextSpan], base: str | Style) -> None:
+        self.plain = plain
+        spans = [(0, len(self.plain), _as_style(base), -1)] if base else []
         spans.extend(
             (start, end, style if style.__class__ is Style else _as_style(style), n)
-            for n, (start, end, style) in enumerate(text.spans)
+            for n, (start, end, style) in enumerate(text_spans)
             if end > start
         )
         short = [s for s in spans if s[1] - s[0] <= LONG_SPAN]
@@ -167,6 +180,13 @@ class StyledText:
         self._spans = short
         self._starts = starts
         self._lines: list[Extent] | None = None
+        self._line_feeds = -1
+
+    def line_feeds(self) -> int:
+        """How many line feeds the text holds (counted once: a pane asks at each layout of a long text)."""
+        if self._line_feeds < 0:
+            self._line_feeds = self.plain.count("\n")
+        return self._line_feeds
 
     def lines(self) -> list[Extent]:
         """(start, end) of each logical line."""
@@ -220,7 +240,7 @@ class RowLayout:
     Shared between the event loop and the prerender thread: wrapping is serialised; `rows` only grows.
     """
 
-    __slots__ = ("styled", "width", "hang", "rows", "_next", "_resume", "_lock")
+    __slots__ = ("styled", "width", "hang", "rows", "_next", "_resume", "_lock", "_lines_done")
 
     def __init__(self, styled: StyledText, width: int, hang: int = 0) -> None:
         self.styled = styled
@@ -230,6 +250,7 @@ class RowLayout:
         self._next = 0  # offset of the next logical line to wrap; -1 once every line is wrapped
         self._resume: int | None = None  # where that line's wrapping stopped (a long line is wrapped in parts)
         self._lock = threading.Lock()
+        self._lines_done = 0  # logical lines wrapped whole: the line feeds before _next
 
     @property
     def done(self) -> bool:
@@ -241,7 +262,7 @@ class RowLayout:
             return
         with self._lock:
             plain, width, hang, rows = self.styled.plain, self.width, self.hang, self.rows
-            start, resume = self._next, self._resume
+            start, resume, done = self._next, self._resume, self._lines_done
             while start >= 0 and len(rows) < count:
                 newline = plain.find("\n", start)
                 end = len(plain) if newline < 0 else newline
@@ -251,7 +272,8 @@ class RowLayout:
                     break  # enough rows: the rest of this line later
                 resume = None
                 start = -1 if newline < 0 else newline + 1
-            self._next, self._resume = start, resume
+                done += 1
+            self._next, self._resume, self._lines_done = start, resume, done
 
     def finish(self) -> list[Row]:
         self.ensure(sys.maxsize)
@@ -263,5 +285,5 @@ class RowLayout:
         if start < 0:
             return len(self.rows)
         plain = self.styled.plain
-        lines = plain.count("\n", start) + 1
+        lines = self.styled.line_feeds() - self._lines_done + 1  # (plain.count("\n", start) + 1)
         return len(self.rows) + max(lines, (len(plain) - start) // self.width)
