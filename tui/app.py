@@ -60,6 +60,12 @@ class TurnlensApp(CrashReportWithoutLocals):
         finally:
             gcpause.started()  # if it ended before its first frame
 
+    async def action_quit(self) -> None:
+        """Quit, the workers cancelled first: Textual cancels them once it has closed every screen, and a big load's
+        thread, which stops at its next step once cancelled, shared the GIL with the closing until then."""
+        self.workers.cancel_all()
+        self.exit()
+
     def action_command_palette(self) -> None:
         """Textual's palette with a bounded box (tui/commands.BoundedPalette)."""
         from textual.command import CommandPalette

@@ -119,10 +119,10 @@ def split_slices(
     # Every content line after the first item must be an item start at `indent`, or indented deeper than it: so
     # the key is not written again, and (items indented) no document marker or directive is there. Before the first
     # item, one search for those; with items at column 0 (a marker `---` could pass for one), one in the whole text.
-    if _DOCUMENT_MARKER.search(text, 0, len(text) if indent == 0 else first.start()):
+    if _search_by_lines(_DOCUMENT_MARKER, text, 0, len(text) if indent == 0 else first.start()):
         return None
     shallower = re.compile(rf"\n {{0,{indent - 1}}}[^ \t\r\n#]") if indent else re.compile(r"\n[^ \t\r\n#-]")
-    if shallower.search(text, first.start()):
+    if _search_by_lines(shallower, text, first.start(), len(text)):
         return None
     item = re.compile(rf"\n {{{indent}}}-(?=[ \t]|\r?\n|\Z)")
     start_offsets = [m.start() + 1 for m in item.finditer(text, first.start())]
@@ -335,6 +335,24 @@ def drop_borrowed(
     # Between the header and the slice's own lines, only borrowed items have text (diagnostics' lines are 1-based).
     first, own = cut.borrowed[0].line + 1, cut.start_line + 1
     return cases[len(cut.borrowed) :], [d for d in diagnostics if d.line is None or not first <= d.line < own]
+
+
+_SEARCH_PIECE = 1 << 20  # characters a search of a big text goes through at a time
+
+
+def _search_by_lines(pattern: re.Pattern[str], text: str, start: int, end: int) -> re.Match[str] | None:
+    """pattern.search(text, start, end) for a pattern whose match starts with a line break and holds no other: made
+    in pieces of about _SEARCH_PIECE characters that end before a line break (so no match spans two), letting go of
+    the GIL between them. One search through a 50 MB suite held it for half a second on a busy machine, and with it
+    the inspector's event loop, which its loading thread shares."""
+    while start < end:
+        stop = text.find("\n", min(start + _SEARCH_PIECE, end), end)
+        stop = end if stop < 0 else stop
+        found = pattern.search(text, start, stop)
+        if found is not None:
+            return found
+        start = stop
+    return None
 
 
 def _blank_or_comment_lines(text: str, start: int, end: int) -> int:

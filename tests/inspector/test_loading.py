@@ -259,7 +259,14 @@ def test_a_big_file_loaded_in_slices_is_its_whole_load(tmp_path, monkeypatch, ma
     cut = loading.cut_file(path)
     assert cut is not None and len(cut.parts) >= 3
     assert (make is big_anchored_suite) == any(part.borrowed for part in cut.parts)
-    parts = [part for part, _ in loading.load_in_slices(path, cut, repo_root=str(tmp_path), cwd=None, dialect="auto")]
+    # (the memory limit measured from now: a test process that ran many apps before may hold 256 MiB already)
+    baseline = loading.resident_bytes() or 0
+    parts = [
+        part
+        for part, _ in loading.load_in_slices(
+            path, cut, repo_root=str(tmp_path), cwd=None, dialect="auto", baseline=baseline
+        )
+    ]
     whole = load_eval_file(path, repo_root=str(tmp_path))
     for before, after in zip(parts, parts[1:]):  # each part extends the one before, with the same case objects
         assert all(a is b for a, b in zip(before.cases, after.cases)) and len(after.cases) > len(before.cases)
