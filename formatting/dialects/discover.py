@@ -188,17 +188,21 @@ def _walk_eval_files(
     # (each pattern within globs.BRACE_LIMIT already: _usable_patterns; none left matches nothing)
     root_match = wglob.compile(patterns, flags=flags, limit=0).match if patterns else _no_match
     root_prefix = os.path.join(root, "")
+    root_names = _name_endings(patterns)
     for current, _dirs, files in walk:
         if folders is not None:
             folders.add(walk.real)
         for name in files:
             path = os.path.join(current, name)
-            rel = relative_path(path, folder).replace(os.sep, "/")
-            # A file outside the root is matched by its path from the folder.
-            from_root = relative_path(path, root).replace(os.sep, "/") if path.startswith(root_prefix) else rel
-            if folder_match(rel) or root_match(from_root):
-                yield path, 0
-                continue
+            lower = name.lower()
+            folder_may = lower.endswith(_FOLDER_NAME_ENDINGS)
+            if folder_may or root_names is None or lower.endswith(root_names):
+                rel = relative_path(path, folder).replace(os.sep, "/")
+                # A file outside the root is matched by its path from the folder.
+                from_root = relative_path(path, root).replace(os.sep, "/") if path.startswith(root_prefix) else rel
+                if (folder_may and folder_match(rel)) or root_match(from_root):
+                    yield path, 0
+                    continue
             group = next((n for n, sniff in enumerate(SNIFFED_GROUPS, 1) if sniff(path)), None)
             if group is not None:
                 yield path, group
@@ -209,6 +213,23 @@ def _walk_eval_files(
 
 
 _SNIFFED_EXTENSIONS = (".yaml", ".yml", ".json", ".jsonl")
+# How the name of every file FOLDER_PATTERNS match ends (lowercase): a name that ends otherwise is not matched
+# against them (a glob match is ~20 us; a folder of 3,000 0.15 files matched each twice before the first frame).
+_FOLDER_NAME_ENDINGS = ("eval.yaml", "eval.yml", "eval.ts", "eval.mts")
+_PLAIN_LAST_PART = re.compile(r"\*?[^*?\[\]{}()!@+|/\\]+")
+
+
+def _name_endings(patterns: list[str]) -> tuple[str, ...] | None:
+    """How the name of every file `patterns` match ends (lowercase), when each pattern's last part is a plain name
+    or `*` and a plain ending (`**/evals/**/*.eval.yaml`, `eval.yaml`); None when one is anything else (then every
+    name is matched against them)."""
+    endings = []
+    for pattern in patterns:
+        last = pattern.rsplit("/", 1)[-1]
+        if not _PLAIN_LAST_PART.fullmatch(last):
+            return None
+        endings.append(last.lstrip("*").lower())
+    return tuple(endings)
 
 
 def _no_match(_path: str) -> bool:
