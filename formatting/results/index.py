@@ -283,7 +283,7 @@ class ResultsFile(IndexedLines):
                     raise FileChanged(f"got shorter while it was read ({self.size:,} bytes, now {now:,})") from None
             finally:
                 scan.close()
-            if position >= self.size:
+            if position >= self.size or stop is not None and stop.is_set():
                 return
         for base, buffer, length in src.windows(position):
             for at, lines_read in index_lines(self, buffer, base, 0, length, length, line, self.size):

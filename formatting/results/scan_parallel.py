@@ -24,6 +24,7 @@ import selectors
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -38,8 +39,14 @@ MAX_WORKERS = 2
 QUEUED_PER_WORKER = 2
 # seconds between two looks at `stop` while waiting for the workers
 WAIT = 0.1
+# seconds without a word from any worker while chunks are asked for, after which they are taken for hung (a chunk
+# is read in well under a second; a line of a GB in a few)
+SILENCE = 120.0
 
-_HEADER = 8  # a part's length, before its pickled bytes
+# before each part's pickled bytes: these, then its length in 8 bytes (anything else on a worker's output, such as
+# a line a startup hook printed, makes it a failed worker rather than a part misread)
+PART_MARK = b"turnlens-scan-part"
+_HEADER = len(PART_MARK) + 8
 
 _WORKER_CODE = "import sys; sys.path[:] = __import__('json').loads(sys.argv[1]); " + (
     "from turnlens.formatting.results.scan_worker import main; main(sys.argv[2:])"
@@ -128,6 +135,7 @@ class ParallelScan:
         done = 0  # chunks yielded
         ready: dict[int, Part] = {}
         ahead = QUEUED_PER_WORKER * len(self.workers)  # parts kept waiting for an earlier one, at most
+        heard = time.monotonic()  # when a worker last wrote
         with selectors.DefaultSelector() as selector:
             for worker in self.workers:
                 selector.register(worker.answers, selectors.EVENT_READ, worker)
@@ -143,6 +151,11 @@ class ParallelScan:
                 events = selector.select(WAIT)
                 if stop is not None and stop.is_set():
                     return
+                now = time.monotonic()
+                if events:
+                    heard = now
+                elif now - heard > SILENCE:
+                    raise WorkerFailed("no worker process answered")
                 for key, _mask in events:
                     worker = key.data
                     data = os.read(worker.answers, 1 << 20)
@@ -150,7 +163,9 @@ class ParallelScan:
                         raise WorkerFailed("a worker process ended")
                     worker.received += data
                     while len(worker.received) >= _HEADER:
-                        length = int.from_bytes(worker.received[:_HEADER], "little")
+                        if not worker.received.startswith(PART_MARK) or not worker.queued:
+                            raise WorkerFailed("a worker process wrote something else than a part")
+                        length = int.from_bytes(worker.received[len(PART_MARK) : _HEADER], "little")
                         if len(worker.received) < _HEADER + length:
                             break
                         part = pickle.loads(worker.received[_HEADER : _HEADER + length])

@@ -18,7 +18,7 @@ import pickle
 import sys
 
 from turnlens.formatting.results.index import IndexedLines, index_lines
-from turnlens.formatting.results.scan_parallel import Part
+from turnlens.formatting.results.scan_parallel import PART_MARK, Part
 
 # bytes either side of what a chunk read that the kernel may have mapped too (Linux maps 64 KiB around a read page)
 MAPPED_AROUND = 256 * 1024
@@ -57,7 +57,7 @@ def main(argv: list[str]) -> None:
             start, end = line_start(data, a, first, size), line_start(data, b, first, size)
             part = index_chunk(data, start, end, size)
             payload = pickle.dumps(part, protocol=pickle.HIGHEST_PROTOCOL)
-            out.write(len(payload).to_bytes(8, "little") + payload)
+            out.write(PART_MARK + len(payload).to_bytes(8, "little") + payload)
             out.flush()
             # the pages read are the page cache's, not this process's: handed back, so that its memory stays a
             # chunk's; with those the kernel mapped around them (it maps a page's neighbours too when one is read)

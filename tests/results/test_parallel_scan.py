@@ -221,6 +221,24 @@ def test_workers_that_cannot_start_leave_the_scan_to_read_the_rest(tmp_path, ser
     assert parts == 0 and together == serial(path)
 
 
+def test_workers_that_write_something_else_leave_the_scan_to_read_the_rest(tmp_path, serial, parallel, monkeypatch):
+    # (a startup hook that prints, say): never read as a part
+    monkeypatch.setattr(scan_parallel, "_WORKER_CODE", "print('hello' * 10, flush=True); import sys; sys.stdin.read()")
+    path = tmp_path / "run.jsonl"
+    path.write_bytes(b"\n".join(hostile_lines()[:200]) + b"\n")
+    together, parts = parallel(path)
+    assert parts == 0 and together == serial(path)
+
+
+def test_workers_that_never_answer_leave_the_scan_to_read_the_rest(tmp_path, serial, parallel, monkeypatch):
+    monkeypatch.setattr(scan_parallel, "_WORKER_CODE", "import sys; sys.stdin.read()")
+    monkeypatch.setattr(scan_parallel, "SILENCE", 0.3)
+    path = tmp_path / "run.jsonl"
+    path.write_bytes(b"\n".join(hostile_lines()[:200]) + b"\n")
+    together, parts = parallel(path)
+    assert parts == 0 and together == serial(path)
+
+
 def test_a_file_cut_short_under_the_workers_is_said_to_have_changed(tmp_path, parallel, monkeypatch):
     path = tmp_path / "run.jsonl"
     path.write_bytes(b"\n".join(orjson.dumps(row(i)) for i in range(2000)) + b"\n")
