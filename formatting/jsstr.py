@@ -74,6 +74,15 @@ def _is_array_index(key: str) -> bool:
 # A JSON text that may hold an integer-like key (an object key that is an array index, "0" to "4294967294"), or a
 # digit written as an escape (which may be one).
 _INDEX_KEY = LazyPattern(r'"(?:0|[1-9][0-9]{0,9})"\s*:|\\u003')
+_QUOTE_DIGIT = LazyPattern(r'"[0-9]')
+
+
+def may_need_key_order(text: str) -> bool:
+    """Whether JSON `text` may hold an integer-like key, which js_key_order moves first (else it changes nothing).
+    (Such a key starts with a quote and a digit: searched for first, ~5x faster on a big text than _INDEX_KEY.)"""
+    if "\\u003" in text:
+        return True
+    return _QUOTE_DIGIT.search(text) is not None and _INDEX_KEY.search(text) is not None
 
 
 def js_key_order(value: Any, text: str | None = None) -> Any:

@@ -39,7 +39,7 @@ from turnlens.formatting.evals.files import (
 from turnlens.formatting.evals.interpolate import has_vars, interpolate_env, interpolate_vars
 from turnlens.formatting.evals.loader import parse_eval_yaml, refuse
 from turnlens.formatting.evals.references import Resolver, decode_eval_bytes, read_error_text, read_text
-from turnlens.formatting.evals.targets import find_targets_file, mode_for, read_targets, target_name
+from turnlens.formatting.evals.targets import TargetMode, find_targets_file, mode_for, read_targets, target_name
 from turnlens.formatting.evals.yaml12 import YamlDoc, YamlError, has_alias, parse_yaml, refusal_text
 from turnlens.formatting.jsjson import js_json_error, js_loads
 from turnlens.formatting.jsstr import (
@@ -50,6 +50,7 @@ from turnlens.formatting.jsstr import (
     js_key_order,
     js_string_of,
     js_trim,
+    may_need_key_order,
 )
 from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, Message, Segment
 from turnlens.formatting.patterns import LazyPattern
@@ -146,6 +147,7 @@ class _Ctx:
         self.lines: list[str] | None = None  # the suite's lines, when it has `${{ VAR }}`
         # the targets file, its definitions, the file as shown
         self.targets: tuple[str | None, dict[str, JsonObject], str] | None = None
+        self.target_modes: dict[tuple[str, str], TargetMode] = {}  # (target, where named) -> its mode
 
     def warn(self, message: str, line: int | None = None, file: str | None = None, severity: str = "warning") -> None:
         self.diags.append(Diagnostic(file or self.path, line, message, severity))  # type: ignore[arg-type]
@@ -590,7 +592,9 @@ def _agentv_mode(ctx: _Ctx, case: EvalCase, raw: JsonObject, suite: _Suite) -> N
             ctx.result.watched_paths.add(path)
     path, definitions, shown = ctx.targets
     name, named_by = target_name(raw, {"execution": suite.execution, "target": suite.target})
-    chosen = mode_for(name, named_by, path, definitions, ctx.env, shown)
+    chosen = ctx.target_modes.get((name, named_by))
+    if chosen is None:  # (the same few targets for thousands of tests)
+        chosen = ctx.target_modes[name, named_by] = mode_for(name, named_by, path, definitions, ctx.env, shown)
     case.agentv_mode, case.agentv_mode_reason = chosen.mode, chosen.reason
 
 
@@ -969,10 +973,15 @@ def _case_folder(ctx: _Ctx, folder: str) -> list[tuple[Any, int | None, YamlDoc 
     return out
 
 
-def _jsonl_objects(text: str, abs_path: str, shown: str) -> list[tuple[int, JsonObject]]:
+def _jsonl_objects(
+    text: str, abs_path: str, shown: str, env_lines: set[int] | None = None
+) -> list[tuple[int, JsonObject]]:
+    """(line, test) of each line with content. `env_lines` receives the lines that may hold `${{` once decoded (as
+    written, or with a `\\u` escape): no other line's test has anything for `${{ VAR }}` to replace."""
     out = []
     # Leading empty lines are skipped at once: a part of a big dataset is given at its own line numbers that way.
     body = text.lstrip("\n")
+    ordered = may_need_key_order(body)  # (one search for the whole text: a key such as "2" is rare)
     for n, line in enumerate(body.split("\n"), len(text) - len(body) + 1):
         if line and (line[0] in JS_WHITESPACE or line[-1] in JS_WHITESPACE):
             line = js_trim(line)  # JavaScript's trim(): a BOM, NBSP, U+3000 or U+2028 too, not \x1c or \x85
@@ -987,7 +996,9 @@ def _jsonl_objects(text: str, abs_path: str, shown: str) -> list[tuple[int, Json
             obj = json.loads(line)  # JSON that orjson refuses and JavaScript reads (a lone surrogate escape, 1e400)
         if not isinstance(obj, dict):
             raise Refused(f"Line {n}: Invalid JSON - Expected JSON object\n  File: {shown}", n, abs_path)
-        out.append((n, js_key_order(obj, line)))
+        if env_lines is not None and ("${{" in line or "\\u" in line):
+            env_lines.add(n)
+        out.append((n, js_key_order(obj, line) if ordered else obj))
     return out
 
 
@@ -1381,8 +1392,9 @@ def load_jsonl(
     """A standalone JSONL dataset and its `<name>.yaml` sidecar. `first_case_index`: the index of the first test
     of `text` (a part of the dataset, after as many empty lines as it has lines before it)."""
     ctx = _Ctx(result, cwd, environ)
+    env_lines: set[int] = set()
     try:
-        objects = _jsonl_objects(text, result.abs_path, result.path)
+        objects = _jsonl_objects(text, result.abs_path, result.path, env_lines)
     except Refused as exc:
         return _refuse(result, exc.message, exc.line)
     sidecar = result.abs_path[: -len(".jsonl")] + ".yaml"
@@ -1414,7 +1426,8 @@ def load_jsonl(
     suite = _Suite()
     for index, (n, obj) in enumerate(objects, first_case_index):
         notes: list[str] = []
-        obj = ctx.env_interpolate(obj, notes)
+        if n in env_lines:
+            obj = ctx.env_interpolate(obj, notes)
         if suite_execution is not None and "execution" not in obj:
             obj = {**obj, "execution": suite_execution}
         ctx.note_test_env(obj, notes)

@@ -483,8 +483,10 @@ class _PooledRows:
                 output.warn_lines(block.decode("utf-8", "surrogatepass").split("\n")[:-1])
         out = output.binary_stdout()
         for place, (rows_at, rows_size, _warnings_at, _warnings_size) in self.places:
-            for block in _blocks(self.spools[place].rows_file.fileno(), rows_at, rows_size):
-                output.write_rows(out, block)
+            spool = self.spools[place].rows_file.fileno()
+            if not output.copy_rows(out, spool, rows_at, rows_size):  # (a slice's rows: ~16x the bytes it read)
+                for block in _blocks(spool, rows_at, rows_size):
+                    output.write_rows(out, block)
 
     def close(self) -> None:
         for spool in self.spools:

@@ -113,6 +113,45 @@ def write_rows(out: BinaryIO, data: bytes) -> None:
         check()
 
 
+def copy_rows(out: BinaryIO, source: int, start: int, size: int) -> bool:
+    """The bytes [start, start + size) of the file open at `source` (whole rows) to `out`, by the kernel (sendfile:
+    never copied through this process), as write_rows writes them: all of it, or (Ctrl-C) all of it before the
+    interrupt is raised. False when `out` cannot take it that way (not a descriptor; opened to append): nothing was
+    written, the caller writes it itself. Raises BrokenPipeError or OutputError."""
+    try:
+        target = out.fileno()
+    except (AttributeError, io.UnsupportedOperation, ValueError):
+        return False
+    sent_any = False
+    with whole():
+        try:
+            out.flush()
+            while size > 0:
+                try:
+                    sent = os.sendfile(target, source, start, size)
+                except BlockingIOError:  # a non-blocking stream that is full: wait for it
+                    import select
+
+                    select.select([], [target], [])
+                    continue
+                except OSError as exc:
+                    if exc.errno in (errno.EINVAL, errno.ENOSYS) and not sent_any:
+                        return False
+                    raise
+                if sent == 0:  # the source ended early (it shrank): nothing more to send
+                    break
+                sent_any = True
+                start += sent
+                size -= sent
+        except BrokenPipeError:
+            raise
+        except (OSError, ValueError) as exc:
+            raise OutputError(_reason(exc)) from None
+    if _defer_always:
+        check()
+    return True
+
+
 def _reason(exc: BaseException) -> str:
     if isinstance(exc, ValueError):
         return "standard output is closed"

@@ -60,3 +60,32 @@ def test_export_prints_no_warning_for_them(tmp_path):
     evidence = rows[0]["markers"]["evidence"]
     assert "Interpolation: ${{ TL_NOTE_PRODUCT }} replaced by 'Acme'" in evidence
     assert not any("Interpolation" in e for e in rows[1]["markers"]["evidence"])
+
+
+def test_a_jsonl_test_is_interpolated_when_its_line_may_hold_the_marker(tmp_path):
+    """A JSONL test is looked at for `${{ VAR }}` only when its line may hold it once decoded: as written, or
+    behind a \\u escape (\\u0024{{ is `${{`); the other tests have nothing to replace."""
+    from turnlens.formatting.dialects.load import load_eval_file
+
+    lines = [
+        '{"id": "plain", "criteria": "c", "input": "Is ${{ TL_NOTE_PRODUCT }} open?"}',
+        '{"id": "escaped", "criteria": "c", "input": "Is \\u0024{{ TL_NOTE_PRODUCT }} open?"}',
+        '{"id": "braces", "criteria": "c", "input": "Is $\\u007b{ TL_NOTE_PRODUCT }} open?"}',
+        '{"id": "whole", "criteria": "c", "input": "x", "metadata": {"n": "${{ TL_NOTE_N }}"}}',
+        '{"id": "none", "criteria": "c", "input": "Is {{ it }} $ open?"}',
+        '{"id": "\\u00e9", "criteria": "c", "input": "caf\\u00e9"}',
+    ]
+    (tmp_path / "d.jsonl").write_text("\n".join(lines) + "\n")
+    env = {"TL_NOTE_PRODUCT": "Acme", "TL_NOTE_N": "3"}
+    ev = load_eval_file("d.jsonl", repo_root=str(tmp_path), cwd=str(tmp_path), environ=env)
+    texts = {case.id: case.messages[0].segments[0].value for case in ev.cases if case.messages}
+    assert texts["plain"] == texts["escaped"] == texts["braces"] == "Is Acme open?"
+    assert texts["none"] == "Is {{ it }} $ open?" and texts["é"] == "café"
+    assert [case.interpolations for case in ev.cases] == [
+        ["${{ TL_NOTE_PRODUCT }} replaced by 'Acme'"],
+        ["${{ TL_NOTE_PRODUCT }} replaced by 'Acme'"],
+        ["${{ TL_NOTE_PRODUCT }} replaced by 'Acme'"],
+        ["${{ TL_NOTE_N }} replaced by '3'"],
+        [],
+        [],
+    ]
