@@ -64,6 +64,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 from turnlens.formatting.dialects.load import load_eval_file
 from turnlens.formatting.evals import files
@@ -1314,15 +1315,34 @@ async def test_a_results_file_deleted_and_made_again_in_the_view(tmp_path, monke
 # --- a terminal narrowed to a few columns (issue 22.13) --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("columns", [3, 2, 1])
-async def test_narrowing_the_terminal_to_a_few_columns(columns):
-    from tui_helpers import CASES, FIXTURE_REPO, wait_for_idle
+@pytest_asyncio.fixture(scope="class", loop_scope="class")
+async def inspector_120x30():
+    """One inspector on the fixture cases at 120x30 for the tests of a class (the suite's determinism applied here:
+    a class fixture starts before the function ones); it must end as `q` ends it."""
+    from tui_helpers import CASES, FIXTURE_REPO, deterministic_terminal, wait_for_idle
 
     from turnlens.tui.app import make_app
 
-    app = make_app([CASES], repo_root=str(FIXTURE_REPO), watch=False)
-    async with app.run_test(size=(120, 30)) as pilot:
-        await wait_for_idle(pilot)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        deterministic_terminal(monkeypatch)
+        app = make_app([CASES], repo_root=str(FIXTURE_REPO), watch=False)
+        async with app.run_test(size=(120, 30)) as pilot:
+            await wait_for_idle(pilot)
+            yield pilot
+        assert app.return_code in (0, None)
+
+
+@pytest.mark.asyncio(loop_scope="class")
+class TestNarrowing:
+    """Each width from 120 columns and back, in one app: the resizes are what is tested, not the start."""
+
+    @pytest.mark.parametrize("columns", [3, 2, 1])
+    async def test_narrowing_the_terminal_to_a_few_columns(self, inspector_120x30, columns):
+        from tui_helpers import wait_for_idle
+
+        pilot = inspector_120x30
+        app = pilot.app
+        assert app.size.width == 120
         await pilot.resize_terminal(columns, 30)
         await wait_for_idle(pilot)
         await pilot.press("down", "down")
@@ -1330,7 +1350,6 @@ async def test_narrowing_the_terminal_to_a_few_columns(columns):
         await pilot.resize_terminal(120, 30)
         await wait_for_idle(pilot)
         assert app.screen.session.files
-    assert app.return_code in (0, None)
 
 
 # --- Ctrl-C while `turnlens export` is starting (issue 22.15) --------------------------------------------------------
