@@ -60,9 +60,12 @@ class TurnlensApp(CrashReportWithoutLocals):
         finally:
             gcpause.started()  # if it ended before its first frame
 
+    quitting = False  # q was pressed: what is still queued (a load's steps) is dropped, not applied
+
     async def action_quit(self) -> None:
         """Quit, the workers cancelled first: Textual cancels them once it has closed every screen, and a big load's
         thread, which stops at its next step once cancelled, shared the GIL with the closing until then."""
+        self.quitting = True
         self.workers.cancel_all()
         self.exit()
 

@@ -52,3 +52,26 @@ async def test_a_long_question_is_wrapped_in_steps(tmp_path, monkeypatch):
         expected = RowLayout(pane.content.styled, width).finish()
         assert layout.rows == expected
         assert pane.virtual_size.height == len(expected)  # the scrollbar's estimate gave way to the true height
+
+
+async def test_the_end_of_a_long_question_comes_with_the_steps(tmp_path):
+    """End on a long text that is still being wrapped: the rows there are not wrapped at once (that held the event
+    loop, and q, for seconds on a 20 MB attachment); they are drawn once the steps reach them."""
+    app = _attached(tmp_path, 30_000)
+    async with app.run_test(size=(200, 50)) as pilot:
+        pane = app.screen.query_one("#question", Pane)
+        while pane.content.text.plain.count("\n") < 30_000:
+            await pilot.pause()
+        layout = pane.content.layout(pane.content_width)
+        pane.focus()
+        pane.scroll_end(animate=False, immediate=True)
+        rows = range(pane.scrollable_content_region.height)
+        strips = [pane.render_line(y) for y in rows]
+        assert not layout.done and len(layout.rows) < pane.scroll_offset.y  # not wrapped up to the end at once
+        assert all(not strip.text.strip() for strip in strips)  # blank until the steps come there
+        while not layout.done:
+            await pilot.pause()
+        pane.scroll_end(animate=False, immediate=True)
+        await wait_for_idle(pilot)
+        shown = "".join(pane.render_line(y).text for y in rows)
+        assert "Summarise it." in shown

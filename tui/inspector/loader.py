@@ -67,7 +67,9 @@ class CaseLoader:
         self._reloading = False
 
     def is_current(self, message: CaseLoader.Loaded) -> bool:
-        return message.generation == self.generation
+        """Whether a load's step is to be applied: not one of a load stopped since, nor once the app is quitting
+        (the steps queued before the quit, each taking tens of ms to apply, came before it)."""
+        return message.generation == self.generation and not getattr(self._host.app, "quitting", False)
 
     def stop(self) -> None:
         """Stop the load in progress; what it still sends is dropped."""

@@ -269,7 +269,10 @@ class Pane(ScrollView, can_focus=True):
         timer (so that what is queued runs first)."""
         if layout is not self._layout or layout.done:
             return
-        layout.ensure(len(layout.rows) + ROWS_PER_LAYOUT_STEP)
+        before = len(layout.rows)
+        layout.ensure(before + ROWS_PER_LAYOUT_STEP)
+        if self.scroll_offset.y + self.scrollable_content_region.height > before:
+            self.refresh()  # rows on screen were waiting for this step
         if layout.done:
             self._set_virtual_size(Size(self._rows_width, len(layout.rows)))
         else:
@@ -310,9 +313,12 @@ class Pane(ScrollView, can_focus=True):
         else:
             width = self._paint_width
         index = self.scroll_offset.y + y
-        if index >= len(self._rows) and self._layout is not None:
-            self._layout.ensure(index + 1)  # scrolled past the rows wrapped so far
+        layout = self._layout
+        if index >= len(self._rows) and layout is not None and index < len(self._rows) + ROWS_PER_LAYOUT_STEP:
+            layout.ensure(index + 1)  # scrolled just past the rows wrapped so far
         if index >= len(self._rows):
+            # (farther, as End takes it on a 20 MB text, the rows come with the wrapping's steps: wrapped here at once,
+            # they held the event loop, and q, for seconds)
             return Strip.blank(width, style)
         selection = self.text_selection
         strip = self._strips.get(index) if selection is None else None
