@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import sys
 import weakref
 from pathlib import Path
+
+import pytest
 
 FIXTURE_REPO = Path(__file__).parent / "fixtures" / "tui"
 CASES = FIXTURE_REPO / "cases.yaml"
@@ -96,3 +99,79 @@ async def apply_theme(app, name: str, timeout: float = 10.0) -> None:
     app.theme = name
     while (await asyncio.wait_for(applied.get(), timeout)).name != name:
         pass
+
+
+def inspector_state(app, screen) -> dict:
+    """What a test of a shared inspector can change on it (screens, focus, case, toggles, filter, maximised pane,
+    selection, theme): the next test starts from a fresh app's, not from what this one left."""
+    return {
+        "screens": [type(s).__name__ for s in app.screen_stack],
+        "focused": getattr(screen.focused, "id", None),
+        "case": screen.current,
+        "mode": screen.mode,
+        "chosen mode": screen.model.chosen_mode,
+        "profile": screen.profile,
+        "maximised": getattr(screen.maximized, "id", None),
+        "filter": screen.query_one("#case-filter").value,
+        "selected text": screen.get_selected_text(),
+        "theme": app.theme,
+    }
+
+
+class SharedInspector:
+    """One inspector for several tests that each begin with `await shared.fresh()`: back to the state the app had
+    once started (the first case, the list focused, no filter, no sub-screen, nothing maximised or selected). Mode,
+    profile and theme are not reset: a test that changes them changes them back, and the check says if it did not."""
+
+    def __init__(self, pilot) -> None:
+        self.pilot = pilot
+        self.app = pilot.app
+        self.screen = pilot.app.screen  # the inspector, on top once started
+        self.start = inspector_state(pilot.app, self.screen)
+
+    async def fresh(self):
+        pilot, app = self.pilot, self.app
+        for _ in range(5):  # sub-screens and palettes are left as a user leaves them
+            if app.screen is self.screen:
+                break
+            await pilot.press("escape")
+            await wait_for_idle(pilot)
+        screen = app.screen
+        if screen.maximized is not None:
+            screen.minimize()
+        screen.clear_selection()
+        app.clear_notifications()
+        box = screen.query_one("#case-filter")
+        if box.value:
+            box.value = ""
+        await wait_for_idle(pilot)
+        if self.start["case"] is not None:
+            screen.select_case(self.start["case"])
+        if self.start["focused"]:
+            screen.query_one(f"#{self.start['focused']}").focus()
+        await wait_for_idle(pilot)
+        now = inspector_state(app, self.screen)
+        left = {name: (now[name], was) for name, was in self.start.items() if now[name] != was}
+        assert not left, f"an earlier test left the shared inspector changed (now, at start): {left}"
+        return pilot
+
+
+@contextlib.asynccontextmanager
+async def shared_inspector(make, size, *, cwd: Path, unset: tuple[str, ...] = ()):
+    """Start `make()` for the tests of a class, module or package, with the suite's determinism (conftest's autouse
+    fixture runs after a wider fixture), the environment its tests have, and `cwd` as the working folder while it
+    starts (then the one before again: each test sets its own)."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        deterministic_terminal(monkeypatch)
+        for name in unset:
+            monkeypatch.delenv(name, raising=False)
+        before = os.getcwd()
+        os.chdir(cwd)
+        try:
+            app = make()
+            async with app.run_test(size=size) as pilot:
+                await wait_for_idle(pilot)
+                os.chdir(before)
+                yield SharedInspector(pilot)
+        finally:
+            os.chdir(before)

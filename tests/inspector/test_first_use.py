@@ -235,32 +235,30 @@ class TestPolish:
             keys = [child for child in footer.query("FooterKey") if child.region.right <= NARROW[0] - 12]
             assert any(key.description == "Help" for key in keys)
 
-    async def test_pane_titles_show_their_key_apart_from_the_name(self):
-        app = make_app([CASES], repo_root=str(FIXTURE_REPO), watch=False)
-        async with app.run_test(size=WIDE) as pilot:
-            await wait_for_idle(pilot)
-            from textual.content import Content
+    @pytest.mark.asyncio(loop_scope="package")
+    async def test_pane_titles_show_their_key_apart_from_the_name(self, shared_wide):
+        pilot = await shared_wide.fresh()
+        app = pilot.app
+        from textual.content import Content
 
-            def title(pane_id: str) -> str:
-                return Content.from_markup(app.screen.query_one(f"#{pane_id}", Pane).border_title).plain
+        def title(pane_id: str) -> str:
+            return Content.from_markup(app.screen.query_one(f"#{pane_id}", Pane).border_title).plain
 
-            assert title("messages") == "[1] messages as written"
-            await pilot.press("2", "c")
-            assert "Copied question (" in [n.message for n in app._notifications][-1]
-            assert (
-                title("rule") == "[4] marker rule"
-            )  # reading order: messages, question, chatPrompt / rule, guidelines
+        assert title("messages") == "[1] messages as written"
+        await pilot.press("2", "c")
+        assert "Copied question (" in [n.message for n in app._notifications][-1]
+        assert title("rule") == "[4] marker rule"  # reading order: messages, question, chatPrompt / rule, guidelines
 
-    async def test_the_jump_palette_has_one_line_per_case(self):
+    @pytest.mark.asyncio(loop_scope="package")
+    async def test_the_jump_palette_has_one_line_per_case(self, shared_wide):
+        pilot = await shared_wide.fresh()
+        app = pilot.app
         from turnlens.tui.commands import CaseCommands
 
-        app = make_app([CASES], repo_root=str(FIXTURE_REPO), watch=False)
-        async with app.run_test(size=WIDE) as pilot:
-            await wait_for_idle(pilot)
-            provider = CaseCommands(app.screen)
-            hits = [hit async for hit in provider.discover()]
-            assert len(hits) == len(app.screen.session.case_keys())
-            assert all(hit.help is None for hit in hits)  # a help line would take a second row per case
+        provider = CaseCommands(app.screen)
+        hits = [hit async for hit in provider.discover()]
+        assert len(hits) == len(app.screen.session.case_keys())
+        assert all(hit.help is None for hit in hits)  # a help line would take a second row per case
 
     async def test_the_case_list_widens_for_long_ids_on_wide_terminals(self, tmp_path):
         long_id = "sup-handoff-note-mid-conversation-x"
@@ -289,28 +287,28 @@ class TestPolish:
 
 
 class TestListKeys:
-    async def test_n_says_when_it_wraps_around(self):
-        app = make_app([CASES], repo_root=str(FIXTURE_REPO), watch=False)
-        async with app.run_test(size=WIDE) as pilot:
-            await wait_for_idle(pilot)
-            await select(pilot, "no-outcome")  # the last case with warnings
-            await pilot.press("n")
-            assert [n.message for n in app._notifications][-1] == "Wrapped around to the first case with warnings."
+    @pytest.mark.asyncio(loop_scope="package")
+    async def test_n_says_when_it_wraps_around(self, shared_wide):
+        pilot = await shared_wide.fresh()
+        app = pilot.app
+        await select(pilot, "no-outcome")  # the last case with warnings
+        await pilot.press("n")
+        assert [n.message for n in app._notifications][-1] == "Wrapped around to the first case with warnings."
 
-    async def test_the_filter_shows_its_count_and_esc_clears_it(self):
-        app = make_app([CASES], repo_root=str(FIXTURE_REPO), watch=False)
-        async with app.run_test(size=WIDE) as pilot:
-            await wait_for_idle(pilot)
-            screen = app.screen
-            total = len(screen.session.case_keys())
-            await pilot.press("slash", *"skip")
-            await pilot.pause()
-            options = screen.query_one("#case-options")
-            assert str(options.border_subtitle).startswith(f"1 of {total}")
-            await pilot.press("escape")  # to the list, filter kept
-            assert screen.focused is options
-            assert len(screen.query_one("CaseList").visible_keys()) == 1
-            await pilot.press("escape")  # clears it
-            await pilot.pause()
-            assert len(screen.query_one("CaseList").visible_keys()) == total
-            assert not options.border_subtitle
+    @pytest.mark.asyncio(loop_scope="package")
+    async def test_the_filter_shows_its_count_and_esc_clears_it(self, shared_wide):
+        pilot = await shared_wide.fresh()
+        app = pilot.app
+        screen = app.screen
+        total = len(screen.session.case_keys())
+        await pilot.press("slash", *"skip")
+        await pilot.pause()
+        options = screen.query_one("#case-options")
+        assert str(options.border_subtitle).startswith(f"1 of {total}")
+        await pilot.press("escape")  # to the list, filter kept
+        assert screen.focused is options
+        assert len(screen.query_one("CaseList").visible_keys()) == 1
+        await pilot.press("escape")  # clears it
+        await pilot.pause()
+        assert len(screen.query_one("CaseList").visible_keys()) == total
+        assert not options.border_subtitle

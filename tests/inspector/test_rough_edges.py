@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from tui_helpers import WIDE, select, wait_for_idle
+import pytest_asyncio
+from tui_helpers import WIDE, select, shared_inspector, wait_for_idle
 
 from turnlens.formatting.dialects.format import format_case
 from turnlens.formatting.dialects.load import load_eval_file
@@ -80,11 +81,60 @@ def test_help_lists_every_subcommand_and_export_s_formats():
     assert {name for name, _usages, _what in cli.SUBCOMMANDS} >= {"export", "diff", "serve"}
 
 
-async def _samples_app(monkeypatch, **options):
+SAMPLES_ENV = ("SUPPORT_PRODUCT", "SUPPORT_SIGNATURE", "REVIEW_MAX_BULLETS")  # the samples' .env, not the caller's
+
+
+def _in_project(monkeypatch):
     monkeypatch.chdir(PROJECT)
-    for name in ("SUPPORT_PRODUCT", "SUPPORT_SIGNATURE", "REVIEW_MAX_BULLETS"):
+    for name in SAMPLES_ENV:
         monkeypatch.delenv(name, raising=False)
+
+
+async def _samples_app(monkeypatch, **options):
+    _in_project(monkeypatch)
     return make_app([SAMPLES], repo_root=str(PROJECT), watch=False, **options)
+
+
+def _on_the_samples():
+    return make_app([SAMPLES], repo_root=str(PROJECT), watch=False)
+
+
+# The samples at each size the tests look at, one app each for the module's tests that leave it as they found it
+# (each begins with `fresh()`, in the project folder, and runs on the module's event loop).
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def samples_80x24():
+    async with shared_inspector(_on_the_samples, (80, 24), cwd=PROJECT, unset=SAMPLES_ENV) as shared:
+        yield shared
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def samples_120x40():
+    async with shared_inspector(_on_the_samples, (120, 40), cwd=PROJECT, unset=SAMPLES_ENV) as shared:
+        yield shared
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def samples_200x50():
+    async with shared_inspector(_on_the_samples, (200, 50), cwd=PROJECT, unset=SAMPLES_ENV) as shared:
+        yield shared
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def samples_wide():
+    async with shared_inspector(_on_the_samples, WIDE, cwd=PROJECT, unset=SAMPLES_ENV) as shared:
+        yield shared
+
+
+@pytest.fixture
+def samples_at(request, monkeypatch):
+    """The shared samples app of size `request.param`, fresh (for tests parametrized by size)."""
+    _in_project(monkeypatch)
+    width, height = request.param
+    return request.getfixturevalue(f"samples_{width}x{height}")
+
+
+in_module_loop = pytest.mark.asyncio(loop_scope="module")
+in_package_loop = pytest.mark.asyncio(loop_scope="package")
 
 
 async def test_the_messages_pane_names_the_path_the_question_sends(monkeypatch):
@@ -107,88 +157,92 @@ async def test_the_messages_pane_names_the_path_the_question_sends(monkeypatch):
         assert absolute not in messages
 
 
-async def test_the_screenshot_is_saved_in_the_working_folder_and_the_path_said(tmp_path, monkeypatch):
+@in_module_loop
+async def test_the_screenshot_is_saved_in_the_working_folder_and_the_path_said(samples_80x24, tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path / "no-home"))  # no ~/Downloads
-    app = await _samples_app(monkeypatch)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for_idle(pilot)
-        monkeypatch.chdir(tmp_path)
-        notes = []
-        monkeypatch.setattr(app, "notify", lambda message, **kw: notes.append(message))
-        saved = app.save_screenshot_here()
-        assert saved is not None and os.path.dirname(saved) == str(tmp_path)
-        assert Path(saved).read_text(encoding="utf-8").startswith("<svg")
-        assert notes == [f"Saved the screenshot to {saved}"]
-        titles = {c.title: c for c in app.system_commands(app.screen)}
-        assert titles["Screenshot"].callback == app.save_screenshot_here
+    _in_project(monkeypatch)
+    pilot = await samples_80x24.fresh()
+    app = pilot.app
+    monkeypatch.chdir(tmp_path)
+    notes = []
+    monkeypatch.setattr(app, "notify", lambda message, **kw: notes.append(message))
+    saved = app.save_screenshot_here()
+    assert saved is not None and os.path.dirname(saved) == str(tmp_path)
+    assert Path(saved).read_text(encoding="utf-8").startswith("<svg")
+    assert notes == [f"Saved the screenshot to {saved}"]
+    titles = {c.title: c for c in app.system_commands(app.screen)}
+    assert titles["Screenshot"].callback == app.save_screenshot_here
 
 
-async def test_the_screenshot_falls_back_to_the_temp_folder(tmp_path, monkeypatch):
-    app = await _samples_app(monkeypatch)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for_idle(pilot)
-        gone = tmp_path / "gone"  # a working folder that cannot be written (removed since)
-        monkeypatch.setattr("os.getcwd", lambda: str(gone))
-        temp = tmp_path / "temp"
-        temp.mkdir()
-        monkeypatch.setattr("tempfile.gettempdir", lambda: str(temp))
-        saved = app.save_screenshot_here()
-        assert saved is not None and os.path.dirname(saved) == str(temp)
+@in_module_loop
+async def test_the_screenshot_falls_back_to_the_temp_folder(samples_80x24, tmp_path, monkeypatch):
+    _in_project(monkeypatch)
+    app = (await samples_80x24.fresh()).app
+    gone = tmp_path / "gone"  # a working folder that cannot be written (removed since)
+    monkeypatch.setattr("os.getcwd", lambda: str(gone))
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr("tempfile.gettempdir", lambda: str(temp))
+    saved = app.save_screenshot_here()
+    assert saved is not None and os.path.dirname(saved) == str(temp)
 
 
-async def test_jump_entries_keep_the_location_in_brackets(monkeypatch):
-    app = await _samples_app(monkeypatch)
-    async with app.run_test(size=WIDE) as pilot:
-        await wait_for_idle(pilot)
-        choices = app.screen.case_choices()
-        summary = next(s for _k, label, s in choices if label == "agent-fix-retry-off-by-one")
-        assert summary == "markers · several (sample_evals/evals/agent-tasks/repo-tasks.eval.yaml:17)"
-        assert all(" — " not in s for _k, _l, s in choices)
-        # a test from a dataset: its line in the dataset, as the toolbar and c say it (it named the suite, no line)
-        summary = next(s for _k, label, s in choices if label == "faq-shipping-time")
-        assert summary.endswith("(sample_evals/evals/faq/faq.jsonl:1)")
+@in_module_loop
+async def test_jump_entries_keep_the_location_in_brackets(samples_wide, monkeypatch):
+    _in_project(monkeypatch)
+    app = (await samples_wide.fresh()).app
+    choices = app.screen.case_choices()
+    summary = next(s for _k, label, s in choices if label == "agent-fix-retry-off-by-one")
+    assert summary == "markers · several (sample_evals/evals/agent-tasks/repo-tasks.eval.yaml:17)"
+    assert all(" — " not in s for _k, _l, s in choices)
+    # a test from a dataset: its line in the dataset, as the toolbar and c say it (it named the suite, no line)
+    summary = next(s for _k, label, s in choices if label == "faq-shipping-time")
+    assert summary.endswith("(sample_evals/evals/faq/faq.jsonl:1)")
 
 
-async def test_unfocused_pane_titles_read_on_every_built_in_theme():
+@in_package_loop
+async def test_unfocused_pane_titles_read_on_every_built_in_theme(shared_wide, monkeypatch):
     """`[4] marker rule` and the panes' footers were drawn in the border's colour: 2.27:1 on the dark theme, 1.84:1
     on textual-light, 1.73:1 on solarized-light. Every built-in theme (the terminal's ansi ones aside) reaches 4.5:1."""
     from textual.theme import BUILTIN_THEMES
-    from tui_helpers import CASES, FIXTURE_REPO, apply_theme
+    from tui_helpers import FIXTURE_REPO, apply_theme
 
     from turnlens.tui.theme import TEXT_CONTRAST, contrast
 
-    app = make_app([CASES], repo_root=str(FIXTURE_REPO), watch=False)
+    monkeypatch.chdir(FIXTURE_REPO)
+    app = (await shared_wide.fresh()).app
     names = ["turnlens", *sorted(name for name, theme in BUILTIN_THEMES.items() if not theme.ansi)]
-    async with app.run_test(size=WIDE) as pilot:
-        await wait_for_idle(pilot)
-        pane = app.screen.query_one("#rule", Pane)
-        assert not pane.has_focus
-        for name in names:
-            await apply_theme(app, name)  # the styles are read, not the screen: no redraw waited for
-            background = pane.background_colors[1]
-            for colour in (pane.styles.border_title_color, pane.styles.border_subtitle_color):
-                solid = background.blend(colour.with_alpha(1), colour.a) if colour.a < 1 else colour
-                ratio = contrast(solid, background)
-                assert ratio >= TEXT_CONTRAST, (name, solid.hex, background.hex, round(ratio, 2))
+    assert app.theme == names[0]
+    pane = app.screen.query_one("#rule", Pane)
+    assert not pane.has_focus
+    for name in names:
+        await apply_theme(app, name)  # the styles are read, not the screen: no redraw waited for
+        background = pane.background_colors[1]
+        for colour in (pane.styles.border_title_color, pane.styles.border_subtitle_color):
+            solid = background.blend(colour.with_alpha(1), colour.a) if colour.a < 1 else colour
+            ratio = contrast(solid, background)
+            assert ratio >= TEXT_CONTRAST, (name, solid.hex, background.hex, round(ratio, 2))
+    await apply_theme(app, names[0])  # (the shared inspector's theme back)
 
 
 def _chip_texts(app) -> list[str]:
     return [str(chip.content) for chip in app.screen.query("Chip") if chip.display and not chip.has_class("-hidden")]
 
 
-async def test_the_toolbar_keeps_one_format_for_one_file_and_several(monkeypatch):
+@in_package_loop
+async def test_the_toolbar_keeps_one_format_for_one_file_and_several(shared_wide, monkeypatch):
     """The chips' format follows the toolbar's width only: one short-pathed file and the samples' long paths
-    give the same chips at the same width."""
-    from tui_helpers import CASES, FIXTURE_REPO
+    give the same chips at the same width (both apps at 160x48)."""
+    from tui_helpers import FIXTURE_REPO
 
-    chips = []
-    for paths, root in (([CASES], FIXTURE_REPO), ([SAMPLES], PROJECT)):
-        monkeypatch.chdir(root)
-        app = make_app(paths, repo_root=str(root), watch=False)
-        async with app.run_test(size=WIDE) as pilot:
-            await wait_for_idle(pilot)
-            chips.append(_chip_texts(app))
-    assert chips[0] == chips[1] == ["m lm", "p agentv", "e grading", "d diff"]
+    monkeypatch.chdir(FIXTURE_REPO)
+    one_file = _chip_texts((await shared_wide.fresh()).app)
+    _in_project(monkeypatch)
+    app = await _samples_app(monkeypatch)
+    async with app.run_test(size=WIDE) as pilot:
+        await wait_for_idle(pilot)
+        several = _chip_texts(app)
+    assert one_file == several == ["m lm", "p agentv", "e grading", "d diff"]
 
 
 @pytest.mark.parametrize(
@@ -211,40 +265,42 @@ async def test_the_toolbar_shows_e_and_d_whenever_they_fit_and_the_toggles_keep_
         assert len(_chip_texts(app)) == len(shown) and _chip_texts(app)[:2] == ["m agent", "p design"]
 
 
-async def test_the_case_list_takes_the_height_the_layout_allows_and_z_maximises_it(monkeypatch):
+@in_module_loop
+async def test_the_case_list_takes_the_height_the_layout_allows_and_z_maximises_it(
+    samples_120x40, samples_80x24, monkeypatch
+):
     from turnlens.tui.widgets.case_list import CaseList
 
-    app = await _samples_app(monkeypatch)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for_idle(pilot)
-        case_list = app.screen.query_one(CaseList)
-        assert case_list.region.x == 0 and case_list.size.height >= 36  # beside the stacked panes, full height
-        await pilot.press("0", "z")
-        await wait_for_idle(pilot)
-        assert app.screen.maximized is case_list and case_list.size.width == 120
-        await pilot.press("z")
-        await wait_for_idle(pilot)
-        assert app.screen.maximized is None and case_list.size.width < 60
-    app = await _samples_app(monkeypatch)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for_idle(pilot)
-        case_list = app.screen.query_one(CaseList)
-        assert case_list.size.width == 80 and case_list.size.height >= 11  # on top: half the height, not 9 rows
+    _in_project(monkeypatch)
+    pilot = await samples_120x40.fresh()
+    app = pilot.app
+    case_list = app.screen.query_one(CaseList)
+    assert case_list.region.x == 0 and case_list.size.height >= 36  # beside the stacked panes, full height
+    await pilot.press("0", "z")
+    await wait_for_idle(pilot)
+    assert app.screen.maximized is case_list and case_list.size.width == 120
+    await pilot.press("z")
+    await wait_for_idle(pilot)
+    assert app.screen.maximized is None and case_list.size.width < 60
+    app = (await samples_80x24.fresh()).app
+    case_list = app.screen.query_one(CaseList)
+    assert case_list.size.width == 80 and case_list.size.height >= 11  # on top: half the height, not 9 rows
 
 
-async def test_the_profile_diff_header_keeps_its_legend_at_80_columns():
-    from tui_helpers import CASES, FIXTURE_REPO
+@in_package_loop
+async def test_the_profile_diff_header_keeps_its_legend_at_80_columns(shared_80x24, monkeypatch):
+    from tui_helpers import FIXTURE_REPO
 
-    app = make_app([CASES], repo_root=str(FIXTURE_REPO), watch=False)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for_idle(pilot)
-        await select(pilot, "several-turns")
-        await pilot.press("d")
-        await wait_for_idle(pilot)
-        header = app.screen.query_one("#screen-title")
-        text = str(header.content)
-        assert "2 differences" in text and "~ changed  - only agentv  + only design" in text
-        assert header.size.height == 2
+    monkeypatch.chdir(FIXTURE_REPO)
+    pilot = await shared_80x24.fresh()
+    app = pilot.app
+    await select(pilot, "several-turns")
+    await pilot.press("d")
+    await wait_for_idle(pilot)
+    header = app.screen.query_one("#screen-title")
+    text = str(header.content)
+    assert "2 differences" in text and "~ changed  - only agentv  + only design" in text
+    assert header.size.height == 2
 
 
 def test_samples_copies_the_bundled_samples_into_a_folder(tmp_path, capsys):
@@ -271,20 +327,21 @@ def test_an_installed_sample_is_told_apart_from_a_checkout(monkeypatch, tmp_path
     assert not session.installed_sample(str(SAMPLES / "evals" / "faq" / "faq.eval.yaml"))
 
 
-async def test_o_on_an_installed_sample_says_so_instead_of_opening_it(monkeypatch):
+@in_module_loop
+async def test_o_on_an_installed_sample_says_so_instead_of_opening_it(samples_wide, monkeypatch):
     from turnlens.tui import editor, session
 
     opened = []
     monkeypatch.setattr(session, "installed_sample", lambda path: True)
     monkeypatch.setattr(editor, "run_editor", lambda command: opened.append(command))
-    app = await _samples_app(monkeypatch)
-    async with app.run_test(size=WIDE) as pilot:
-        await wait_for_idle(pilot)
-        notes = []
-        monkeypatch.setattr(app.screen, "notify", lambda message, **kw: notes.append(message))
-        await pilot.press("o")
-        assert not opened
-        assert "bundled sample inside the installed package" in notes[0] and "turnlens --samples DIR" in notes[0]
+    _in_project(monkeypatch)
+    pilot = await samples_wide.fresh()
+    app = pilot.app
+    notes = []
+    monkeypatch.setattr(app.screen, "notify", lambda message, **kw: notes.append(message))
+    await pilot.press("o")
+    assert not opened
+    assert "bundled sample inside the installed package" in notes[0] and "turnlens --samples DIR" in notes[0]
 
 
 async def test_the_empty_state_never_names_a_sample_evals_that_is_not_there(tmp_path, monkeypatch):
@@ -297,16 +354,17 @@ async def test_the_empty_state_never_names_a_sample_evals_that_is_not_there(tmp_
         assert "sample_evals" not in text
 
 
-async def test_c_in_the_case_list_copies_the_id_and_file_line_as_the_results_list_does(monkeypatch):
-    app = await _samples_app(monkeypatch)
-    async with app.run_test(size=WIDE) as pilot:
-        await wait_for_idle(pilot)
-        copied = []
-        monkeypatch.setattr(app, "copy_to_clipboard", copied.append)
-        await pilot.press("0", "c")
-        assert copied == ["agent-fix-retry-off-by-one\tsample_evals/evals/agent-tasks/repo-tasks.eval.yaml:17"]
-        await pilot.press("2", "c")
-        assert copied[-1].startswith("@[System]:")  # a pane: its text, as before
+@in_module_loop
+async def test_c_in_the_case_list_copies_the_id_and_file_line_as_the_results_list_does(samples_wide, monkeypatch):
+    _in_project(monkeypatch)
+    pilot = await samples_wide.fresh()
+    app = pilot.app
+    copied = []
+    monkeypatch.setattr(app, "copy_to_clipboard", copied.append)
+    await pilot.press("0", "c")
+    assert copied == ["agent-fix-retry-off-by-one\tsample_evals/evals/agent-tasks/repo-tasks.eval.yaml:17"]
+    await pilot.press("2", "c")
+    assert copied[-1].startswith("@[System]:")  # a pane: its text, as before
 
 
 async def test_every_palette_lists_the_screen_s_actions_first_then_theme_and_screenshot(monkeypatch):
@@ -328,39 +386,45 @@ async def test_every_palette_lists_the_screen_s_actions_first_then_theme_and_scr
 
 @pytest.mark.parametrize("busy", [False, True], ids=["idle", "busy"])
 @pytest.mark.parametrize("focused", ["0", "2"], ids=["from-the-list", "from-a-pane"])
-async def test_one_enter_in_the_search_box_reaches_the_case_list(monkeypatch, focused, busy):
+@in_module_loop
+async def test_one_enter_in_the_search_box_reaches_the_case_list(samples_120x40, monkeypatch, focused, busy):
     """Issue 24.21: enter gives the list the focus at once, even while the list is still refiltering for the keys
     typed before it (a key typed right after enter went into the box)."""
     import asyncio
 
-    app = await _samples_app(monkeypatch)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for_idle(pilot)
-        await pilot.press(focused, "slash", *"faq")
-        await wait_for_idle(pilot)
-        if busy:
-            app.screen.query_one("#cases").call_later(asyncio.sleep, 0.5)
-        await pilot.press("enter", "j")
-        await wait_for_idle(pilot)
-        assert app.focused is not None and app.focused.id == "case-options"
-        assert app.screen.query_one("#case-filter").value == "faq"
+    _in_project(monkeypatch)
+    pilot = await samples_120x40.fresh()
+    app = pilot.app
+    await pilot.press(focused, "slash", *"faq")
+    await wait_for_idle(pilot)
+    if busy:
+        app.screen.query_one("#cases").call_later(asyncio.sleep, 0.5)
+    await pilot.press("enter", "j")
+    await wait_for_idle(pilot)
+    assert app.focused is not None and app.focused.id == "case-options"
+    assert app.screen.query_one("#case-filter").value == "faq"
 
 
-@pytest.mark.parametrize(("size", "rows"), [((80, 24), 2), ((120, 40), 2), ((200, 50), 1)])
-async def test_the_latest_result_leaves_the_rule_whole_beside_it_or_below_it(monkeypatch, size, rows):
+@pytest.mark.parametrize(
+    ("samples_at", "rows"),
+    [((80, 24), 2), ((120, 40), 2), ((200, 50), 1)],
+    ids=["80x24", "120x40", "200x50"],
+    indirect=["samples_at"],
+)
+@in_module_loop
+async def test_the_latest_result_leaves_the_rule_whole_beside_it_or_below_it(samples_at, rows):
     """Issue 24 (second walk): at 80 columns the latest recorded result cut the rule's explanation (`Role markers:
     2 messages have visible…`), and its `▸` suggested a fold (as on the file headers). It now sits beside the rule
     when both fit, else on a row below it."""
-    app = await _samples_app(monkeypatch)
-    async with app.run_test(size=size) as pilot:
-        await wait_for_idle(pilot)
-        await select(pilot, "refund-unused-tent")
-        await wait_for_idle(pilot)
-        line = str(app.screen.query_one("#rule-line").render()).split("\n")
-        assert len(line) == rows and app.screen.query_one("#rule-line").size.height == rows
-        assert line[0].startswith(" MARKERS  Role markers: 2 messages have visible content")
-        assert "latest 0.90 ✓ PASS" in line[-1] and "▸" not in line[-1]
-        assert line[-1].rstrip().endswith("R opens")
+    pilot = await samples_at.fresh()
+    app = pilot.app
+    await select(pilot, "refund-unused-tent")
+    await wait_for_idle(pilot)
+    line = str(app.screen.query_one("#rule-line").render()).split("\n")
+    assert len(line) == rows and app.screen.query_one("#rule-line").size.height == rows
+    assert line[0].startswith(" MARKERS  Role markers: 2 messages have visible content")
+    assert "latest 0.90 ✓ PASS" in line[-1] and "▸" not in line[-1]
+    assert line[-1].rstrip().endswith("R opens")
 
 
 def test_a_header_legend_too_long_for_its_own_row_goes_on_beside_the_head():

@@ -106,14 +106,15 @@ class TestHeader:
 
 
 class TestWarnings:
-    async def test_warn_filter_lists_only_cases_with_a_warning_badge(self):
-        app = inspector()
-        async with app.run_test(size=WIDE) as pilot:
-            screen = await _started(pilot)
-            await pilot.press("slash", *"warn")
-            await pilot.pause()
-            assert screen.query_one("CaseList").visible_keys() == [key_for(screen, "missing-file")]
-            assert screen.sub_title == "cases.yaml, 1 of 7 cases shown"
+    @pytest.mark.asyncio(loop_scope="package")
+    async def test_warn_filter_lists_only_cases_with_a_warning_badge(self, shared_wide):
+        pilot = await shared_wide.fresh()
+        app = pilot.app
+        screen = app.screen
+        await pilot.press("slash", *"warn")
+        await pilot.pause()
+        assert screen.query_one("CaseList").visible_keys() == [key_for(screen, "missing-file")]
+        assert screen.sub_title == "cases.yaml, 1 of 7 cases shown"
 
     async def test_skipped_cases_have_one_warning_naming_the_id_as_written(self, tmp_path):
         evals = tmp_path / "evals.yaml"
@@ -125,12 +126,13 @@ class TestWarnings:
             assert rule.count("⚠") == 1
             assert "Skipping incomplete eval case 1042: `id` is not a string" in rule
 
-    async def test_one_warning_is_singular_in_the_palette(self):
-        app = inspector()
-        async with app.run_test(size=WIDE) as pilot:
-            screen = await _started(pilot)
-            summaries = {label: summary for _key, label, summary in screen.case_choices()}
-            assert "· 1 warning (" in summaries["missing-file"]
+    @pytest.mark.asyncio(loop_scope="package")
+    async def test_one_warning_is_singular_in_the_palette(self, shared_wide):
+        pilot = await shared_wide.fresh()
+        app = pilot.app
+        screen = app.screen
+        summaries = {label: summary for _key, label, summary in screen.case_choices()}
+        assert "· 1 warning (" in summaries["missing-file"]
 
 
 class TestFileHeader:
@@ -155,64 +157,67 @@ class TestFileHeader:
 
 
 class TestPalette:
-    async def test_actions_come_before_cases_and_textual_duplicates_are_gone(self):
+    @pytest.mark.asyncio(loop_scope="package")
+    async def test_actions_come_before_cases_and_textual_duplicates_are_gone(self, shared_wide):
+        pilot = await shared_wide.fresh()
+        app = pilot.app
         from turnlens.tui.commands import InspectorCommands
 
-        app = inspector()
-        async with app.run_test(size=WIDE) as pilot:
-            screen = await _started(pilot)
-            hits = [hit async for hit in InspectorCommands(screen).discover()]
-            texts = [hit.text for hit in hits]
-            first_case = texts.index("flat-question")
-            assert texts[:first_case][:3] == ["Next case", "Previous case", "Jump to case…"]
-            assert {"Keys", "Maximize", "Minimize"}.isdisjoint(texts)
-            assert "Theme" in texts[:first_case] and "Maximise pane" in texts[:first_case]
-            for hit in hits[:first_case]:
-                assert hit.help and hit.help[0].isupper() and "." in hit.help  # a sentence, not a bare key
-            system = [command.title for command in app.get_system_commands(screen)]
-            assert system == []  # listed by the inspector's own provider, in its order
+        screen = app.screen
+        hits = [hit async for hit in InspectorCommands(screen).discover()]
+        texts = [hit.text for hit in hits]
+        first_case = texts.index("flat-question")
+        assert texts[:first_case][:3] == ["Next case", "Previous case", "Jump to case…"]
+        assert {"Keys", "Maximize", "Minimize"}.isdisjoint(texts)
+        assert "Theme" in texts[:first_case] and "Maximise pane" in texts[:first_case]
+        for hit in hits[:first_case]:
+            assert hit.help and hit.help[0].isupper() and "." in hit.help  # a sentence, not a bare key
+        system = [command.title for command in app.get_system_commands(screen)]
+        assert system == []  # listed by the inspector's own provider, in its order
 
-    async def test_the_palette_runs_an_action(self):
-        app = inspector()
-        async with app.run_test(size=WIDE) as pilot:
-            screen = await _started(pilot)
-            await pilot.press("ctrl+p")
-            await pilot.pause()
-            await pilot.press(*"Toggle profile")
-            await wait_for_idle(pilot)  # the palette's search runs in a worker
-            await pilot.press("enter")
-            await wait_for_idle(pilot)
-            assert screen.profile == "design"
+    @pytest.mark.asyncio(loop_scope="package")
+    async def test_the_palette_runs_an_action(self, shared_wide):
+        pilot = await shared_wide.fresh()
+        app = pilot.app
+        screen = app.screen
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"Toggle profile")
+        await wait_for_idle(pilot)  # the palette's search runs in a worker
+        await pilot.press("enter")
+        await wait_for_idle(pilot)
+        assert screen.profile == "design"
+        await pilot.press("p")  # (the shared inspector's profile back)
 
 
 class TestFooter:
-    @pytest.mark.parametrize("size", [(80, 24)])
-    async def test_copy_maximise_and_quit_stay_in_the_footer_at_80_columns(self, size):
+    @pytest.mark.asyncio(loop_scope="package")
+    async def test_copy_maximise_and_quit_stay_in_the_footer_at_80_columns(self, shared_80x24):
+        pilot = await shared_80x24.fresh()
+        app = pilot.app
         from textual.widgets import Footer
 
-        app = inspector()
-        async with app.run_test(size=size) as pilot:
-            screen = await _started(pilot)
-            footer = screen.query_one(Footer)
-            palette = footer.query_one(".-command-palette")
+        screen = app.screen
+        footer = screen.query_one(Footer)
+        palette = footer.query_one(".-command-palette")
 
-            def visible() -> set[str]:
-                return {
-                    key.key
-                    for key in footer.query("FooterKey")
-                    if "-command-palette" not in key.classes and key.region.right <= palette.region.x
-                }
+        def visible() -> set[str]:
+            return {
+                key.key
+                for key in footer.query("FooterKey")
+                if "-command-palette" not in key.classes and key.region.right <= palette.region.x
+            }
 
-            assert {"question_mark", "c", "z", "q"} <= visible()
-            await pilot.press("2", "z")
-            await pilot.pause()
-            assert screen.maximized is not None
-            labels = {key.key: key.description for key in footer.query("FooterKey")}
-            assert labels["z"] == "Restore"
-            await pilot.press("escape")
-            await pilot.pause()
-            labels = {key.key: key.description for key in screen.query_one(Footer).query("FooterKey")}
-            assert labels["z"] == "Max"
+        assert {"question_mark", "c", "z", "q"} <= visible()
+        await pilot.press("2", "z")
+        await pilot.pause()
+        assert screen.maximized is not None
+        labels = {key.key: key.description for key in footer.query("FooterKey")}
+        assert labels["z"] == "Restore"
+        await pilot.press("escape")
+        await pilot.pause()
+        labels = {key.key: key.description for key in screen.query_one(Footer).query("FooterKey")}
+        assert labels["z"] == "Max"
 
     @pytest.mark.parametrize("width", [60, 80, 100, 200])
     async def test_the_footer_drops_whole_entries_never_cuts_one(self, width):
@@ -240,34 +245,34 @@ class TestFooter:
 
 
 class TestListKeys:
-    async def test_pager_keys_in_the_case_list(self):
-        app = inspector()
-        async with app.run_test(size=WIDE) as pilot:
-            await _started(pilot)
-            await pilot.press("j")
-            assert current_id(app) == "non-user-turn"
-            await pilot.press("G")
-            assert current_id(app) == "[bold]markup[/bold] injection"
-            await pilot.press("k")
-            assert current_id(app) == "no-outcome"
-            await pilot.press("g")
-            assert current_id(app) == "flat-question"
-            await pilot.press("end")
-            assert current_id(app) == "[bold]markup[/bold] injection"
-            await pilot.press("home")
-            assert current_id(app) == "flat-question"
+    @pytest.mark.asyncio(loop_scope="package")
+    async def test_pager_keys_in_the_case_list(self, shared_wide):
+        pilot = await shared_wide.fresh()
+        app = pilot.app
+        await pilot.press("j")
+        assert current_id(app) == "non-user-turn"
+        await pilot.press("G")
+        assert current_id(app) == "[bold]markup[/bold] injection"
+        await pilot.press("k")
+        assert current_id(app) == "no-outcome"
+        await pilot.press("g")
+        assert current_id(app) == "flat-question"
+        await pilot.press("end")
+        assert current_id(app) == "[bold]markup[/bold] injection"
+        await pilot.press("home")
+        assert current_id(app) == "flat-question"
 
-    async def test_colon_jumps_to_a_case(self):
-        app = inspector()
-        async with app.run_test(size=WIDE) as pilot:
-            await _started(pilot)
-            await pilot.press("colon")
-            await pilot.pause()
-            await pilot.press(*"several")
-            await wait_for_idle(pilot)  # the palette's search runs in a worker
-            await pilot.press("enter")
-            await wait_for_idle(pilot)
-            assert current_id(app) == "several-turns"
+    @pytest.mark.asyncio(loop_scope="package")
+    async def test_colon_jumps_to_a_case(self, shared_wide):
+        pilot = await shared_wide.fresh()
+        app = pilot.app
+        await pilot.press("colon")
+        await pilot.pause()
+        await pilot.press(*"several")
+        await wait_for_idle(pilot)  # the palette's search runs in a worker
+        await pilot.press("enter")
+        await wait_for_idle(pilot)
+        assert current_id(app) == "several-turns"
 
 
 class TestActionTable:
@@ -338,20 +343,21 @@ class TestEmoji:
 
 class TestScreenTitles:
     @pytest.mark.parametrize("key", ["e", "d"])
-    async def test_a_long_title_puts_its_legend_on_a_second_row(self, key):
+    @pytest.mark.asyncio(loop_scope="package")
+    async def test_a_long_title_puts_its_legend_on_a_second_row(self, shared_80x24, key):
+        pilot = await shared_80x24.fresh()
+        app = pilot.app
         from textual.widgets import Static
 
-        app = inspector()
-        async with app.run_test(size=(80, 24)) as pilot:
-            screen = await _started(pilot)
-            screen.select_case(key_for(screen, "several-turns"))
-            await wait_for_idle(pilot)
-            await pilot.press(key)
-            await wait_for_idle(pilot)
-            title = app.screen.query_one("#screen-title", Static)
-            assert title.size.height == 2  # cut at 80 columns, the legend was what was lost
-            assert not title.render_line(0).text.rstrip().endswith("…")
-            assert title.render_line(1).text.strip()
+        screen = app.screen
+        screen.select_case(key_for(screen, "several-turns"))
+        await wait_for_idle(pilot)
+        await pilot.press(key)
+        await wait_for_idle(pilot)
+        title = app.screen.query_one("#screen-title", Static)
+        assert title.size.height == 2  # cut at 80 columns, the legend was what was lost
+        assert not title.render_line(0).text.rstrip().endswith("…")
+        assert title.render_line(1).text.strip()
 
     async def test_a_refused_file_s_title_ends_with_an_ellipsis(self, tmp_path):
         from textual.widgets import Static
