@@ -130,7 +130,14 @@ class SharedInspector:
         self.start = inspector_state(pilot.app, self.screen)
 
     async def fresh(self):
+        # The app was started in the fixture's context and each test runs in a context of its own: the pilot draws
+        # from the test's task (pause() refreshes the screen), which needs the app as Textual's active one there, as
+        # run_test sets it for the test that starts an app.
+        from textual._context import active_app, active_message_pump
+
         pilot, app = self.pilot, self.app
+        active_app.set(app)
+        active_message_pump.set(app)
         for _ in range(5):  # sub-screens and palettes are left as a user leaves them
             if app.screen is self.screen:
                 break

@@ -10,7 +10,7 @@ import shutil
 import pytest
 import pytest_asyncio
 from test_live_rerender import start_watching, wait_for
-from tui_helpers import FIXTURE_REPO, WIDE, deterministic_terminal, select, wait_for_idle
+from tui_helpers import FIXTURE_REPO, WIDE, select, shared_inspector, wait_for_idle
 
 from turnlens.tui.app import make_app
 from turnlens.tui.inspector.grading import GradingScreen
@@ -61,14 +61,8 @@ class TestSnapshots:
 @pytest_asyncio.fixture(scope="class", loop_scope="class")
 async def shared():
     """One inspector on the suite for the tests of a class that only select cases and read what is shown."""
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        deterministic_terminal(monkeypatch)
-        monkeypatch.delenv("TL_PRODUCT", raising=False)  # (as _in_fixture_repo, which runs after a class fixture)
-        monkeypatch.chdir(REPO4)
-        app = inspector()
-        async with app.run_test(size=WIDE) as pilot:
-            await wait_for_idle(pilot)
-            yield pilot
+    async with shared_inspector(inspector, WIDE, cwd=REPO4, unset=("TL_PRODUCT",)) as shared:
+        yield shared
 
 
 @pytest.mark.asyncio(loop_scope="class")
@@ -76,7 +70,7 @@ class TestAgentV4PanesRead:
     """Each test selects its case first: what an earlier one selected does not matter."""
 
     async def test_what_the_author_wrote_and_what_it_became(self, shared):
-        pilot = shared
+        pilot = await shared.fresh()
         app = pilot.app
         await select(pilot, "refund-with-policy")
         messages = pane(app, "messages").body_text
@@ -104,7 +98,7 @@ class TestAgentV4PanesRead:
         assert not app.screen.query_one("#banner").has_class("-visible")
 
     async def test_external_case_file_is_named(self, shared):
-        pilot = shared
+        pilot = await shared.fresh()
         app = pilot.app
         await select(pilot, "escalation-angry")
         assert "test from cases/escalations.yaml" in pane(app, "rule").body_text
@@ -115,7 +109,7 @@ class TestAgentV4PanesRead:
         assert (path.endswith("escalations.yaml"), line) == (True, 2)
 
     async def test_skipped_test_shows_the_reference_reason(self, shared):
-        pilot = shared
+        pilot = await shared.fresh()
         app = pilot.app
         await select(pilot, "no-input")
         assert "AgentV skips this case: `input` is undefined" in pane(app, "rule").body_text
