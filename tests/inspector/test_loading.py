@@ -286,7 +286,11 @@ def test_a_mid_size_file_is_cut_for_the_first_frame_too(tmp_path):
     assert loading.CUT_FROM_BYTES < path.stat().st_size < MIN_PARALLEL_BYTES
     quick, cut = loading.quick_first(str(path))
     assert quick and cut is not None and len(cut.parts) >= 2
-    parts = [p for p, _ in loading.load_in_slices(str(path), cut, repo_root=str(tmp_path), cwd=None, dialect="auto")]
+    baseline = loading.resident_bytes() or 0  # (as above)
+    sliced = loading.load_in_slices(
+        str(path), cut, repo_root=str(tmp_path), cwd=None, dialect="auto", baseline=baseline
+    )
+    parts = [p for p, _ in sliced]
     assert 0 < len(parts[0].cases) < len(parts[-1].cases)
     assert parts[-1].cases == load_eval_file(path, repo_root=str(tmp_path)).cases
 
