@@ -13,6 +13,7 @@ from typing import Any
 
 from textual.dom import DOMNode
 from textual.message import Message
+from textual.worker import get_current_worker
 
 from turnlens.formatting.results.index import ScanProgress
 
@@ -54,7 +55,10 @@ class RunLoader:
 
     def index_rest(self, run: Run, scan: Iterator[ScanProgress]) -> None:
         def index() -> None:
+            worker = get_current_worker()
             for progress in scan:
+                if worker.is_cancelled:  # q: the scan (and its worker processes) ends now, not once the screen closes
+                    self.stop.set()
                 self._post(IndexProgressed(run, progress))
 
         self._run(index, "index")
