@@ -380,19 +380,19 @@ def test_ctrl_c_while_the_workers_read_a_dataset_ends_the_export_and_its_workers
         os.killpg(proc.pid, 0)
 
 
-def test_a_datasets_rows_reach_a_file_a_pipe_and_a_file_opened_to_append_alike(tmp_path):
+def test_a_datasets_rows_reach_a_file_a_pipe_and_a_file_opened_to_append_alike(built, tmp_path):
     """The slices' rows are copied out by the kernel (sendfile) where it can, written by the exporter where it cannot
     (a file opened to append): the same bytes everywhere."""
-    path = big_jsonl(tmp_path)
-    expected = serial(path).stdout
+    path = built.file(big_jsonl)
+    expected = built.run(serial, path).stdout
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     command = [sys.executable, "-m", "turnlens", "export", str(path)]
     into_file, appended = tmp_path / "out.jsonl", tmp_path / "appended.jsonl"
     appended.write_bytes(b"before\n")
     with into_file.open("wb") as out:
-        subprocess.run(command, cwd=tmp_path, stdout=out, env=env, check=True)
+        subprocess.run(command, cwd=path.parent, stdout=out, env=env, check=True)
     with appended.open("ab") as out:
-        subprocess.run(command, cwd=tmp_path, stdout=out, env=env, check=True)
-    piped = subprocess.run(command, cwd=tmp_path, capture_output=True, env=env, check=True).stdout
+        subprocess.run(command, cwd=path.parent, stdout=out, env=env, check=True)
+    piped = subprocess.run(command, cwd=path.parent, capture_output=True, env=env, check=True).stdout
     assert into_file.read_bytes() == piped == expected and expected.count(b"\n") > 1000
     assert appended.read_bytes() == b"before\n" + expected
