@@ -536,7 +536,9 @@ class _SpooledRows:
     def write(self) -> None:
         """The warnings to stderr, then the rows to stdout, a block of whole rows at a time."""
         for block in self._blocks(self.warnings_file):
-            output.warn_lines(block.decode("utf-8", "surrogatepass").splitlines())
+            # Cut at the line feeds spool() wrote only: a warning may hold other line breaks (\x1c, \x85,
+            # \u2028), which sanitize shows on the warning's own line, as an export not cut in slices does.
+            output.warn_lines(block.decode("utf-8", "surrogatepass").removesuffix("\n").split("\n"))
         out = output.binary_stdout()
         for block in self._blocks(self.rows_file):
             output.write_rows(out, block)

@@ -63,6 +63,8 @@ def big_eval(tmp_path: Path, extra: str = "", broken_at: int | None = None) -> P
                 "          - {type: text, value: look}",
                 "      - {role: assistant, content: ok}",
             ]
+            if n == 1:  # a warning holding line breaks other than \n: still one line of stderr, as serially
+                lines.insert(-2, '          - {type: file, value: "missing\\x1c\\x85note\\u2028x.py"}')
         elif kind == 2:
             lines += ["      - role: user", "        content: |", "          multi", "          line " + "y" * 300]
         elif kind == 3:  # no outcome: skipped
@@ -246,6 +248,8 @@ def test_an_export_in_rounds_equals_the_serial_export_byte_for_byte(built, make)
     assert fast.returncode == slow.returncode == sliced.returncode == 0, fast.stderr
     assert fast.stdout == slow.stdout == sliced.stdout and fast.stdout.count(b"\n") > 1000
     assert fast.stderr == slow.stderr == sliced.stderr and b"warning" in fast.stderr
+    if make is big_eval:
+        assert "File not found: missing\u241c\\x85note\u2028x.py\n".encode() in fast.stderr
 
 
 @pytest.mark.parametrize("broken_at", [5, 1500])
