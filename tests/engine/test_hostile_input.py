@@ -1338,10 +1338,14 @@ class TestNarrowing:
 
     @pytest.mark.parametrize("columns", [3, 2, 1])
     async def test_narrowing_the_terminal_to_a_few_columns(self, inspector_120x30, columns):
+        from textual._context import active_app, active_message_pump
         from tui_helpers import wait_for_idle
 
         pilot = inspector_120x30
         app = pilot.app
+        # started in the fixture's context: the pilot redraws from this test's, which needs the app as the active one
+        active_app.set(app)
+        active_message_pump.set(app)
         assert app.size.width == 120
         await pilot.resize_terminal(columns, 30)
         await wait_for_idle(pilot)

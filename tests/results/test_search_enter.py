@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from textual._context import active_app, active_message_pump
 from tui_helpers import deterministic_terminal, wait_for_idle
 
 from turnlens.tui.app import make_app
@@ -42,6 +43,10 @@ async def as_opened(pilot, list_type, rows: int) -> None:
     """Back to the list as the app opened it, and checked to be so: no search box open or holding text, the list
     focused, every row listed, the cursor on the first (what an earlier test of the class typed is gone)."""
     app = pilot.app
+    # The app was started in the fixture's context; this test runs in its own, where the pilot's redraws need the app
+    # as Textual's active one (as run_test sets it for the test that starts an app).
+    active_app.set(app)
+    active_message_pump.set(app)
     await pilot.press("escape")  # closes the search box an earlier test left open (its text goes with it)
     await wait_for_idle(pilot)
     await pilot.press("home")
