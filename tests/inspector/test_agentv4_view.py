@@ -154,13 +154,13 @@ class TestAgentV4Panes:
             assert "(none: the default grader runs" in grading
             assert "Yes, unused items are refunded in full" in pane(app, "evaluator").body_text
 
-    async def test_a_0_15_file_keeps_its_guidelines_pane(self):
-        app = make_app([FIXTURE_REPO / "cases.yaml"], repo_root=str(FIXTURE_REPO), watch=False)
-        async with app.run_test(size=WIDE) as pilot:
-            await wait_for_idle(pilot)
-            await select(pilot, "guideline-only-system")
-            assert pane(app, "guidelines").title_name == "guidelines"
-            assert " agentv-0.15  AgentV 0.15" in pane(app, "rule").body_text
+    @pytest.mark.asyncio(loop_scope="package")
+    async def test_a_0_15_file_keeps_its_guidelines_pane(self, shared_wide):
+        pilot = await shared_wide.fresh()  # the inspector on tests/fixtures/tui/cases.yaml (conftest.py)
+        app = pilot.app
+        await select(pilot, "guideline-only-system")
+        assert pane(app, "guidelines").title_name == "guidelines"
+        assert " agentv-0.15  AgentV 0.15" in pane(app, "rule").body_text
 
     async def test_a_folder_mixing_both_dialects(self, tmp_path, monkeypatch):
         repo = tmp_path / "repo"
