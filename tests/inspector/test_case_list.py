@@ -96,3 +96,26 @@ async def test_headings_keys_filter_and_clicks():
         await pilot.pause()
         assert case_list.visible_keys() == []
         assert options.render_line(0).text.strip() == "no case matches the filter"
+
+
+async def test_home_and_moving_up_to_a_files_first_case_show_its_heading():
+    """The heading above a file's first case scrolls into view with it: after End, Home shows the list's top, and
+    moving up to the next file's first case shows that file's heading."""
+    app = Host()
+    async with app.run_test(size=(40, 24)) as pilot:
+        case_list = app.query_one(CaseList)
+        options = case_list.options
+        case_list.set_entries(
+            [FileEntry("a.yaml", None, False, rows(0, 30), 0, "4.x"), FileEntry("b.yaml", None, False, rows(1, 30), 1)]
+        )
+        await pilot.pause()
+        options.focus()
+        await pilot.press("end")
+        assert app.selected[-1] == "1:29" and options.scroll_y > 0
+        await pilot.press("home")
+        assert app.selected[-1] == "0:0"
+        assert options.scroll_y == 0 and options.render_line(0).text.strip() == "▪ a.yaml (30) 4.x"
+        await pilot.press("end", *["up"] * 29)
+        assert app.selected[-1] == "1:0"
+        shown = [options.render_line(y).text.strip() for y in range(options.scrollable_content_region.height)]
+        assert "▪ b.yaml (30)" in shown and shown.index("▪ b.yaml (30)") < shown.index("case-0")

@@ -336,12 +336,18 @@ class CaseOptions(ScrollView, can_focus=True):
         highlighted = self.highlighted
         if highlighted is None or not self.is_mounted or highlighted >= len(self._items):
             return
+        # The rows right above a case that are not cases (its file's heading) come into view with it: Home, or
+        # moving up to a file's first case, shows which file it is in.
+        first = highlighted
+        while first > 0 and not isinstance(self._items[first - 1], CaseRow):
+            first -= 1
+        start = self._starts[first]
         self.scroll_to_region(
             Region(
                 0,
-                self._starts[highlighted],
+                start,
                 self.scrollable_content_region.width,
-                item_height(self._items[highlighted]),
+                self._starts[highlighted] + item_height(self._items[highlighted]) - start,
             ),
             force=True,
             animate=False,
