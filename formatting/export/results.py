@@ -494,25 +494,29 @@ def _encode(text: str) -> bytes:
 def _stream_toon(items: Iterable[str], out: BinaryIO) -> None:
     import tempfile
 
-    count = 0
+    # (items spooled, bytes they take): one store after each item, so that a Ctrl-C between an item's write and
+    # its count can not leave a header that counts one row fewer than follow it
+    done = (0, 0)
     with tempfile.SpooledTemporaryFile(max_size=CHUNK_BYTES) as spool:
         try:
             for item in items:
                 spool.write(_encode(item))
-                count += 1
+                done = (done[0] + 1, spool.tell())
         except KeyboardInterrupt:
-            _write_toon(out, count, spool)
+            _write_toon(out, *done, spool)
             raise
-        _write_toon(out, count, spool)
+        _write_toon(out, *done, spool)
 
 
-def _write_toon(out: BinaryIO, count: int, spool: IO[bytes]) -> None:
+def _write_toon(out: BinaryIO, count: int, size: int, spool: IO[bytes]) -> None:
+    """The header for `count` rows, then the spool's first `size` bytes (those rows)."""
     with output.whole():  # the header and its rows go out together
         output.write_all(out, f"results[{count}]:".encode())
         spool.seek(0)
-        while True:
-            block = spool.read(CHUNK_BYTES)
+        while size > 0:
+            block = spool.read(min(CHUNK_BYTES, size))
             if not block:
                 break
             output.write_all(out, block)
+            size -= len(block)
         output.write_all(out, b"\n")

@@ -126,3 +126,32 @@ def test_streamed_full_rows_export_their_own_input_and_output():
     row = orjson.loads(text.splitlines()[0])
     assert row["conversation"][0]["role"] == "user" and row["conversation"][-1]["role"] == "assistant"
     assert row["verdict"]["assertions"]
+
+
+def test_a_ctrl_c_between_a_toon_rows_write_and_its_count_leaves_the_header_true(monkeypatch):
+    """Ctrl-C during a streamed TOON export writes the rows spooled so far under a header counting exactly them,
+    wherever it lands: here just after the third row was written to the spool, before it was counted."""
+    import tempfile
+
+    import pytest
+
+    from turnlens.formatting.export import results
+
+    class InterruptedSpool(tempfile.SpooledTemporaryFile):
+        writes = 0
+
+        def write(self, data):
+            written = super().write(data)
+            InterruptedSpool.writes += 1
+            if InterruptedSpool.writes == 3:
+                raise KeyboardInterrupt
+            return written
+
+    monkeypatch.setattr(tempfile, "SpooledTemporaryFile", InterruptedSpool)
+    rows = [{"test_id": f"t{n}", "conversation": [{"role": "assistant", "content": "hi"}]} for n in range(5)]
+    out = io.BytesIO()
+    with pytest.raises(KeyboardInterrupt):
+        results._stream_toon(results.toon_rows(rows), out)
+    text = out.getvalue().decode()
+    assert text.startswith("results[2]:")
+    assert [r["test_id"] for r in toon_format.decode(text)["results"]] == ["t0", "t1"]
