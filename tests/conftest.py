@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import inspect
+import os
 
 import pytest
 from tui_helpers import deterministic_terminal, wait_for_idle  # tests/tui_helpers.py
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto`: two test processes per core, four more at most. A good share of the suite waits (apps settling,
+    the processes and terminals the tests start), so one process per core leaves the cores idle for much of it."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return min(2 * cores, cores + 4)
 
 
 @pytest.fixture(autouse=True)
