@@ -117,14 +117,7 @@ class DeferredSlices:
             report_r, report_w = os.pipe()
             _widen(report_w)
             go_r, go_w = os.pipe()
-            # SIGINT is blocked across the fork: the child sets how it takes Ctrl-C before it can get one.
-            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-            pid = -1
-            try:
-                pid = os.fork()
-            finally:
-                if pid != 0:
-                    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+            pid = _fork_with_sigint_blocked()
             if pid == 0:  # child
                 os.close(report_r)
                 os.close(go_w)
@@ -327,13 +320,7 @@ class SlicePool:
         report_r, report_w = os.pipe()
         _widen(report_w)
         task_r, task_w = os.pipe()
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        pid = -1
-        try:
-            pid = os.fork()
-        finally:
-            if pid != 0:
-                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        pid = _fork_with_sigint_blocked()
         if pid == 0:  # child
             os.close(report_r)
             os.close(task_w)
@@ -441,3 +428,16 @@ def _pool_worker(place: int, work: Callable[[int, int], Any], task_r: int, repor
     except BaseException:  # the parent works the slice itself (and says what went wrong)
         pass
     os._exit(0)
+
+
+def _fork_with_sigint_blocked() -> int:
+    """os.fork() with SIGINT blocked across it, so that the child sets how it takes Ctrl-C before it can get one;
+    the parent's mask is restored (the child restores its own once its handler is set)."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    pid = -1
+    try:
+        pid = os.fork()
+    finally:
+        if pid != 0:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    return pid
