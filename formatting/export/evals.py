@@ -546,19 +546,7 @@ class _SpooledRows:
     def _blocks(self, spool: IO[bytes]) -> Iterator[bytes]:
         """The file's bytes in blocks that end at a line's end."""
         fd = spool.fileno()
-        os.lseek(fd, 0, os.SEEK_SET)
-        rest = b""
-        while True:
-            data = os.read(fd, self.BLOCK)
-            if not data:
-                break
-            data = rest + data
-            cut = data.rfind(b"\n") + 1
-            if cut:
-                yield data[:cut]
-            rest = data[cut:]
-        if rest:
-            yield rest
+        return _blocks(fd, 0, os.fstat(fd).st_size, self.BLOCK)
 
     def close(self) -> None:
         for spool in (self.rows_file, self.warnings_file):
