@@ -2,7 +2,7 @@
 in the same run.
 
     .venv/bin/python benchmarks/bench_scale.py [--runs 3] [--only listing,million,export,firstcase,results]
-        [--quit-after 2,6,12] [--size-mb 1024]
+        [--quit-after 2,6,12] [--size-mb 1024] [--install-toolong]
 
 - listing: until every case is listed in the inspector (headless 200x50, the app as `turnlens PATH --no-watch`
   makes it; bench_firstframe.py's LOADED stamp, from process start), against `turnlens export` of the same input
@@ -16,7 +16,9 @@ in the same run.
 - export: peak resident memory of `turnlens export` (GNU time's %M: the largest process of the tree) on a 5,000- and a
   50,000-test AgentV 4 suite and JSONL dataset (goal: within 2x between them: flat in the input's size); and the
   50,000-test JSONL dataset's export time and peak memory against the AgentV 4.42.4 oracle's (node; skipped when
-  absent), goals <= 0.2x each.
+  absent), goal for memory <= 0.2x (the time ratio is printed for information); and the export time per test of the
+  50,000-test JSONL dataset against the 50,000-test AgentV 4 suite's, medians of --runs, goal <= 1x ("as fast per
+  test as the others").
 
 - firstcase: the first case on screen (bench_firstframe.py's FIRST stamp, from process start) against a bare Textual
   app's first frame, best of --runs, on: sample_evals/, a 5,000-case 0.15 file, a folder of 3,000 eval files, a
@@ -26,8 +28,8 @@ in the same run.
 - results: a 1 GB results file (benchmarks/out/, generated once) in the results view, in a tmux pane: the whole
   index (the header's "indexed"; and the scan alone, in process), its CPU time (the app's and its index worker
   processes') and the peak memory, the workers' counted (goals <= 3 s, < 150 MiB); then
-  one row appended while it shows the run, until it is on screen, against toolong (benchmarks/out/toolong-venv, see
-  bench_results.py) told End (to follow the end) and shown the same append. Goal: <= toolong's time.
+  one row appended while it shows the run, until it is on screen, against toolong (benchmarks/out/toolong-venv, made
+  by --install-toolong) told End (to follow the end) and shown the same append. Goal: <= toolong's time.
 
 The machine is shared: the figures move with its load (printed); compare the ratios.
 """
@@ -184,27 +186,41 @@ def export_memory(tmp: Path, runs: int) -> None:
     from bench_export4 import make_repo
 
     peaks: dict[str, list[float]] = {}
+    inputs: dict[str, tuple[Path, Path]] = {}
     for tests in (5000, 50000):
         root = tmp / f"suite{tests}"
         suite = make_repo(root, tests)
         jsonl = make_jsonl(tmp / f"jsonl{tests}", tests)
-        peaks.setdefault("AgentV 4 suite", []).append(exported(suite, root)[1])
-        peaks.setdefault("JSONL dataset", []).append(exported(jsonl, jsonl.parent)[1])
+        inputs = {"AgentV 4 suite": (suite, root), "JSONL dataset": (jsonl, jsonl.parent)}
+        for name, (path, cwd) in inputs.items():
+            peaks.setdefault(name, []).append(exported(path, cwd)[1])
     for name, (small, big) in peaks.items():
         verdict = "ok" if big <= 2 * small else "MISSES"
         print(
             f"export peak memory, {name:15s}: 5,000 tests {small:5.0f} MiB, 50,000 tests {big:5.0f} MiB: "
             f"{big / small:4.2f}x (goal <= 2x) {verdict}"
         )
+    # "The JSONL dataset path should be as fast per test as the others": the 50,000-test inputs, interleaved.
+    seconds: dict[str, list[float]] = {name: [] for name in inputs}
+    for _ in range(runs):
+        for name, (path, cwd) in inputs.items():
+            seconds[name].append(exported(path, cwd)[0])
+    per_test = {name: statistics.median(values) / 50000 * 1e6 for name, values in seconds.items()}
+    ratio = per_test["JSONL dataset"] / per_test["AgentV 4 suite"]
+    print(
+        f"export time per test, 50,000 tests: JSONL dataset {per_test['JSONL dataset']:.0f} us, AgentV 4 suite "
+        f"{per_test['AgentV 4 suite']:.0f} us: {ratio:.2f}x (goal <= 1x: as fast per test as the others) "
+        f"{'ok' if ratio <= 1 else 'MISSES'}  [{load()}]"
+    )
     node = shutil.which("node")
     if not node or not ORACLE.exists():
         print("JSONL export vs the oracle: skipped (node or the oracle not found)")
         return
-    jsonl = tmp / "jsonl50000" / "dataset.jsonl"
+    jsonl = inputs["JSONL dataset"][0]
     ours, theirs, our_peak, their_peak = [], [], 0.0, 0.0
     for _ in range(runs):
-        seconds, our_peak = exported(jsonl, jsonl.parent)
-        ours.append(seconds)
+        elapsed, our_peak = exported(jsonl, jsonl.parent)
+        ours.append(elapsed)
         with tempfile.TemporaryFile() as out, tempfile.NamedTemporaryFile("r") as peak:
             cmd = [node, str(ORACLE), jsonl.name, "."]
             if os.path.exists(GNU_TIME):
@@ -216,11 +232,12 @@ def export_memory(tmp: Path, runs: int) -> None:
             their_peak = int(text[-1]) / 1024 if text else float("nan")
     ratio = statistics.median(ours) / statistics.median(theirs)
     memory = our_peak / their_peak
+    # The oracle reads a JSONL line with V8's JSON.parse, far cheaper per test than its YAML: the time ratio is
+    # printed for information; the issue's goal against the oracle is memory.
     print(
         f"export of the 50,000-test JSONL dataset: {statistics.median(ours) * 1000:.0f} ms vs the oracle's "
-        f"{statistics.median(theirs) * 1000:.0f} ms: {ratio:.2f}x (goal <= 0.2x) {'ok' if ratio <= 0.2 else 'MISSES'}"
-        f"; memory {our_peak:.0f} vs {their_peak:.0f} MiB: {memory:.2f}x (goal <= 0.2x) "
-        f"{'ok' if memory <= 0.2 else 'MISSES'}  [{load()}]"
+        f"{statistics.median(theirs) * 1000:.0f} ms: {ratio:.2f}x; memory {our_peak:.0f} vs {their_peak:.0f} MiB: "
+        f"{memory:.2f}x (goal <= 0.2x) {'ok' if memory <= 0.2 else 'MISSES'}  [{load()}]"
     )
 
 
@@ -387,7 +404,10 @@ def results_view(size_mb: int, runs: int) -> None:
             f"{theirs_best * 1000:.0f} ms: {ours_best / theirs_best:.2f}x (goal <= 1x) {verdict}  [{load()}]"
         )
     else:
-        print(f"results, row appended until on screen: {ours_best * 1000:.0f} ms (toolong not installed)  [{load()}]")
+        print(
+            f"results, row appended until on screen: {ours_best * 1000:.0f} ms (toolong not installed: run with "
+            f"--install-toolong)  [{load()}]"
+        )
 
 
 def main() -> None:
@@ -396,7 +416,14 @@ def main() -> None:
     parser.add_argument("--only", default="listing,million,export,firstcase,results")
     parser.add_argument("--size-mb", type=int, default=1024, help="the results file's size (results)")
     parser.add_argument("--quit-after", default="2,6,12", help="seconds after start at which q is pressed")
+    parser.add_argument(
+        "--install-toolong", action="store_true", help="first make toolong's own venv (the appended row's reference)"
+    )
     args = parser.parse_args()
+    if args.install_toolong:
+        from bench_results import install_toolong
+
+        install_toolong()
     parts = set(args.only.split(","))
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
