@@ -5,7 +5,7 @@ from __future__ import annotations
 from contextlib import nullcontext
 
 import pytest
-from tui_helpers import CASES, FIXTURE_REPO, WIDE, key_for, select, wait_for_idle
+from tui_helpers import CASES, FIXTURE_REPO, WIDE, key_for, run_from_palette, select, wait_for_idle
 
 import turnlens.tui.editor
 import turnlens.tui.inspector.screen
@@ -157,12 +157,7 @@ class TestToggles:
         app = inspector()
         async with app.run_test(size=WIDE) as pilot:
             screen = await started(pilot)
-            await pilot.press("ctrl+p")
-            await pilot.pause()
-            await pilot.press(*"Toggle mode")
-            await wait_for_idle(pilot)  # the palette's search runs in a worker
-            await pilot.press("enter")
-            await wait_for_idle(pilot)
+            await run_from_palette(pilot, "Toggle mode")
             assert screen.mode == "agent"
 
 
@@ -202,12 +197,7 @@ class TestScreens:
         app = pilot.app
         await select(pilot, "non-user-turn")
         await pilot.press("e")
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        await pilot.press(*"Focus what grades")
-        await wait_for_idle(pilot)  # the palette's search runs in a worker
-        await pilot.press("enter")
-        await wait_for_idle(pilot)
+        await run_from_palette(pilot, "Focus what grades")
         assert isinstance(app.screen, GradingScreen)
         assert app.screen.focused is app.screen.query_one("#grading", Pane)
         await pilot.press("escape", "d", "2")  # the profile diff's sides are numbered as the grading's panes

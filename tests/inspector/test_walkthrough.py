@@ -4,7 +4,7 @@ the palette, the footer at 80 columns, the list keys, and when the panes stack."
 from __future__ import annotations
 
 import pytest
-from tui_helpers import CASES, FIXTURE_REPO, WIDE, key_for, wait_for_idle
+from tui_helpers import CASES, FIXTURE_REPO, WIDE, key_for, run_from_palette, wait_for_idle
 
 from turnlens.tui.app import make_app
 from turnlens.tui.inspector.screen import INSPECTOR_ACTIONS, is_narrow
@@ -180,12 +180,7 @@ class TestPalette:
         pilot = await shared_wide.fresh()
         app = pilot.app
         screen = app.screen
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        await pilot.press(*"Toggle profile")
-        await wait_for_idle(pilot)  # the palette's search runs in a worker
-        await pilot.press("enter")
-        await wait_for_idle(pilot)
+        await run_from_palette(pilot, "Toggle profile")
         assert screen.profile == "design"
         await pilot.press("p")  # (the shared inspector's profile back)
 

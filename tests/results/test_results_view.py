@@ -9,7 +9,7 @@ import io
 from pathlib import Path
 
 import pytest
-from tui_helpers import wait_for_idle
+from tui_helpers import run_from_palette, wait_for_idle
 
 from turnlens.tui.app import make_app
 
@@ -324,13 +324,7 @@ class TestPalette:
             titles = [title for title, _, _ in app.screen.palette_commands()]
             for action in ("sort", "filter", "threshold", "drift", "search", "open"):
                 assert any(action in title.lower() for title in titles), action
-            await pilot.press("ctrl+p")
-            await wait_for_idle(pilot)
-            for key in "cycle sort":
-                await pilot.press("space" if key == " " else key)
-            await wait_for_idle(pilot)
-            await pilot.press("enter")
-            await wait_for_idle(pilot)
+            await run_from_palette(pilot, "cycle sort")
             assert listed(app) == sorted(listed(app))  # the palette ran "cycle sort": now by id
 
 
