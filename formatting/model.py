@@ -7,7 +7,7 @@ Each has a docstring: without one @dataclass writes one with inspect.signature, 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypedDict
 
@@ -344,10 +344,18 @@ class FormattedCase:
     profile: Profile
     lm: Rendered
     agent: Rendered
-    evaluator_prompt: str  # default evaluator user prompt for the lm question, empty candidate answer
+    # Makes the default evaluator's user prompt (for the lm question, an empty candidate answer) when first asked for
+    # (evaluator_prompt): it copies the question, and the inspector shows it only when asked (a 20 MB attachment's
+    # was a whole copy before the first case was drawn).
+    make_evaluator_prompt: Callable[[], str]
     explanation: Explanation
     # agentv-0.15: the prompt of each of the case's own `evaluators` (None when it declares none)
     evaluator_prompts: list[EvaluatorPrompt] | None = None
+
+    @property
+    def evaluator_prompt(self) -> str:
+        """The default evaluator's user prompt for the lm question and an empty candidate answer."""
+        return self.make_evaluator_prompt()
 
     @property
     def dialect(self) -> str:

@@ -410,8 +410,10 @@ class Session:
 
 
 def formatted_chars(formatted: FormattedCase) -> int:
-    """The characters a formatted case holds (both modes' texts and the grader's prompt): its weight in the cache."""
-    chars = len(formatted.evaluator_prompt)
+    """The characters a formatted case holds (both modes' texts and the grader's prompt): its weight in the cache.
+    The prompt is counted as the lm question it holds, made or not (making it to weigh it is the copy its laziness
+    saves)."""
+    chars = len(formatted.lm.question)
     for rendered in (formatted.lm, formatted.agent):
         chars += len(rendered.question) + len(rendered.guidelines) + len(rendered.system_message or "")
         chars += sum(len(message.content) for message in rendered.chat_prompt or ())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import cast
 
@@ -68,7 +69,7 @@ class Formatting:
         return evaluator_prompt(case.outcome or "", question, case.reference_answer)
 
     def own_prompts(
-        self, case: EvalCase, an: Analysis, question: str, default_prompt: str
+        self, case: EvalCase, an: Analysis, question: str, default_prompt: Callable[[], str]
     ) -> list[EvaluatorPrompt] | None:
         return None if case.evaluators is None else _evaluator_prompts(case, an, question, default_prompt)
 
@@ -290,7 +291,9 @@ def _render(an: Analysis, labels: DialectLabels) -> tuple[Rendered, Rendered]:
 _TEMPLATE_VARIABLE = LazyPattern(r"\{\{([a-zA-Z0-9_]+)\}\}")
 
 
-def _evaluator_prompts(case: EvalCase, an: Analysis, question: str, default_prompt: str) -> list[EvaluatorPrompt]:
+def _evaluator_prompts(
+    case: EvalCase, an: Analysis, question: str, default_prompt: Callable[[], str]
+) -> list[EvaluatorPrompt]:
     """0.15.1: the user prompt of each of the case's own evaluators; a custom template gets the question, outcome,
     reference answer (trimmed), an empty candidate answer and the input segments as JSON, in one pass."""
     out = []
@@ -301,7 +304,7 @@ def _evaluator_prompts(case: EvalCase, an: Analysis, question: str, default_prom
             continue
         template = ev["template"]
         if template is None:
-            out.append(EvaluatorPrompt(ev["name"], "llm_judge", default_prompt))
+            out.append(EvaluatorPrompt(ev["name"], "llm_judge", default_prompt()))
             continue
         if values is None:
             values = {

@@ -6,7 +6,7 @@ not, and the default grader's prompt is 4.42.4's. The loading side is evals/agen
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import overload
 
@@ -58,7 +58,7 @@ class Formatting:
         return grader_prompt(case.criteria or "", question, case.reference_answer)
 
     def own_prompts(
-        self, case: EvalCase, an: Analysis, question: str, default_prompt: str
+        self, case: EvalCase, an: Analysis, question: str, default_prompt: Callable[[], str]
     ) -> list[EvaluatorPrompt] | None:
         return None
 

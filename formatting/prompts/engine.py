@@ -13,6 +13,7 @@ written, a file whose written path matches a pattern becoming `<Attached: path>`
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cache, partial
 from operator import attrgetter
 
 from turnlens.formatting.model import (
@@ -49,7 +50,7 @@ def format_case_with(
     if design:
         lm, agent = _design_profile(lm, agent, an)
     question = evaluator_question(lm.question, an.kept, dialect.skips_images)
-    prompt = dialect.default_prompt(case, question)
+    prompt = cache(partial(dialect.default_prompt, case, question))  # made once, when asked for (FormattedCase)
     explanation = explain(case, an, dialect)
     own = dialect.own_prompts(case, an, question, prompt)
     return FormattedCase(case, profile, lm, agent, prompt, explanation, own)

@@ -6,7 +6,7 @@ question, and the pieces of a segment's fate. `DialectFormatting` is what the en
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Protocol, cast
@@ -335,10 +335,10 @@ class DialectFormatting(Protocol):
         ...
 
     def own_prompts(
-        self, case: EvalCase, an: Analysis, question: str, default_prompt: str
+        self, case: EvalCase, an: Analysis, question: str, default_prompt: Callable[[], str]
     ) -> list[EvaluatorPrompt] | None:
         """The prompts of the case's own evaluators, when the engine makes them (0.15; None when it declares
-        none). A 4.x test's graders are graders/prompts.py's."""
+        none; `default_prompt` makes the default one). A 4.x test's graders are graders/prompts.py's."""
         ...
 
     def chat_content(self, an: Analysis) -> tuple[bool, ...]:
