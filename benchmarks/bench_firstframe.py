@@ -59,6 +59,7 @@ def timed_display(screen, renderable):
     if renderable is not None and not getattr(app, "_first", False):
         app._first = True
         print("FIRST", time.perf_counter(), flush=True)
+        print("CPU", time.process_time(), flush=True)
         app.exit()
 
 app._display = timed_display
@@ -70,7 +71,7 @@ app.run(headless=True, size=(200, 50))
 # as the command makes it (tui/cli.open_app: its options parsed, Textual and the app imported, the app made), only
 # run headless and without the check that the process has a terminal.
 INSPECTOR = r"""
-import asyncio, json, sys, time
+import asyncio, sys, time
 from turnlens.tui import cli
 
 path, walk = sys.argv[1], sys.argv[2] == "walk"
@@ -109,6 +110,8 @@ async def walk_all(screen):
         if n in marks:
             out["walk"].append(rss_mib())
     out["peak"] = peak_mib()
+    import json  # (only here: the bare app's probe imports no more than it needs either)
+
     print("WALK", json.dumps(out), flush=True)
     app.exit()
 
@@ -120,6 +123,7 @@ def timed_display(screen, renderable):
     if not getattr(app, "_first", False) and isinstance(app.screen, InspectorScreen) and app.screen.current:
         app._first = True
         print("FIRST", time.perf_counter(), flush=True)
+        print("CPU", time.process_time(), flush=True)
         if walk or sys.argv[2] == "all":
             app.run_worker(walk_all(app.screen) if walk else loaded(app.screen))
         else:
