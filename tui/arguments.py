@@ -19,6 +19,15 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {sanitize_line(message)}\n")
 
 
+def add_dialect_option(parser: argparse.ArgumentParser, help: str) -> None:
+    """--dialect (default `auto`), its choices looked up only when help or an error lists them. argparse formats an
+    option's metavar as the option is added, which for choices lists them: that imported the registry (the loaders,
+    the formatting engine: ~40 ms) on every start, the results view's and `--help`'s too. Added with a placeholder
+    metavar, then none: help and errors list the choices as argparse always did."""
+    option = parser.add_argument("--dialect", choices=DialectChoices(), default="auto", metavar="DIALECT", help=help)
+    option.metavar = None
+
+
 class DialectChoices:
     """--dialect's choices: `auto` and every dialect's name (formatting/dialects/registry.py), looked up only when
     a name other than `auto` is given or the choices are listed (help, an error): the registry imports the loaders

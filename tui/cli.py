@@ -10,7 +10,7 @@ import textwrap
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from turnlens.tui.arguments import ArgumentParser, DialectChoices
+from turnlens.tui.arguments import ArgumentParser, add_dialect_option
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -131,12 +131,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--profile", choices=("agentv", "design"), default="agentv", help="formatting profile (default agentv)"
     )
-    parser.add_argument(
-        "--dialect",
-        choices=DialectChoices(),
-        default="auto",
-        help="AgentV file format to read the eval files in (default: auto, from each file's shape)",
-    )
+    add_dialect_option(parser, "AgentV file format to read the eval files in (default: auto, from each file's shape)")
     parser.add_argument("--evals", metavar="PATH", help="eval file or folder behind a results file (results view)")
     parser.add_argument(
         "--threshold",

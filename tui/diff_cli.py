@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # (imported where used: the command starts fast)
     from turnlens.formatting.diff.compare import TreeDiff
 
-from turnlens.tui.arguments import ArgumentParser, DialectChoices
+from turnlens.tui.arguments import ArgumentParser, add_dialect_option
 
 FORMATS = ("text", "json", "markdown", "html")
 
@@ -42,12 +42,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("-q", "--quiet", action="store_true", help="do not say on stderr which files a version cannot read")
     p.add_argument("-v", "--verbose", action="store_true", help="text format: show each changed field's diff")
-    p.add_argument(
-        "--dialect",
-        choices=DialectChoices(),
-        default="auto",
-        help="AgentV file format to read (default: auto, from each file's shape)",
-    )
+    add_dialect_option(p, "AgentV file format to read (default: auto, from each file's shape)")
     p.add_argument("--max-file-size", metavar="SIZE", help=SIZE_OPTION_HELP)
     return p
 

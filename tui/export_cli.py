@@ -18,7 +18,7 @@ from turnlens.formatting import gcpause
 from turnlens.formatting.evals.files import SIZE_OPTION_HELP, apply_size_option
 from turnlens.formatting.export import output
 from turnlens.formatting.model import PROFILES
-from turnlens.tui.arguments import ArgumentParser, DialectChoices
+from turnlens.tui.arguments import ArgumentParser, add_dialect_option
 
 RESULTS_FORMATS = ("jsonl", "markdown", "toon")
 # html: one self-contained page, for eval files too; json: runs compared, as `agentv compare … --json` prints them
@@ -45,12 +45,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--repo-root", metavar="DIR", help="repo root (default: nearest folder with .git, else the cwd)")
     p.add_argument("--profile", choices=PROFILES, default="agentv", help="chatPrompt profile (default: agentv)")
-    p.add_argument(
-        "--dialect",
-        choices=DialectChoices(),
-        default="auto",
-        help="AgentV file format to read (default: auto, from each file's shape)",
-    )
+    add_dialect_option(p, "AgentV file format to read (default: auto, from each file's shape)")
     p.add_argument(
         "--format",
         choices=FORMATS,
