@@ -7,8 +7,7 @@ not, and the default grader's prompt is 4.42.4's. The loading side is evals/agen
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import lru_cache
-from typing import overload
+from typing import cast, overload
 
 from turnlens.formatting.jsstr import js_blank, js_trim
 from turnlens.formatting.model import (
@@ -23,13 +22,15 @@ from turnlens.formatting.model import (
 )
 from turnlens.formatting.prompts.parts import (
     Analysis,
+    LmFile,
     Part,
     agent_file,
     dropped_fates,
     file_line_count,
     leading_system_count,
     line_count,
-    lm_file,
+    lm_file_format,
+    made,
     marked,
     not_a_string,
     outside_root,
@@ -130,13 +131,13 @@ def grader_prompt(criteria: str, question: str, reference_answer: str, answer: s
 
 def _parts(
     message: Message, with_parts: bool = True, bodies: bool = True
-) -> tuple[list[Part], bool, list[str], list[str]]:
+) -> tuple[list[Part], bool, list[str | LmFile], list[str | LmFile]]:
     """AgentV 4's segments of one message: every text (blank ones too, except a blank string content) and every file
     that was read; images and unknown types render as nothing. Also whether they are visible content, and the parts
     rendered in lm and in agent mode, made in the same walk; the parts themselves only `with_parts`; without
     `bodies`, a file's lm text is "" (only which parts there are counts)."""
     parts: list[Part] = []
-    lm: list[str] = []
+    lm: list[str | LmFile] = []
     agent = lm
     visible = False
     for seg in message.segments:
@@ -165,7 +166,7 @@ def _parts(
                 agent = lm.copy()
             agent.append(agent_file(agent_path or path))
             if text:
-                lm.append(lm_file(path, text) if bodies else "")
+                lm.append(LmFile(path, text) if bodies else "")
         else:
             continue
         visible = visible or not blank
@@ -178,8 +179,8 @@ def _analyse(case: EvalCase, with_parts: bool = True, bodies: bool = True) -> An
     kept = [m for m in case.messages if m.dropped is None]
     parts = []
     flags = []
-    lm_all: list[list[str]] = []
-    agent_all: list[list[str]] = []
+    lm_all: list[list[str | LmFile]] = []
+    agent_all: list[list[str | LmFile]] = []
     with_files = False
     # marker_rule's evidence and leading_system_count, gathered in the same walk
     non_user = []
@@ -224,12 +225,12 @@ class _Bodies(Sequence[str]):
     question is made from the parts, so only role markers and the systemMessage want bodies (a 20 MB attachment's
     was a copy made for nothing)."""
 
-    def __init__(self, texts: list[list[str]], joined: dict[int, str]) -> None:
+    def __init__(self, texts: list[list[str | LmFile]], joined: dict[int, str]) -> None:
         self._texts = texts
         self._joined = joined  # by id of a message's parts: lm and agent mode share the body of a message without files
 
     @staticmethod
-    def of(lm_all: list[list[str]], agent_all: list[list[str]]) -> tuple[_Bodies, _Bodies]:
+    def of(lm_all: list[list[str | LmFile]], agent_all: list[list[str | LmFile]]) -> tuple[_Bodies, _Bodies]:
         joined: dict[int, str] = {}
         return _Bodies(lm_all, joined), _Bodies(agent_all, joined)
 
@@ -248,19 +249,27 @@ class _Bodies(Sequence[str]):
         texts = self._texts[index]
         body = self._joined.get(id(texts))
         if body is None:
-            body = self._joined[id(texts)] = "\n".join(texts)
+            body = self._joined[id(texts)] = "\n".join(map(made, texts))
         return body
 
 
-def _flat_question(rendered: Sequence[list[str]]) -> str:
-    """AgentV 4: every segment of every message, formatted, trimmed, the empty ones dropped; no code appendix."""
-    chunks = []
+def _flat_question(rendered: Sequence[Sequence[str | LmFile]]) -> str:
+    """AgentV 4: every segment of every message, formatted, trimmed, the empty ones dropped, joined by a blank line;
+    no code appendix. Made by one format, a file's block in place (one copy of a 20 MB attachment)."""
+    forms: list[str] = []
+    values: list[object] = []
     for texts in rendered:
         for chunk in texts:
+            if isinstance(chunk, LmFile):  # (never blank at its ends: `<file …>` … `</file>`)
+                form, file_values = lm_file_format(chunk.path, chunk.text)
+                forms.append(form)
+                values += file_values
+                continue
             chunk = js_trim(chunk)
             if chunk:
-                chunks.append(chunk)
-    return "\n\n".join(chunks)
+                forms.append("{}")
+                values.append(chunk)
+    return "\n\n".join(forms).format(*values)
 
 
 def _render(an: Analysis, labels: DialectLabels) -> tuple[Rendered, Rendered]:
@@ -271,7 +280,9 @@ def _render(an: Analysis, labels: DialectLabels) -> tuple[Rendered, Rendered]:
     return lm, _rendered(an, an.agent_texts, an.agent_bodies, labels)
 
 
-def _rendered(an: Analysis, rendered: Sequence[list[str]], bodies: Sequence[str], labels: DialectLabels) -> Rendered:
+def _rendered(
+    an: Analysis, rendered: Sequence[Sequence[str | LmFile]], bodies: Sequence[str], labels: DialectLabels
+) -> Rendered:
     if an.uses_markers:
         question, chat, system = marked(an, "", "lm", bodies, refs=False)
         return Rendered(question, "", chat or None, system or None, labels)
@@ -330,9 +341,8 @@ def _segment_fate(message: Message, seg: Segment, sent: bool) -> SegmentFate:
         )
     if seg.text is None:
         return SegmentFate(m, i, "file unreadable", f"{seg.resolved_path} could not be read{origin}", path)
-    return SegmentFate(
-        m, i, "file embedded", _embedded_detail(seg.display_path, seg.resolved_path, seg.text, origin), path
-    )
+    detail = _embedded_detail(cast(str, seg.display_path), seg.resolved_path, seg.text, origin)  # (set with it)
+    return SegmentFate(m, i, "file embedded", detail, path)
 
 
 def file_tags(display_path: str, resolved_path: str) -> tuple[str, str]:
@@ -346,9 +356,9 @@ def file_tags_where(display_path: str, resolved_path: str) -> str:
     return f"lm: {lm_tag}, agent: {agent_tag}"
 
 
-@lru_cache(maxsize=1024)
 def _embedded_detail(display_path: str, resolved_path: str, text: str, origin: str) -> str:
-    """The detail of an embedded file (cached: a suite embeds the same few files in thousands of tests)."""
+    """The detail of an embedded file (its line count cached: a suite embeds the same few files in thousands of
+    tests)."""
     where = file_tags_where(display_path, resolved_path)
     if not text:
         return f"{display_path} is empty: nothing in lm mode; {where}{origin}"

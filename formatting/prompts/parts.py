@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
-from typing import Protocol, cast
+from typing import NamedTuple, Protocol, cast
 
 from turnlens.formatting.jsstr import JS_WHITESPACE, js_blank, js_json, js_trim
 from turnlens.formatting.model import (
@@ -113,8 +112,8 @@ class Analysis:
     # agentv-4, made by agentv4.py's analysis with the parts: each kept message's parts rendered in lm and in agent
     # mode and joined into its body (an agent list is the lm one where no file makes them differ), and whether a
     # file does
-    lm_texts: Sequence[list[str]] = ()
-    agent_texts: Sequence[list[str]] = ()
+    lm_texts: Sequence[Sequence[str | LmFile]] = ()
+    agent_texts: Sequence[Sequence[str | LmFile]] = ()
     with_files: bool = False
     lm_bodies: Sequence[str] = ()
     agent_bodies: Sequence[str] = ()
@@ -228,15 +227,34 @@ _TRIM_SCAN = 64  # white space characters looked at one by one at a file's end b
 
 
 def lm_file(path: str, text: str) -> str:
-    """`<file path="…">`, the file's text trimmed, `</file>`: made in one copy of the text when it starts with no
-    white space (str.format's precision leaves the end off; js_trim first copied the text once more for a file that
-    ends with a line feed, as most do: tens of ms for a 20 MB attachment)."""
+    """`<file path="…">`, the file's text trimmed, `</file>`."""
+    form, values = lm_file_format(path, text)
+    return form.format(*values)
+
+
+def lm_file_format(path: str, text: str) -> tuple[str, tuple[object, ...]]:
+    """lm_file as a format string and its values: made in one copy of the text when it starts with no white space
+    (str.format's precision leaves the end off; js_trim first copied the text once more for a file that ends with a
+    line feed, as most do: tens of ms for a 20 MB attachment), and in the same copy as what it is formatted into."""
     end, floor = len(text), max(0, len(text) - _TRIM_SCAN)
     while end > floor and text[end - 1] in JS_WHITESPACE:
         end -= 1
     if end and (text[0] in JS_WHITESPACE or text[end - 1] in JS_WHITESPACE):  # at its start, or a long run at its end
-        return f'<file path="{path}">\n{js_trim(text)}\n</file>'
-    return '<file path="{}">\n{:.{}}\n</file>'.format(path, text, end)
+        return "{}", (f'<file path="{path}">\n{js_trim(text)}\n</file>',)
+    return '<file path="{}">\n{:.{}}\n</file>', (path, text, end)
+
+
+class LmFile(NamedTuple):
+    """A read file in a message's parts rendered in lm mode, left for whoever joins them to make (lm_file): the flat
+    question formats it in place (lm_file_format), one copy of a 20 MB attachment where making it first was two."""
+
+    path: str
+    text: str
+
+
+def made(part: str | LmFile) -> str:
+    """A rendered part as a string."""
+    return part if isinstance(part, str) else lm_file(part.path, part.text)
 
 
 def same_rendered(rendered: Rendered) -> Rendered:
@@ -288,10 +306,22 @@ def line_count(text: str) -> str:
 _LINE_COUNTS = [f"{n} line{'s' if n != 1 else ''}" for n in range(64)]
 
 
-@lru_cache(maxsize=1024)
+# id(text) -> (text, its line_count): the text is held, so its id is not another's while it is here
+_file_line_counts: dict[int, tuple[str, str]] = {}
+
+
 def file_line_count(text: str) -> str:
-    """line_count of a file's text (cached: an eval file embeds the same few files in thousands of cases)."""
-    return line_count(text)
+    """line_count of a file's text, counted once per text read: an eval file embeds the same few files in thousands
+    of cases, each given the same string. Cached by identity: hashing a 20 MB attachment to look it up in an
+    lru_cache cost as much as counting its lines."""
+    hit = _file_line_counts.get(id(text))
+    if hit is not None and hit[0] is text:
+        return hit[1]
+    if len(_file_line_counts) >= 1024:
+        _file_line_counts.clear()
+    count = line_count(text)
+    _file_line_counts[id(text)] = (text, count)
+    return count
 
 
 def not_a_string(seg: Segment) -> str:
