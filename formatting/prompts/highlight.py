@@ -218,11 +218,27 @@ def _next_span_char(text: str, pos: int) -> int:
     return -1
 
 
+_RARE_TRIES = 32  # occurrences of a needle's first character looked at one by one before a plain search
+
+
+def _find(text: str, needle: str, start: int) -> int:
+    """text.find(needle, start), faster when the needle's first character is rare in the text: str.find looks for
+    one character with memchr, for several at every character (~12 ms through a 20 MB attachment for its closing
+    `</file>`, 2 ms for its `<`). A plain search once that character proves common."""
+    first = needle[0]
+    for _ in range(_RARE_TRIES):
+        start = text.find(first, start)
+        if start < 0 or text.startswith(needle, start):
+            return start
+        start += 1
+    return text.find(needle, start)
+
+
 def _closing_line(text: str, start: int, needle: str, closes: Callable[[str], bool]) -> tuple[int, int] | None:
     """(start, end) of the first line at or after offset `start` (a line's start) for which `closes(line)` holds,
     among the lines holding `needle` (every line that can close holds it); None when there is none."""
     at = start
-    while (at := text.find(needle, at)) >= 0:
+    while (at := _find(text, needle, at)) >= 0:
         line_start = text.rfind("\n", start, at) + 1 or start
         line_end = text.find("\n", at)
         if line_end < 0:
