@@ -154,6 +154,9 @@ def _refuse_mode(path: str, mode: int) -> FileReadError:
     return NotRegularFile(path, f"is {_kind(mode)}, not a regular file: not read")
 
 
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
 def open_regular(path: str) -> tuple[int, int]:
     """A descriptor open (read-only) on the regular file at `path`, and its size. Raises FileReadError; the
     caller closes the descriptor."""
@@ -163,9 +166,8 @@ def open_regular(path: str) -> tuple[int, int]:
         raise FileReadError(path, exc.strerror or str(exc), exc) from None
     if not stat.S_ISREG(st.st_mode):
         raise _refuse_mode(path, st.st_mode)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        fd = os.open(path, flags)
+        fd = os.open(path, _OPEN_FLAGS)
     except OSError as exc:
         raise FileReadError(path, exc.strerror or str(exc), exc) from None
     try:
