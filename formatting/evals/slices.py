@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from turnlens.formatting.jsstr import JS_WHITESPACE
@@ -231,6 +232,89 @@ def _borrowed_items(
         tuple(Borrowed(line_of[u], start_offsets[u], start_offsets[u] + unit_size(u)) for u in sorted(borrowed_items))
         for borrowed_items in borrowed
     ]
+
+
+def borrowing(text: str, head_end: int, first_start: int) -> Callable[[int, int], tuple[Borrowed, ...]] | None:
+    """For a text cut a slice at a time (its items found as they are loaded, not all at once): a function giving the
+    slice [start, end)'s borrowed items, as split_slices gives them; None when the whole file's alias limits could
+    be reached (see the module's docstring), so it must be loaded whole. `head_end`: where the header ends;
+    `first_start`: the line break before the first item. Only the items around the anchors and aliases are looked
+    for, each by a search back from its token: the first slice need not wait for every item's start to be found (a
+    suite of 200,000 lines has 66,000)."""
+    from bisect import bisect_left
+
+    from turnlens.formatting.evals.files import max_file_size
+
+    tokens = _anchors_and_aliases(text)
+    anchored = {name for _pos, kind, name in tokens if kind == "&"}
+    if not anchored:
+        return lambda start, end: ()  # every "alias" is text, or refused by the parser alike
+    indent = 0
+    while text.startswith(" ", first_start + 1 + indent):
+        indent += 1
+    marker = "\n" + " " * indent + "-"  # (an item's start, as _items' pattern finds it, but for what follows)
+
+    def is_item(at: int) -> bool:  # the marker at `at` starts an item: then a blank, a line break or the end
+        after = text[at + len(marker) : at + len(marker) + 2]
+        return after[:1] in ("", " ", "\t", "\n") or after == "\r\n"
+
+    def unit(pos: int) -> int:  # the start of the item holding `pos`, -1 for the header
+        if pos < head_end:
+            return -1
+        at = pos
+        while (at := text.rfind(marker, first_start, at)) >= 0:
+            if is_item(at):
+                return at + 1
+            at += len(marker) - 1
+        return -1
+
+    sizes: dict[int, int] = {-1: head_end}
+
+    def unit_size(u: int) -> int:
+        if u not in sizes:
+            following = text.find(marker, u)
+            while following >= 0 and not is_item(following):
+                following = text.find(marker, following + 1)
+            sizes[u] = (following + 1 if following >= 0 else len(text)) - u
+        return sizes[u]
+
+    defining: set[int] = set()
+    aliasing: set[int] = set()
+    latest: dict[str, int] = {}  # name -> the item of its latest anchor so far
+    counts: dict[str, int] = {}
+    expanded = 0
+    takes: list[tuple[int, int]] = []  # (start of an alias's item, start of the item of the anchor it takes)
+    for pos, kind, name in tokens:
+        if name not in anchored:
+            continue
+        here = unit(pos)
+        if kind == "&":
+            latest[name] = here
+            defining.add(here)
+            continue
+        aliasing.add(here)
+        counts[name] = counts.get(name, 0) + 1
+        if counts[name] > MAX_ALIASES_PER_ANCHOR:
+            return None
+        source = latest.get(name)
+        if source is None:
+            continue  # refused by the parser, slice or whole
+        expanded += unit_size(source)  # (what the anchored node expands to is within the text of its unit)
+        if here >= 0 and source >= 0 and source != here:
+            takes.append((here, source))
+    # An anchored node holding an alias weighs more than one expansion per alias: not counted here.
+    if defining & aliasing or expanded > max_file_size():
+        return None
+    takes.sort()
+    heres = [here for here, _source in takes]
+
+    def borrowed(start: int, end: int) -> tuple[Borrowed, ...]:
+        sources = {source for _here, source in takes[bisect_left(heres, start) : bisect_left(heres, end)]}
+        return tuple(
+            Borrowed(text.count("\n", 0, u), u, u + unit_size(u)) for u in sorted(s for s in sources if s < start)
+        )
+
+    return borrowed
 
 
 # A JSONL dataset's lines, read as bytes: a line is blank when JavaScript's trim() leaves nothing of it (what the

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -128,3 +129,46 @@ def test_a_borrowed_item_keeps_its_line_numbers():
     assert lines[cut[1].start_line :] == original[cut[1].start_line : cut[1].end_line]
     joined = slicing.joined(cut, 1, 3)
     assert joined.borrowed == cut[1].borrowed  # what a joined slice holds itself is not borrowed again
+
+
+_KEY_LINE = re.compile(r"^tests:[ \t]*\r?\n", re.M)
+_FIRST_ITEM = re.compile(r"\n( *)-(?=[ \t]|\r?\n|\Z)")
+
+
+def _borrowing_agrees(text: str, parts: int) -> bool:
+    """Whether slicing.borrowing, which looks only around the anchors and aliases, gives each slice of split_slices'
+    cut the items it borrows (True), or refuses the file as split_slices does (False)."""
+    cut = slicing.split_slices(text, parts, "tests", min_bytes=0)
+    key = _KEY_LINE.search(text)
+    assert key is not None
+    head_end = key.end()
+    assert cut is None or cut[0].start_offset == head_end
+    first = _FIRST_ITEM.search(text, head_end - 1)
+    assert first is not None
+    borrowed = slicing.borrowing(text, head_end, first.start())
+    if cut is None:
+        assert borrowed is None
+        return False
+    assert borrowed is not None
+    assert [borrowed(part.start_offset, part.end_offset) for part in cut] == [part.borrowed for part in cut]
+    return True
+
+
+@pytest.mark.parametrize("fixture", _KEYS)
+def test_the_borrowed_items_are_found_from_the_anchors_alone(fixture):
+    text = (ROOT / _MANIFEST["fixtures"][fixture]["eval"]).read_text(encoding="utf-8", errors="replace")
+    for parts in (2, 3, 5):
+        if len(_FIRST_ITEM.findall(text)) >= parts * 8:
+            assert _borrowing_agrees(text, parts)
+
+
+def test_the_borrowed_items_of_a_suite_cut_a_slice_at_a_time():
+    assert _borrowing_agrees(_suite(99), 4)
+    assert not _borrowing_agrees(_suite(100), 4)  # the whole file refuses it
+    assert not _borrowing_agrees(_suite(10, same_test=True), 4)  # could nest
+    # an anchor redefined; a line that starts like an item but is not one to the item pattern; CRLF line breaks;
+    # items at column 0
+    text = _suite(60).replace("    criteria: c150", "    criteria: &crit Again.").replace("input: Q9", "input: |\n  -x")
+    assert _borrowing_agrees(text, 5)
+    assert _borrowing_agrees(text.replace("\n", "\r\n"), 5)
+    assert _borrowing_agrees(text.replace("\n  - id:", "\n- id:").replace("\n  -x", "\n-x"), 5)
