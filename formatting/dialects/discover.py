@@ -29,7 +29,7 @@ def declares_v2_schema(path: str) -> bool:
         head = read_head(path, 8192)
     except (FileReadError, OSError):
         return False
-    return bool(_SCHEMA_SNIFF.search(head.replace(b"\r\n", b"\n")))
+    return bool(_SCHEMA_SNIFF.search(head.replace(b"\r\n", b"\n") if b"\r" in head else head))
 
 
 # The files of older dialects that the current AgentV's patterns do not find, each told by a look at its first
