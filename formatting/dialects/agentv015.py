@@ -10,7 +10,6 @@ from typing import Any
 
 from turnlens.formatting.dialects.dialect import Dialect
 from turnlens.formatting.dialects.discover import declares_v2_schema
-from turnlens.formatting.evals import agentv015
 from turnlens.formatting.evals.yaml12 import YamlDoc
 from turnlens.formatting.model import DialectLabels, EvalFile
 from turnlens.formatting.prompts.agentv015 import Formatting
@@ -43,6 +42,10 @@ def _cases_of(data: JsonObject) -> JsonArray:
 def load_yaml(
     result: EvalFile, doc: YamlDoc, text: str, cwd: str, environ: Mapping[str, str] | None, first_case_index: int
 ) -> EvalFile:
+    # The loader is imported when a 0.15 file is first read, not with the registry (an AgentV 4 file's first case is
+    # shown without it).
+    from turnlens.formatting.evals import agentv015  # here, not at the top: see above
+
     return agentv015.load_suite(result, doc, cwd, first_case_index, text=text, environ=environ)
 
 
