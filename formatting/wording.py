@@ -5,6 +5,8 @@ from __future__ import annotations
 import difflib
 import re
 
+from turnlens.formatting.patterns import LazyPattern
+
 
 def plural(count: int, noun: str, many: str | None = None) -> str:
     """`1 warning`, `2 warnings`; `many` when the plural is not the noun and an s (`1 entry`, `2 entries`)."""
@@ -34,7 +36,7 @@ def shorten_apart(first: str, second: str, room: int) -> tuple[str, str]:
 
 
 # Words, numbers and single separators: "gpt-4.1/2026-06-24T09-00" differs from its neighbour run in whole tokens.
-_TOKEN = re.compile(r"[0-9]+|[^\W\d_]+|.", re.DOTALL)
+_TOKEN = LazyPattern(r"[0-9]+|[^\W\d_]+|.", re.DOTALL)
 
 
 def _parts_apart(first: str, second: str) -> tuple[list[tuple[str, bool]], list[tuple[str, bool]]]:

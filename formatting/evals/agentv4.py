@@ -99,7 +99,7 @@ KNOWN_GRADERS = {
     "inline-assert",
 }
 SUITE_NAME = LazyPattern(r"[a-z0-9-]+")
-_GLOB_CHARS = re.compile(r"[*?{]")
+_GLOB_CHARS = LazyPattern(r"[*?{]")
 
 
 class Refused(Exception):
@@ -447,7 +447,7 @@ def _unknown_suite_fields(ctx: _Ctx, data: JsonObject, doc: YamlDoc) -> None:
         ctx.warn(f"Unknown field '{key}'. This field will be ignored. (agentv validate: {key})", _line(doc, data, key))
 
 
-_UNSET = re.compile(r"\$\{\{ (\w+) \}\} is not set")
+_UNSET = LazyPattern(r"\$\{\{ (\w+) \}\} is not set")
 
 
 def _blank_message(message: Message) -> bool:

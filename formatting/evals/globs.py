@@ -17,13 +17,14 @@ in a set, and past MAX_MAGIC_PATTERNS patterns with wildcards the rest are not u
 
 from __future__ import annotations
 
-import re
 import threading
 from functools import lru_cache
 from typing import Protocol
 
-_MAGIC = re.compile(r"[*?\[\]{}()!@+]")
-_EXTGLOB = re.compile(r"[?*+@!]\(")
+from turnlens.formatting.patterns import LazyPattern
+
+_MAGIC = LazyPattern(r"[*?\[\]{}()!@+]")
+_EXTGLOB = LazyPattern(r"[?*+@!]\(")
 # Time one extglob pattern may take on one path (seconds). A match that overruns the first budget is tried once more
 # with the second before the pattern is dropped: a busy machine can pause a process for a moment (dropping a good
 # pattern then would change the output), while a backtracking pattern takes minutes.
@@ -102,7 +103,7 @@ def _star_variants(pattern: str) -> list[str]:
 
 # micromatch loses the literal text between a bracket holding a POSIX class and a following dot:
 # `[[:alpha:]]lain.md` behaves as `[[:alpha:]].md` (observed on the reference).
-_POSIX_CLASS_THEN_TEXT = re.compile(r"(\[[^\]/]*\[:[a-z]+:\][^\]/]*\])[^*?\[\]{}()/.!@+\\]+(?=\.)")
+_POSIX_CLASS_THEN_TEXT = LazyPattern(r"(\[[^\]/]*\[:[a-z]+:\][^\]/]*\])[^*?\[\]{}()/.!@+\\]+(?=\.)")
 
 
 BRACE_LIMIT = 1000  # paths one pattern's braces may expand to (wcmatch's own limit, which it raises past)

@@ -17,10 +17,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from turnlens.formatting.jsstr import js_json
+from turnlens.formatting.patterns import LazyPattern
 
-_ENV = re.compile(r"\$\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
-_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?")
-_VAR = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}")
+_ENV = LazyPattern(r"\$\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+_NUMBER = LazyPattern(r"-?(?:0|[1-9]\d*)(?:\.\d+)?")
+_VAR = LazyPattern(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}")
 
 _MISSING = object()
 

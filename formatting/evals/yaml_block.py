@@ -24,6 +24,7 @@ from itertools import compress
 from typing import Any
 
 from turnlens.formatting.evals.yaml_binding import ChildLines
+from turnlens.formatting.patterns import LazyPattern
 
 _KEY_CHARS = r"[A-Za-z_$][A-Za-z0-9_$-]{0,200}"
 # A plain scalar on one line: not starting with an indicator, no ": " inside, not ending with ":" or a space.
@@ -40,8 +41,8 @@ _FLOW_PAIR = rf" *({_KEY_CHARS}): +{_FLOW_SCALAR} *(?=[,}}])"
 # only its last match) and the `,` before more pairs or the closing `}`.
 _FLOW_PAIRS = re.compile(rf"{_FLOW_PAIR}(?:,{_FLOW_PAIR}(?:,{_FLOW_PAIR}(?:,{_FLOW_PAIR})?)?)?([,}}])")
 _FLOW_ITEM = rf" *{_FLOW_SCALAR} *(?=[,\]])"
-_FLOW_SEQ = re.compile(rf"\[{_FLOW_ITEM}(?:,{_FLOW_ITEM})*\]")
-_FLOW_ITEMS = re.compile(_FLOW_ITEM)
+_FLOW_SEQ = LazyPattern(rf"\[{_FLOW_ITEM}(?:,{_FLOW_ITEM})*\]")
+_FLOW_ITEMS = LazyPattern(_FLOW_ITEM)
 MAX_DEPTH = 64
 
 

@@ -16,11 +16,11 @@ from turnlens.formatting.patterns import LazyPattern
 # --- YAML 1.2 core schema --------------------------------------------------------------------------------------
 
 _INT_DEC = re.compile(r"[-+]?[0-9]+\Z")
-_INT_OCT = re.compile(r"0o[0-7]+\Z")
-_INT_HEX = re.compile(r"0x[0-9a-fA-F]+\Z")
+_INT_OCT = LazyPattern(r"0o[0-7]+\Z")
+_INT_HEX = LazyPattern(r"0x[0-9a-fA-F]+\Z")
 _FLOAT_RE = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
-_FLOAT_EXP = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+\Z")
-_FLOAT_DOT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)\Z")
+_FLOAT_EXP = LazyPattern(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+\Z")
+_FLOAT_DOT = LazyPattern(r"[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)\Z")
 _NULLS = frozenset(("", "~", "null", "Null", "NULL"))
 _TRUES = frozenset(("true", "True", "TRUE"))
 _FALSES = frozenset(("false", "False", "FALSE"))
