@@ -608,6 +608,8 @@ def _chat_lines(rendered: Rendered, profile: str) -> list[Text]:
 
 @dataclass
 class ChatDiff:
+    """Two conversations drawn side by side with their differences marked, and how their lines match up."""
+
     left: Text
     right: Text
     differences: int  # differing blocks of lines

@@ -36,6 +36,8 @@ def _unread_warnings(unread: list[tuple[str, str]], cut: list[tuple[str, str]]) 
 
 @dataclass
 class LoadedFile:
+    """One eval file of the session: its last good load, its current refusal, and what its load depends on."""
+
     path: str  # absolute
     root: str  # the repository root, which `rel` is relative to
     good: EvalFile | None = None  # last load without a file-level error

@@ -27,6 +27,8 @@ def config_path(environ: Mapping[str, str] = os.environ) -> str:
 
 @dataclass
 class Settings:
+    """The choices remembered between sessions (the theme, the results threshold), kept in the file at `path`."""
+
     path: str
     theme: str | None = None
     threshold: float | None = None

@@ -114,6 +114,8 @@ class GraderSource:
 
 @dataclass
 class Parsed:
+    """A test's graders as read, with AgentV's warnings about them and what it does without a word."""
+
     graders: list[Grader]
     warnings: list[tuple[str, int | None]]  # in AgentV's words, without its "Warning: "
     traps: list[tuple[str, int | None]] = field(default_factory=list)  # what AgentV does without a word

@@ -38,6 +38,8 @@ USE_TARGET_STEPS = 5
 
 @dataclass(frozen=True)
 class TargetMode:
+    """The mode AgentV runs a test in (lm or agent), and why."""
+
     mode: str  # "lm" or "agent"
     reason: str  # one clause: "target 'claude' (provider claude-cli, .agentv/targets.yaml)"
 

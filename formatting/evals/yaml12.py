@@ -88,6 +88,8 @@ __all__ = [
 
 @dataclass
 class YamlDoc:
+    """A parsed YAML document: its data, the reader's warnings, and where each container and child starts."""
+
     data: Any
     warnings: list[YamlWarning] = field(default_factory=list)
     # id(container) -> line of the container; id(container) -> {key: line} or [item line, ...], or one line for

@@ -134,6 +134,8 @@ class NestingError(YamlError):
 
 @dataclass(frozen=True)
 class YamlWarning:
+    """A warning the YAML reader gives and reads on (1-based line and column, when known)."""
+
     line: int | None
     column: int | None
     message: str

@@ -97,6 +97,8 @@ def has_other_than_refs(parts: list[Part]) -> bool:
 
 @dataclass(slots=True)
 class Analysis:
+    """A case's messages taken apart once for formatting: what the reference keeps, and their pieces."""
+
     kept: list[Message]  # messages the reference keeps, in order
     # format-time parts, per kept message (4.x: made only for the design profile, which renders them again; the agentv
     # profile renders from `texts`)
