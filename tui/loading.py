@@ -3,10 +3,10 @@
 Plain Python (no Textual): `load_steps` runs in a worker thread and yields `LoadStep`s, which the screen receives
 as messages and applies on the event loop; nothing here writes to the session. The order is:
 
-1. the first eval file, and when it is big, only its first cases: the engine's exporter can cut a big file at
-   case boundaries (formatting/evals/slices.py), and a JSONL dataset is cut after a line; its first slice is
-   loaded alone, with every line and case index as in the whole file, so the first case shows while the rest is
-   still being read;
+1. the first eval file, and when it is big, only its first cases: the engine can cut a big file at case
+   boundaries (formatting/evals/slices.py), and a JSONL dataset is cut after a line; its first slice is loaded
+   alone, with every line and case index as in the whole file, so the first case shows while the rest is still
+   being read (the parts after it are found as they are loaded);
 2. then the rest of that file: a big file that can be cut is loaded slice after slice, each step extending the
    previous one (the same case objects, the next cases appended), so that the parse tree of only one slice is
    alive at a time (a whole 2 MB file's tree is ~90 MB; what is kept of it ~30 MB); a file that cannot be cut is
@@ -23,16 +23,25 @@ from __future__ import annotations
 import dataclasses
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from turnlens.formatting.cancel import Cancelled, check, never
 from turnlens.formatting.dialects.format import case_summary
 from turnlens.formatting.dialects.load import load_eval_file
 from turnlens.formatting.dialects.registry import cut_at
 from turnlens.formatting.evals.files import FileReadError, read_bytes, read_head, wide_encoding
 from turnlens.formatting.evals.loader import OUT_OF_MEMORY
 from turnlens.formatting.evals.references import NOT_UTF8, decode_eval_bytes
-from turnlens.formatting.evals.slices import Slice, drop_borrowed, joined, piece, split_slices
+from turnlens.formatting.evals.slices import (
+    Slice,
+    drop_borrowed,
+    joined,
+    may_alias,
+    sized_slices,
+    slice_piece,
+    split_slices,
+)
 from turnlens.formatting.memlimit import limit_hit
 from turnlens.formatting.model import Diagnostic, EvalFile, Profile
 
@@ -45,7 +54,7 @@ CUT_FROM_BYTES = 32 * 1024
 # The slices after the first: a parse tree of ~6 MB at a time, a step per ~300 cases; small enough that the worker,
 # which stops between parts when the app quits, lets it quit within a second on a busy machine.
 SLICE_BYTES = 128 * 1024
-MAX_SLICES = 4096  # a big file's slices (of FIRST_SLICE_BYTES), joined into parts of SLICE_BYTES
+MAX_SLICES = 4096  # a big file with anchors: its slices (of FIRST_SLICE_BYTES), joined into parts of SLICE_BYTES
 JSONL_PART_BYTES = 64 * 1024  # a JSONL dataset's parts: ~1,000 short tests
 # A big file is cut before the first frame (its first cases drawn in it) up to this size; a bigger one is cut by the
 # loading worker after the first frame (cutting a 35 MB file took seconds of the event loop on a busy machine).
@@ -92,13 +101,33 @@ def _profile(profile: str) -> Profile:
     return "design" if profile == "design" else "agentv"
 
 
+class Parts:
+    """A big file's parts, in order, made as they are first taken (cutting a 50 MB suite whole took a second before
+    its first case could show) and kept: they can be gone through again."""
+
+    def __init__(self, parts: Iterable[Slice]) -> None:
+        self._source = iter(parts)
+        self._made: list[Slice] = []
+
+    def __iter__(self) -> Iterator[Slice]:
+        n = 0
+        while True:
+            if n == len(self._made):
+                part = next(self._source, None)
+                if part is None:
+                    return
+                self._made.append(part)
+            yield self._made[n]
+            n += 1
+
+
 @dataclass(frozen=True)
 class Cut:
-    """A big eval file cut at case boundaries: its text and its slices, the first one small."""
+    """A big eval file cut at case boundaries: its text and its parts, the first one small."""
 
     text: str
-    slices: list[Slice]  # as split_slices made them: `piece` needs the first one
-    parts: list[Slice]  # what is loaded, in order: the first slice, then slices joined up to SLICE_BYTES
+    first: Slice  # the first part: where the header ends (each part's text starts with it)
+    parts: Parts  # what is loaded, in order: the first part, then parts of about SLICE_BYTES
     bad_line: int | None  # the first line with bytes that are not UTF-8
     jsonl: bool = False  # a JSONL dataset: each part is (lines before it, 0, 0, start, end) of the text
 
@@ -106,27 +135,30 @@ class Cut:
         """A part's text, at its own line numbers in the file."""
         if self.jsonl:
             return "\n" * part.start_line + self.text[part.start_offset : part.end_offset]
-        return piece(self.text, self.slices, part)
+        return slice_piece(self.text, self.first, part)
+
+    def is_last(self, part: Slice) -> bool:
+        """Whether `part` runs to the end of the file (a YAML file's last slice ends one past it)."""
+        return part.end_offset >= len(self.text)
 
 
-def jsonl_parts(text: str, size: int = 0) -> list[Slice]:
+def jsonl_parts(text: str, size: int = 0) -> Iterator[Slice]:
     """A JSONL dataset cut after a line every `size` characters (JSONL_PART_BYTES): the lines before each part and
-    its offsets."""
+    its offsets, each found as it is taken."""
     size = size or JSONL_PART_BYTES
-    parts: list[Slice] = []
     start = lines = 0
     while start < len(text):
         end = text.find("\n", start + size)
         end = len(text) if end < 0 else end + 1
-        parts.append(Slice(lines, lines, 0, start, end))  # (its line count and first case are not needed)
+        yield Slice(lines, lines, 0, start, end)  # (its line count and first case are not needed)
         lines += text.count("\n", start, end)
         start = end
-    return parts
 
 
-def cut_file(path: str, dialect: str = "auto") -> Cut | None:
+def cut_file(path: str, dialect: str = "auto", cancelled: Callable[[], bool] = never) -> Cut | None:
     """A big eval file cut where the exporter would, or None when it is small, a JSONL dataset, or cannot be cut
-    safely (it is then loaded whole)."""
+    safely (it is then loaded whole). Its parts are found as they are loaded. Raises Cancelled once `cancelled()`
+    says so (the file is read, decoded and searched in steps)."""
     try:
         if os.stat(path).st_size < CUT_FROM_BYTES:
             return None  # (not read twice: most files of a folder are small)
@@ -135,26 +167,37 @@ def cut_file(path: str, dialect: str = "auto") -> Cut | None:
         return None  # the whole load words the refusal
     if len(raw) < CUT_FROM_BYTES or wide_encoding(raw) is not None or path.lower().endswith(".json"):
         return None
-    text, bad_line = decode_eval_bytes(raw)
+    check(cancelled)
+    text, bad_line = decode_eval_bytes(raw, cancelled)
     del raw
     if path.lower().endswith(".jsonl"):
-        return Cut(text, [], jsonl_parts(text), bad_line, jsonl=True)
+        parts = Parts(jsonl_parts(text))
+        return Cut(text, next(iter(parts)), parts, bad_line, jsonl=True)
     cut = cut_at(path, text, dialect)
     if cut is None:
         return None
     key = cut[0]
+    check(cancelled)
+    if not may_alias(text):
+        sized = sized_slices(text, key, FIRST_SLICE_BYTES, SLICE_BYTES, min_bytes=CUT_FROM_BYTES, cancelled=cancelled)
+        if sized is None:
+            return None
+        parts = Parts(sized)
+        return Cut(text, next(iter(parts)), parts, bad_line)
+    # A file that may hold anchors or aliases is cut whole, as the exporter cuts it (a slice borrows the earlier
+    # items whose anchors it aliases), or not at all.
     slices = split_slices(text, max(2, min(MAX_SLICES, len(text) // FIRST_SLICE_BYTES)), key, min_bytes=CUT_FROM_BYTES)
     if slices is None:
         slices = split_slices(text, 2, key, min_bytes=CUT_FROM_BYTES)  # few, big cases
     if slices is None:
         return None
-    parts = [slices[0]]
+    joined_parts = [slices[0]]
     first = 1
     for last in range(1, len(slices)):
         if slices[last].end_offset - slices[first].start_offset >= SLICE_BYTES or last == len(slices) - 1:
-            parts.append(joined(slices, first, last))
+            joined_parts.append(joined(slices, first, last))
             first = last + 1
-    return Cut(text, slices, parts, bad_line)
+    return Cut(text, slices[0], Parts(joined_parts), bad_line)
 
 
 def first_slice(path: str) -> tuple[str, int] | None:
@@ -175,7 +218,7 @@ def first_slice(path: str) -> tuple[str, int] | None:
     cut = cut_file(path)
     if cut is None:
         return None
-    return cut.part_text(cut.parts[0]), len(cut.text)
+    return cut.part_text(cut.first), len(cut.text)
 
 
 class SliceRefused(Exception):
@@ -183,14 +226,24 @@ class SliceRefused(Exception):
 
 
 def load_in_slices(
-    path: str, cut: Cut, *, repo_root: str, cwd: str | None, dialect: str, kept: int = 0, baseline: int = 0
-) -> Iterator[tuple[EvalFile, str | None]]:
+    path: str,
+    cut: Cut,
+    *,
+    repo_root: str,
+    cwd: str | None,
+    dialect: str,
+    kept: int = 0,
+    baseline: int = 0,
+    cancelled: Callable[[], bool] = never,
+) -> Iterator[tuple[EvalFile, str | None, bool]]:
     """The file loaded part after part: each EvalFile yielded is the previous one with the next part's cases
-    appended (the same case objects), the last one the whole file, or as much of it as the memory limit lets the
-    inspector keep (`kept`: cases kept of other files already); then its note says what was left out. Raises
-    SliceRefused for a part the loader refused (the whole load then says why, as it would have)."""
+    appended (the same case objects), the last one (done: True) the whole file, or as much of it as the memory
+    limit lets the inspector keep (`kept`: cases kept of other files already); then its note says what was left
+    out. Raises SliceRefused for a part the loader refused (the whole load then says why, as it would have), and
+    Cancelled before a part once `cancelled()` says so."""
     merged: EvalFile | None = None
-    for n, part in enumerate(cut.parts):
+    for part in cut.parts:
+        check(cancelled)
         loaded = load_eval_file(
             path,
             repo_root=repo_root,
@@ -206,8 +259,9 @@ def load_in_slices(
         if loaded.error is not None or (merged is not None and loaded.dialect != merged.dialect):
             raise SliceRefused
         merged = _merged(merged, loaded, cut.bad_line)
-        note = None if n == len(cut.parts) - 1 else memory_note(path, kept + len(merged.cases), baseline)
-        yield merged, note
+        last = cut.is_last(part)
+        note = None if last else memory_note(path, kept + len(merged.cases), baseline)
+        yield merged, note, last or note is not None
         if note is not None:
             return
 
@@ -275,10 +329,10 @@ def load_kept(path: str, *, repo_root: str, cwd: str | None, dialect: str) -> tu
     if cut is not None:
         last: tuple[EvalFile, str | None] | None = None
         try:
-            for step in load_in_slices(
+            for eval_file, note, _done in load_in_slices(
                 path, cut, repo_root=repo_root, cwd=cwd, dialect=dialect, baseline=resident_bytes() or 0
             ):
-                last = step  # (kept: what to show when memory runs out before the next part)
+                last = eval_file, note  # (kept: what to show when memory runs out before the next part)
             if last is not None:
                 return last
         except SliceRefused:
@@ -314,12 +368,14 @@ def load_steps(
     cwd: str | None,
     profile: str,
     dialect: str = "auto",
-    cancelled: Callable[[], bool] = lambda: False,
+    cancelled: Callable[[], bool] = never,
     first_cut: Cut | None = None,
 ) -> Iterator[LoadStep]:
     """Load `paths` (the session's files, in order) step by step; see the module's docstring. `first_cut`: the
     first file's cut, when it was made already (`quick_first`). Loading stops, saying so in the last step's note,
-    when memory in use passes MEMORY_LIMIT or runs out."""
+    when memory in use passes MEMORY_LIMIT or runs out. Once `cancelled()` says so (the app quits, the load is
+    restarted), it ends at its next look: between a big file's reading, decoding and searches, its parts, and its
+    rows, so that no step of more than a few milliseconds is made for nothing."""
     total = len(paths)
     kept = 0  # cases loaded so far
     baseline = resident_bytes() or 0  # the memory limit is on what this load adds
@@ -336,17 +392,23 @@ def load_steps(
                         head_rows = tuple(case_row(f"0:{c.index}", head, c.index, profile) for c in head.cases)
                         yield LoadStep(0, path, head, head_rows, True, True, 0, total)
                     del head, first
-            cut = first_cut if number == 0 and first_cut is not None else cut_file(path, dialect)
+            cut = first_cut if number == 0 and first_cut is not None else cut_file(path, dialect, cancelled)
             eval_file: EvalFile | None = None
             note = None
             if cut is not None:
                 rows: list[CaseRow] = []
                 parts = load_in_slices(
-                    path, cut, repo_root=repo_root, cwd=cwd, dialect=dialect, kept=kept, baseline=baseline
+                    path,
+                    cut,
+                    repo_root=repo_root,
+                    cwd=cwd,
+                    dialect=dialect,
+                    kept=kept,
+                    baseline=baseline,
+                    cancelled=cancelled,
                 )
                 try:
-                    for n, (part, note) in enumerate(parts):
-                        done = n == len(cut.parts) - 1 or note is not None
+                    for n, (part, note, done) in enumerate(parts):
                         for last in _rows_in_batches(
                             number,
                             path,
@@ -377,6 +439,8 @@ def load_steps(
             kept += len(eval_file.cases)
             if note is not None:
                 return
+    except Cancelled:
+        return
     except MemoryError:
         if last is not None:
             yield dataclasses.replace(
@@ -408,10 +472,10 @@ def _rows_in_batches(
     cases = eval_file.cases if eval_file.error is None else []
     sent = time.perf_counter()
     for case in cases[len(rows) :]:
+        if cancelled():
+            return
         rows.append(case_row(f"{number}:{case.index}", eval_file, case.index, profile))
         if time.perf_counter() - sent > ROW_BATCH_SECONDS and len(rows) < len(cases):
-            if cancelled():
-                return
             yield LoadStep(number, path, eval_file, tuple(rows), partial, False, files_done - 1, total, extends)
             extends = True  # the same eval_file again: only rows added
             sent = time.perf_counter()

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import codecs
 import os
+from collections.abc import Callable
 from typing import Any
 
+from turnlens.formatting.cancel import check, never
 from turnlens.formatting.evals.files import FileReadError, read_bytes, real_outside
 from turnlens.formatting.evals.paths import dirs_up
 
@@ -55,12 +57,13 @@ def os_error_text(exc: OSError, path: str, op: str = "open") -> str:
 _DECODE_PIECE = 1 << 20  # bytes decoded at a time, in a big file
 
 
-def decode_eval_bytes(raw: bytes) -> tuple[str, int | None]:
+def decode_eval_bytes(raw: bytes, cancelled: Callable[[], bool] = never) -> tuple[str, int | None]:
     """Text as the reference decodes it, and the line of the first invalid UTF-8 byte (None when valid). A big
     file is decoded a piece at a time: one decode holds the GIL throughout (the inspector's loading thread decoding
-    a 50 MB file held its event loop, and `q`, for most of a second on a busy machine)."""
+    a 50 MB file held its event loop, and `q`, for most of a second on a busy machine). Raises Cancelled between
+    pieces once `cancelled()` says so."""
     try:
-        return _decoded_in_pieces(raw), None
+        return _decoded_in_pieces(raw, cancelled), None
     except UnicodeDecodeError:
         pass
     bad = 0
@@ -71,13 +74,16 @@ def decode_eval_bytes(raw: bytes) -> tuple[str, int | None]:
     return raw.decode("utf-8", errors="replace"), raw.count(b"\n", 0, bad) + 1
 
 
-def _decoded_in_pieces(raw: bytes) -> str:
+def _decoded_in_pieces(raw: bytes, cancelled: Callable[[], bool]) -> str:
     """raw.decode("utf-8"), _DECODE_PIECE bytes at a time (the GIL let go between them)."""
     if len(raw) <= _DECODE_PIECE:
         return raw.decode("utf-8")
     decoder = codecs.getincrementaldecoder("utf-8")()
     view = memoryview(raw)
-    pieces = [decoder.decode(view[at : at + _DECODE_PIECE]) for at in range(0, len(raw), _DECODE_PIECE)]
+    pieces = []
+    for at in range(0, len(raw), _DECODE_PIECE):
+        check(cancelled)
+        pieces.append(decoder.decode(view[at : at + _DECODE_PIECE]))
     pieces.append(decoder.decode(b"", final=True))
     return "".join(pieces)
 

@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
+from turnlens.formatting.cancel import check, never
 from turnlens.formatting.jsstr import JS_WHITESPACE
 
 if TYPE_CHECKING:
@@ -100,7 +101,75 @@ def split_slices(
     `key`: the top-level list that is cut (`evalcases`, or `tests` for an AgentV 4 suite); `min_bytes`: a shorter
     text is not cut (the inspector cuts smaller files than the exporter: tui/loading.py); `last_share`: the last
     slice's number of cases, as a multiple of the others'."""
-    if parts < 2 or len(text) < min_bytes:
+    if parts < 2:
+        return None
+    items = _items(text, key, min_bytes)
+    if items is None:
+        return None
+    head_end, first_start, item = items
+    start_offsets = [m.start() + 1 for m in item.finditer(text, first_start)]
+    if len(start_offsets) < parts * 8:
+        return None
+    step = len(start_offsets) / (parts - 1 + last_share)
+    firsts = [int(k * step) for k in range(parts)]
+    total_lines = text.count("\n") + 1
+    bounds = _line_numbers(text, [start_offsets[f] for f in firsts]) + [total_lines]
+    bounds[0] = text.count("\n", 0, head_end)
+    offsets = [start_offsets[f] for f in firsts] + [len(text) + 1]
+    offsets[0] = head_end
+    borrowed: list[tuple[Borrowed, ...]] = [()] * parts
+    if _has_yaml_token(text, "&*"):
+        found = _borrowed_items(text, head_end, start_offsets, firsts)
+        if found is None:
+            return None
+        borrowed = found
+    return [Slice(bounds[k], bounds[k + 1], firsts[k], offsets[k], offsets[k + 1], borrowed[k]) for k in range(parts)]
+
+
+def sized_slices(
+    text: str,
+    key: str,
+    first_size: int,
+    size: int,
+    *,
+    min_bytes: int = MIN_PARALLEL_BYTES,
+    cancelled: Callable[[], bool] = never,
+) -> Iterator[Slice] | None:
+    """The text cut as split_slices cuts it, but into slices of about `size` characters (the first one `first_size`),
+    each ended by the first item that starts that far on, made one at a time as they are taken: the inspector's first
+    case need not wait for the end of a 50 MB file to be found, and no step holds the GIL long (finding a million
+    items at once was one loop of a second, or several on a busy machine). None when the text cannot be
+    cut, or may hold an anchor or alias (split_slices cuts those: a slice may need an earlier item's anchor).
+    The checks that it can be cut are made at once, through the whole text; they raise Cancelled once `cancelled()`
+    says so. A slice then takes a search through its own text: the caller looks between them."""
+    if _has_yaml_token(text, "&*"):
+        return None
+    items = _items(text, key, min_bytes, cancelled)
+    if items is None:
+        return None
+    head_end, first_start, item = items
+
+    def slices() -> Iterator[Slice]:
+        start, line, case, length = head_end, text.count("\n", 0, head_end), 0, first_size
+        while start <= len(text):
+            # The next slice's first item: `length` on and after this slice's first (its match starts with the line
+            # break before it, so it is searched from one character earlier).
+            found = item.search(text, max(start + length, first_start + 2) - 1)
+            end = len(text) + 1 if found is None else found.start() + 1
+            cases = len(item.findall(text, max(start - 1, first_start), end - 1))
+            lines = text.count("\n", start, end - 1 if found is None else end) + (found is None)
+            yield Slice(line, line + lines, case, start, end)
+            start, line, case, length = end, line + lines, case + cases, size
+
+    return slices()
+
+
+def _items(
+    text: str, key: str, min_bytes: int, cancelled: Callable[[], bool] = never
+) -> tuple[int, int, re.Pattern[str]] | None:
+    """Where the header ends, where the items begin (the line break before the first) and the pattern of an item's
+    start, when the text can be cut at its `key` list's items (see the module's docstring); else None."""
+    if len(text) < min_bytes:
         return None
     if text.startswith(("---", "...", "%")) or _has_yaml_token(text, "!"):
         return None  # a directive or document marker; a tag
@@ -120,29 +189,12 @@ def split_slices(
     # Every content line after the first item must be an item start at `indent`, or indented deeper than it: so
     # the key is not written again, and (items indented) no document marker or directive is there. Before the first
     # item, one search for those; with items at column 0 (a marker `---` could pass for one), one in the whole text.
-    if _search_by_lines(_DOCUMENT_MARKER, text, 0, len(text) if indent == 0 else first.start()):
+    if _search_by_lines(_DOCUMENT_MARKER, text, 0, len(text) if indent == 0 else first.start(), cancelled):
         return None
     shallower = re.compile(rf"\n {{0,{indent - 1}}}[^ \t\r\n#]") if indent else re.compile(r"\n[^ \t\r\n#-]")
-    if _search_by_lines(shallower, text, first.start(), len(text)):
+    if _search_by_lines(shallower, text, first.start(), len(text), cancelled):
         return None
-    item = re.compile(rf"\n {{{indent}}}-(?=[ \t]|\r?\n|\Z)")
-    start_offsets = [m.start() + 1 for m in item.finditer(text, first.start())]
-    if len(start_offsets) < parts * 8:
-        return None
-    step = len(start_offsets) / (parts - 1 + last_share)
-    firsts = [int(k * step) for k in range(parts)]
-    total_lines = text.count("\n") + 1
-    bounds = _line_numbers(text, [start_offsets[f] for f in firsts]) + [total_lines]
-    bounds[0] = text.count("\n", 0, head_end)
-    offsets = [start_offsets[f] for f in firsts] + [len(text) + 1]
-    offsets[0] = head_end
-    borrowed: list[tuple[Borrowed, ...]] = [()] * parts
-    if _has_yaml_token(text, "&*"):
-        found = _borrowed_items(text, head_end, start_offsets, firsts)
-        if found is None:
-            return None
-        borrowed = found
-    return [Slice(bounds[k], bounds[k + 1], firsts[k], offsets[k], offsets[k + 1], borrowed[k]) for k in range(parts)]
+    return head_end, first.start(), re.compile(rf"\n {{{indent}}}-(?=[ \t]|\r?\n|\Z)")
 
 
 # An anchor (&name) or alias (*name) where YAML could read one: after a space, a line break or a flow indicator (a
@@ -424,12 +476,16 @@ def drop_borrowed(
 _SEARCH_PIECE = 1 << 20  # characters a search of a big text goes through at a time
 
 
-def _search_by_lines(pattern: re.Pattern[str], text: str, start: int, end: int) -> re.Match[str] | None:
+def _search_by_lines(
+    pattern: re.Pattern[str], text: str, start: int, end: int, cancelled: Callable[[], bool] = never
+) -> re.Match[str] | None:
     """pattern.search(text, start, end) for a pattern whose match starts with a line break and holds no other: made
     in pieces of about _SEARCH_PIECE characters that end before a line break (so no match spans two), letting go of
     the GIL between them. One search through a 50 MB suite held it for half a second on a busy machine, and with it
-    the inspector's event loop, which its loading thread shares."""
+    the inspector's event loop, which its loading thread shares. Raises Cancelled between pieces once `cancelled()`
+    says so."""
     while start < end:
+        check(cancelled)
         stop = text.find("\n", min(start + _SEARCH_PIECE, end), end)
         stop = end if stop < 0 else stop
         found = pattern.search(text, start, stop)

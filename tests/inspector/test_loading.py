@@ -257,13 +257,13 @@ def test_a_big_file_loaded_in_slices_is_its_whole_load(tmp_path, monkeypatch, ma
     monkeypatch.setattr(loading, "JSONL_PART_BYTES", 64 * 1024)
     path = str(make(tmp_path))
     cut = loading.cut_file(path)
-    assert cut is not None and len(cut.parts) >= 3
+    assert cut is not None and len(list(cut.parts)) >= 3
     assert (make is big_anchored_suite) == any(part.borrowed for part in cut.parts)
     # (the memory limit measured from now: a test process that ran many apps before may hold 256 MiB already)
     baseline = loading.resident_bytes() or 0
     parts = [
         part
-        for part, _ in loading.load_in_slices(
+        for part, _, _ in loading.load_in_slices(
             path, cut, repo_root=str(tmp_path), cwd=None, dialect="auto", baseline=baseline
         )
     ]
@@ -285,12 +285,12 @@ def test_a_mid_size_file_is_cut_for_the_first_frame_too(tmp_path):
     path = big_eval(tmp_path, cases=80)
     assert loading.CUT_FROM_BYTES < path.stat().st_size < MIN_PARALLEL_BYTES
     quick, cut = loading.quick_first(str(path))
-    assert quick and cut is not None and len(cut.parts) >= 2
+    assert quick and cut is not None and len(list(cut.parts)) >= 2
     baseline = loading.resident_bytes() or 0  # (as above)
     sliced = loading.load_in_slices(
         str(path), cut, repo_root=str(tmp_path), cwd=None, dialect="auto", baseline=baseline
     )
-    parts = [p for p, _ in sliced]
+    parts = [p for p, _, _ in sliced]
     assert 0 < len(parts[0].cases) < len(parts[-1].cases)
     assert parts[-1].cases == load_eval_file(path, repo_root=str(tmp_path)).cases
 
@@ -438,3 +438,59 @@ async def test_out_of_memory_in_the_case_list_stops_loading_with_a_banner(tmp_pa
         await wait_for(pilot, lambda: screen.loaded, "the load to end")
         assert "(out of memory: " in str(screen.query_one("#banner").render())
         assert screen.current is not None
+
+
+@pytest.mark.parametrize("make", [big_suite, big_jsonl])
+def test_a_cancelled_load_ends_at_its_next_look_without_reading_on(tmp_path, monkeypatch, make):
+    """Once `cancelled()` says so (the app quits), the load ends at its next look: no further part is loaded, no
+    further row made, whatever is left of the file. A row at a time here, so the look between rows is seen."""
+    monkeypatch.setattr(loading, "SLICE_BYTES", 16 * 1024)
+    monkeypatch.setattr(loading, "JSONL_PART_BYTES", 16 * 1024)
+    monkeypatch.setattr(loading, "ROW_BATCH_SECONDS", -1)  # a step after every row
+    path = str(make(tmp_path))
+    loads: list[str] = []
+    rows: list[str] = []
+    real_load, real_row = loading.load_eval_file, loading.case_row
+    monkeypatch.setattr(loading, "load_eval_file", lambda p, **kw: loads.append(p) or real_load(p, **kw))
+    monkeypatch.setattr(loading, "case_row", lambda key, *args: rows.append(key) or real_row(key, *args))
+    stop = threading.Event()
+    steps = loading.load_steps([path], repo_root=str(tmp_path), cwd=None, profile="agentv", cancelled=stop.is_set)
+    for _ in range(3):
+        step = next(steps)
+    assert step.partial and not step.rows_done
+    made = (len(loads), len(rows))
+    stop.set()
+    assert list(steps) == []
+    assert (len(loads), len(rows)) == made and len(rows) < 3000
+
+
+def test_cutting_a_big_file_ends_at_its_next_look_once_cancelled(tmp_path):
+    """A file of megabytes is decoded and searched in steps, with a look between them: cancelled at any look,
+    cutting ends there (Cancelled), and load_steps ends without a step."""
+    from turnlens.formatting.cancel import Cancelled
+
+    path = str(big_suite(tmp_path, tests=20000))
+    assert Path(path).stat().st_size > 1 << 20  # (decoded and searched a MiB at a time)
+    looks = 0
+
+    def counted() -> bool:
+        nonlocal looks
+        looks += 1
+        return False
+
+    assert loading.cut_file(path, cancelled=counted) is not None
+    every = looks
+    assert every >= 6
+    for stop_at in range(1, every + 1):
+        looks = 0
+
+        def cancelled(stop_at: int = stop_at) -> bool:
+            nonlocal looks
+            looks += 1
+            return looks >= stop_at
+
+        with pytest.raises(Cancelled):
+            loading.cut_file(path, cancelled=cancelled)
+        assert looks == stop_at  # (not one more step made)
+    steps = loading.load_steps([path], repo_root=str(tmp_path), cwd=None, profile="agentv", cancelled=lambda: True)
+    assert list(steps) == []

@@ -1,0 +1,58 @@
+"""sized_slices: a file cut one slice at a time (the inspector's big files) gives slices numbered as in the whole
+text (their first line and first case), contiguous, each at least one item, and cuts only what split_slices cuts."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from turnlens.formatting.evals.slices import Slice, sized_slices
+
+
+def suite(tests: int, *, indent: int = 2, crlf: bool = False, comments: bool = False) -> str:
+    pad = " " * indent
+    lines = ["name: sized", "# a header comment", "tests:"]
+    if comments:
+        lines += ["", "# before the first item"]
+    for n in range(tests):
+        lines += [f"{pad}- id: t{n}", f"{pad}  criteria: ok {n}", f"{pad}  input:"]
+        lines += [f"{pad}    - role: user", f"{pad}      content: |", f"{pad}        line one", "", f"{pad}        -x"]
+        if comments and n % 3 == 0:
+            lines += ["# between items", ""]
+    return ("\r\n" if crlf else "\n").join(lines) + "\n"
+
+
+def expected(text: str, slices: list[Slice], indent: int) -> None:
+    """Each slice's numbers from the whole text."""
+    items = [m.start() + 1 for m in re.finditer(rf"\n {{{indent}}}-(?=[ \t]|\r?\n|\Z)", text)]
+    assert slices[0].start_offset == text.index("\n", text.index("\ntests:") + 1) + 1  # after the key's line
+    assert slices[0].start_line == text.count("\n", 0, slices[0].start_offset)
+    assert slices[-1].end_offset == len(text) + 1 and slices[-1].end_line == text.count("\n") + 1
+    for k, piece in enumerate(slices):
+        assert piece.end_offset > piece.start_offset
+        if k:
+            assert piece.start_offset == slices[k - 1].end_offset and piece.start_line == slices[k - 1].end_line
+            assert piece.start_offset in items and piece.start_line == text.count("\n", 0, piece.start_offset)
+        assert piece.first_case == sum(1 for start in items if start < piece.start_offset)
+
+
+@pytest.mark.parametrize("options", [{}, {"indent": 0}, {"indent": 4}, {"crlf": True}, {"comments": True}], ids=repr)
+@pytest.mark.parametrize("sizes", [(1, 1), (300, 1000), (5000, 20000)])
+def test_sized_slices_number_lines_and_cases_as_the_whole_text(options, sizes):
+    text = suite(200, **options)
+    made = sized_slices(text, "tests", *sizes, min_bytes=0)
+    assert made is not None
+    slices = list(made)
+    expected(text, slices, options.get("indent", 2))
+    assert len(slices) > 1 and (len(slices) == 200 or sizes != (1, 1))  # (at least an item each)
+
+
+def test_what_is_not_cut_whole_is_not_cut_here_either():
+    text = suite(100)
+    assert sized_slices(text + "after: a key after the list\n", "tests", 100, 100, min_bytes=0) is None
+    assert sized_slices(text.replace("ok 5", "!tagged 5"), "tests", 100, 100, min_bytes=0) is None
+    assert sized_slices(text, "tests", 100, 100, min_bytes=len(text) + 1) is None
+    # Anchors and aliases: left to split_slices, which lends a slice the earlier items its aliases take.
+    anchored = text.replace("criteria: ok 5\n", "criteria: &five ok 5\n").replace("ok 70\n", "*five\n")
+    assert sized_slices(anchored, "tests", 100, 100, min_bytes=0) is None
