@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 from collections.abc import Iterable, Iterator, Mapping
 from typing import IO, TYPE_CHECKING, Any, BinaryIO, Protocol
 
@@ -631,15 +632,6 @@ def _write_rows(out: BinaryIO, rows: list[tuple[bytes, list[str]]], quiet: bool)
     _write_chunks(out, _chunked(rows, quiet))
 
 
-# Parallel runs still open (their workers are stopped when the export ends early).
-_open_runs: list[DeferredSlices] = []
-
-
-def _close_runs() -> None:
-    while _open_runs:
-        _open_runs.pop().close()
-
-
 def _expand_folders(args: ExportOptions) -> tuple[list[str], list[str]]:
     """Every path named; a folder gives the eval files discovered in it (dialects/discover.py), relative to the cwd.
     Also the folders in which none was found. A candidate file that could not be read or sniffed is named on
@@ -674,7 +666,16 @@ def export_eval_files(args: ExportOptions) -> int:
     try:
         return _export_eval_files(args)
     finally:
-        _close_runs()  # (workers still running when the export ends early are stopped)
+        _end_workers()
+
+
+def _end_workers() -> None:
+    """Every worker process the export forked ended and waited for (bounded), however the export ends: done, a
+    refused file, Ctrl-C, a closed output, an error. (Nothing was forked if the module that forks was never
+    imported: not imported for that.)"""
+    parallel = sys.modules.get("turnlens.formatting.export.parallel")
+    if parallel is not None:
+        parallel.end_children()
 
 
 def _export_eval_files(args: ExportOptions) -> int:

@@ -191,27 +191,25 @@ class DeferredSlices:
         """Ctrl-C while child `number` may be writing: it stops after the chunk of whole rows it is writing (or
         writes nothing when it was not told to start yet), and is waited for, so the output never ends with a cut
         row."""
+        import select
+
         from turnlens.formatting.export import output
 
         pid, report_r, go_w = self._children.pop(number)
         with output.whole():
             os.close(go_w)  # not told to start yet: now it never will
-            try:
-                os.kill(pid, signal.SIGINT)
-            except OSError:
-                pass
-            os.read(report_r, 1)
+            _kill(pid, signal.SIGINT)
+            # Bounded: a reader that stopped reading (a suspended pager) must not hold the export forever; past
+            # this the child is killed, its chunk perhaps cut.
+            if not select.select([report_r], [], [], WRITER_STOP_SECONDS)[0]:
+                _kill(pid)
             os.close(report_r)
-            os.waitpid(pid, 0)
+            _wait([pid])
 
     def close(self) -> None:
         """Stop every child that has not written (it writes nothing), and reap the children that have exited."""
         for number in list(self._children):
-            pid = self._children[number][0]
-            try:
-                os.kill(pid, signal.SIGKILL)  # its work is no longer wanted
-            except OSError:
-                pass
+            _kill(self._children[number][0])  # its work is no longer wanted
             self._reap(number, wait=False)
         self._local.clear()
         self._worked.clear()
@@ -222,23 +220,77 @@ class DeferredSlices:
         os.close(go_w)
         os.close(report_r)
         if wait:
-            os.waitpid(pid, 0)
-        else:
-            _exiting.append(pid)
+            _wait([pid])
 
 
-# Children that were let go but not waited for: reaped (without blocking) when a run closes or a new one starts.
-_exiting: list[int] = []
+# Every child forked here and not waited for yet. One that was let go (it reported, or was killed) is reaped
+# without blocking when a run closes or a new one starts, and end_children waits for them all before the export
+# ends: a process never exits leaving a worker running, or one that exited unreaped.
+_forked: set[int] = set()
+
+# How long end_children waits for the workers (killed, they take a few ms each), and _stop_writer for one to finish
+# the chunk of whole rows it is writing, before giving up on it: never a hang.
+END_CHILDREN_SECONDS = 10.0
+WRITER_STOP_SECONDS = 10.0
 
 
 def _reap_exited() -> None:
-    for pid in list(_exiting):
+    for pid in list(_forked):
         try:
             done, _status = os.waitpid(pid, os.WNOHANG)
-        except ChildProcessError:
+        except ChildProcessError:  # (not ours after all)
             done = pid
         if done:
-            _exiting.remove(pid)
+            _forked.discard(pid)
+
+
+def _kill(pid: int, signum: int = signal.SIGKILL) -> None:
+    """Signal a child not reaped yet (a reaped one's pid may be another process's by now)."""
+    if pid not in _forked:
+        return
+    try:
+        os.kill(pid, signum)
+    except OSError:  # (gone already)
+        pass
+
+
+def _wait(pids: list[int], timeout: float = END_CHILDREN_SECONDS) -> list[int]:
+    """Wait for the children `pids` to exit (reaping them), at most `timeout` seconds in all; returns those still
+    running then. Ctrl-C meanwhile is held until the wait is over (then raised as usual)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    pause = 0.0005
+    left = list(pids)
+    old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        while True:
+            for pid in list(left):
+                try:
+                    done, _status = os.waitpid(pid, os.WNOHANG)
+                except ChildProcessError:
+                    done = pid
+                if done:
+                    left.remove(pid)
+                    _forked.discard(pid)
+            now = time.monotonic()
+            if not left or now >= deadline:
+                return left
+            time.sleep(min(pause, deadline - now))
+            pause = min(pause * 2, 0.05)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
+
+
+def end_children(timeout: float = END_CHILDREN_SECONDS) -> list[int]:
+    """Every child this process forked and has not waited for killed (the export is over: what they had to write
+    is written, or no longer wanted) and waited for, at most `timeout` seconds; returns those that outlived it
+    (none, unless the system could not end them). For every way an export ends: done, refused, Ctrl-C, a closed
+    output, an error."""
+    pids = sorted(_forked)
+    for pid in pids:
+        _kill(pid)
+    return _wait(pids, timeout)
 
 
 def _child(
@@ -386,25 +438,18 @@ class SlicePool:
         pid, report_r, task_w = self._workers.pop(place)
         os.close(task_w)
         os.close(report_r)
-        try:
-            os.waitpid(pid, 0)
-        except ChildProcessError:
-            pass
+        _wait([pid])
 
     def close(self) -> None:
         """Every worker told to end (stopped at once when its work is no longer wanted) and waited for."""
+        pids = []
         for place in list(self._workers):
             pid, report_r, task_w = self._workers.pop(place)
             os.close(task_w)  # a worker waiting for a slice ends
-            try:
-                os.kill(pid, signal.SIGKILL)  # one still working: its work is no longer wanted
-            except OSError:
-                pass
+            _kill(pid)  # one still working: its work is no longer wanted
             os.close(report_r)
-            try:
-                os.waitpid(pid, 0)
-            except ChildProcessError:
-                pass
+            pids.append(pid)
+        _wait(pids)
 
 
 _LOST = object()
@@ -437,6 +482,8 @@ def _fork_with_sigint_blocked() -> int:
     pid = -1
     try:
         pid = os.fork()
+        if pid > 0:
+            _forked.add(pid)  # (before Ctrl-C can interrupt: end_children finds it whatever happens next)
     finally:
         if pid != 0:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})

@@ -400,3 +400,100 @@ def test_a_datasets_rows_reach_a_file_a_pipe_and_a_file_opened_to_append_alike(b
     piped = subprocess.run(command, cwd=path.parent, capture_output=True, env=env, check=True).stdout
     assert into_file.read_bytes() == piped == expected and expected.count(b"\n") > 1000
     assert appended.read_bytes() == b"before\n" + expected
+
+
+def _export_in_own_group(path: Path, stderr: Path, code: str | None = None) -> subprocess.Popen:
+    """The export of `path` in a process group of its own (as a shell starts a pipeline), stdout piped, stderr to a
+    file (an export in rounds writes every warning before its first row: a pipe read later would fill up)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = ["-m", "turnlens", "export"] if code is None else ["-c", code]
+    with stderr.open("wb") as err:
+        return subprocess.Popen(
+            [sys.executable, *command, str(path), "--repo-root", str(path.parent)],
+            cwd=path.parent,
+            stdout=subprocess.PIPE,
+            stderr=err,
+            env=env,
+            start_new_session=True,
+        )
+
+
+def _assert_no_survivor(proc: subprocess.Popen) -> None:
+    """The export has exited (and was reaped here): no process is left in its group, not even an exited worker
+    that was never waited for (a zombie still counts for kill). No sleep: the export waits for its workers itself."""
+    assert proc.poll() is not None
+    with pytest.raises(ProcessLookupError):
+        os.killpg(proc.pid, 0)
+
+
+ROUNDS = (
+    "import sys, turnlens.formatting.export.evals as e; from turnlens.tui.export_cli import main; "
+    "e.MAX_SLICE_BYTES = e.JSONL_SLICE_BYTES = 40 * 1024; main(sys.argv[1:], exit_process=True)"
+)
+
+
+@pytest.mark.parametrize("how", ["one round", "rounds"])
+@pytest.mark.parametrize("ending", ["done", "refused", "stdout closed", "ctrl-c"])
+def test_no_worker_outlives_a_sliced_yaml_export(built, tmp_path, how, ending):
+    """Whichever way a sliced YAML export ends (written to the end, a refused slice, its reader gone after one row as
+    with `| head -1`, Ctrl-C to the whole group while rows are written), it exits with every worker it forked ended
+    and reaped."""
+    import signal
+
+    path = built.file(big_eval, broken_at=400) if ending == "refused" else built.file(big_eval)
+    proc = _export_in_own_group(path, tmp_path / "stderr", ROUNDS if how == "rounds" else None)
+    assert proc.stdout is not None
+    if ending == "stdout closed":
+        first = proc.stdout.readline()
+        proc.stdout.close()
+        proc.wait(timeout=60)
+        assert first.startswith(b"{") and proc.returncode == 0
+    elif ending == "ctrl-c":
+        first = proc.stdout.readline()  # rows are being written: the workers hold the rest
+        os.killpg(proc.pid, signal.SIGINT)
+        proc.communicate(timeout=60)
+        assert first.startswith(b"{") and proc.returncode == 130
+        assert b"interrupted" in (tmp_path / "stderr").read_bytes()
+    else:
+        proc.communicate(timeout=60)
+        assert proc.returncode == (1 if ending == "refused" else 0)
+    assert b"Traceback" not in (tmp_path / "stderr").read_bytes()
+    _assert_no_survivor(proc)
+
+
+def test_no_worker_outlives_a_jsonl_dataset_export_whose_reader_left(built, tmp_path):
+    path = built.file(big_jsonl)
+    proc = _export_in_own_group(path, tmp_path / "stderr", ROUNDS)
+    assert proc.stdout is not None
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    proc.wait(timeout=60)
+    assert first.startswith(b"{") and proc.returncode == 0
+    _assert_no_survivor(proc)
+
+
+ABANDONED = r"""
+import os, sys
+from turnlens.formatting.evals.slices import split_slices
+from turnlens.formatting.export import parallel
+text = open(sys.argv[1]).read()
+slices = split_slices(text, 3)
+run = parallel.DeferredSlices(text, slices, lambda piece, n: n, lambda r: r, lambda r: None, here=True)
+run.emit(0)  # its worker reported and was let go, not waited for
+# run is never closed (an error between its start and its end): end_children still ends and reaps every worker
+print(parallel.end_children(), sorted(parallel._forked))
+try:
+    os.waitpid(-1, os.WNOHANG)
+except ChildProcessError:
+    print("no child")
+"""
+
+
+def test_end_children_ends_and_reaps_the_workers_of_a_run_never_closed(built):
+    path = built.file(big_eval)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run(
+        [sys.executable, "-c", ABANDONED, str(path)], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["[] []", "no child"]
