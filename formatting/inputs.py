@@ -60,20 +60,19 @@ def path_kind(path: str) -> PathKind:
     if os.path.isdir(path):
         if is_run_folder(path):
             return PathKind.RUN_FOLDER
-        from turnlens.formatting.results.discover import holds_results  # (a folder's runs: the bigger module)
+        if ".agentv" not in os.path.abspath(path).split(os.sep):
+            from turnlens.formatting.dialects.discover import has_eval_files  # (wcmatch: only for a folder)
 
-        if ".agentv" in os.path.abspath(path).split(os.sep):
-            # A folder of runs there holds one artifact folder per test: walking them for eval files took minutes.
-            return PathKind.RESULTS_FOLDER if holds_results(path) else PathKind.EVAL_FOLDER
-        from turnlens.formatting.dialects.discover import has_eval_files  # (wcmatch: only for a folder)
+            # A run folder holds each test as AgentV ran it (`task/EVAL.yaml`): those bundles are results, not eval
+            # files, so a copied results folder (CI artifacts, outside .agentv) is results too. Eval files first:
+            # that search stops at the first one, where looking for results first read every file of a folder of
+            # 3,000 eval files before the inspector's first frame.
+            if has_eval_files(path, skip_folder=is_run_folder):
+                return PathKind.EVAL_FOLDER
+        # (A folder of runs in .agentv holds one artifact folder per test: walking them for eval files took minutes.)
+        from turnlens.formatting.results.discover import holds_results  # (only now: a folder of eval files has none)
 
-        # A run folder holds each test as AgentV ran it (`task/EVAL.yaml`): those bundles are results, not eval
-        # files, so a copied results folder (CI artifacts, outside .agentv) is results too. Eval files first: that
-        # search stops at the first one, where looking for results first read every file of a folder of 3,000 eval
-        # files before the inspector's first frame.
-        if not has_eval_files(path, skip_folder=is_run_folder) and holds_results(path):
-            return PathKind.RESULTS_FOLDER
-        return PathKind.EVAL_FOLDER
+        return PathKind.RESULTS_FOLDER if holds_results(path) else PathKind.EVAL_FOLDER
     if os.path.isfile(path) and (is_results_file(path) or is_blank_json_lines(path)):
         return PathKind.RESULTS_FILE
     return PathKind.EVAL_FILE
