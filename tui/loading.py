@@ -33,15 +33,7 @@ from turnlens.formatting.dialects.registry import cut_at
 from turnlens.formatting.evals.files import FileReadError, read_bytes, read_head, wide_encoding
 from turnlens.formatting.evals.loader import OUT_OF_MEMORY
 from turnlens.formatting.evals.references import NOT_UTF8, decode_eval_bytes
-from turnlens.formatting.evals.slices import (
-    Slice,
-    drop_borrowed,
-    joined,
-    may_alias,
-    sized_slices,
-    slice_piece,
-    split_slices,
-)
+from turnlens.formatting.evals.slices import Slice, drop_borrowed, sized_slices, slice_piece
 from turnlens.formatting.memlimit import limit_hit
 from turnlens.formatting.model import Diagnostic, EvalFile, Profile
 
@@ -54,7 +46,6 @@ CUT_FROM_BYTES = 32 * 1024
 # The slices after the first: a parse tree of ~6 MB at a time, a step per ~300 cases; small enough that the worker,
 # which stops between parts when the app quits, lets it quit within a second on a busy machine.
 SLICE_BYTES = 128 * 1024
-MAX_SLICES = 4096  # a big file with anchors: its slices (of FIRST_SLICE_BYTES), joined into parts of SLICE_BYTES
 JSONL_PART_BYTES = 64 * 1024  # a JSONL dataset's parts: ~1,000 short tests
 # A big file is cut before the first frame (its first cases drawn in it) up to this size; a bigger one is cut by the
 # loading worker after the first frame (cutting a 35 MB file took seconds of the event loop on a busy machine).
@@ -176,28 +167,12 @@ def cut_file(path: str, dialect: str = "auto", cancelled: Callable[[], bool] = n
     cut = cut_at(path, text, dialect)
     if cut is None:
         return None
-    key = cut[0]
     check(cancelled)
-    if not may_alias(text):
-        sized = sized_slices(text, key, FIRST_SLICE_BYTES, SLICE_BYTES, min_bytes=CUT_FROM_BYTES, cancelled=cancelled)
-        if sized is None:
-            return None
-        parts = Parts(sized)
-        return Cut(text, next(iter(parts)), parts, bad_line)
-    # A file that may hold anchors or aliases is cut whole, as the exporter cuts it (a slice borrows the earlier
-    # items whose anchors it aliases), or not at all.
-    slices = split_slices(text, max(2, min(MAX_SLICES, len(text) // FIRST_SLICE_BYTES)), key, min_bytes=CUT_FROM_BYTES)
-    if slices is None:
-        slices = split_slices(text, 2, key, min_bytes=CUT_FROM_BYTES)  # few, big cases
-    if slices is None:
+    sized = sized_slices(text, cut[0], FIRST_SLICE_BYTES, SLICE_BYTES, min_bytes=CUT_FROM_BYTES, cancelled=cancelled)
+    if sized is None:
         return None
-    joined_parts = [slices[0]]
-    first = 1
-    for last in range(1, len(slices)):
-        if slices[last].end_offset - slices[first].start_offset >= SLICE_BYTES or last == len(slices) - 1:
-            joined_parts.append(joined(slices, first, last))
-            first = last + 1
-    return Cut(text, slices[0], Parts(joined_parts), bad_line)
+    parts = Parts(sized)
+    return Cut(text, next(iter(parts)), parts, bad_line)
 
 
 def first_slice(path: str) -> tuple[str, int] | None:

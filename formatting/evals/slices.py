@@ -138,16 +138,18 @@ def sized_slices(
     """The text cut as split_slices cuts it, but into slices of about `size` characters (the first one `first_size`),
     each ended by the first item that starts that far on, made one at a time as they are taken: the inspector's first
     case need not wait for the end of a 50 MB file to be found, and no step holds the GIL long (finding a million
-    items at once was one loop of a second, or several on a busy machine). None when the text cannot be
-    cut, or may hold an anchor or alias (split_slices cuts those: a slice may need an earlier item's anchor).
-    The checks that it can be cut are made at once, through the whole text; they raise Cancelled once `cancelled()`
-    says so. A slice then takes a search through its own text: the caller looks between them."""
-    if _has_yaml_token(text, "&*"):
-        return None
+    items at once was one loop of a second, or several on a busy machine). A slice whose aliases take anchors of
+    earlier items borrows them as split_slices' do (`borrowing`). None when the text cannot be cut, or its alias
+    limits could be reached (as split_slices). The checks that it can be cut are made at once, through the whole
+    text; they raise Cancelled once `cancelled()` says so. A slice then takes a search through its own text: the
+    caller looks between them."""
     items = _items(text, key, min_bytes, cancelled)
     if items is None:
         return None
     head_end, first_start, item = items
+    lend = borrowing(text, head_end, first_start) if _has_yaml_token(text, "&*") else lambda start, end: ()
+    if lend is None:
+        return None
 
     def slices() -> Iterator[Slice]:
         start, line, case, length = head_end, text.count("\n", 0, head_end), 0, first_size
@@ -158,7 +160,7 @@ def sized_slices(
             end = len(text) + 1 if found is None else found.start() + 1
             cases = len(item.findall(text, max(start - 1, first_start), end - 1))
             lines = text.count("\n", start, end - 1 if found is None else end) + (found is None)
-            yield Slice(line, line + lines, case, start, end)
+            yield Slice(line, line + lines, case, start, end, lend(start, end))
             start, line, case, length = end, line + lines, case + cases, size
 
     return slices()

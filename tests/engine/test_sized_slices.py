@@ -1,5 +1,6 @@
 """sized_slices: a file cut one slice at a time (the inspector's big files) gives slices numbered as in the whole
-text (their first line and first case), contiguous, each at least one item, and cuts only what split_slices cuts."""
+text (their first line and first case), contiguous, each at least one item, lends a slice the earlier items whose
+anchors it aliases, and cuts only what split_slices cuts."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import re
 
 import pytest
 
-from turnlens.formatting.evals.slices import Slice, sized_slices
+from turnlens.formatting.evals.slices import Slice, sized_slices, split_slices
 
 
 def suite(tests: int, *, indent: int = 2, crlf: bool = False, comments: bool = False) -> str:
@@ -53,6 +54,21 @@ def test_what_is_not_cut_whole_is_not_cut_here_either():
     assert sized_slices(text + "after: a key after the list\n", "tests", 100, 100, min_bytes=0) is None
     assert sized_slices(text.replace("ok 5", "!tagged 5"), "tests", 100, 100, min_bytes=0) is None
     assert sized_slices(text, "tests", 100, 100, min_bytes=len(text) + 1) is None
-    # Anchors and aliases: left to split_slices, which lends a slice the earlier items its aliases take.
-    anchored = text.replace("criteria: ok 5\n", "criteria: &five ok 5\n").replace("ok 70\n", "*five\n")
-    assert sized_slices(anchored, "tests", 100, 100, min_bytes=0) is None
+    # Past the alias limits (an anchor aliased 100 times) the whole file is loaded, as split_slices says.
+    many = suite(150).replace("criteria: ok 0\n", "criteria: &zero ok 0\n")
+    for n in range(1, 101):
+        many = many.replace(f"criteria: ok {n}\n", "criteria: *zero\n")
+    assert sized_slices(many, "tests", 100, 100, min_bytes=0) is None
+    assert split_slices(many, 2, "tests", min_bytes=0) is None
+
+
+def test_a_slice_borrows_the_earlier_item_whose_anchor_it_aliases():
+    text = suite(100).replace("criteria: ok 5\n", "criteria: &five ok 5\n").replace("ok 70\n", "*five\n")
+    made = sized_slices(text, "tests", 100, 100, min_bytes=0)
+    assert made is not None
+    slices = list(made)
+    expected(text, slices, 2)
+    item5 = text.index("  - id: t5\n")
+    for piece in slices:
+        lends = piece.start_offset <= text.index("*five") < piece.end_offset and piece.start_offset > item5
+        assert [b.start_offset for b in piece.borrowed] == ([item5] if lends else [])
