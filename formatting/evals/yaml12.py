@@ -170,13 +170,16 @@ def _parse(text: str, merge: bool = False) -> YamlDoc:
         flow_openers -= 2 * len(TEMPLATE_REF.findall(text)) - 2
     careful = needs_careful_path(text, flow_openers)
     patches: list[object] = []  # where each was made (only counted)
+    # PyYAML is imported on first use: here, not in the except clause below, which would import it a second time
+    # (and fail, half-imported) when Ctrl-C lands in the first import, turning the interrupt into a parse error.
+    yaml_error = lib.yaml.YAMLError
     while True:
         try:
             root, version = _compose(text, careful, flow_openers)
             break
         except NestingError:
             raise
-        except lib.yaml.YAMLError as exc:
+        except yaml_error as exc:
             # Two things YAML 1.2 (and the reference) allow and libyaml refuses: `: value` with no key text (an empty,
             # null key) and a plain value in a flow that starts with ':'. Written out for libyaml, then read again.
             patched = colon_patch(text, exc) if len(patches) < _MAX_PATCHES else None

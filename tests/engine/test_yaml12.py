@@ -406,3 +406,26 @@ def test_text_cut_inside_a_flow_collection_or_quote_is_an_error_not_a_crash(text
     # a results file read while AgentV writes it ends anywhere; the error's line was looked up past the end
     with pytest.raises(YamlError):
         parse_yaml(text)
+
+
+def test_ctrl_c_in_the_first_import_of_pyyaml_stays_an_interrupt(monkeypatch):
+    """PyYAML is imported when first needed. Ctrl-C landing in that import must end the parse as an interrupt: the
+    except clause that reads PyYAML's error class imported it again, half-imported, and the AttributeError that
+    gave replaced the interrupt (an interrupted export said the file 'could not be parsed as YAML' and exited 1)."""
+    from turnlens.formatting.evals import yaml_binding
+
+    calls = []
+
+    def load():
+        calls.append(1)
+        if len(calls) == 1:
+            raise KeyboardInterrupt  # in the first import
+        raise AttributeError("partially initialized module 'yaml' has no attribute 'error'")  # importing it again
+
+    fresh = yaml_binding.Binding()
+    monkeypatch.setattr(yaml_binding, "_load", load)
+    monkeypatch.setattr(yaml_binding, "lib", fresh)
+    monkeypatch.setattr(yaml12, "lib", fresh)
+    with pytest.raises(KeyboardInterrupt):
+        parse_yaml("a: {b: [1, 2]}\nc: &x 1\nd: *x\n")
+    assert calls == [1]
