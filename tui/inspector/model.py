@@ -205,7 +205,9 @@ class InspectorModel:
         or rows changed (the list then finds the others unchanged by identity)."""
         files = self.session.files
         if files is not self._listed_files or self._changed is None:
-            numbers: Iterable[int] = range(len(files))  # (a reload or rescan: every file looked at again)
+            # (a reload or rescan: every file looked at again; one not loaded yet has no entry: the first frame of a
+            # folder of 3,000 files looked at each)
+            numbers: Iterable[int] = [number for number, loaded in enumerate(files) if loaded.generation]
             self._listed_files, self._entry_numbers, self._entry_list = files, [], []
         else:
             numbers = sorted(self._changed)
