@@ -4,19 +4,90 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator
-from typing import NoReturn
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from turnlens.formatting.sanitize import sanitize_line
+
+if TYPE_CHECKING:
+    import re
 
 
 class ArgumentParser(argparse.ArgumentParser):
     """argparse.ArgumentParser whose errors never pass a terminal control sequence through: an unknown option such as
-    `--x<ESC>]0;title<BEL>` is quoted with visible stand-ins (␛, ␇), as every other message of the commands is."""
+    `--x<ESC>]0;title<BEL>` is quoted with visible stand-ins (␛, ␇), as every other message of the commands is.
+
+    An option added with add_delta_option takes a negative number as its value however it is written (`--delta
+    -1e-3`, `--delta -Infinity`), as `agentv compare -t` does: argparse alone reads those as unknown options."""
+
+    signed_value_options: tuple[str, ...] = ()
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {sanitize_line(message)}\n")
+
+    def parse_known_args(  # type: ignore[override]  # (one body for argparse's overloads)
+        self, args: Sequence[str] | None = None, namespace: Any = None
+    ) -> Any:
+        words = list(sys.argv[1:] if args is None else args)
+        if self.signed_value_options:
+            words = _glue_signed_values(words, self.signed_value_options)
+        return super().parse_known_args(words, namespace)
+
+
+def _glue_signed_values(words: list[str], options: tuple[str, ...]) -> list[str]:
+    """`OPTION -NUMBER` as `OPTION=-NUMBER` for the given options (up to a `--`)."""
+    out: list[str] = []
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word == "--":
+            return out + words[index:]
+        following = words[index + 1] if index + 1 < len(words) else None
+        if word in options and following is not None and following.startswith("-") and _js_decimal(following):
+            out.append(f"{word}={following}")
+            index += 2
+            continue
+        out.append(word)
+        index += 1
+    return out
+
+
+# What JavaScript's parseFloat skips before a number (StrWhiteSpaceChar), and the decimal number it reads.
+_JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_JS_DECIMAL = r"[+-]?(?:Infinity|(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)"
+
+
+def _js_decimal(text: str) -> re.Match[str] | None:
+    """The decimal number at the start of `text` (after JavaScript's white space), as parseFloat reads it."""
+    import re
+
+    return re.match(f"[{_JS_SPACE}]*({_JS_DECIMAL})", text)
+
+
+def agentv_delta(text: str) -> float:
+    """--delta's value: any number, as `agentv compare -t` takes it (negative, above 1, Infinity; recorded in
+    tests/fixtures/results/real/compare/threshold.json). AgentV refuses text that does not start with a number
+    (`abc`, `NaN`, `inf`, nothing), and so does this; text with more after the number (`0.2abc`, `0x10`, `0,2`),
+    which AgentV reads as the number at its start, is refused too, saying so: a typo is not silently another delta."""
+    import re
+
+    found = _js_decimal(text)
+    if found is None:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r} (agentv compare -t refuses it too)")
+    rest = text[found.end() :]
+    if re.fullmatch(f"[{_JS_SPACE}]*", rest) is None:
+        raise argparse.ArgumentTypeError(
+            f"not a number: {text!r} (agentv compare -t would read only its start, {found.group(1)})"
+        )
+    return float(found.group(1))
+
+
+def add_delta_option(parser: ArgumentParser, help: str) -> None:
+    """--delta D: a score change of at least D is a win or a loss, read as `agentv compare -t` reads its value (see
+    agentv_delta); the same for the app and for `turnlens export --format json`."""
+    parser.add_argument("--delta", type=agentv_delta, metavar="D", help=help)
+    parser.signed_value_options = (*parser.signed_value_options, "--delta")
 
 
 def add_dialect_option(parser: argparse.ArgumentParser, help: str) -> None:

@@ -10,7 +10,7 @@ import textwrap
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from turnlens.tui.arguments import ArgumentParser, add_dialect_option
+from turnlens.tui.arguments import ArgumentParser, add_delta_option, add_dialect_option
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -139,11 +139,9 @@ def _parser() -> argparse.ArgumentParser:
         metavar="T",
         help="results: pass threshold in [0, 1] (default: the suite's execution.threshold, else AgentV's 0.8)",
     )
-    parser.add_argument(
-        "--delta",
-        type=_unit_number,
-        metavar="D",
-        help="compare: a score change of at least D is a win or a loss (default 0.1, as `agentv compare -t`)",
+    add_delta_option(
+        parser,
+        "compare: a score change of at least D is a win or a loss (any number; default 0.1, as `agentv compare -t`)",
     )
     parser.add_argument(
         "--theme", metavar="NAME", help="colour theme (remembered; the palette's 'Change theme' lists them)"

@@ -18,7 +18,7 @@ from turnlens.formatting import gcpause
 from turnlens.formatting.evals.files import SIZE_OPTION_HELP, apply_size_option
 from turnlens.formatting.export import output
 from turnlens.formatting.model import PROFILES
-from turnlens.tui.arguments import ArgumentParser, add_dialect_option
+from turnlens.tui.arguments import ArgumentParser, add_delta_option, add_dialect_option
 
 RESULTS_FORMATS = ("jsonl", "markdown", "toon")
 # html: one self-contained page, for eval files too; json: runs compared, as `agentv compare … --json` prints them
@@ -52,11 +52,9 @@ def _parser() -> argparse.ArgumentParser:
         help="results: output format (default: jsonl); json: runs compared, what `agentv compare RUN … --json` "
         "prints; eval files export as JSONL; html: one self-contained page (eval files too)",
     )
-    p.add_argument(
-        "--delta",
-        type=float,
-        metavar="D",
-        help="--format json: a score change of at least D is a win or a loss (default 0.1, agentv compare's -t)",
+    add_delta_option(
+        p,
+        "--format json: a score change of at least D is a win or a loss (any number; default 0.1, agentv compare's -t)",
     )
     p.add_argument(
         "--stats", action="store_true", help="--format markdown: each run's statistics, as agentv inspect stats"

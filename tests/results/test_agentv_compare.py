@@ -3,6 +3,8 @@ tests/fixtures/results/real/compare/ (tests/fixtures/make_real_runs.py made them
 
 from __future__ import annotations
 
+import json
+import re
 import shlex
 from pathlib import Path
 
@@ -107,3 +109,81 @@ def test_turnlens_export_format_json_prints_what_agentv_compare_prints(name, mon
     captured = capfdbinary.readouterr()
     assert captured.out == (COMPARE / f"{name}.json").read_bytes()
     assert f"exit {code}" == status
+
+
+def agentv_number(text: str) -> float | None:
+    """`text` as a whole number in JavaScript's decimal syntax (what both --delta options take), else None."""
+    match = re.fullmatch(r"\s*([+-]?(?:Infinity|(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?))\s*", text)
+    return float(match.group(1)) if match else None
+
+
+# What the real CLI made of `agentv compare … -t VALUE --json` for each value (tests/fixtures/
+# record_compare_threshold.py): the command, its exit status, stdout and stderr.
+THRESHOLDS = json.loads((COMPARE / "threshold.json").read_text())
+TAKEN = [a for a in THRESHOLDS if a["exit"] == 0 and agentv_number(a["value"]) is not None]
+READ_IN_PART = [a for a in THRESHOLDS if a["exit"] == 0 and agentv_number(a["value"]) is None]
+REFUSED = [a for a in THRESHOLDS if a["exit"] != 0]
+
+
+def test_the_recorded_thresholds_cover_every_kind_of_value():
+    assert {a["value"] for a in TAKEN} >= {"-0.2", "1.5", "Infinity", "-Infinity", "-1e-3", "1e400"}
+    assert {a["value"] for a in READ_IN_PART} == {"0x10", "0.2abc", "1_000", "0,2"}
+    assert {a["value"] for a in REFUSED} == {"abc", "NaN", "inf", "", "-"}
+    assert all("Not a number" in a["stderr"] and a["stdout"] == "" for a in REFUSED)
+
+
+@pytest.mark.parametrize("answer", TAKEN, ids=[a["value"] for a in TAKEN])
+def test_export_delta_takes_every_number_agentv_compare_takes(answer, monkeypatch, capfdbinary):
+    """Negative, above 1, infinite, written with spaces or an exponent: the same delta, the same bytes and status."""
+    from turnlens.tui.export_cli import main
+
+    argv = answer["argv"]
+    sources = [w for w in argv[2:] if not w.startswith("-") and w != answer["value"]]
+    monkeypatch.chdir(REAL)
+    code = main([*sources, "--format", "json", "--delta", answer["value"]])
+    captured = capfdbinary.readouterr()
+    assert captured.out.decode() == answer["stdout"]
+    assert code == answer["exit"]
+
+
+def _app_delta(monkeypatch, *argv: str) -> float | None:
+    """The delta `turnlens ARGV` gives the app it makes (none is started)."""
+    from turnlens.tui import app, cli
+
+    made: dict = {}
+    monkeypatch.setattr(app, "make_app", lambda *args, **kwargs: made.update(kwargs) or object())
+    monkeypatch.chdir(REAL)
+    cli.open_app([*argv, "--no-watch"], terminal=False)
+    return made["delta"]
+
+
+@pytest.mark.parametrize("answer", TAKEN, ids=[a["value"] for a in TAKEN])
+def test_the_apps_delta_takes_the_same_numbers(answer, monkeypatch):
+    delta = _app_delta(monkeypatch, "compare/example/baseline", "compare/example/candidate", "--delta", answer["value"])
+    assert delta == agentv_number(answer["value"])
+
+
+@pytest.mark.parametrize("answer", REFUSED + READ_IN_PART, ids=[a["value"] for a in REFUSED + READ_IN_PART])
+@pytest.mark.parametrize("command", ["app", "export"])
+def test_both_deltas_refuse_what_is_not_a_number_saying_why(answer, command, monkeypatch, capsys):
+    """What AgentV refuses is refused; what it would read only the start of (`0x10` is 0 to it) is refused too, with
+    the number it would read: one message, exit status 2, for both options."""
+    from turnlens.tui import cli
+    from turnlens.tui.export_cli import main
+
+    monkeypatch.chdir(REAL)
+    sources = ["compare/example/baseline", "compare/example/candidate"]
+    with pytest.raises(SystemExit) as stopped:
+        if command == "app":
+            cli.open_app([*sources, "--delta", answer["value"]], terminal=False)
+        else:
+            main([*sources, "--format", "json", "--delta", answer["value"]])
+    assert stopped.value.code == 2
+    message = capsys.readouterr().err.splitlines()[-1]
+    assert f"not a number: {answer['value']!r} (agentv compare -t " in message
+    if answer in REFUSED:
+        assert message.endswith("refuses it too)")
+    else:  # what AgentV read instead: the answer it gave is that number's
+        start = message.rsplit(", ", 1)[1].rstrip(")")
+        same = [a for a in TAKEN if agentv_number(a["value"]) == float(start)]
+        assert same and same[0]["stdout"] == answer["stdout"]
