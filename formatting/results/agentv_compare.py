@@ -14,7 +14,6 @@ what the real CLI printed. Pure Python.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from dataclasses import dataclass, field
@@ -237,20 +236,17 @@ def manifest_path(source: str) -> str:
     return resolved
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(name)
-
-
 def _parse(line: str) -> Any:
     try:
         return orjson.loads(line)
     except orjson.JSONDecodeError:
         pass
-    try:  # what orjson refuses and JSON.parse reads (a lone surrogate escaped in a string)
-        return json.loads(line, parse_constant=_reject_constant)
-    except (ValueError, RecursionError):
-        from turnlens.formatting.jsjson import js_json_error
+    # what orjson refuses and JSON.parse reads: a lone surrogate escaped in a string, 1e400, any depth
+    from turnlens.formatting.jsjson import js_json_error, js_loads
 
+    try:
+        return js_loads(line)
+    except orjson.JSONDecodeError:
         raise CompareError(js_json_error(line)) from None
 
 

@@ -63,3 +63,41 @@ def test_json_that_only_orjson_refuses_is_read(tmp_path):
     ds.write_text(line + "\n", encoding="utf-8")
     ev = load_eval_file(str(ds), repo_root=str(tmp_path), cwd=str(tmp_path))
     assert ev.error is None and [c.id for c in ev.cases] == ["a"]
+
+
+# Node.js 20's messages for texts 100,000 and 50,000 levels deep, from
+#   node -e "for (const t of [T1, T2, T3]) { try { JSON.parse(t) } catch (e) { console.log(e.message) } }"
+# with the texts below (JSON.parse reads any depth: it also read 200,000 and 1,000,000 levels).
+DEEP_REFUSED = [
+    ("[" * 100_000 + "1,]" + "]" * 99_999, "Unexpected token ']', ...\"[[[[[[[[1,]]]]]]]]]]\"... is not valid JSON"),
+    ("[" * 100_000 + "]" * 99_999, "Expected ',' or ']' after array element in JSON at position 199999"),
+    ('{"a":' * 50_000 + "1" + "}" * 50_000 + "x", "Unexpected non-whitespace character after JSON at position 300001"),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), DEEP_REFUSED, ids=["token", "unclosed", "after"])
+def test_a_deep_text_is_refused_with_json_parses_message(text, message):
+    from turnlens.formatting.jsjson import js_loads
+
+    assert js_json_error(text) == message
+    with pytest.raises(orjson.JSONDecodeError):
+        js_loads(text)
+
+
+@pytest.mark.parametrize("depth", [1_500, 200_000])
+def test_any_depth_json_parse_reads_is_read_cut_deep_down_with_a_marker(depth):
+    """orjson stops at 1,024 levels; JSON.parse reads any depth. What lies deeper than DEEP_CUT levels is replaced
+    by DEEP_MARKER (so that nothing that walks the value later recurses too deep); what is above it, and every
+    field beside it, is read as it is."""
+    from turnlens.formatting.jsjson import DEEP_CUT, DEEP_MARKER, js_loads
+
+    text = '{"score": 0.5, "output": ' + "[" * depth + '{"a": 1}' + "]" * depth + ', "test_id": "t", "big": 1e400}'
+    assert js_json_error(text) == ""
+    value = js_loads(text)
+    assert value["score"] == 0.5 and value["test_id"] == "t" and value["big"] == float("inf")
+    levels, inner = 1, value["output"]
+    while isinstance(inner, list):
+        assert len(inner) == 1
+        levels, inner = levels + 1, inner[0]
+    assert (levels, inner) == (DEEP_CUT, DEEP_MARKER)
+    assert orjson.loads(orjson.dumps(value["output"])) == value["output"]  # written back, compared: no RecursionError

@@ -187,3 +187,16 @@ def test_both_deltas_refuse_what_is_not_a_number_saying_why(answer, command, mon
         start = message.rsplit(", ", 1)[1].rstrip(")")
         same = [a for a in TAKEN if agentv_number(a["value"]) == float(start)]
         assert same and same[0]["stdout"] == answer["stdout"]
+
+
+def test_rows_nested_deeper_than_orjson_reads_are_compared_as_agentv_compares_them(tmp_path, monkeypatch):
+    """Rows whose `output` is nested 1,500, 100,000 and 200,000 levels deep: JSON.parse reads them, and so does
+    turnlens; the pairs, verdicts, counts and means are AgentV's, byte for byte (tests/fixtures/record_deep_rows.py)."""
+    from fixtures.record_deep_rows import ANSWER, write_runs
+
+    answer = json.loads(ANSWER.read_text())
+    write_runs(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    stdout, stderr, code = compare_json(["a", "b"])
+    assert (stdout, stderr, code) == (answer["stdout"], answer["stderr"], answer["exit"])
+    assert '"matched": 3' in stdout and '"ties": 1' in stdout

@@ -280,3 +280,22 @@ def test_stopping_ends_the_workers(tmp_path, monkeypatch):
             stop.set()
     assert done and started and all(process.returncode is not None for process in started)
     assert results.count < 3000
+
+
+def test_rows_nested_deeper_than_orjson_reads_are_indexed_alike_by_the_scan_and_its_workers(tmp_path, serial, parallel):
+    """A row nested 5,000 levels deep is read as JSON.parse reads it (orjson alone refuses it past 1,024 levels): its
+    score, status and test id indexed, no problem, the same by the scan and by its worker processes (which send
+    what they indexed back pickled)."""
+    deep = [{"role": "assistant", "content": "hi"}]
+    lines = []
+    for i in range(40):
+        data = orjson.dumps(v4_row(i))
+        if i % 3 == 0:  # an output nested 5,000 levels deep
+            data = data[:-1] + b',"output":' + b"[" * 5000 + orjson.dumps(deep) + b"]" * 5000 + b"}"
+        lines.append(data)
+    path = tmp_path / "deep.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    alone = serial(path)
+    assert alone["count"] == 40 and alone["problem_count"] == 0 and alone["diagnostics"] == []
+    assert alone["scores"] == [repr(0.5)] * 40
+    assert parallel(path, chunk=4000)[0] == alone
