@@ -993,7 +993,11 @@ def _jsonl_objects(
             why = js_json_error(line)
             if why:
                 raise Refused(f"Line {n}: Invalid JSON - {why}\n  File: {shown}", n, abs_path) from None
-            obj = json.loads(line)  # JSON that orjson refuses and JavaScript reads (a lone surrogate escape, 1e400)
+            try:
+                obj = json.loads(line)  # JSON that orjson refuses and JavaScript reads (a lone surrogate escape, 1e400)
+            except RecursionError:  # nested past 1,000 levels: AgentV's dataset loader overflows on it too
+                why = "Maximum call stack size exceeded"
+                raise Refused(f"Line {n}: Invalid JSON - {why}\n  File: {shown}", n, abs_path) from None
         if not isinstance(obj, dict):
             raise Refused(f"Line {n}: Invalid JSON - Expected JSON object\n  File: {shown}", n, abs_path)
         if env_lines is not None and ("${{" in line or "\\u" in line):

@@ -101,3 +101,15 @@ def test_any_depth_json_parse_reads_is_read_cut_deep_down_with_a_marker(depth):
         levels, inner = levels + 1, inner[0]
     assert (levels, inner) == (DEEP_CUT, DEEP_MARKER)
     assert orjson.loads(orjson.dumps(value["output"])) == value["output"]  # written back, compared: no RecursionError
+
+
+def test_a_dataset_line_nested_2000_levels_deep_is_refused_in_agentvs_words(tmp_path):
+    """AgentV 4.42.4's dataset loader overflows on such a line (JSON.parse reads it; what follows does not), as
+    recorded with `node agentv-4.42.4-oracle.cjs d.jsonl .` on this file: {"load_error": "Line 2: Invalid JSON -
+    Maximum call stack size exceeded\\n  File: d.jsonl"}. Never a traceback (json's RecursionError)."""
+    ds = tmp_path / "d.jsonl"
+    deep = '{"id":"t2","criteria":"c","input":"deep","metadata":{"x":' + "[" * 2000 + "1" + "]" * 2000 + "}}"
+    ds.write_text('{"id": "t1", "criteria": "c", "input": "hello"}\n' + deep + "\n")
+    ev = load_eval_file(str(ds), repo_root=str(tmp_path), cwd=str(tmp_path))
+    assert ev.error is not None and ev.error.line == 2
+    assert ev.error.message == f"Line 2: Invalid JSON - Maximum call stack size exceeded\n  File: {ev.path}"
