@@ -4,14 +4,32 @@ screenful ahead."""
 
 from __future__ import annotations
 
+import pytest
 from tui_helpers import wait_for_idle
 
 from turnlens.tui.app import make_app
 from turnlens.tui.inspector.views import PRERENDER_ROWS
-from turnlens.tui.widgets.pane import ROWS_PER_LAYOUT_STEP, Pane
+from turnlens.tui.widgets import pane as pane_module
+from turnlens.tui.widgets.pane import LAYOUT_STEP_SECONDS, ROWS_PER_LAYOUT_STEP, Pane
 from turnlens.tui.widgets.textlayout import RowLayout
 
 LINE = "A line of the attached log, long enough to wrap in a narrow pane: 0123456789 abcdefghij.\n"
+
+
+CHUNKS_PER_STEP = 3
+
+
+@pytest.fixture
+def step_clock(monkeypatch):
+    """The pane's clock, advanced by a fraction of a step's time at each look: every step wraps CHUNKS_PER_STEP times
+    ROWS_PER_LAYOUT_STEP rows, however fast this machine wraps them."""
+    now = [0.0]
+
+    def monotonic() -> float:
+        now[0] += LAYOUT_STEP_SECONDS / (CHUNKS_PER_STEP + 0.5)
+        return now[0]
+
+    monkeypatch.setattr(pane_module, "monotonic", monotonic)
 
 
 def _attached(tmp_path, lines: int):
@@ -25,7 +43,9 @@ def _attached(tmp_path, lines: int):
     return make_app([tmp_path / "a.eval.yaml"], repo_root=str(tmp_path), watch=False)
 
 
-async def test_a_long_question_is_wrapped_in_steps(tmp_path, monkeypatch):
+async def test_a_long_question_is_wrapped_in_steps(tmp_path, monkeypatch, step_clock):
+    """Each step wraps for its time (LAYOUT_STEP_SECONDS), a chunk of rows at a time: a fixed small count per step made
+    a 20 MB text's steps cost far more than its wrap."""
     steps: list[int] = []
     finish_layout = Pane._finish_layout
 
@@ -48,13 +68,15 @@ async def test_a_long_question_is_wrapped_in_steps(tmp_path, monkeypatch):
         while not layout.done:
             await pilot.pause()
         await wait_for_idle(pilot)
-        assert len(steps) > 10 and max(steps) <= ROWS_PER_LAYOUT_STEP + 2  # a step ends within a line's rows
+        assert len(steps) > 5  # a step ends when its time is up: within a line's rows of its last chunk
+        assert max(steps) <= CHUNKS_PER_STEP * (ROWS_PER_LAYOUT_STEP + 2)
+        assert max(steps) > ROWS_PER_LAYOUT_STEP
         expected = RowLayout(pane.content.styled, width).finish()
         assert layout.rows == expected
         assert pane.virtual_size.height == len(expected)  # the scrollbar's estimate gave way to the true height
 
 
-async def test_the_end_of_a_long_question_comes_with_the_steps(tmp_path):
+async def test_the_end_of_a_long_question_comes_with_the_steps(tmp_path, step_clock):
     """End on a long text that is still being wrapped: the rows there are not wrapped at once (that held the event
     loop, and q, for seconds on a 20 MB attachment); they are drawn once the steps reach them."""
     app = _attached(tmp_path, 30_000)
