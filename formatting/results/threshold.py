@@ -21,6 +21,7 @@ from typing import Any
 import orjson
 
 from turnlens.formatting.evals.files import FileReadError, read_head
+from turnlens.formatting.jsjson import js_loads
 from turnlens.formatting.records import JsonObject
 from turnlens.formatting.results.queries import DEFAULT_THRESHOLD
 
@@ -60,8 +61,8 @@ def _first_row(index_path: str) -> JsonObject | None:
         return None
     line = head.split(b"\n", 1)[0].strip()
     try:
-        row = orjson.loads(line)
-    except orjson.JSONDecodeError:
+        row = js_loads(line)  # (as JSON.parse reads it: a row nested past orjson's 1,024 levels too)
+    except (orjson.JSONDecodeError, UnicodeDecodeError):
         return None
     return row if isinstance(row, dict) else None
 

@@ -83,3 +83,17 @@ def test_the_verdict_is_explained():
     assert explain("ok", 0.67, False, RunThreshold(0.8)).reason.endswith("(`agentv eval --threshold`?)")
     assert explain(None, 0.9, False, RunThreshold(0.8)).verdict == "pass"
     assert explain("execution_error", 0.0, True, RunThreshold(0.8)).verdict == "error"
+
+
+def test_the_suite_threshold_is_found_from_a_first_row_nested_past_orjsons_depth(tmp_path):
+    """The first row names the suite whose execution.threshold explains the verdicts; one with an output nested
+    5,000 levels deep (JSON.parse reads it) still names it."""
+    import shutil
+
+    project = tmp_path / "project"
+    shutil.copytree(REAL / "project", project)
+    index = project / Path(LENIENT).relative_to(REAL / "project") / "index.jsonl"
+    first, rest = index.read_bytes().split(b"\n", 1)
+    first = first.rstrip()[:-1] + b',"output":' + b"[" * 5000 + b"]" * 5000 + b"}"
+    index.write_bytes(first + b"\n" + rest)
+    assert run_threshold(str(index.parent)) == RunThreshold(0.5, "suite lenient")
