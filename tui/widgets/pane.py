@@ -277,10 +277,15 @@ class Pane(ScrollView, can_focus=True):
         step_ends = monotonic() + LAYOUT_STEP_SECONDS
         while not layout.done and monotonic() < step_ends:
             layout.ensure(len(layout.rows) + ROWS_PER_LAYOUT_STEP)
-        if self.scroll_offset.y + self.scrollable_content_region.height > before:
-            self.refresh()  # rows on screen were waiting for this step
+        top = self.scroll_offset.y
+        if before < top + self.scrollable_content_region.height and len(layout.rows) > top:
+            self.refresh()  # rows on screen were waiting for this step (not before: a repaint costs more than a step)
         if layout.done:
+            # Scrolled to the end of the estimate (End while wrapping): the end of the text, once its height is known.
+            at_end = 0 < self.max_scroll_y <= self.scroll_offset.y
             self._set_virtual_size(Size(self._rows_width, len(layout.rows)))
+            if at_end:
+                self.call_after_refresh(self.scroll_end, animate=False, immediate=True)
         else:
             self.set_timer(0.001, partial(self._finish_layout, layout))
 
