@@ -226,34 +226,21 @@ def _anchors_and_aliases(text: str) -> list[tuple[int, str, str]]:
 MAX_ALIASES_PER_ANCHOR = 99  # yaml_tree.MAX_ALIAS_COUNT (100) counts the anchor itself
 
 
-def _borrowed_items(
-    text: str, head_end: int, start_offsets: list[int], firsts: list[int]
-) -> list[tuple[Borrowed, ...]] | None:
-    """Per slice, the earlier items whose anchors its aliases take; None when the whole file's alias limits could
-    be reached (see the module's docstring), so it must be loaded whole."""
-    from bisect import bisect_right
-
+def _alias_takes(
+    tokens: list[tuple[int, str, str]], anchored: set[str], unit: Callable[[int], int], unit_size: Callable[[int], int]
+) -> list[tuple[int, int]] | None:
+    """(the unit of an alias, the unit of the anchor it takes) for each alias taking an anchor of another item, in
+    the tokens' order; None when the whole file's alias limits could be reached (see the module's docstring).
+    `unit(offset)`: the item holding it (-1 for the header), as the caller numbers items; `unit_size(unit)`: its
+    length."""
     from turnlens.formatting.evals.files import max_file_size
-
-    tokens = _anchors_and_aliases(text)
-    anchored = {name for _pos, kind, name in tokens if kind == "&"}
-    if not anchored:
-        return [()] * len(firsts)  # every "alias" is text, or refused by the parser alike
-
-    def unit(pos: int) -> int:  # the item holding `pos`, -1 for the header
-        return -1 if pos < head_end else bisect_right(start_offsets, pos) - 1
-
-    def unit_size(u: int) -> int:
-        if u < 0:
-            return head_end
-        return (start_offsets[u + 1] if u + 1 < len(start_offsets) else len(text)) - start_offsets[u]
 
     defining: set[int] = set()
     aliasing: set[int] = set()
     latest: dict[str, int] = {}  # name -> the unit of its latest anchor so far
     counts: dict[str, int] = {}
     expanded = 0
-    takes: list[tuple[int, int]] = []  # (unit of an alias, unit of the anchor it takes), both items
+    takes: list[tuple[int, int]] = []
     for pos, kind, name in tokens:
         if name not in anchored:
             continue
@@ -274,6 +261,32 @@ def _borrowed_items(
             takes.append((here, source))
     # An anchored node holding an alias weighs more than one expansion per alias: not counted here.
     if defining & aliasing or expanded > max_file_size():
+        return None
+    return takes
+
+
+def _borrowed_items(
+    text: str, head_end: int, start_offsets: list[int], firsts: list[int]
+) -> list[tuple[Borrowed, ...]] | None:
+    """Per slice, the earlier items whose anchors its aliases take; None when the whole file's alias limits could
+    be reached (see the module's docstring), so it must be loaded whole."""
+    from bisect import bisect_right
+
+    tokens = _anchors_and_aliases(text)
+    anchored = {name for _pos, kind, name in tokens if kind == "&"}
+    if not anchored:
+        return [()] * len(firsts)  # every "alias" is text, or refused by the parser alike
+
+    def unit(pos: int) -> int:  # the item holding `pos`, -1 for the header
+        return -1 if pos < head_end else bisect_right(start_offsets, pos) - 1
+
+    def unit_size(u: int) -> int:
+        if u < 0:
+            return head_end
+        return (start_offsets[u + 1] if u + 1 < len(start_offsets) else len(text)) - start_offsets[u]
+
+    takes = _alias_takes(tokens, anchored, unit, unit_size)
+    if takes is None:
         return None
     borrowed: list[set[int]] = [set() for _ in firsts]
     for here, source in takes:
@@ -296,8 +309,6 @@ def borrowing(text: str, head_end: int, first_start: int) -> Callable[[int, int]
     for, each by a search back from its token: the first slice need not wait for every item's start to be found (a
     suite of 200,000 lines has 66,000)."""
     from bisect import bisect_left
-
-    from turnlens.formatting.evals.files import max_file_size
 
     tokens = _anchors_and_aliases(text)
     anchored = {name for _pos, kind, name in tokens if kind == "&"}
@@ -332,32 +343,8 @@ def borrowing(text: str, head_end: int, first_start: int) -> Callable[[int, int]
             sizes[u] = (following + 1 if following >= 0 else len(text)) - u
         return sizes[u]
 
-    defining: set[int] = set()
-    aliasing: set[int] = set()
-    latest: dict[str, int] = {}  # name -> the item of its latest anchor so far
-    counts: dict[str, int] = {}
-    expanded = 0
-    takes: list[tuple[int, int]] = []  # (start of an alias's item, start of the item of the anchor it takes)
-    for pos, kind, name in tokens:
-        if name not in anchored:
-            continue
-        here = unit(pos)
-        if kind == "&":
-            latest[name] = here
-            defining.add(here)
-            continue
-        aliasing.add(here)
-        counts[name] = counts.get(name, 0) + 1
-        if counts[name] > MAX_ALIASES_PER_ANCHOR:
-            return None
-        source = latest.get(name)
-        if source is None:
-            continue  # refused by the parser, slice or whole
-        expanded += unit_size(source)  # (what the anchored node expands to is within the text of its unit)
-        if here >= 0 and source >= 0 and source != here:
-            takes.append((here, source))
-    # An anchored node holding an alias weighs more than one expansion per alias: not counted here.
-    if defining & aliasing or expanded > max_file_size():
+    takes = _alias_takes(tokens, anchored, unit, unit_size)
+    if takes is None:
         return None
     takes.sort()
     heres = [here for here, _source in takes]

@@ -78,7 +78,8 @@ async def test_a_long_question_is_wrapped_in_steps(tmp_path, monkeypatch, step_c
 
 async def test_the_end_of_a_long_question_comes_with_the_steps(tmp_path, step_clock):
     """End on a long text that is still being wrapped: the rows there are not wrapped at once (that held the event
-    loop, and q, for seconds on a 20 MB attachment); they are drawn once the steps reach them."""
+    loop, and q, for seconds on a 20 MB attachment); they are drawn once the steps reach them, and once every row is
+    wrapped the pane is at the true end (not where the scrollbar's estimate ended), without a second End."""
     app = _attached(tmp_path, 30_000)
     async with app.run_test(size=(200, 50)) as pilot:
         pane = app.screen.query_one("#question", Pane)
@@ -93,27 +94,6 @@ async def test_the_end_of_a_long_question_comes_with_the_steps(tmp_path, step_cl
         assert all(not strip.text.strip() for strip in strips)  # blank until the steps come there
         while not layout.done:
             await pilot.pause()
-        pane.scroll_end(animate=False, immediate=True)
         await wait_for_idle(pilot)
-        shown = "".join(pane.render_line(y).text for y in rows)
-        assert "Summarise it." in shown
-
-
-async def test_end_while_wrapping_stays_at_the_end(tmp_path, step_clock):
-    """End before the whole text is wrapped goes to the end of the scrollbar's estimate; once every row is wrapped
-    the pane is at the true end, without a second End."""
-    app = _attached(tmp_path, 30_000)
-    async with app.run_test(size=(200, 50)) as pilot:
-        pane = app.screen.query_one("#question", Pane)
-        while pane.content.text.plain.count("\n") < 30_000:
-            await pilot.pause()
-        layout = pane.content.layout(pane.content_width)
-        pane.focus()
-        pane.scroll_end(animate=False, immediate=True)  # End, as the other test takes it
-        assert not layout.done and pane.scroll_offset.y > len(layout.rows)
-        while not layout.done:
-            await pilot.pause()
-        await wait_for_idle(pilot)
-        rows = range(pane.scrollable_content_region.height)
         assert pane.scroll_offset.y == pane.max_scroll_y > 0
         assert "Summarise it." in "".join(pane.render_line(y).text for y in rows)
