@@ -82,9 +82,10 @@ async def wait_for_idle(pilot, timeout: float = 10.0) -> None:
     await pilot.pause()
 
 
-async def run_from_palette(pilot, command: str) -> None:
-    """Run a command as a user does from the command palette: Ctrl+P, its title typed, Enter; then settle."""
-    await pilot.press("ctrl+p")
+async def run_from_palette(pilot, command: str, opener: str = "ctrl+p") -> None:
+    """Run a command as a user does from the command palette: Ctrl+P (or `opener`: `colon` for the jump-to-case
+    palette), its title typed, Enter; then settle."""
+    await pilot.press(opener)
     await pilot.pause()
     await pilot.press(*("space" if key == " " else key for key in command))
     await wait_for_idle(pilot)  # the palette's search runs in a worker

@@ -108,23 +108,13 @@ class TestCaseNavigation:
     async def test_jump_to_case_palette(self, shared_wide):
         pilot = await shared_wide.fresh()
         app = pilot.app
-        await pilot.press("colon")
-        await pilot.pause()
-        await pilot.press(*"missing")
-        await wait_for_idle(pilot)  # the palette's search runs in a worker
-        await pilot.press("enter")
-        await wait_for_idle(pilot)
+        await run_from_palette(pilot, "missing", opener="colon")
         assert current_id(app) == "missing-file"
 
     async def test_palette_finds_a_case_whose_id_looks_like_markup(self, shared_wide):
         pilot = await shared_wide.fresh()
         app = pilot.app
-        await pilot.press("colon")
-        await pilot.pause()
-        await pilot.press(*"injection")
-        await wait_for_idle(pilot)  # the palette's search runs in a worker
-        await pilot.press("enter")
-        await wait_for_idle(pilot)
+        await run_from_palette(pilot, "injection", opener="colon")
         assert current_id(app) == "[bold]markup[/bold] injection"
 
 

@@ -101,28 +101,19 @@ def _on_the_samples():
 
 # The samples at each size the tests look at, one app each for the module's tests that leave it as they found it
 # (each begins with `fresh()`, in the project folder, and runs on the module's event loop).
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def samples_80x24():
-    async with shared_inspector(_on_the_samples, (80, 24), cwd=PROJECT, unset=SAMPLES_ENV) as shared:
-        yield shared
+def _samples_at(name: str, size: tuple[int, int]):
+    @pytest_asyncio.fixture(scope="module", loop_scope="module", name=name)
+    async def samples():
+        async with shared_inspector(_on_the_samples, size, cwd=PROJECT, unset=SAMPLES_ENV) as shared:
+            yield shared
+
+    return samples
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def samples_120x40():
-    async with shared_inspector(_on_the_samples, (120, 40), cwd=PROJECT, unset=SAMPLES_ENV) as shared:
-        yield shared
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def samples_200x50():
-    async with shared_inspector(_on_the_samples, (200, 50), cwd=PROJECT, unset=SAMPLES_ENV) as shared:
-        yield shared
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def samples_wide():
-    async with shared_inspector(_on_the_samples, WIDE, cwd=PROJECT, unset=SAMPLES_ENV) as shared:
-        yield shared
+samples_80x24 = _samples_at("samples_80x24", (80, 24))
+samples_120x40 = _samples_at("samples_120x40", (120, 40))
+samples_200x50 = _samples_at("samples_200x50", (200, 50))
+samples_wide = _samples_at("samples_wide", WIDE)
 
 
 @pytest.fixture

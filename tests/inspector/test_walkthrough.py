@@ -261,12 +261,7 @@ class TestListKeys:
     async def test_colon_jumps_to_a_case(self, shared_wide):
         pilot = await shared_wide.fresh()
         app = pilot.app
-        await pilot.press("colon")
-        await pilot.pause()
-        await pilot.press(*"several")
-        await wait_for_idle(pilot)  # the palette's search runs in a worker
-        await pilot.press("enter")
-        await wait_for_idle(pilot)
+        await run_from_palette(pilot, "several", opener="colon")
         assert current_id(app) == "several-turns"
 
 
