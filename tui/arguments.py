@@ -65,22 +65,42 @@ def _js_decimal(text: str) -> re.Match[str] | None:
     return re.match(f"[{_JS_SPACE}]*({_JS_DECIMAL})", text)
 
 
+def _agentv_number(text: str, command: str) -> float:
+    """`text` as a whole number in JavaScript's decimal syntax; refused as `command` refuses it (text that does not
+    start with a number), and refused too, naming the number `command` would read, when more follows the number."""
+    import re
+
+    found = _js_decimal(text)
+    if found is None:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r} ({command} refuses it too)")
+    rest = text[found.end() :]
+    if re.fullmatch(f"[{_JS_SPACE}]*", rest) is None:
+        raise argparse.ArgumentTypeError(
+            f"not a number: {text!r} ({command} would read only its start, {found.group(1)})"
+        )
+    return float(found.group(1))
+
+
 def agentv_delta(text: str) -> float:
     """--delta's value: any number, as `agentv compare -t` takes it (negative, above 1, Infinity; recorded in
     tests/fixtures/results/real/compare/threshold.json). AgentV refuses text that does not start with a number
     (`abc`, `NaN`, `inf`, nothing), and so does this; text with more after the number (`0.2abc`, `0x10`, `0,2`),
     which AgentV reads as the number at its start, is refused too, saying so: a typo is not silently another delta."""
-    import re
+    return _agentv_number(text, "agentv compare -t")
 
-    found = _js_decimal(text)
-    if found is None:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r} (agentv compare -t refuses it too)")
-    rest = text[found.end() :]
-    if re.fullmatch(f"[{_JS_SPACE}]*", rest) is None:
+
+def agentv_threshold(text: str) -> float:
+    """--threshold's value: a number in [0, 1], as `agentv eval --threshold` takes it (recorded in
+    tests/fixtures/results/real/eval-threshold.json), written any way JavaScript reads one (`.5`, `5e-1`, `+0.5`).
+    AgentV refuses a number outside [0, 1] and text that does not start with a number, and so does this; text with
+    more after the number (`0.5x`, `0x1`, `0,5`), which AgentV reads as the number at its start, is refused too,
+    saying so, as --delta's is; `Infinity`, which AgentV judges at its default 0.8, is refused as outside [0, 1]."""
+    value = _agentv_number(text, "agentv eval --threshold")
+    if not 0 <= value <= 1:
         raise argparse.ArgumentTypeError(
-            f"not a number: {text!r} (agentv compare -t would read only its start, {found.group(1)})"
+            f"{text.strip()} is not between 0 and 1 (agentv eval --threshold takes 0 to 1)"
         )
-    return float(found.group(1))
+    return value
 
 
 def add_delta_option(parser: ArgumentParser, help: str) -> None:

@@ -10,7 +10,7 @@ import textwrap
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from turnlens.tui.arguments import ArgumentParser, add_delta_option, add_dialect_option
+from turnlens.tui.arguments import ArgumentParser, add_delta_option, add_dialect_option, agentv_threshold
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -95,16 +95,6 @@ def _subcommands_help() -> str:
     return "\n".join(lines)
 
 
-def _unit_number(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 1")
-    return value
-
-
 def _parser() -> argparse.ArgumentParser:
     from turnlens.formatting.evals.files import SIZE_OPTION_HELP
 
@@ -135,7 +125,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--evals", metavar="PATH", help="eval file or folder behind a results file (results view)")
     parser.add_argument(
         "--threshold",
-        type=_unit_number,
+        type=agentv_threshold,
         metavar="T",
         help="results: pass threshold in [0, 1] (default: the suite's execution.threshold, else AgentV's 0.8)",
     )

@@ -18,7 +18,7 @@ from turnlens.formatting import gcpause
 from turnlens.formatting.evals.files import SIZE_OPTION_HELP, apply_size_option
 from turnlens.formatting.export import output
 from turnlens.formatting.model import PROFILES
-from turnlens.tui.arguments import ArgumentParser, add_delta_option, add_dialect_option
+from turnlens.tui.arguments import ArgumentParser, add_delta_option, add_dialect_option, agentv_threshold
 
 RESULTS_FORMATS = ("jsonl", "markdown", "toon")
 # html: one self-contained page, for eval files too; json: runs compared, as `agentv compare … --json` prints them
@@ -64,7 +64,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--targets", metavar="TARGET", action="append", default=[], help="--format json, one run: targets compared"
     )
-    p.add_argument("--threshold", type=float, help="results: pass threshold (default: AgentV's)")
+    p.add_argument(
+        "--threshold",
+        type=agentv_threshold,
+        metavar="T",
+        help="results: pass threshold in [0, 1] (default: AgentV's 0.8)",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings on stderr")
     p.add_argument("--max-file-size", metavar="SIZE", help=SIZE_OPTION_HELP)
     p.formatter_class = argparse.HelpFormatter
