@@ -24,6 +24,9 @@ DRIFT_REPORT_EVERY = 0.25  # seconds between drift progress messages
 # seconds between index progress messages: each redraws the header (and may re-sort), in the UI thread, which holds
 # the GIL the index worker needs
 INDEX_REPORT_EVERY = 0.2
+# seconds between looks at a followed file that is watched (wake.py: a write wakes the look at once): for what a
+# watch on the file cannot see, such as another file renamed over it
+FOLLOW_FALLBACK = 1.0
 
 
 class RunLoader:
@@ -83,24 +86,43 @@ class RunLoader:
     # -- following -------------------------------------------------------------------------------------------
 
     def follow_every(self, seconds: float, current: Callable[[], Run | None]) -> None:
-        """Look at the file of the run on screen (`current()`) every `seconds`, in one thread of its own until
-        `stop`: one stat when nothing changed, and a message (Followed) only when something did. The next look
-        waits until the host applied the last change (`followed`), and a run still being indexed is not looked
-        at."""
+        """Follow the file of the run on screen (`current()`), in one thread of its own until `stop`: it wakes as the
+        file is written (formatting/results/wake.py), and looks at it every FOLLOW_FALLBACK seconds besides (a file
+        replaced under its name; one stat when nothing changed); without a watch, every `seconds`. A message
+        (Followed) is posted only when something changed. The next look waits until the host applied the last
+        change (`followed`), and a run still being indexed is not looked at (every `seconds` until it is)."""
 
         def look() -> None:
-            while not self.stop.wait(seconds):
-                run = current()
-                if run is None or self._following or not run.indexed:
-                    continue
-                before = run.results.count
-                try:
-                    outcome = run.results.follow()
-                except (OSError, ValueError):
-                    outcome = "replaced"
-                if outcome != "same":
-                    self._following = True
-                    self._post(Followed(run, outcome, run.results.count - before))
+            from turnlens.formatting.results.wake import FileWake
+
+            wake = FileWake()
+            pending = True  # a look is due (woken, or the run could not be looked at yet)
+            try:
+                while not self.stop.is_set():
+                    run = current()
+                    if run is not None and wake.path != run.path:
+                        pending = wake.watch(run.path) or pending  # (a write before the watch: looked at now)
+                    due = pending or not wake.watching
+                    if wake.wait(seconds if due else FOLLOW_FALLBACK):
+                        pending = True
+                    if self.stop.is_set():
+                        return
+                    run = current()
+                    if run is None or self._following or not run.indexed:
+                        continue
+                    pending = False
+                    before = run.results.count
+                    try:
+                        outcome = run.results.follow()
+                    except (OSError, ValueError):
+                        outcome = "replaced"
+                    if outcome == "replaced":
+                        wake.watch(run.path)  # the file under that name now (none: looked at every `seconds`)
+                    if outcome != "same":
+                        self._following = True
+                        self._post(Followed(run, outcome, run.results.count - before))
+            finally:
+                wake.close()
 
         # a thread of its own rather than a worker of the host's: it lasts as long as the screen (workers are
         # what the screen waits on to be idle)

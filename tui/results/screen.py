@@ -48,13 +48,16 @@ if TYPE_CHECKING:  # (imported where used)
 
 TEXT_AS_YOU_TYPE_BYTES = 20 * 1024 * 1024  # smaller files are searched in full text at every key press
 SYNC_SELECT_LIMIT = 5_000  # below this many results sorting in the UI thread is quicker than a thread hop
+# ... and rows appended to a listed run (followed) are put in their place there too, up to this many: each costs a
+# binary search, and the row is on screen without waiting for a thread
+SYNC_INSERT_LIMIT = 1_000
 RESELECT_EVERY = 0.3  # seconds between re-sorts while a big file is still being indexed
 # ... and once it holds 20,000 rows, a re-sort waits for the run to grow by half since the last one: each re-sort
 # reads every row, and the index worker waits for the GIL meanwhile; so all of them together cost about 3 of the
 # last one, however long the index takes (time-based re-sorts slowed a big file's index down under load)
 RESELECT_GROWTH = 1.5
-# seconds between looks at the current run's file (one stat when nothing changed, in a thread of its own): a row
-# appended is on screen as soon as in toolong, which looks every 0.05 s
+# seconds between looks at the current run's file while it cannot be watched (loading.py: a watch wakes the look
+# as the file is written; toolong looks every 0.05 s) or while a change waits to be looked at
 FOLLOW_EVERY = 0.05
 TITLE_CHROME = 6  # a box's corners and the rule and spaces around its title
 RUNS_EVERY = 1.0  # seconds between looks for new runs in a folder of runs (a stat per folder when nothing changed)
@@ -298,7 +301,8 @@ class ResultsScreen(ThemedScreen):
             return
         selection = model.request()
         assert selection is not None
-        if run.results.count <= SYNC_SELECT_LIMIT:
+        appended = run.results.count - selection.previous_upto if selection.previous is not None else None
+        if run.results.count <= SYNC_SELECT_LIMIT or appended is not None and appended <= SYNC_INSERT_LIMIT:
             self._rows_selected(RowsSelected(selection, select_rows(selection)))
         else:
             self.loader.select(selection)
