@@ -3,6 +3,7 @@ in the same run.
 
     .venv/bin/python benchmarks/bench_scale.py [--runs N] [--only listing,million,export,firstcase,results]
         [--quit-after 2,6,12] [--busy 0] [--size-mb 1024] [--install-toolong]
+        [--no-instructions]
 
 - listing: until every case is listed in the inspector (headless 200x50, the app as `turnlens PATH --no-watch`
   makes it; bench_firstframe.py's LOADED stamp, from process start), against `turnlens export` of the same input
@@ -30,7 +31,10 @@ in the same run.
   anchor), and a suite whose one test attaches a 20 MB file. --runs interleaved rounds (default 11: 75 s at load 4);
   the median and the best of each, as the process's CPU time until then (on a busy machine wall times stretch with
   the load, CPU times much less) and as wall time, with the load over the rounds. Goal: the median CPU time <= 2x
-  the bare app's median.
+  the bare app's median. Then, where valgrind is installed (unless --no-instructions), a second, steadier judge:
+  the instructions each runs until its first frame (one run each under valgrind, ~3 min; within ~2% run to run
+  where CPU times move by 10% and more), as ratios to the bare app's; they leave out what CPU time also counts (the
+  kernel's work for imports and reads, cache misses), so their ratios are higher.
 - results: a 1 GB results file (benchmarks/out/, generated once) in the results view, in a tmux pane: the whole
   index (the header's "indexed"; and the scan alone, in process), its CPU time (the app's and its index worker
   processes') and the peak memory, the workers' counted (goals <= 3 s, < 150 MiB); then
@@ -45,6 +49,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -323,7 +328,7 @@ def make_attachment_suite(root: Path, megabytes: int = 20) -> Path:
 FIRSTCASE_RUNS = 11  # interleaved rounds: the whole part took 75 s at load 4 (its inputs made, the first runs warm)
 
 
-def first_case(tmp: Path, runs: int) -> None:
+def first_case(tmp: Path, runs: int, counted: bool = True) -> None:
     from bench_export import make_repo
     from bench_firstframe import BARE
 
@@ -375,6 +380,35 @@ def first_case(tmp: Path, runs: int) -> None:
         cells = [f"{ours[i]:6.0f} {ours[i] / reference[i]:5.2f}x  " for i in (3, 2, 1, 0)]
         verdict = "ok" if ours[3] / bare_cpu_median <= 2 else "MISSES"
         print(f"  {name:32s} {''.join(cells)} {verdict}")
+    if counted and shutil.which("valgrind"):
+        bare_count = instructions(BARE, ["count"])
+        counts = ", ".join(
+            f"{name} {ratio(instructions(INSPECTOR, [target, 'count']), bare_count)}" for name, target in inputs.items()
+        )
+        print(
+            f"  instructions until the first frame (valgrind, one run each; steadier than CPU time, but they leave "
+            f"out what CPU time also counts: the kernel's work, cache misses): a bare app {bare_count / 1e6:.0f} M; "
+            f"{counts}  [{load()}]"
+        )
+
+
+def instructions(code: str, args: list[str]) -> float:
+    """The instructions a probe runs until its first frame (it ends there: `count`), as valgrind counts them; they
+    repeat within ~2% (timers and threads do what they would in the time valgrind's slow run takes)."""
+    out = subprocess.run(
+        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", sys.executable, "-c"]
+        + [code, *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        env=ENV,
+    )
+    found = re.search(r"I\s+refs:\s+([\d,]+)", out.stderr)
+    return float(found.group(1).replace(",", "")) if found else float("nan")
+
+
+def ratio(count: float, reference: float) -> str:
+    return f"{count / 1e6:.0f} M ({count / reference:.2f}x)"
 
 
 def results_view(size_mb: int, runs: int) -> None:
@@ -479,6 +513,9 @@ def main() -> None:
     parser.add_argument(
         "--install-toolong", action="store_true", help="first make toolong's own venv (the appended row's reference)"
     )
+    parser.add_argument(
+        "--no-instructions", action="store_true", help="firstcase: skip the instruction counts (valgrind, ~3 min)"
+    )
     parser.add_argument("--busy", type=int, default=0, help="million: busy loops on the run's one core (0: none)")
     args = parser.parse_args()
     if args.install_toolong:
@@ -495,7 +532,7 @@ def main() -> None:
         if "export" in parts:
             export_memory(tmp, args.runs or 3)
         if "firstcase" in parts:
-            first_case(tmp, args.runs or FIRSTCASE_RUNS)
+            first_case(tmp, args.runs or FIRSTCASE_RUNS, not args.no_instructions)
         if "results" in parts:
             results_view(args.size_mb, args.runs or 3)
 

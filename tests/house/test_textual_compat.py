@@ -152,3 +152,42 @@ async def test_an_app_started_in_a_theme_is_as_one_whose_theme_was_set(theme, mo
             assert bool(reparsed) is not started
     assert seen[0] == seen[1]
     assert f"-theme-{theme}" in seen[1][1]
+
+
+def test_the_resume_restyle_a_first_resume_skips():
+    from textual.screen import Screen
+
+    source = inspect.getsource(Screen._on_screen_resume)
+    assert "if event.refresh_styles:" in source and "self.update_node_styles(" in source
+    # handlers are called down the MRO, the subclass's first: its on_screen_resume runs before Screen's own
+    assert "for cls in self.__class__.__mro__:" in inspect.getsource(MessagePump._get_dispatch_methods)
+
+
+async def test_a_screen_pushed_is_not_restyled_whole_until_it_comes_back(monkeypatch):
+    from textual import events
+    from textual.widgets import Static
+
+    restyled: list[str] = []
+    update = DOMNode.update_node_styles
+    monkeypatch.setattr(
+        DOMNode,
+        "update_node_styles",
+        lambda self, animate=True: (restyled.append(type(self).__name__), update(self, animate))[1],
+    )
+
+    class Kept(textual_compat.FirstResumeKeepsStyles[None]):
+        def compose(self):
+            yield Static("kept", id="kept")
+
+    class Host(App):
+        CSS = "#kept { color: $primary; }"
+
+    async with Host().run_test(size=(20, 3)) as pilot:
+        kept = Kept()
+        await pilot.app.push_screen(kept)
+        await pilot.pause()
+        assert "Kept" not in restyled
+        assert kept.query_one("#kept", Static).styles.color == pilot.app.current_theme.to_color_system().primary
+        kept.post_message(events.ScreenResume())  # made active again (as after a screen that was transparent)
+        await pilot.pause()
+        assert "Kept" in restyled  # as Textual restyles any screen

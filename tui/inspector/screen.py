@@ -13,7 +13,6 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import Screen
 from textual.theme import Theme
 from textual.timer import Timer
 from textual.widgets import Header, Static
@@ -26,12 +25,11 @@ from turnlens.formatting.sanitize import sanitize
 
 from .. import render
 from ..actions import Action, bindings, bound_keys, key_of, table_commands
-from ..commands import InspectorCommands
-from ..editor import open_in_editor
 from ..loading import stopped_note
 from ..navigation import OpenLatestResult
 from ..rows import CaseRow, FileEntry
 from ..session import Session
+from ..textual_compat import FirstResumeKeepsStyles
 from ..theme import generation as theme_generation
 from ..theme import use_theme
 from ..widgets import case_list
@@ -57,6 +55,8 @@ from .views import (
 from .watcher import FileWatcher
 
 if TYPE_CHECKING:
+    from textual.command import Provider
+
     from turnlens.formatting.results.latest import LatestIndex, LatestResult
 
 CASE_LIST_WIDTH = case_list.WIDTH
@@ -274,11 +274,18 @@ INSPECTOR_ACTIONS: tuple[Action, ...] = (
 CHIP_KEYS = {chip_id: key_of(INSPECTOR_ACTIONS, action) for chip_id, action in CHIPS.items()}
 
 
-class InspectorScreen(Screen[None]):
+def inspector_commands() -> type[Provider]:
+    """The palette's provider (tui/commands.py), imported when the palette first opens, not before the first frame."""
+    from ..commands import InspectorCommands
+
+    return InspectorCommands
+
+
+class InspectorScreen(FirstResumeKeepsStyles[None]):
     """Eval cases of one or more files, side by side with what they become."""
 
     BINDINGS = bindings(INSPECTOR_ACTIONS)
-    COMMANDS = {InspectorCommands}
+    COMMANDS = {inspector_commands}  # (Textual takes a callable that gives the provider: made when first asked)
     # The list has the focus from the first frame: the filter box, first in the focus chain, took it until the first
     # case was shown, and a `q` pressed meanwhile (a big file still loading) was typed into it instead of quitting.
     AUTO_FOCUS = "#case-options"
@@ -886,6 +893,8 @@ class InspectorScreen(Screen[None]):
                 timeout=8,
             )
             return
+        from ..editor import open_in_editor
+
         open_in_editor(*target, suspend=self.app.suspend, notify=self.notify)
 
     def action_copy(self, raw: bool = False) -> None:
