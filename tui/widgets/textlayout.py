@@ -63,7 +63,10 @@ def wrap_line(
     at least); words longer than a row are folded.
 
     With `limit`, stops once `rows` holds that many rows, at a row starting with a word, and returns that row's
-    offset: `resume=` it to go on. Returns -1 when the line is done."""
+    offset: `resume=` it to go on. Returns -1 when the line is done.
+
+    A line of printable ASCII is wrapped a row at a time (_wrap_ascii_rows) for as long as no word needs folding;
+    the rest word by word (wrap_line_by_words, the rules' one statement, which gives the same rows)."""
     line = plain[start:end]
     if resume is None and _cells(line) <= width:
         rows.append((start, end, 0))
@@ -73,6 +76,71 @@ def wrap_line(
         row_start, row_indent = start, 0
     else:
         row_start, row_indent = resume, indent
+    if _NOT_PRINTABLE_ASCII.search(line) is None:
+        row_start, row_indent = _wrap_ascii_rows(plain, end, width, indent, rows, row_start, row_indent, limit)
+        if row_start < 0 or row_indent < 0:
+            return row_start  # done (-1), or stopped at `limit` (the row's offset)
+    return _wrap_words(plain, end, width, indent, rows, row_start, row_indent, limit)
+
+
+def wrap_line_by_words(
+    plain: str, start: int, end: int, width: int, rows: list[Row], hang: int = 0, *, limit: int | None = None
+) -> int:
+    """wrap_line word by word whatever the line: the rules' reference (tests compare wrap_line with it)."""
+    line = plain[start:end]
+    if _cells(line) <= width:
+        rows.append((start, end, 0))
+        return -1
+    indent = min(max(hang, len(line) - len(line.lstrip(" "))), MAX_HANG, width // 2)
+    return _wrap_words(plain, end, width, indent, rows, start, 0, limit)
+
+
+_NOT_PRINTABLE_ASCII = re.compile(r"[^ -~]")
+_NOT_SPACE = re.compile(r"[^ ]")
+_ALNUM_ASCII = re.compile(r"[0-9A-Za-z]")
+
+
+def _wrap_ascii_rows(
+    plain: str, end: int, width: int, indent: int, rows: list[Row], row_start: int, row_indent: int, limit: int | None
+) -> tuple[int, int]:
+    """_wrap_words' rows for a line of printable ASCII (a cell per character, words cut at spaces), found a row at
+    a time: a row takes every word whose last character is within its width, and the next row starts at the word
+    that crosses it. Stops where _wrap_words would fold a word (the first word of a row longer than it; a word
+    after only symbols, or longer than a row, with room left): returns that row's (start, indent) for _wrap_words
+    to go on from; (-1, -1) when the line is done, (offset, -1) when stopped at `limit`."""
+    while True:
+        capacity = width - row_indent
+        edge = row_start + capacity  # a word fits when it ends at most here
+        if edge >= end:
+            rows.append((row_start, end, row_indent))
+            return -1, -1
+        if plain[edge] == " ":  # every word before edge fits; the next row starts at the next word
+            found = _NOT_SPACE.search(plain, edge, end)
+            if found is None:  # only spaces are left: they hang past the edge
+                rows.append((row_start, end, row_indent))
+                return -1, -1
+            word_start = found.start()
+        else:  # the word around edge crosses it
+            word_start = plain.rfind(" ", row_start, edge) + 1  # (0: no space before it on the row)
+        first = _NOT_SPACE.search(plain, row_start, end)
+        if word_start <= row_start or first is None or word_start <= first.start():
+            return row_start, row_indent  # the row's first word crosses it: folded
+        used = word_start - row_start
+        if capacity - used >= MIN_FOLD_ROOM:
+            word_end = plain.find(" ", word_start, end)
+            visible = (end if word_end < 0 else word_end) - word_start
+            if visible > width - indent or _ALNUM_ASCII.search(plain, row_start, word_start) is None:
+                return row_start, row_indent  # folded from here
+        rows.append((row_start, word_start, row_indent))
+        row_start, row_indent = word_start, indent
+        if limit is not None and len(rows) >= limit:
+            return word_start, -1
+
+
+def _wrap_words(
+    plain: str, end: int, width: int, indent: int, rows: list[Row], row_start: int, row_indent: int, limit: int | None
+) -> int:
+    """Greedy word wrap of a line from the row starting at `row_start` (see wrap_line)."""
     used = 0
 
     def capacity() -> int:
