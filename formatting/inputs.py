@@ -17,6 +17,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from turnlens.formatting.dialects.discover import has_eval_files
 from turnlens.formatting.results.sniff import is_blank_json_lines, is_results_file, is_run_folder
 
 
@@ -61,8 +62,6 @@ def path_kind(path: str) -> PathKind:
         if is_run_folder(path):
             return PathKind.RUN_FOLDER
         if ".agentv" not in os.path.abspath(path).split(os.sep):
-            from turnlens.formatting.dialects.discover import has_eval_files  # (wcmatch: only for a folder)
-
             # A run folder holds each test as AgentV ran it (`task/EVAL.yaml`): those bundles are results, not eval
             # files, so a copied results folder (CI artifacts, outside .agentv) is results too. Eval files first:
             # that search stops at the first one, where looking for results first read every file of a folder of

@@ -10,6 +10,7 @@ Positions count UTF-16 code units, as JavaScript strings do. tests/fixtures/jsjs
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import orjson
@@ -264,7 +265,6 @@ def js_loads(raw: str | bytes | memoryview) -> Any:
             raise
         if scanner.cut:
             return js_loads(cut_deep(text, scanner.cut))
-        import json
 
         return json.loads(text)
 

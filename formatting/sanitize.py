@@ -14,6 +14,8 @@ so a pane border drawn after one lands elsewhere; each emoji is then drawn on it
 
 from __future__ import annotations
 
+import unicodedata
+
 from turnlens.formatting.patterns import LazyPattern
 
 _BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
@@ -76,8 +78,6 @@ def sanitize_label(text: str, limit: int = LABEL_LIMIT) -> str:
     combining marks on a character (terminals stack them differently, and a long run pushes the border)."""
     text = sanitize_line(text[: limit * 4])
     if not text.isascii():
-        import unicodedata
-
         kept: list[str] = []
         marks = 0
         for ch in text:

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 from turnlens.formatting.sanitize import sanitize_line
-
-if TYPE_CHECKING:
-    import re
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -60,16 +58,12 @@ _JS_DECIMAL = r"[+-]?(?:Infinity|(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-
 
 def _js_decimal(text: str) -> re.Match[str] | None:
     """The decimal number at the start of `text` (after JavaScript's white space), as parseFloat reads it."""
-    import re
-
     return re.match(f"[{_JS_SPACE}]*({_JS_DECIMAL})", text)
 
 
 def _agentv_number(text: str, command: str) -> float:
     """`text` as a whole number in JavaScript's decimal syntax; refused as `command` refuses it (text that does not
     start with a number), and refused too, naming the number `command` would read, when more follows the number."""
-    import re
-
     found = _js_decimal(text)
     if found is None:
         raise argparse.ArgumentTypeError(f"not a number: {text!r} ({command} refuses it too)")

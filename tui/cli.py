@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import signal
 import sys
 import textwrap
@@ -203,8 +204,6 @@ WEB_DRIVER = "textual.drivers.web_driver:WebDriver"
 
 def _served() -> bool:
     """Run by `turnlens serve` (textual-serve gives the app a web driver instead of a terminal)."""
-    import os
-
     return os.environ.get("TEXTUAL_DRIVER") == WEB_DRIVER
 
 
@@ -226,7 +225,6 @@ def _serve_parser() -> argparse.ArgumentParser:
 def serve(argv: Sequence[str]) -> int:
     """`turnlens serve [--host H] [--port P] [ARGS…]`: the app's arguments are checked first (a mistake is said
     here, not in the browser), then textual-serve runs `turnlens ARGS` for each browser that connects."""
-    import os
     import shlex
 
     options, app_args = _serve_parser().parse_known_args(argv)
@@ -263,7 +261,6 @@ def open_app(args: Sequence[str], *, terminal: bool = True) -> App[None] | int:
     `terminal=False` leaves out the check that standard input and output are a terminal (for
     benchmarks/bench_firstframe.py, which runs the app headless and times what the command does)."""
     options = _parser().parse_args(args)
-    import os
 
     from turnlens.formatting.evals.files import apply_size_option
 

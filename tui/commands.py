@@ -5,16 +5,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from rich.text import Text
+from textual.app import App
 from textual.command import CommandInput, CommandPalette, DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.screen import Screen
 from textual.style import Style as VisualStyle
-
-if TYPE_CHECKING:
-    from textual.app import App
 
 MAX_TYPED = 500  # characters the palette's box takes (each key searches every entry: typed input stays bounded)
 # A palette of this many entries (every case, every result) searches once the keys pause, not at each key: keys typed
@@ -157,8 +155,6 @@ class TableCommands(_Debounced):
 def _built_ins(app: App[Any], screen: Screen[Any]) -> list[tuple[str, str, Callable[[], Any], str]]:
     """(title, help, callback, text to match) of the Textual commands every palette keeps (_BUILT_INS), from the
     app's own list when it has one (its Screenshot saves where it can), else Textual's."""
-    from textual.app import App
-
     system = getattr(app, "system_commands", None) or partial(App.get_system_commands, app)
     return [
         (command.title, _BUILT_INS[command.title] or command.help, command.callback, command.title)

@@ -12,6 +12,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # (imported where used: the command starts fast)
     from turnlens.formatting.diff.compare import TreeDiff
 
+import json
+import time
+
 from turnlens.tui.arguments import ArgumentParser, add_dialect_option
 
 FORMATS = ("text", "json", "markdown", "html")
@@ -137,8 +140,6 @@ class _Progress:
     """On a terminal's stderr: the file being compared, on one line rewritten at most ten times a second."""
 
     def __init__(self) -> None:
-        import time
-
         self.clock = time.monotonic
         self.last = 0.0
         self.count = 0
@@ -167,8 +168,6 @@ class _Progress:
 
 def render(diff: TreeDiff, fmt: str, verbose: bool = False) -> str:
     if fmt == "json":
-        import json
-
         return json.dumps(diff.to_json(), ensure_ascii=False, indent=2) + "\n"
     if fmt == "markdown":
         from turnlens.formatting.diff.report import markdown_report

@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Protocol
 
+from textual.app import SuspendNotSupported
+
 from turnlens.formatting.sanitize import sanitize
 
 
@@ -44,8 +46,6 @@ def open_in_editor(
     """The app (its `suspend`) hands the terminal to the editor at `path`:`line` and takes it back; whatever goes
     wrong (a bad $EDITOR, a missing program, a terminal that cannot suspend) is a `notify`, never a traceback or a
     frozen screen. The inspector's and the results view's `o`."""
-    from textual.app import SuspendNotSupported
-
     try:
         command = editor_command(path, line)
     except ValueError as error:  # EDITOR='vim "x'

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from rich.cells import cell_len, get_character_cell_size, set_cell_size
 from rich.style import Style
 from rich.text import Span as RichSpan
 from rich.text import Text
+from textual.color import Color
 
 from turnlens.formatting.model import Diagnostic, EvalCase, FormattedCase, GuidelineConfig, Message, Rendered, Segment
 from turnlens.formatting.prompts.agentv4 import file_tags, file_tags_where
@@ -78,7 +81,6 @@ def _token_style(token: str, _generation: int) -> Style:
     """A syntax token's colour and weight from the theme's syntax style. No background: the syntax style's own
     background drew a box behind every token on the pane's background."""
     from pygments.token import string_to_tokentype
-    from textual.color import Color
 
     p = palette()
     token_type = string_to_tokentype(token)
@@ -166,8 +168,6 @@ def _empty_note(note: str) -> Text:
 
 def fit(value: str, width: int, *, keep_end: bool = False) -> str:
     """`value` cut to `width` cells with an ellipsis (at the start when the end matters, as for paths)."""
-    from rich.cells import cell_len, set_cell_size
-
     if width <= 0 or cell_len(value) <= width:
         return value
     if keep_end:
@@ -202,8 +202,6 @@ def header_with_legend(head: Text, legend: Text, width: int, gap: str = "   ") -
 
 def _last_space_within(plain: str, cells: int) -> int | None:
     """The index of the last space in `plain` whose text before it fits in `cells` cells (None: none does)."""
-    from rich.cells import get_character_cell_size
-
     found = None
     used = 0
     for index, char in enumerate(plain):
@@ -219,7 +217,6 @@ def case_title(label: str, where: str, width: int = 0) -> Text:
     """The case header: its id, then `file:line`. Narrower than both, the id is cut first (the file:line is what
     finds the case in the file), then the path's start."""
     text = Text(end="", no_wrap=True, overflow="ellipsis")
-    from rich.cells import cell_len
 
     gap = "  "
     if width > 0 and cell_len(label) + len(gap) + cell_len(where) > width:
@@ -493,8 +490,6 @@ def diagnostic_line(d: Diagnostic, repo_root: str | None) -> str:
 
 
 def _shown_path(path: str, repo_root: str | None) -> str:
-    import os
-
     if repo_root:
         rel = os.path.relpath(path, repo_root)
         if not rel.startswith(".."):

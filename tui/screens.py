@@ -18,7 +18,7 @@ from turnlens.formatting.model import EvalCase, FormattedCase
 from turnlens.formatting.sanitize import sanitize
 
 from . import render
-from .actions import Action, bindings, table_commands
+from .actions import Action, bindings, help_sections, table_commands
 from .commands import TableCommands
 from .theme import palette, use_theme
 from .widgets.footer import FittingFooter
@@ -137,8 +137,6 @@ class PanesScreen(Screen[str | None]):  # (dismissed with the mode chosen on it,
         self.query_one(f"#{pane_id}", Pane).focus()
 
     def action_help(self) -> None:
-        from .actions import help_sections
-
         self.app.push_screen(HelpScreen(help_sections(self.ACTIONS), legend=[]))
 
 

@@ -7,6 +7,7 @@ only decides which files to load, keeps the last good version of a file whose YA
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -14,12 +15,15 @@ from functools import cached_property
 from pathlib import Path
 from typing import cast
 
+import turnlens
 from turnlens.formatting.dialects.discover import find_eval_files
 from turnlens.formatting.dialects.format import format_case
 from turnlens.formatting.evals.files import YAML_SUFFIXES, FileReadError, display_path, read_text_file
+from turnlens.formatting.evals.paths import find_repo_root
 from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, FormattedCase, Profile
 
 from .cache import BoundedCache
+from .loading import case_row, load_kept, load_whole
 from .rows import CaseRow
 
 FORMATTED_CACHE_SIZE = 64  # formatted cases kept (the ones around the case on screen); the list keeps only rows
@@ -74,8 +78,6 @@ class Session:
     def __init__(
         self, paths: Iterable[str], *, repo_root: str | None = None, cwd: str | None = None, dialect: str = "auto"
     ):
-        from turnlens.formatting.evals.paths import find_repo_root
-
         self.dialect = dialect  # "auto" (each file's shape decides), "agentv-0.15" or "agentv-4"
 
         self.cwd = cwd  # the working directory as a search root for file references (None: the real one)
@@ -148,14 +150,10 @@ class Session:
     def load_path(self, path: str) -> EvalFile:
         """Load the eval file at `path` with the session's settings (safe to call from a worker thread); a big one
         in slices, as the first load does (tui/loading.py), so that a reload's memory peaks no higher."""
-        from .loading import load_whole
-
         return load_whole(path, repo_root=self.repo_root, cwd=self.cwd, dialect=self.dialect)
 
     def reload_path(self, path: str) -> tuple[EvalFile, str | None]:
         """load_path() for a reload: with the note that says where the memory limit stopped it (else None)."""
-        from .loading import load_kept
-
         return load_kept(path, repo_root=self.repo_root, cwd=self.cwd, dialect=self.dialect)
 
     def set_stop_note(self, path: str, note: str | None) -> None:
@@ -377,8 +375,6 @@ class Session:
         return first, "\n".join(chunk)
 
     def row(self, key: str, profile: str = "agentv") -> CaseRow | None:
-        from .loading import case_row
-
         found = self.case(key)
         if found is None or found[0].good is None:
             return None
@@ -490,8 +486,6 @@ def installed_sample(path: str) -> bool:
 def copy_samples(folder: str) -> str:
     """Copy the bundled samples into `folder` (made if missing) as `folder/sample_evals`; its path. OSError (the
     message says why) when it cannot, FileExistsError when `sample_evals` is already there."""
-    import shutil
-
     target = Path(folder) / "sample_evals"
     if target.exists():
         raise FileExistsError(f"{target} already exists")
@@ -505,6 +499,4 @@ def default_sample_dir() -> Path:
     path (importlib.resources, which says the same of a package on disk, costs the start more), its links followed:
     a strict editable install imports the checkout's modules through a folder of links, and the samples are the
     checkout's, not links to them."""
-    import turnlens
-
     return Path(turnlens.__file__).resolve().parent / "sample_evals"

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
+import rich
+from rich.segment import Segments
 from textual import events
 from textual.app import App
 from textual.geometry import Size
@@ -54,8 +56,6 @@ class CrashReportWithoutLocals(App[None]):
 
     def _fatal_error(self) -> None:
         # imported here: rich.traceback (with rich.pretty) is ~30 ms of every start, and only a crash needs it
-        import rich
-        from rich.segment import Segments
         from rich.traceback import Traceback
 
         self.bell()

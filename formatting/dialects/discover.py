@@ -9,7 +9,14 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 
-from turnlens.formatting.evals.files import YAML_SUFFIXES, relative_path
+from turnlens.formatting.evals.files import (
+    YAML_SUFFIXES,
+    FileReadError,
+    read_bytes,
+    read_head,
+    relative_path,
+    wide_encoding,
+)
 from turnlens.formatting.walk import TreeWalk
 
 DEFAULT_EVAL_PATTERNS = ("**/evals/**/*.eval.yaml", "**/evals/**/eval.yaml", "**/evals/**/*.eval.ts")
@@ -23,7 +30,6 @@ def declares_v2_schema(path: str) -> bool:
     """AgentV 0.15's sniff: a YAML file whose first few KB declare `$schema: agentv-eval-v2`."""
     if not path.endswith(YAML_SUFFIXES):
         return False
-    from turnlens.formatting.evals.files import FileReadError, read_head
 
     try:
         head = read_head(path, 8192)
@@ -41,7 +47,6 @@ SNIFFED_GROUPS: tuple[Callable[[str], bool], ...] = (declares_v2_schema,)
 def eval_patterns(folder: str, repo_root: str | None = None) -> tuple[list[str], str | None]:
     """AgentV 4's discovery patterns for `folder`: the `eval_patterns` of the first `.agentv/config.yaml` from the
     folder up to the repo root, else the defaults. Returns (patterns, the config that gave them or None)."""
-    from turnlens.formatting.evals.files import FileReadError, read_bytes
     from turnlens.formatting.evals.paths import dirs_up, find_repo_root
     from turnlens.formatting.evals.yaml12 import YamlError, parse_yaml_bytes
 
@@ -157,7 +162,6 @@ def _usable_patterns(folder: str, root: str, problems: list[tuple[str, str]] | N
 
 def _pattern_lines(cfg: str) -> list[int | None]:
     """The line of each of `eval_patterns` in the config file (read again: only when one is refused)."""
-    from turnlens.formatting.evals.files import FileReadError, read_bytes
     from turnlens.formatting.evals.yaml12 import YamlError, parse_yaml_bytes
 
     try:
@@ -179,8 +183,6 @@ def _walk_eval_files(
     """(path, group) of each eval file in `folder` as the walk finds it: group 0 for the patterns' files, n for
     SNIFFED_GROUPS[n - 1]'s."""
     from wcmatch import glob as wglob  # here, not at the top: only a folder needs it (export startup time)
-
-    from turnlens.formatting.evals.files import relative_path
 
     flags = wglob.GLOBSTAR | wglob.IGNORECASE | wglob.BRACE | wglob.EXTGLOB
     # Compiled once: globmatch() compiles (and brace-expands) its patterns on every call, ~4/5 of a folder's time.
@@ -238,8 +240,6 @@ def _no_match(_path: str) -> bool:
 
 def _unsniffable(path: str) -> str | None:
     """Why a file left out of discovery could not be told apart from an eval file, or None (it was read: not one)."""
-    from turnlens.formatting.evals.files import FileReadError, read_head, wide_encoding
-
     try:
         head = read_head(path, 8192)
     except FileReadError as exc:

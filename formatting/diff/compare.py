@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from turnlens.formatting.diff.trees import Tree
+from turnlens.formatting.evals.files import FileReadError, read_bytes
 from turnlens.formatting.model import EvalCase, EvalFile, FormattedCase, Rendered
 from turnlens.formatting.records import JsonObject
 
@@ -357,8 +358,6 @@ class _FileCompare:
 
 
 def _read(path: str) -> bytes | None:
-    from turnlens.formatting.evals.files import FileReadError, read_bytes
-
     if os.path.isdir(path):
         return None
     try:

@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -103,7 +104,6 @@ def _blobs(oids: list[str], repo: str) -> Iterator[tuple[str, bytes]]:
     ) as proc:
         assert proc.stdin is not None and proc.stdout is not None
         # Written from a thread: a big list of ids could fill the pipe while git waits for us to read.
-        import threading
 
         def feed() -> None:
             try:

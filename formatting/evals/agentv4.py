@@ -9,6 +9,7 @@ Warnings keep the reference's wording (without its "Warning: "/"Error: " prefix)
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
@@ -55,6 +56,7 @@ from turnlens.formatting.jsstr import (
 from turnlens.formatting.model import Diagnostic, EvalCase, EvalFile, Message, Segment
 from turnlens.formatting.patterns import LazyPattern
 from turnlens.formatting.records import JsonArray, JsonObject
+from turnlens.formatting.walk import TreeWalk
 from turnlens.formatting.wording import plural
 
 ROLES = ("system", "user", "assistant", "tool")
@@ -358,7 +360,6 @@ def _resolve_file(ctx: _Ctx, seg: Segment, value: str, line: int | None, expecte
             what = "expected output image" if expected else "image"
             ctx.warn(f"Could not read {what} {resolved}: {read_error_text(exc, resolved)}", line)
             return False
-        import base64
 
         seg.raw = IMAGE_TYPES[ext]
         seg.text = f"data:{seg.raw};base64,{base64.b64encode(data).decode('ascii')}"
@@ -1058,7 +1059,6 @@ def _watch_glob_folders(ctx: _Ctx, pattern: str, limit: int = 256) -> None:
     watched.add(base)
     if "**" not in parts[first:] or not os.path.isdir(base):
         return
-    from turnlens.formatting.walk import TreeWalk
 
     for folder, _subfolders, _files in TreeWalk(base, skip=("node_modules", ".git"), max_folders=limit):
         watched.add(folder)

@@ -28,6 +28,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from turnlens.formatting.evals.files import FileReadError, read_text_file
 from turnlens.formatting.evals.paths import dirs_up
 from turnlens.formatting.jsstr import JS_WHITESPACE, js_trim
 
@@ -242,8 +243,6 @@ def load_env(
     Returns (environment, the `.env` files that exist, nearest first, what was ignored in them). A `.env` that is a
     folder, a FIFO, a device, unreadable or over the size limit is left out with a problem (dotenv silently skips
     one it cannot read and hangs on a FIFO)."""
-    from turnlens.formatting.evals.files import FileReadError, read_text_file
-
     merged: dict[str, str] = dict(os.environ if environ is None else environ)
     found: list[str] = []
     problems: list[EnvFileProblem] = []

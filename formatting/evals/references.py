@@ -5,6 +5,7 @@ replaced, CRLF -> LF) and why a file could not be read, in Node's words."""
 from __future__ import annotations
 
 import codecs
+import errno
 import os
 from collections.abc import Callable
 from typing import Any
@@ -34,8 +35,6 @@ def read_error_text(exc: FileReadError, path: str) -> str:
 
 
 def os_error_text(exc: OSError, path: str, op: str = "open") -> str:
-    import errno
-
     names = {  # libuv's wording, which Node prints (lower case, unlike the C library's strerror)
         errno.EISDIR: ("EISDIR", "illegal operation on a directory"),
         errno.EACCES: ("EACCES", "permission denied"),

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 from turnlens.formatting.cancel import check, never
+from turnlens.formatting.evals.files import max_file_size
 from turnlens.formatting.jsstr import JS_WHITESPACE
 
 if TYPE_CHECKING:
@@ -233,8 +234,6 @@ def _alias_takes(
     the tokens' order; None when the whole file's alias limits could be reached (see the module's docstring).
     `unit(offset)`: the item holding it (-1 for the header), as the caller numbers items; `unit_size(unit)`: its
     length."""
-    from turnlens.formatting.evals.files import max_file_size
-
     defining: set[int] = set()
     aliasing: set[int] = set()
     latest: dict[str, int] = {}  # name -> the unit of its latest anchor so far

@@ -246,8 +246,6 @@ def _flow_text(value: Any) -> str:
     if value is None:
         return "null"
     if isinstance(value, bytes):
-        import base64  # (only !!binary values need it)
-
         return base64.b64encode(value).decode()
     if isinstance(value, datetime.datetime):
         return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"

@@ -6,6 +6,7 @@ Kept free of textual/rich imports so the command starts fast.
 
 from __future__ import annotations
 
+import gc
 import math
 import os
 import sys
@@ -13,11 +14,14 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import IO, TYPE_CHECKING, Any, BinaryIO, Protocol
 
 from turnlens.formatting import gcpause
+from turnlens.formatting.dialects.discover import discover_eval_files
 from turnlens.formatting.dialects.format import format_case
 from turnlens.formatting.dialects.load import load_eval_file
 from turnlens.formatting.dialects.registry import cut_at, named, one_test_per_line
 from turnlens.formatting.evals.files import (
     FileReadError,
+    max_file_size,
+    open_regular,
     read_bytes,
     wide_encoding,
 )
@@ -338,7 +342,6 @@ def _export_jsonl(path: str, args: ExportOptions, workers: int) -> list[tuple[st
     writes the slice's rows and warnings to its own temporary files. Once every slice was found good, _PooledRows
     copies them out in slice order; a refused slice refuses the file with nothing on stdout, as when it is exported
     whole. So memory is one slice per worker whatever the file's size."""
-    from turnlens.formatting.evals.files import max_file_size, open_regular
     from turnlens.formatting.evals.references import NOT_UTF8
     from turnlens.formatting.evals.slices import MIN_PARALLEL_BYTES, jsonl_slices
     from turnlens.formatting.export.parallel import SlicePool
@@ -383,8 +386,6 @@ def _jsonl_slice(
     """A JSONL dataset's slice `number`, read from `fd`, loaded and formatted: its rows and their warnings to
     `spools[place]`. ("error", message), or ("ok", (file diagnostics, the line of its first byte that is not UTF-8
     or None, (place, where its output is in that spool)))."""
-    import gc
-
     from turnlens.formatting.evals.references import decode_eval_bytes
 
     cut = slices[number]
@@ -640,8 +641,6 @@ def _expand_folders(args: ExportOptions) -> tuple[list[str], list[str]]:
     empty: list[str] = []
     for path in args.paths:
         if os.path.isdir(path):
-            from turnlens.formatting.dialects.discover import discover_eval_files  # (only for a folder: start-up time)
-
             unread: list[tuple[str, str]] = []
             cut: list[tuple[str, str]] = []
             found = discover_eval_files(path, args.repo_root, unread=unread, cut=cut)

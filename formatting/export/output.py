@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import io
+import json
 import os
 import signal
 import sys
@@ -232,8 +233,6 @@ def exit_now(status: int) -> NoReturn:
 
 def _dumps_slow(obj: Any) -> bytes:
     """Compact JSON with lone surrogates escaped (JSON.stringify's way): valid UTF-8 whatever the input held."""
-    import json  # here, not at the top: rarely needed (startup time)
-
     out = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), default=str)
     if LONE_SURROGATE.search(out):
         out = LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", out)

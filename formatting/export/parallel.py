@@ -9,10 +9,12 @@ process.
 
 from __future__ import annotations
 
+import gc
 import marshal  # the summaries: plain data, and built in (pickle would be one more import before the fork)
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -257,8 +259,6 @@ def _kill(pid: int, signum: int = signal.SIGKILL) -> None:
 def _wait(pids: list[int], timeout: float = END_CHILDREN_SECONDS) -> list[int]:
     """Wait for the children `pids` to exit (reaping them), at most `timeout` seconds in all; returns those still
     running then. Ctrl-C meanwhile is held until the wait is over (then raised as usual)."""
-    import time
-
     deadline = time.monotonic() + timeout
     pause = 0.0005
     left = list(pids)
@@ -457,8 +457,6 @@ _LOST = object()
 
 def _pool_worker(place: int, work: Callable[[int, int], Any], task_r: int, report_w: int) -> None:
     """A SlicePool's worker: a slice number in, its summary out, until told to end (its task pipe closed)."""
-    import gc
-
     gcpause.exit_without_freeing()
     gc.freeze()  # what it was forked with is not scanned again by the collections after each slice
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the workers

@@ -21,6 +21,7 @@ from typing import Any
 
 import orjson
 
+from turnlens.formatting.evals.files import FileReadError, read_head
 from turnlens.formatting.jsstr import js_json, js_json_indent, js_trim
 from turnlens.formatting.records import JsonObject
 from turnlens.formatting.results.agentv4 import ALIASES
@@ -259,8 +260,6 @@ def _looks_like_result(row: JsonObject) -> bool:
 def read_rows(source: str) -> list[Row]:
     """The rows of a run as `agentv compare` loads them: every non-blank line parsed, camelCase aliases read,
     a numeric score and a test id required (CompareError with AgentV's words otherwise)."""
-    from turnlens.formatting.evals.files import FileReadError, read_head
-
     path = manifest_path(source)
     try:
         text = read_head(path, READ_LIMIT).decode("utf-8", errors="replace")

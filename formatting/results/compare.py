@@ -15,9 +15,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from turnlens.formatting.results.agentv_compare import DEFAULT_DELTA, Row, compare_results
+from turnlens.formatting.results.agentv_compare import (
+    DEFAULT_DELTA,
+    Row,
+    compare_matrix,
+    compare_results,
+    group_by_target,
+    js_sort_key,
+)
 from turnlens.formatting.results.columns import FLAG_ERROR, FLAG_NO_SCORE
 from turnlens.formatting.results.index import ResultsFile
+from turnlens.formatting.sanitize import sanitize
 
 Status = Literal["loss", "only in A", "only in B", "win", "tie"]
 # Worst news first: what an author must look at after a change.
@@ -194,8 +202,6 @@ def filter_rows(rows: list[CompareRow], query: str = "", changed_only: bool = Fa
 
 def targets_of(results: ResultsFile) -> list[str]:
     """The targets a run ran, in the order agentv compare lists them."""
-    from turnlens.formatting.results.agentv_compare import js_sort_key
-
     return sorted({results.target_of(i) for i in range(results.count)}, key=js_sort_key)
 
 
@@ -214,9 +220,6 @@ def summary_line(wins: int, losses: int, ties: int, mean_delta: float, mean_gain
 def matrix_lines(results: ResultsFile, delta: float | None = None) -> list[str]:
     """The N-way matrix of a run's targets as `agentv compare RUN` makes it: each test's score per target, then
     every pair of targets compared (the first of the pair the baseline). Plain lines for a text box."""
-    from turnlens.formatting.results.agentv_compare import compare_matrix, group_by_target
-    from turnlens.formatting.sanitize import sanitize
-
     rows = [
         Row(results.eval_ids[i] or "unknown", results.scores[i], results.target_of(i))
         for i in range(results.count)

@@ -21,6 +21,7 @@ from turnlens.formatting.jsstr import js_trim
 from turnlens.formatting.model import ChatMessage, EvalCase, EvalFile, FormattedCase, Rendered
 from turnlens.formatting.results.agentv4 import GraderScore
 from turnlens.formatting.results.record import ResultRecord
+from turnlens.formatting.results.sniff import is_run_folder
 from turnlens.formatting.wording import plural
 
 if TYPE_CHECKING:
@@ -140,8 +141,6 @@ def project_root_of(results_path: str) -> str:
 
 def in_a_run(path: str) -> bool:
     """A run's task bundle (`<run>/<suite>/<test>/task/EVAL.yaml`): the test as run, never the test now."""
-    from turnlens.formatting.results.sniff import is_run_folder
-
     parent = os.path.dirname(path)
     if os.path.basename(path) != "EVAL.yaml" or os.path.basename(parent) != "task":
         return False

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from turnlens.formatting.results.columns import FLAG_NO_SCORE
 from turnlens.formatting.results.index import ResultsFile
 from turnlens.formatting.results.stats import to_fixed
+from turnlens.formatting.sanitize import sanitize
 
 SLOPE_THRESHOLD = 0.01
 BLOCKS = "▁▂▃▄▅▆▇█"
@@ -131,8 +132,6 @@ def trend_lines(found: Trend | None) -> list[str]:
 
 
 def _history_lines(found: Trend) -> list[str]:
-    from turnlens.formatting.sanitize import sanitize
-
     id_width = min(40, max(7, *(len(t) for t in found.history))) if found.history else 7
     out = []
     for test_id, scores in found.history.items():

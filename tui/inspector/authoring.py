@@ -7,6 +7,8 @@ plain text, never parsed as markup). Kept apart from render.py so the two dialec
 
 from __future__ import annotations
 
+import os
+
 from rich.style import Style
 from rich.text import Text
 
@@ -143,8 +145,6 @@ _PROMPT_SOURCES = {
 
 def _shown_path(path: str) -> str:
     """A file AgentV found, relative to the working folder when it is inside it (as the user named it)."""
-    import os
-
     try:
         rel = os.path.relpath(path)
     except ValueError:

@@ -19,7 +19,8 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from turnlens.formatting.diff.compare import TestChange, TestRef, TreeDiff
-from turnlens.formatting.sanitize import sanitize_line
+from turnlens.formatting.evals.files import max_file_size
+from turnlens.formatting.sanitize import sanitize, sanitize_line
 
 from .. import render
 from ..actions import Action, bindings, help_sections, table_commands
@@ -96,7 +97,6 @@ class ChangesScreen(Screen[None]):
     def compare(self) -> None:
         from turnlens.formatting.diff.trees import DiffInputError
         from turnlens.formatting.diff.versions import plan_diff, run_diff
-        from turnlens.formatting.evals.files import max_file_size
 
         worker = get_current_worker()
 
@@ -278,8 +278,6 @@ class ChangesScreen(Screen[None]):
             self.app.exit()
 
     def action_copy(self) -> None:
-        from turnlens.formatting.sanitize import sanitize
-
         focused = self.focused
         pane = focused if isinstance(focused, Pane) else self.query_one("#changes-after", Pane)
         text = sanitize(pane.copy_text)

@@ -13,13 +13,15 @@ from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
 from textual.widgets import Markdown, Static, TabbedContent, TabPane, Tree
 
-from turnlens.formatting.results.artifacts import Artifacts, load_artifacts
+from turnlens.formatting.results.artifacts import Artifacts, load_artifacts, test_folder
 from turnlens.formatting.results.compare import CompareRow
 from turnlens.formatting.results.index import ResultsFile
 from turnlens.formatting.results.queries import DEFAULT_THRESHOLD
 from turnlens.formatting.results.record import ResultRecord
+from turnlens.formatting.results.threshold import own_threshold
 from turnlens.formatting.sanitize import sanitize as sanitize_copy
 
 from ..actions import bindings, table_commands
@@ -52,8 +54,6 @@ from .widgets import (
 )
 
 if TYPE_CHECKING:  # (imported where used)
-    from textual.content import Content
-
     from turnlens.formatting.results.drift import DriftChecker
 
 MARKDOWN_LIMIT = 40_000  # longer answers are shown as plain text: the Markdown widget builds a widget per block
@@ -63,8 +63,6 @@ def _own_threshold(record: ResultRecord, run_folder: str | None) -> float | None
     """The test's own execution.threshold, as its task bundle in the run folder keeps it."""
     if run_folder is None or record.v4 is None:
         return None
-    from turnlens.formatting.results.artifacts import test_folder
-    from turnlens.formatting.results.threshold import own_threshold
 
     folder = test_folder(record, run_folder)
     return own_threshold(os.path.join(folder, "task", "EVAL.yaml")) if folder is not None else None
@@ -74,8 +72,6 @@ def _tab_title(key: str, label: str) -> Content:
     """A tab's title with the key that opens it, set apart (the tab bar reads markup: built as Content). The key is
     bold and underlined in the tab's own colour: in the accent colour it was unreadable on the highlighted tab of most
     themes (the tab bar's cursor is close to the accent) and on the light ones' background."""
-    from textual.content import Content
-
     return Content.assemble((key, "bold underline"), " ", label)
 
 

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from turnlens.formatting.records import Diagnostic
-from turnlens.formatting.results.discover import RunSource, run_source
+from turnlens.formatting.results.benchmark import read_benchmark
+from turnlens.formatting.results.discover import RunSource, expand_results_paths, run_order, run_source
 from turnlens.formatting.results.index import ResultsFile, ScanProgress
 from turnlens.formatting.results.queries import (
     DEFAULT_THRESHOLD,
@@ -69,8 +70,6 @@ class Run:
             self.benchmark_read = True
             folder = self.folder
             if folder is not None:
-                from turnlens.formatting.results.benchmark import read_benchmark
-
                 self.benchmark_found = read_benchmark(folder)
         return self.benchmark_found
 
@@ -122,8 +121,6 @@ class Run:
 
 def open_runs(paths: Sequence[str]) -> tuple[list[Run], list[Diagnostic]]:
     """The runs named by `paths` (files, run folders, folders of runs), and the problems naming them."""
-    from turnlens.formatting.results.discover import expand_results_paths
-
     sources, problems = expand_results_paths(list(paths))
     return [Run(source.path, ResultsFile(source.path), source) for source in sources], problems
 
@@ -319,8 +316,6 @@ class ResultsModel:
     def add_runs(self, sources: Sequence[RunSource]) -> list[Run]:
         """Runs that appeared in the folder while it is open: listed where they belong (newest first), the run on
         screen staying the current one."""
-        from turnlens.formatting.results.discover import run_order
-
         known = {run.path for run in self.runs}
         added = [Run(source.path, ResultsFile(source.path), source) for source in sources if source.path not in known]
         if added:

@@ -7,17 +7,22 @@ message cards. All untrusted text goes through `sanitize` into Text; colours are
 
 from __future__ import annotations
 
+import json
+import os
 from typing import TYPE_CHECKING, Any
 
+import orjson
 from rich.style import Style
 from rich.text import Text
 
 from turnlens.formatting.model import Rendered
 from turnlens.formatting.results.agentv4 import Assertion, GraderScore
+from turnlens.formatting.results.agentv4 import assertions as read_assertions
 from turnlens.formatting.results.artifacts import Artifacts
 from turnlens.formatting.results.fields import RecordedRequest
 from turnlens.formatting.results.queries import DEFAULT_THRESHOLD
 from turnlens.formatting.results.record import EvaluatorResult, ResultRecord, truncate_text
+from turnlens.formatting.results.threshold import RunThreshold, explain
 
 from ..render import chat_text, fit, highlighted
 from ..theme import palette
@@ -196,8 +201,6 @@ def verdict_text(
     grading: Any = None,
 ) -> Text:
     """The verdict as AgentV gives it (the recorded execution_status where there is one), why, and the graders."""
-    from turnlens.formatting.results.threshold import RunThreshold, explain
-
     out = Text(end="")
     _heading(out, "Score")
     v4 = record.v4
@@ -275,8 +278,6 @@ def _v4_verdict_into(out: Text, record: ResultRecord, threshold: float, grading:
         _heading(out, "Assertions", f"{passed} of {len(v4.assertions)} passed")
         _assertions_into(out, v4.assertions, "")
     if not v4.graders and not v4.assertions:
-        from turnlens.formatting.results.agentv4 import assertions as read_assertions
-
         recorded = read_assertions(grading.get("assertions")) if isinstance(grading, dict) else []
         if recorded:
             passed = sum(1 for a in recorded if a.passed)
@@ -395,7 +396,6 @@ def _shown_path(path: str | None) -> str:
     """An artifact's path relative to the working directory when under it (stable on screen), else absolute."""
     if not path:
         return ""
-    import os
 
     absolute = os.path.abspath(path)
     relative = os.path.relpath(absolute)
@@ -404,8 +404,6 @@ def _shown_path(path: str | None) -> str:
 
 def _json_lines(out: Text, value: object, indent: str = "", depth: int = 0) -> None:
     """A small JSON value as indented `key: value` lines (scalars literal, deep values as compact JSON)."""
-    import orjson
-
     if isinstance(value, dict) and depth < 3:
         for key, item in list(value.items())[:200]:
             out.append("\n" + indent)
@@ -428,8 +426,6 @@ def _json_lines(out: Text, value: object, indent: str = "", depth: int = 0) -> N
 
 
 def _scalar(value: object) -> str:
-    import orjson
-
     if isinstance(value, str):
         return value
     try:
@@ -499,13 +495,9 @@ def timing_text(record: ResultRecord, artifacts: Artifacts | None) -> Text:
 
 def raw_text(record: ResultRecord) -> Text:
     """The whole record as recorded, pretty-printed: a field turnlens does not map is never invisible."""
-    import orjson
-
     try:
         pretty = orjson.dumps(record.raw, option=orjson.OPT_INDENT_2, default=str).decode()
     except TypeError:
-        import json
-
         pretty = json.dumps(record.raw, indent=2, ensure_ascii=False, default=str)
     out = Text(end="")
     out.append(f"{sanitize(record.file)}:{record.line}", style=DIM)
