@@ -156,7 +156,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:  # (turnlens/__init__.py's, at start)
             signal.signal(signal.SIGINT, signal.default_int_handler)
         status = run(argv, exit_process=True)
-    except KeyboardInterrupt:  # Ctrl-C before the command took it over (while starting): no traceback
+    except KeyboardInterrupt as stop:  # Ctrl-C before the command took it over (while starting): no traceback
+        signum = getattr(stop, "signum", None)  # SIGTERM/SIGHUP an export took once it was over: ends by it
+        if signum is not None:
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
         if sys.stderr is not None:
             print("turnlens: interrupted", file=sys.stderr)
         status = 130

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 
@@ -82,9 +83,12 @@ def main(argv: Sequence[str] | None = None, exit_process: bool = False) -> int:
     if exit_process:
         gcpause.exit_without_freeing()
     args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
-    output.install_sigint_handler()
+    # SIGTERM and SIGHUP too, as the command (in a caller's process, its signals are the caller's)
+    (output.install_signal_handlers if exit_process else output.install_sigint_handler)()
     status = run_guarded(lambda: _run(args))
     if exit_process:
+        if output.terminated_by():  # its workers are stopped and reaped: now it ends by the signal
+            output.end_by_signal(output.terminated_by())
         output.exit_now(status)
     return status
 
@@ -94,6 +98,11 @@ def run_guarded(export: Callable[[], int]) -> int:
     for a pipe whose reader has all it wants, as `head` does) and the usual status, never a traceback."""
     try:
         return export()
+    except output.Terminated as ended:  # SIGTERM, SIGHUP: ended as after Ctrl-C, then by the signal (main)
+        name = signal.Signals(ended.signum).name
+        output.warn(f"turnlens export: ended by {name}; the output ends with the last whole row written")
+        output.silence_stdout()
+        return 128 + ended.signum
     except KeyboardInterrupt:
         output.warn("turnlens export: interrupted; the output ends with the last whole row written")
         output.silence_stdout()

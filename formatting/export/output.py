@@ -3,7 +3,9 @@
 - A write that the OS takes only in part (one `write()` passing 2 GiB, a signal) is continued until all of it is
   written: BufferedWriter.write returns a short count for such a write and does not retry.
 - Ctrl-C while rows are being written is held until the chunk of whole rows being written is out; elsewhere it
-  interrupts at once. `interrupted()` then words the message and the caller exits with 130.
+  interrupts at once. `interrupted()` then words the message and the caller exits with 130. SIGTERM and SIGHUP
+  (`install_signal_handlers`) are taken alike, as `Terminated`: the export ends as after Ctrl-C (its workers
+  stopped and reaped, whole rows only), then by the signal itself.
 - A closed stdout, a full disk or a closed pipe become an OutputError (or BrokenPipeError), worded once by the
   caller; after it, stdout is pointed at /dev/null so interpreter shutdown has nothing left to fail on.
 - Rows are JSON as `dumps_json` makes them: orjson, with lone surrogates escaped as JSON.stringify does.
@@ -36,42 +38,94 @@ class OutputError(Exception):
     """The output could not be written (closed, full, …): `str()` is the one-line reason."""
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP (`signum`): an interrupt like Ctrl-C, so every path that stops and reaps the workers after
+    Ctrl-C runs for it too; the command then ends by the signal."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+# The signals an export ends by, as Ctrl-C ends it. They are blocked across a fork and while workers are waited for.
+ENDING_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+
 # Ctrl-C: in a critical section (a chunk being written) it is only noted, and raised when the section ends.
 _critical = 0
-_pending = False
+_pending = 0  # the signal noted, 0 for none
 # In a forked export worker: Ctrl-C is only noted, and acted on between chunks (`check`), never mid-write.
 _defer_always = False
+# The first SIGTERM or SIGHUP taken (0: none): the export is ending by it, and a second one changes nothing.
+_terminated_by = 0
 
 
-def _on_sigint(signum: int, frame: FrameType | None) -> None:
-    global _pending
+def _interrupt(signum: int) -> KeyboardInterrupt:
+    return KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
+
+
+def _on_signal(signum: int, frame: FrameType | None) -> None:
+    global _pending, _terminated_by
+    if signum != signal.SIGINT:
+        if _terminated_by:  # ending already: the cleanup it started is not cut short
+            return
+        _terminated_by = signum
     if _critical or _defer_always:
-        _pending = True
+        _pending = _pending or signum
         return
-    raise KeyboardInterrupt
+    raise _interrupt(signum)
 
 
 def install_sigint_handler() -> None:
     """Ctrl-C as described above (main thread only; elsewhere a no-op)."""
     try:
-        signal.signal(signal.SIGINT, _on_sigint)
+        signal.signal(signal.SIGINT, _on_signal)
     except ValueError:  # not the main thread
         pass
 
 
+def install_signal_handlers() -> None:
+    """Ctrl-C, SIGTERM and SIGHUP as described above (main thread only; elsewhere a no-op)."""
+    try:
+        for signum in ENDING_SIGNALS:
+            signal.signal(signum, _on_signal)
+    except ValueError:  # not the main thread
+        pass
+
+
+def terminated_by() -> int:
+    """The SIGTERM or SIGHUP the export is ending by, or 0."""
+    return _terminated_by
+
+
+def end_by_signal(signum: int) -> NoReturn:
+    """End the process by `signum` itself, its default action (as a shell and `wait` expect of a process a signal
+    stopped: status 128 + signum), once stdout and stderr are flushed; 128 + signum should the signal not end it."""
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+    signal.signal(signum, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signum})
+    os.kill(os.getpid(), signum)
+    os._exit(128 + signum)
+
+
 def defer_sigint() -> None:
-    """For a forked worker: Ctrl-C never interrupts a write; `check()` between chunks raises it."""
+    """For a forked worker: Ctrl-C, SIGTERM and SIGHUP never interrupt a write; `check()` between chunks raises
+    them."""
     global _defer_always
     _defer_always = True
-    install_sigint_handler()
+    install_signal_handlers()
 
 
 def check() -> None:
-    """Raise the KeyboardInterrupt noted while writing, if any."""
+    """Raise the interrupt noted while writing, if any."""
     global _pending
     if _pending:
-        _pending = False
-        raise KeyboardInterrupt
+        signum, _pending = _pending, 0
+        raise _interrupt(signum)
 
 
 @contextlib.contextmanager

@@ -20,6 +20,7 @@ from typing import Any
 
 from turnlens.formatting import gcpause
 from turnlens.formatting.evals.slices import Slice, slice_piece
+from turnlens.formatting.export import output
 
 
 def _widen(fd: int) -> None:
@@ -119,7 +120,7 @@ class DeferredSlices:
             report_r, report_w = os.pipe()
             _widen(report_w)
             go_r, go_w = os.pipe()
-            pid = _fork_with_sigint_blocked()
+            pid = _fork_with_signals_blocked()
             if pid == 0:  # child
                 os.close(report_r)
                 os.close(go_w)
@@ -181,9 +182,7 @@ class DeferredSlices:
         if status == b"i":
             raise KeyboardInterrupt
         if status == b"o":
-            from turnlens.formatting.export.output import OutputError
-
-            raise OutputError(message.decode("utf-8", "replace"))
+            raise output.OutputError(message.decode("utf-8", "replace"))
         if status == b"":  # it died before writing anything: do its slice here
             self._emit_result(self._complete(self._work(self._pieces[number](), number)))
         elif status != b"d":
@@ -194,8 +193,6 @@ class DeferredSlices:
         writes nothing when it was not told to start yet), and is waited for, so the output never ends with a cut
         row."""
         import select
-
-        from turnlens.formatting.export import output
 
         pid, report_r, go_w = self._children.pop(number)
         with output.whole():
@@ -258,11 +255,11 @@ def _kill(pid: int, signum: int = signal.SIGKILL) -> None:
 
 def _wait(pids: list[int], timeout: float = END_CHILDREN_SECONDS) -> list[int]:
     """Wait for the children `pids` to exit (reaping them), at most `timeout` seconds in all; returns those still
-    running then. Ctrl-C meanwhile is held until the wait is over (then raised as usual)."""
+    running then. Ctrl-C, SIGTERM and SIGHUP meanwhile are held until the wait is over (then taken as usual)."""
     deadline = time.monotonic() + timeout
     pause = 0.0005
     left = list(pids)
-    old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, output.ENDING_SIGNALS)
     try:
         while True:
             for pid in list(left):
@@ -303,11 +300,10 @@ def _child(
     report_w: int,
     go_r: int,
 ) -> None:
-    from turnlens.formatting.export import output
-
     gcpause.exit_without_freeing()
-    output.defer_sigint()  # Ctrl-C: the parent stops this worker between two chunks of whole rows
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    # Ctrl-C, SIGTERM, SIGHUP: the parent stops this worker between two chunks of whole rows
+    output.defer_sigint()
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, output.ENDING_SIGNALS)
     status = 1
     try:
         result = work(piece(), number)
@@ -372,7 +368,7 @@ class SlicePool:
         report_r, report_w = os.pipe()
         _widen(report_w)
         task_r, task_w = os.pipe()
-        pid = _fork_with_sigint_blocked()
+        pid = _fork_with_signals_blocked()
         if pid == 0:  # child
             os.close(report_r)
             os.close(task_w)
@@ -459,8 +455,9 @@ def _pool_worker(place: int, work: Callable[[int, int], Any], task_r: int, repor
     """A SlicePool's worker: a slice number in, its summary out, until told to end (its task pipe closed)."""
     gcpause.exit_without_freeing()
     gc.freeze()  # what it was forked with is not scanned again by the collections after each slice
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the workers
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    for signum in output.ENDING_SIGNALS:  # Ctrl-C, SIGTERM, SIGHUP are the parent's: it stops the workers
+        signal.signal(signum, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, output.ENDING_SIGNALS)
     try:
         while True:
             task = _read_exactly(task_r, 4)
@@ -473,16 +470,17 @@ def _pool_worker(place: int, work: Callable[[int, int], Any], task_r: int, repor
     os._exit(0)
 
 
-def _fork_with_sigint_blocked() -> int:
-    """os.fork() with SIGINT blocked across it, so that the child sets how it takes Ctrl-C before it can get one;
-    the parent's mask is restored (the child restores its own once its handler is set)."""
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+def _fork_with_signals_blocked() -> int:
+    """os.fork() with Ctrl-C, SIGTERM and SIGHUP blocked across it, so that the child sets how it takes them before
+    it can get one, and the parent records the child before it can be interrupted; the parent's mask is restored
+    (the child restores its own once its handlers are set)."""
+    old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, output.ENDING_SIGNALS)
     pid = -1
     try:
         pid = os.fork()
         if pid > 0:
-            _forked.add(pid)  # (before Ctrl-C can interrupt: end_children finds it whatever happens next)
+            _forked.add(pid)  # (before a signal can interrupt: end_children finds it whatever happens next)
     finally:
         if pid != 0:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+            signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
     return pid

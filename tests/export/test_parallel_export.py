@@ -402,9 +402,10 @@ def test_a_datasets_rows_reach_a_file_a_pipe_and_a_file_opened_to_append_alike(b
     assert appended.read_bytes() == b"before\n" + expected
 
 
-def _export_in_own_group(path: Path, stderr: Path, code: str | None = None) -> subprocess.Popen:
+def _export_in_own_group(path: Path, stderr: Path, code: str | None = None, bufsize: int = -1) -> subprocess.Popen:
     """The export of `path` in a process group of its own (as a shell starts a pipeline), stdout piped, stderr to a
-    file (an export in rounds writes every warning before its first row: a pipe read later would fill up)."""
+    file (an export in rounds writes every warning before its first row: a pipe read later would fill up).
+    bufsize=0: stdout unbuffered, so that communicate(), which reads the pipe itself, gets what a readline left."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     command = ["-m", "turnlens", "export"] if code is None else ["-c", code]
     with stderr.open("wb") as err:
@@ -415,6 +416,7 @@ def _export_in_own_group(path: Path, stderr: Path, code: str | None = None) -> s
             stderr=err,
             env=env,
             start_new_session=True,
+            bufsize=bufsize,
         )
 
 
@@ -497,3 +499,63 @@ def test_end_children_ends_and_reaps_the_workers_of_a_run_never_closed(built):
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == ["[] []", "no child"]
+
+
+def _children_of(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (Linux's /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def _once_it_has_workers(proc: subprocess.Popen) -> None:
+    """Returns once the export has forked a worker (polling: no fixed sleep)."""
+    import time
+
+    deadline = time.monotonic() + 60
+    while not _children_of(proc.pid):
+        assert proc.poll() is None and time.monotonic() < deadline, "the export forked no worker"
+        time.sleep(0.005)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the workers in /proc")
+@pytest.mark.parametrize("to", ["the export", "its process group"])
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+@pytest.mark.parametrize("when", ["rows written", "workers working"])
+def test_sigterm_or_sighup_ends_the_export_and_every_worker_it_forked(built, tmp_path, signame, to, when):
+    """SIGTERM or SIGHUP (`kill PID`, a service stopped, a terminal closed) to a sliced export, while its workers
+    write their rows (a YAML file) or while they work (a JSONL dataset cut in rounds): the export ends as after
+    Ctrl-C, its workers stopped and reaped, whole rows only, one line saying so, then by the signal itself (a shell
+    says 143 or 129). Before, the export died at once and left its workers running."""
+    import signal
+
+    signum = getattr(signal, signame)
+    if when == "rows written":
+        proc = _export_in_own_group(built.file(big_eval), tmp_path / "stderr", bufsize=0)
+        assert proc.stdout is not None
+        first = proc.stdout.readline()  # rows are being written: the workers hold the rest
+        assert first.startswith(b"{")
+    else:
+        proc = _export_in_own_group(built.file(big_jsonl), tmp_path / "stderr", ROUNDS)
+        _once_it_has_workers(proc)
+        first = b""
+    if to == "the export":
+        os.kill(proc.pid, signum)
+    else:
+        os.killpg(proc.pid, signum)
+    out, _ = proc.communicate(timeout=60)
+    err = (tmp_path / "stderr").read_bytes()
+    assert proc.returncode == -signum, err
+    assert f"turnlens export: ended by {signame}".encode() in err and b"Traceback" not in err
+    written = first + out
+    assert written == b"" or written.endswith(b"\n")
+    for row in written.splitlines():
+        assert row.startswith(b"{") and row.endswith(b"}"), row[:300]  # whole rows only
+    _assert_no_survivor(proc)

@@ -144,7 +144,7 @@ DEFERRED: dict[str, dict[str, dict[str, str]]] = {
             f"{F}.export.output": "",
         },
         f"{F}.export.output": {"select": "only an output pipe that is full"},
-        f"{F}.export.parallel": {"select": "", f"{F}.export.output": "the forked writer's and workers' own output"},
+        f"{F}.export.parallel": {"select": ""},
         f"{F}.export.results": {
             f"{F}.results.artifacts": "only rows with artifacts",
             "toon_format": "only --format toon",
