@@ -227,6 +227,7 @@ DEFERRED: dict[str, dict[str, dict[str, str]]] = {
     "worker": {
         f"{T}.inspector.watcher": {"watchfiles": "in the watching thread"},
         f"{T}.results.detail": {f"{F}.results.drift": "drift is checked in a worker"},
+        f"{T}.results.loading": {f"{F}.results.wake": "in the follow thread (ctypes and its inotify binding)"},
         f"{T}.results.screen": {f"{F}.results.drift": "drift is checked in a worker"},
     },
     "cycle": {
