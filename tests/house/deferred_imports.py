@@ -169,6 +169,7 @@ DEFERRED: dict[str, dict[str, dict[str, str]]] = {
         },
         f"{T}.inspector.screen": {
             f"{T}.inspector.grading": "each view or screen is imported when it is opened",
+            f"{T}.editor": "only once a file is opened in an editor (off the first frame)",
             f"{T}.screens": "",
             f"{T}.inspector.diff": "",
             f"{F}.results.latest": "",
