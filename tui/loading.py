@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from turnlens.formatting.cancel import Cancelled, check, never
@@ -67,6 +67,9 @@ class LoadStep:
     files_total: int
     extends: bool = False  # eval_file is the one last sent for this file with more cases: same objects, appended
     note: str | None = None  # loading stopped here (the memory limit): what was left out, for the banner
+    # What applying it makes the file depend on, with the mtimes (Session.dependencies), when the loading worker found
+    # it already: all of it, or for `extends`, what its new cases add (None: found when it is applied)
+    dependencies: Mapping[str, int | None] | None = None
 
 
 def case_row(key: str, eval_file: EvalFile, index: int, profile: str) -> CaseRow:

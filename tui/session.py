@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -166,39 +166,76 @@ class Session:
             if note not in self.notes:
                 self.notes.append(note)
 
-    def apply(self, number: int, eval_file: EvalFile, *, partial: bool = False) -> None:
+    def dependencies(
+        self, path: str, eval_file: EvalFile, since: int | None = None, folders: dict[str, str] | None = None
+    ) -> dict[str, int | None]:
+        """What applying `eval_file` as file `path`'s load makes it depend on, each path with its mtime (None: none
+        there): all of it (`since` None, for `apply`), or what cases `since` on add (for `extend`). Safe in a worker
+        thread: the loading worker finds it there, for the event loop only to take (a folder of 3,000 files' realpath
+        and stat calls were a large part of the event loop's time while it was listed). `folders`: real paths of
+        folders found already (see _real_path), kept there."""
+        folders = {} if folders is None else folders
+        if since is not None:
+            paths = _dependencies(eval_file, eval_file.cases[since:], folders)
+        else:
+            paths = (
+                _dependencies(eval_file, folders=folders)
+                | {_real_path(path, folders), os.path.abspath(path)}  # a link: its target, and itself
+                | self._config_candidates(path, folders)
+            )
+        return {p: _mtime(p) for p in paths}
+
+    def apply(
+        self,
+        number: int,
+        eval_file: EvalFile,
+        *,
+        partial: bool = False,
+        dependencies: Mapping[str, int | None] | None = None,
+    ) -> None:
         """Take a fresh load of file `number`; a refused load keeps the last good one for display. `partial`: the
-        first part of a load in progress, which `extend` completes (or a whole load replaces)."""
+        first part of a load in progress, which `extend` completes (or a whole load replaces). `dependencies`: what
+        `dependencies(path, eval_file)` said, when it was found already."""
         loaded = self.files[number]
         if loaded.partial:
             loaded.good = None  # a part of a load that was then refused is no "last good version"
         loaded.partial = partial
         loaded.generation += 1
         folders = self._real_folders if self._real_folders is not None else {}
-        loaded.depends_on = (
-            _dependencies(eval_file, folders=folders)
-            | {_real_path(loaded.path, folders), os.path.abspath(loaded.path)}  # a link: its target, and itself
-            | self._config_candidates(loaded.path, folders)
+        stamps = (
+            dict(dependencies) if dependencies is not None else self.dependencies(loaded.path, eval_file, None, folders)
         )
         if eval_file.error is not None:
             loaded.error = eval_file.error
             if loaded.good is not None:
-                loaded.depends_on |= _dependencies(loaded.good, folders=folders)
+                for p in _dependencies(loaded.good, folders=folders) - stamps.keys():
+                    stamps[p] = _mtime(p)
         else:
             loaded.error = None
             loaded.good = eval_file
-        loaded.stamps = {p: _mtime(p) for p in loaded.depends_on}
+        loaded.depends_on = set(stamps)
+        loaded.stamps = stamps
         self._formatted.discard_where(lambda k: k[0] == loaded.path)
 
-    def extend(self, number: int, eval_file: EvalFile, *, partial: bool = False) -> None:
+    def extend(
+        self,
+        number: int,
+        eval_file: EvalFile,
+        *,
+        partial: bool = False,
+        dependencies: Mapping[str, int | None] | None = None,
+    ) -> None:
         """Take `eval_file`, the part of file `number` applied last with more cases appended (the same objects):
-        what was made of the cases already there stays valid (same generation)."""
+        what was made of the cases already there stays valid (same generation). `dependencies`: what
+        `dependencies(path, eval_file, since)` said for cases from `since` at most, when it was found already."""
         loaded = self.files[number]
         before = loaded.good.cases if loaded.good is not None else []
         folders = self._real_folders if self._real_folders is not None else {}
-        added = _dependencies(eval_file, eval_file.cases[len(before) :], folders) - loaded.depends_on
+        if dependencies is None:
+            dependencies = self.dependencies(loaded.path, eval_file, len(before), folders)
+        added = dependencies.keys() - loaded.depends_on
         loaded.depends_on |= added
-        loaded.stamps.update((p, _mtime(p)) for p in added)
+        loaded.stamps.update((p, dependencies[p]) for p in added)
         loaded.good = eval_file
         loaded.partial = partial
 

@@ -494,3 +494,26 @@ def test_cutting_a_big_file_ends_at_its_next_look_once_cancelled(tmp_path):
         assert looks == stop_at  # (not one more step made)
     steps = loading.load_steps([path], repo_root=str(tmp_path), cwd=None, profile="agentv", cancelled=lambda: True)
     assert list(steps) == []
+
+
+async def test_what_a_load_depends_on_is_found_by_the_worker_as_applying_finds_it(tmp_path):
+    # The loading worker finds what each step makes its file depend on (the event loop only takes it): the files'
+    # dependencies and their stamps end as a load applied on the event loop makes them, for a big file loaded in
+    # slices (whose later cases look for missing attachments) and small files beside it.
+    big = big_eval(tmp_path / "evals")
+    small = tmp_path / "evals" / "small.yaml"
+    small.write_text(
+        "$schema: agentv-eval-v2\nevalcases:\n  - id: s1\n    input_messages:\n      - role: user\n"
+        "        content:\n          - {type: file, value: nowhere/missing.md}\n          - {type: text, value: Hi}\n"
+    )
+    app = make_app([tmp_path / "evals"], repo_root=str(tmp_path), watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.loaded, "every file")
+        shown = {f.path: (f.depends_on, f.stamps) for f in screen.session.files}
+    applied = Session([str(tmp_path / "evals")], repo_root=str(tmp_path))
+    applied.load_all()
+    expected = {f.path: (f.depends_on, f.stamps) for f in applied.files}
+    assert set(shown) == {str(big), str(small)} == set(expected)
+    assert shown == expected
+    assert any("missing695.md" in p for p in shown[str(big)][0])  # a late slice's attachment looked for

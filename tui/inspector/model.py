@@ -123,9 +123,13 @@ class InspectorModel:
             if self._applied.get(step.number) is not step.eval_file:
                 if step.extends and step.number in self._applied:
                     # More cases of the file: what was made of those shown already stays valid.
-                    self.session.extend(step.number, step.eval_file, partial=step.partial)
+                    self.session.extend(
+                        step.number, step.eval_file, partial=step.partial, dependencies=step.dependencies
+                    )
                 else:
-                    self.session.apply(step.number, step.eval_file, partial=step.partial)
+                    # (a step that extends a load not applied here found only what its new cases add)
+                    found = None if step.extends else step.dependencies
+                    self.session.apply(step.number, step.eval_file, partial=step.partial, dependencies=found)
                     replaced.append(step.path)
                     if self.current is not None and self.current.startswith(f"{step.number}:"):
                         current_replaced = True  # the whole file replaced its first slice

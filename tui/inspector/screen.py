@@ -13,6 +13,7 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.theme import Theme
 from textual.timer import Timer
 from textual.widgets import Header, Static
@@ -289,6 +290,9 @@ class InspectorScreen(FirstResumeKeepsStyles[None]):
     # The list has the focus from the first frame: the filter box, first in the focus chain, took it until the first
     # case was shown, and a `q` pressed meanwhile (a big file still loading) was typed into it instead of quitting.
     AUTO_FOCUS = "#case-options"
+    # The header shows the subtitle (it watches this by name and repaints itself); the screen's own reactive repainted
+    # the whole screen for each new count while loading (every SUBTITLE_EVERY seconds: a full frame each).
+    sub_title: Reactive[str | None] = Reactive(None, compute=False, repaint=False)
 
     def __init__(
         self, session: Session, *, mode: str | None = None, profile: str = "agentv", watch: bool = True
