@@ -133,21 +133,28 @@ def _count_stats(
     scored, passed, failed, errors = base.scored, base.passed, base.failed, base.errors
     other = base.other_threshold
     rows = zip(flags[base.count : count], scores[base.count : count], results.statuses[base.count : count])
+    # verdict_of written out (in the UI thread while a run is indexed, once per row: no call per row); a score's bin
+    # is clamped before int(), which an infinite score (JSON.parse reads 1e400 as Infinity) would overflow
     for flag, score, status in rows:  # slices: no lookup per row
         if not flag & FLAG_NO_SCORE:
             scored += 1
             total += score
-            histogram[min(9, max(0, int(score * 10)))] += 1
-        verdict = verdict_of(status, flag, score, threshold)
-        if verdict == VERDICT_ERROR:
-            errors += 1
-            continue
-        if verdict == VERDICT_PASS:
+            tenths = score * 10
+            histogram[9 if tenths >= 9 else 0 if tenths < 1 else int(tenths)] += 1
+        if status == 0:  # STATUS_OK: passed, whatever the score
             passed += 1
-        else:
+            if not score >= threshold:  # NaN compares False: unscored
+                other += 1
+        elif status == 1:  # STATUS_QUALITY_FAILURE
             failed += 1
-        if status < 2 and (verdict == VERDICT_PASS) != (score >= threshold):  # NaN compares False: unscored
-            other += 1
+            if score >= threshold:
+                other += 1
+        elif status == 2 or flag & FLAG_ERROR:
+            errors += 1
+        elif flag & FLAG_NO_SCORE or not score >= threshold:
+            failed += 1
+        else:
+            passed += 1
     v4 = _count_v4(results, base.v4, base.count, count)
     mean = total / scored if scored else None
     return Stats(count, scored, mean, passed, failed, errors, histogram, v4, other), total

@@ -29,14 +29,25 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from turnlens.formatting.records import Severity
+
+try:
+    import fcntl
+except ImportError:  # not a POSIX system (no worker processes there either)
+    fcntl = None  # type: ignore[assignment]
 from turnlens.formatting.results.columns import ColumnsPart
 
 # bytes per chunk: a worker's memory holds one chunk's mapped pages and columns at a time
 CHUNK = 4 * 1024 * 1024
 # at most this many worker processes (each ~20 MiB: a chunk of the file mapped, the interpreter, the engine)
 MAX_WORKERS = 2
-# chunks sent to a worker before it answered the first: it never waits for its next request
-QUEUED_PER_WORKER = 2
+# chunks sent to a worker before it answered the first: it never waits for its next request, even while the app
+# holds the GIL for a while (a re-sort of 100,000 rows holds it for tens of ms without a break, and each chunk is
+# about 10 ms of a worker's time); parts are small, so the chunks asked ahead cost no memory to speak of
+QUEUED_PER_WORKER = 6
+# bytes of a worker's answers pipe (Linux: fcntl's F_SETPIPE_SZ, 1031 on every architecture; 1 MiB is the
+# largest an unprivileged process may ask by default)
+ANSWERS_PIPE = 1024 * 1024
+F_SETPIPE_SZ = 1031
 # seconds between two looks at `stop` while waiting for the workers
 WAIT = 0.1
 # seconds without a word from any worker while chunks are asked for, after which they are taken for hung (a chunk
@@ -98,6 +109,10 @@ class _Worker:
         assert self.process.stdin is not None and self.process.stdout is not None
         self.requests = self.process.stdin
         self.answers = self.process.stdout.fileno()
+        try:  # room for several parts (each ~50 kB) in the pipe: a worker writes them while the app holds the GIL
+            fcntl.fcntl(self.answers, F_SETPIPE_SZ, ANSWERS_PIPE)
+        except (OSError, AttributeError):  # not Linux (no fcntl), or above what this system lets a pipe be
+            pass
         self.queued: list[int] = []  # chunks asked for, in the order it answers them
         self.received = bytearray()
 

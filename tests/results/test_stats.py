@@ -79,3 +79,62 @@ async def test_the_statistics_screen():
             if isinstance(app.screen, StatisticsScreen):
                 break
         assert isinstance(app.screen, StatisticsScreen) and app.screen.lines[0] == "2 tests"
+
+
+def test_the_header_counts_agree_with_each_row_verdict():
+    """The header's counts (queries._count_stats, verdicts written out for speed) are what verdict_of says row by row,
+    counted all at once or in steps as while a run is indexed; infinite scores (JSON.parse reads 1e400 as Infinity)
+    fall in the end bins rather than stopping the count."""
+    import math
+    import random
+
+    from turnlens.formatting.results.columns import FLAG_ERROR, FLAG_NO_SCORE, RecordColumns
+    from turnlens.formatting.results.queries import (
+        VERDICT_ERROR,
+        VERDICT_PASS,
+        StatsCounter,
+        compute_stats,
+        verdict_of,
+    )
+
+    chooser = random.Random(23)
+    columns = RecordColumns()
+    values = [0.0, 0.05, 0.1, 0.5, 0.79, 0.8, 0.95, 1.0, 1.5, -0.2, -1.5, math.inf, -math.inf]
+    for index in range(3000):
+        flag = chooser.choice([0, 0, 0, FLAG_ERROR, FLAG_NO_SCORE, FLAG_ERROR | FLAG_NO_SCORE])
+        score = math.nan if flag & FLAG_NO_SCORE else chooser.choice(values)
+        status = chooser.choice([0, 1, 2, 3, 3, 3])
+        columns.add_rows([(index, index + 1, index + 1, score, flag, math.nan, 0, 0, f"t{index}", status) + (
+            math.nan, math.nan, math.nan)])  # fmt: skip
+    for threshold in (0.8, 0.5, 1.0):
+        verdicts = [verdict_of(s, f, x, threshold) for s, f, x in zip(columns.statuses, columns.flags, columns.scores)]
+        scored = [x for f, x in zip(columns.flags, columns.scores) if not f & FLAG_NO_SCORE]
+        histogram = [0] * 10
+        for x in scored:
+            histogram[9 if x >= 0.9 else 0 if x < 0.1 else int(x * 10)] += 1
+        other = sum(
+            1
+            for v, s, x in zip(verdicts, columns.statuses, columns.scores)
+            if v != VERDICT_ERROR and s < 2 and (v == VERDICT_PASS) != (x >= threshold)
+        )
+        whole = compute_stats(columns, threshold)
+        assert (whole.passed, whole.failed, whole.errors, whole.scored, whole.other_threshold) == (
+            verdicts.count(VERDICT_PASS),
+            len(verdicts) - verdicts.count(VERDICT_PASS) - verdicts.count(VERDICT_ERROR),
+            verdicts.count(VERDICT_ERROR),
+            len(scored),
+            other,
+        )
+        assert whole.histogram == histogram
+        counter = StatsCounter()  # in steps, as the header counts while a run is indexed
+        full = columns.count
+        for upto in (1, 700, 1500, full):
+            columns.count = upto
+            stepped = counter.update(columns, threshold)
+        columns.count = full
+        assert (stepped.passed, stepped.failed, stepped.errors, stepped.histogram) == (
+            whole.passed,
+            whole.failed,
+            whole.errors,
+            whole.histogram,
+        )
