@@ -57,6 +57,7 @@ class TreeWalk:
         self.cut_count = 0
         self.real = ""  # the real path of the folder last yielded
         self.depth = 0  # and how many levels below `top` it lies
+        self._file_entries: dict[str, os.DirEntry[str]] = {}  # its files' directory entries, by name
 
     def _cut(self, path: str, why: str) -> None:
         self.cut_count += 1
@@ -86,6 +87,7 @@ class TreeWalk:
                 continue
             subfolders: list[str] = []
             files: list[str] = []
+            file_entries: dict[str, os.DirEntry[str]] = {}
             for entry in entries:
                 try:
                     is_dir = entry.is_dir()  # (a link is followed to tell)
@@ -93,6 +95,7 @@ class TreeWalk:
                     continue
                 if not is_dir:
                     files.append(entry.name)
+                    file_entries[entry.name] = entry
                 elif entry.name in self.skip:
                     continue
                 elif entry.is_symlink() and not self._may_follow(entry.path):
@@ -103,7 +106,7 @@ class TreeWalk:
                     subfolders.append(entry.name)
             subfolders.sort()
             files.sort()
-            self.real, self.depth = real, depth
+            self.real, self.depth, self._file_entries = real, depth, file_entries
             yield current, subfolders, files
             if not subfolders:
                 continue
@@ -111,6 +114,15 @@ class TreeWalk:
                 self._cut(current, f"more than {self.max_depth} levels deep: its subfolders are not searched")
                 continue
             stack.extend((os.path.join(current, name), depth + 1) for name in reversed(subfolders))
+
+    def is_regular_file(self, name: str) -> bool:
+        """Whether the file `name` of the folder last yielded is a regular file and not a link, as its directory
+        entry says (no system call where the file system gives the entry's type, as most do)."""
+        entry = self._file_entries.get(name)
+        try:
+            return entry is not None and entry.is_file(follow_symlinks=False)
+        except OSError:
+            return False
 
     def _may_follow(self, link: str) -> bool:
         try:

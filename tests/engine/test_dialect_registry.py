@@ -150,8 +150,18 @@ def test_a_toy_dialect_whose_files_the_patterns_miss_is_discovered_by_its_sniff(
         return [Path(p).name for p in discover.discover_eval_files(root, root)]
 
     assert found() == ["a.eval.yaml", "legacy.yaml"]
-    monkeypatch.setattr(discover, "SNIFFED_GROUPS", (lambda path: path.endswith(".toy"), *discover.SNIFFED_GROUPS))
+    heads: list[bytes] = []
+
+    def toy(path: str, read: discover.HeadReader | None) -> bool:
+        if not path.endswith(".toy"):
+            return False
+        assert read is not None  # (a regular file: read relative to its folder)
+        heads.append(read(4))
+        return True
+
+    monkeypatch.setattr(discover, "SNIFFED_GROUPS", (toy, *discover.SNIFFED_GROUPS))
     assert found() == ["a.eval.yaml", "questions.toy", "legacy.yaml"]
+    assert heads == [b"What"]
 
 
 def test_an_unknown_dialect_name_is_refused_with_the_known_ones():
