@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-__all__ = ["DEEP_CUT", "DEEP_MARKER", "js_json_error", "js_loads"]
+__all__ = ["DEEP_CUT", "DEEP_MARKER", "cut_deep_value", "deeper_than", "js_json_error", "js_loads", "js_loads_bounded"]
 
 _WS = " \t\n\r"
 _SPECIAL = ("undefined", "NaN", "Infinity", "[object Object]")
@@ -279,3 +279,58 @@ def cut_deep(text: str, spans: list[tuple[int, int]]) -> str:
         done = end
     parts.append(text[done:])
     return "".join(parts)
+
+
+def js_loads_bounded(raw: str | bytes | memoryview) -> Any:
+    """js_loads, with what lies deeper than DEEP_CUT levels replaced by DEEP_MARKER whatever the depth: a value
+    orjson reads (up to 1,024 levels) is cut as a deeper one is. For what is walked in full (a record shown or
+    exported, a trace): orjson's writer stops at 255 levels, pickle and repr near 500 and 1,000. A text with fewer
+    than DEEP_CUT brackets cannot be that deep: it is not walked (a C-speed count, not a Python loop)."""
+    value = js_loads(raw)
+    if isinstance(raw, str):
+        brackets = raw.count("[") + raw.count("{")
+    else:
+        data = bytes(raw) if isinstance(raw, memoryview) else raw
+        brackets = data.count(b"[") + data.count(b"{")
+    if brackets <= DEEP_CUT:
+        return value
+    return cut_deep_value(value) if deeper_than(value, DEEP_CUT) else value
+
+
+def deeper_than(value: Any, levels: int) -> bool:
+    """Whether `value` holds a list or object nested more than `levels` levels deep (`value` itself is level 1);
+    iterative, so any depth is looked at."""
+    stack = [(value, 1)] if isinstance(value, (dict, list)) else []
+    while stack:
+        container, level = stack.pop()
+        if level > levels:
+            return True
+        items = container.values() if isinstance(container, dict) else container
+        stack.extend((item, level + 1) for item in items if isinstance(item, (dict, list)))
+    return False
+
+
+def cut_deep_value(value: Any) -> Any:
+    """A copy of `value` whose lists and objects nested more than DEEP_CUT levels deep (`value` is level 1) are
+    DEEP_MARKER, as js_loads cuts a text nested deeper than orjson reads; iterative."""
+    if not isinstance(value, (dict, list)):
+        return value
+    top: dict[Any, Any] | list[Any] = {} if isinstance(value, dict) else []
+    stack: list[tuple[dict[Any, Any] | list[Any], dict[Any, Any] | list[Any], int]] = [(value, top, 1)]
+    while stack:
+        source, copy, level = stack.pop()
+        pairs = source.items() if isinstance(source, dict) else enumerate(source)
+        for key, item in pairs:
+            if isinstance(item, (dict, list)):
+                if level >= DEEP_CUT:
+                    item_copy: Any = DEEP_MARKER
+                else:
+                    item_copy = {} if isinstance(item, dict) else []
+                    stack.append((item, item_copy, level + 1))
+            else:
+                item_copy = item
+            if isinstance(copy, dict):
+                copy[key] = item_copy
+            else:
+                copy.append(item_copy)
+    return top

@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 
 from turnlens.formatting.evals.files import FileReadError, read_head, real_outside
+from turnlens.formatting.jsjson import js_loads_bounded
 from turnlens.formatting.records import Diagnostic
 from turnlens.formatting.results.sniff import INDEX_NAME
 from turnlens.formatting.walk import forbidden
@@ -246,7 +247,7 @@ def load_artifacts(record: Any, run_folder: str | None) -> Artifacts:
             out.transcript = read_transcript(text)
             continue
         try:
-            data = orjson.loads(text) if not cut else None
+            data = js_loads_bounded(text) if not cut else None
         except orjson.JSONDecodeError as error:
             out.problems.append(Diagnostic(path, None, f"not valid JSON: {error}", "warning"))
             continue

@@ -10,6 +10,7 @@ from typing import Any
 
 import orjson
 
+from turnlens.formatting.jsjson import DEEP_CUT, cut_deep_value, deeper_than
 from turnlens.formatting.records import ChatMessage
 
 
@@ -40,7 +41,9 @@ def as_text(value: Any) -> str | None:
         return value.isoformat()
     try:
         return orjson.dumps(value, default=str).decode()
-    except TypeError:
+    except TypeError:  # nested past orjson's 255 levels (cut as a row is read), or an int past 64 bits
+        if deeper_than(value, DEEP_CUT):
+            return as_text(cut_deep_value(value))
         return str(value)
 
 

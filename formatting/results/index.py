@@ -24,7 +24,7 @@ from typing import Any
 import orjson
 
 from turnlens.formatting.evals.files import FileReadError
-from turnlens.formatting.jsjson import js_loads
+from turnlens.formatting.jsjson import js_loads, js_loads_bounded
 from turnlens.formatting.records import Diagnostic
 from turnlens.formatting.results.columns import RecordColumns, Row
 from turnlens.formatting.results.follow import (
@@ -441,7 +441,7 @@ class ResultsFile(IndexedLines):
             if self.is_yaml:
                 parsed = load_yaml_document(data)
             else:
-                parsed = js_loads(data)
+                parsed = js_loads_bounded(data)  # (walked in full: what lies past DEEP_CUT levels is cut)
         except MemoryError:
             record = ResultRecord(file=self.path, line=line)
             record.diagnostics.append(too_big(self.path, line, len(data)))

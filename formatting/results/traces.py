@@ -18,6 +18,7 @@ from typing import Any
 
 import orjson
 
+from turnlens.formatting.jsjson import js_loads_bounded
 from turnlens.formatting.records import JsonObject
 
 TRACE_SCHEMA = "agentv.trace.v1"
@@ -199,7 +200,7 @@ def read_transcript(text: str) -> Transcript:
         if not line.strip():
             continue
         try:
-            row = orjson.loads(line)
+            row = js_loads_bounded(line)
         except orjson.JSONDecodeError:
             bad += 1
             continue
