@@ -34,6 +34,29 @@ def deterministic_terminal(monkeypatch) -> None:
         reactive = widget.__dict__.get("cursor_blink")
         if reactive is not None and hasattr(reactive, "_default"):
             monkeypatch.setattr(reactive, "_default", False)
+    patient_settling(monkeypatch)
+
+
+# Textual's pilot waits at most 30 s for every widget to take a callback (run_test's start, each press and pause),
+# then raises WaitForScreenTimeout. An inspector's first settle (its first frame and load, and the first app of a
+# test process paying its imports) is 0.3-0.85 s of CPU, and took 7-20 s of wall time with 9 processes busy on its
+# core: the CI load of ~17 on two cores passed 30 s. The tests bound their own waits; this bound only guards a hang.
+SETTLE_TIMEOUT = 180.0
+
+
+def patient_settling(monkeypatch) -> None:
+    """Textual's pilot waits up to SETTLE_TIMEOUT for the app to settle, wherever it waits."""
+    from textual.pilot import Pilot
+
+    wait = Pilot.__dict__["_wait_for_screen"]
+    if getattr(wait, "patient", False):
+        return
+
+    async def wait_for_screen(self: Pilot, timeout: float = SETTLE_TIMEOUT) -> bool:
+        return await wait(self, max(timeout, SETTLE_TIMEOUT))
+
+    wait_for_screen.patient = True
+    monkeypatch.setattr(Pilot, "_wait_for_screen", wait_for_screen)
 
 
 def copy_fixture_repo(tmp_path: Path) -> Path:
