@@ -84,10 +84,12 @@ def install_sigint_handler() -> None:
 
 
 def install_signal_handlers() -> None:
-    """Ctrl-C, SIGTERM and SIGHUP as described above (main thread only; elsewhere a no-op)."""
+    """Ctrl-C, SIGTERM and SIGHUP as described above (main thread only; elsewhere a no-op). A SIGTERM or SIGHUP
+    ignored when the export started stays ignored (`nohup turnlens export …`)."""
     try:
         for signum in ENDING_SIGNALS:
-            signal.signal(signum, _on_signal)
+            if signum == signal.SIGINT or signal.getsignal(signum) != signal.SIG_IGN:
+                signal.signal(signum, _on_signal)
     except ValueError:  # not the main thread
         pass
 

@@ -559,3 +559,29 @@ def test_sigterm_or_sighup_ends_the_export_and_every_worker_it_forked(built, tmp
     for row in written.splitlines():
         assert row.startswith(b"{") and row.endswith(b"}"), row[:300]  # whole rows only
     _assert_no_survivor(proc)
+
+
+def test_sighup_ignored_when_the_export_started_stays_ignored(built, tmp_path):
+    """`nohup turnlens export …`: SIGHUP ignored from the start (the terminal closing) changes nothing: the export
+    writes every row and exits 0."""
+    import signal
+
+    path = built.file(big_eval)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "turnlens", "export", str(path), "--repo-root", str(path.parent)],
+        cwd=path.parent,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        start_new_session=True,
+        bufsize=0,
+        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN),
+    )
+    assert proc.stdout is not None
+    first = proc.stdout.readline()
+    os.killpg(proc.pid, signal.SIGHUP)
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 0
+    assert first + out == built.run(export, path).stdout
+    _assert_no_survivor(proc)
