@@ -211,13 +211,7 @@ def read_bytes(path: str, limit: int | None = None) -> bytes:
 def read_head(path: str, size: int) -> bytes:
     """At most the first `size` bytes of a regular file (for sniffing). Raises FileReadError."""
     fd, _size = open_regular(path)
-    try:
-        try:
-            return os.read(fd, size)
-        except OSError as exc:
-            raise FileReadError(path, exc.strerror or str(exc), exc) from None
-    finally:
-        os.close(fd)
+    return _read_head_and_close(fd, path, size, check_regular=False)
 
 
 def read_head_in(folder_fd: int, name: str, path: str, size: int) -> bytes:
@@ -229,9 +223,14 @@ def read_head_in(folder_fd: int, name: str, path: str, size: int) -> bytes:
         fd = os.open(name, _OPEN_FLAGS, dir_fd=folder_fd)
     except OSError as exc:
         raise FileReadError(path, exc.strerror or str(exc), exc) from None
+    return _read_head_and_close(fd, path, size, check_regular=True)  # (it may be replaced since the folder was listed)
+
+
+def _read_head_and_close(fd: int, path: str, size: int, *, check_regular: bool) -> bytes:
+    """At most the first `size` bytes of the file open as `fd`, which is closed after; `check_regular`: refused
+    unless it is a regular file. Raises FileReadError."""
     try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):  # (replaced since the folder was listed)
+        if check_regular and not stat.S_ISREG(mode := os.fstat(fd).st_mode):
             raise _refuse_mode(path, mode)
         try:
             return os.read(fd, size)
