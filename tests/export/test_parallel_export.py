@@ -405,7 +405,9 @@ def test_a_datasets_rows_reach_a_file_a_pipe_and_a_file_opened_to_append_alike(b
 def _export_in_own_group(path: Path, stderr: Path, code: str | None = None, bufsize: int = -1) -> subprocess.Popen:
     """The export of `path` in a process group of its own (as a shell starts a pipeline), stdout piped, stderr to a
     file (an export in rounds writes every warning before its first row: a pipe read later would fill up).
-    bufsize=0: stdout unbuffered, so that communicate(), which reads the pipe itself, gets what a readline left."""
+    bufsize=0: stdout unbuffered, so that communicate(), which reads the pipe itself, gets what a readline left.
+    SIGTERM and SIGHUP are as a shell leaves them, whatever the tests inherited: under `nohup` SIGHUP came ignored,
+    and the export rightly kept it so (test_sighup_ignored_when_the_export_started_stays_ignored)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     command = ["-m", "turnlens", "export"] if code is None else ["-c", code]
     with stderr.open("wb") as err:
@@ -417,7 +419,15 @@ def _export_in_own_group(path: Path, stderr: Path, code: str | None = None, bufs
             env=env,
             start_new_session=True,
             bufsize=bufsize,
+            preexec_fn=_default_stop_signals,
         )
+
+
+def _default_stop_signals() -> None:
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 def _assert_no_survivor(proc: subprocess.Popen) -> None:
