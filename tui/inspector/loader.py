@@ -145,7 +145,14 @@ class CaseLoader:
     def _post_steps(self, steps: Iterable[LoadStep], generation: int) -> None:
         """Post the steps, the first at once, then together every POST_EVERY seconds: the list is updated once per
         message (a message per small file would redraw it hundreds of times). What was loaded so far is kept out of
-        the cyclic GC's later passes (gcpause.settle_long_lived): it lives as long as the session."""
+        the cyclic GC's later passes (gcpause.settle_long_lived): it lives as long as the session. Between two posts
+        the collector does not run on its own (gcpause.paused): the young collections the load's allocations
+        triggered cost ~35% of a 50,000-test dataset's load, and found no garbage; the settle before each post
+        collects what became garbage meanwhile."""
+        with gcpause.paused():
+            self._post_steps_unpaused(steps, generation)
+
+    def _post_steps_unpaused(self, steps: Iterable[LoadStep], generation: int) -> None:
         pending: list[LoadStep] = []
         posted = 0.0
         session = self._session
