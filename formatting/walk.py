@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator
 
+from turnlens.formatting.cancel import check, never
+
 FORBIDDEN_ROOTS = ("/proc", "/sys")  # never searched nor read, whatever a link or a row says
 MAX_DEPTH = 64  # levels below the folder named that are searched; deeper subfolders are cut (and said to be)
 MAX_FOLDERS = 50_000  # folders listed by one walk; past them it stops (and says so): `turnlens /` ends, q works
@@ -36,7 +38,8 @@ class TreeWalk:
     them) and outside /proc and /sys; `skip` names folders never entered. `cuts` receives (path, why) for each
     link not followed, each folder whose subfolders lie past `max_depth`, and `top` itself when it is in /proc or
     /sys, and the walk itself when it stops after `max_folders`; `cut_count` counts them past MAX_CUTS.
-    `skip_folder(path)`, when given, is asked of each subfolder: true leaves it out (and everything below it)."""
+    `skip_folder(path)`, when given, is asked of each subfolder: true leaves it out (and everything below it).
+    `cancelled()` is asked before each folder is listed: true ends the walk with formatting.cancel.Cancelled."""
 
     def __init__(
         self,
@@ -46,8 +49,10 @@ class TreeWalk:
         max_depth: int = MAX_DEPTH,
         max_folders: int = MAX_FOLDERS,
         skip_folder: Callable[[str], bool] | None = None,
+        cancelled: Callable[[], bool] = never,
     ) -> None:
         self.top = top
+        self.cancelled = cancelled
         self.skip_folder = skip_folder
         self.bounds = [os.path.realpath(b) for b in {top, *bounds} if b]
         self.skip = frozenset(skip)
@@ -71,6 +76,7 @@ class TreeWalk:
             if len(seen) >= self.max_folders:
                 self._cut(self.top, f"more than {self.max_folders:,} folders: the search stopped there")
                 return
+            check(self.cancelled)
             current, depth = stack.pop()
             real = os.path.realpath(current)
             if real in seen:  # a link loop, or a folder reached again through a link

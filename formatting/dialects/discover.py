@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 
+from turnlens.formatting.cancel import never
 from turnlens.formatting.evals.files import (
     YAML_SUFFIXES,
     FileReadError,
@@ -78,6 +79,7 @@ def discover_eval_files(
     folders: set[str] | None = None,
     unread: list[tuple[str, str]] | None = None,
     cut: list[tuple[str, str]] | None = None,
+    cancelled: Callable[[], bool] = never,
 ) -> list[str]:
     """Absolute paths of the eval files in `folder`: first those AgentV 4 finds (its default patterns or the
     `eval_patterns` of `.agentv/config.yaml`, matched from the repo root; and `*.eval.yaml`, `eval.yaml`…
@@ -86,14 +88,15 @@ def discover_eval_files(
     come before its subfolders. `folders`, when given, receives every folder searched;
     `unread`, (path, reason) for every .yaml/.yml/.json/.jsonl file that could not be read or sniffed (unreadable,
     UTF-16/32, not a regular file), so it is named rather than silently left out; `cut`, (path, why) for each
-    folder not searched (a link out of `folder` and the repo root, /proc, past the depth limit: walk.py)."""
+    folder not searched (a link out of `folder` and the repo root, /proc, past the depth limit: walk.py).
+    `cancelled()` is asked before each folder is searched: true ends the search with formatting.cancel.Cancelled."""
     from turnlens.formatting.evals.paths import find_repo_root
 
     folder = os.path.abspath(folder)
     root = os.path.abspath(repo_root) if repo_root else find_repo_root(folder)
     patterns = _usable_patterns(folder, root, cut)
     groups: list[list[str]] = [[] for _ in range(1 + len(SNIFFED_GROUPS))]  # the patterns' files, then each sniff's
-    walk = TreeWalk(folder, bounds=(root,), skip=SKIP_DIRS)
+    walk = TreeWalk(folder, bounds=(root,), skip=SKIP_DIRS, cancelled=cancelled)
     for path, group in _walk_eval_files(walk, folder, root, patterns, folders, unread):
         groups[group].append(path)
     if cut is not None:
@@ -110,20 +113,24 @@ def find_eval_files(
     folders: set[str] | None = None,
     unread: list[tuple[str, str]] | None = None,
     cut: list[tuple[str, str]] | None = None,
+    cancelled: Callable[[], bool] = never,
 ) -> list[str]:
     """Absolute paths of the files named and of the eval files found in the folders named (discover_eval_files),
     in order, each once. A file named is kept even if it does not look like an eval file, so that its error shows.
 
     `dot_names=False` leaves out what lies under a dot-named folder (or is dot-named) below a folder named: drift's
     search for the test behind a result, where such copies are not the suite. `limit` keeps the first that many.
-    `folders`, `unread` and `cut` collect, over every folder named, what discover_eval_files says they do.
+    `folders`, `unread` and `cut` collect, over every folder named, what discover_eval_files says they do;
+    `cancelled` stops the search as it does there.
     """
     found: list[str] = []
     seen: set[str] = set()
     for raw in paths:
         path = os.path.abspath(os.fspath(raw))
         if os.path.isdir(path):
-            candidates = discover_eval_files(path, repo_root, folders=folders, unread=unread, cut=cut)
+            candidates = discover_eval_files(
+                path, repo_root, folders=folders, unread=unread, cut=cut, cancelled=cancelled
+            )
             if not dot_names:
                 candidates = [p for p in candidates if not _dot_named(relative_path(p, path))]
         else:

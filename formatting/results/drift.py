@@ -12,9 +12,11 @@ import difflib
 import os
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from turnlens.formatting.cancel import never
 from turnlens.formatting.dialects.discover import find_eval_files
 from turnlens.formatting.evals.files import display_path
 from turnlens.formatting.jsstr import js_trim
@@ -172,10 +174,15 @@ class DriftChecker:
 
     @property
     def eval_paths(self) -> list[str]:
+        return self.find_eval_paths()
+
+    def find_eval_paths(self, cancelled: Callable[[], bool] = never) -> list[str]:
+        """The eval files under the root, found once; `cancelled()` true stops the search (formatting.cancel's
+        Cancelled; a later call searches again): a results file in a big folder (/tmp) had q wait seconds for it."""
         with self._lock:
             if self._eval_paths is None:
                 found = (
-                    find_eval_files([self.root], dot_names=False, limit=MAX_EVAL_FILES)
+                    find_eval_files([self.root], dot_names=False, limit=MAX_EVAL_FILES, cancelled=cancelled)
                     if os.path.exists(self.root)
                     else []
                 )

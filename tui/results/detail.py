@@ -15,7 +15,9 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.widgets import Markdown, Static, TabbedContent, TabPane, Tree
+from textual.worker import get_current_worker
 
+from turnlens.formatting.cancel import Cancelled
 from turnlens.formatting.results.artifacts import Artifacts, load_artifacts, test_folder
 from turnlens.formatting.results.compare import CompareRow
 from turnlens.formatting.results.index import ResultsFile
@@ -185,6 +187,11 @@ class ResultDetailScreen(ThemedScreen):
         self.post_message(RecordLoaded(index, record, artifacts, texts, answer))
         report = None
         if self.drift is not None:
+            worker = get_current_worker()
+            try:  # (the eval files under the results file's folder, found once: a walk q stops)
+                self.drift.find_eval_paths(lambda: worker.is_cancelled)
+            except Cancelled:
+                return
             try:
                 report = self.drift.check(record)
             except Exception as error:  # the engine failing on one case is shown, not raised

@@ -15,6 +15,7 @@ from textual.dom import DOMNode
 from textual.message import Message
 from textual.worker import get_current_worker
 
+from turnlens.formatting.cancel import Cancelled
 from turnlens.formatting.results.index import ScanProgress
 
 from .messages import Compared, DriftChecked, Followed, IndexProgressed, RowsSelected, RunsAppeared, TextFound
@@ -182,7 +183,12 @@ class RunLoader:
         def check() -> None:
             from turnlens.formatting.evals.files import display_path
 
-            if not checker.eval_paths:
+            worker = get_current_worker()
+            try:  # (the eval files under a results file's folder: a walk of seconds in a big one, which q stops)
+                eval_paths = checker.find_eval_paths(lambda: self.stop.is_set() or worker.is_cancelled)
+            except Cancelled:
+                return
+            if not eval_paths:
                 note = f"no eval files found under {display_path(checker.root)}"
                 self._post(DriftChecked(run, marks, 0, b"", {}, True, note))
                 return
