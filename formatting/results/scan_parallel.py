@@ -29,12 +29,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from turnlens.formatting.records import Severity
+from turnlens.formatting.results.columns import ColumnsPart
 
 try:
     import fcntl
 except ImportError:  # not a POSIX system (no worker processes there either)
     fcntl = None  # type: ignore[assignment]
-from turnlens.formatting.results.columns import ColumnsPart
 
 # bytes per chunk: a worker's memory holds one chunk's mapped pages and columns at a time
 CHUNK = 4 * 1024 * 1024
