@@ -165,8 +165,12 @@ def compare_runs(
     counts: dict[str, int] = {status: 0 for status in STATUS_ORDER}
     for row in rows:
         counts[row.status] += 1
-    v4 = bool(a.v4_count or b.v4_count)
-    by = "test id" if v4 else "eval id (0.15-era rows; agentv compare needs test_id)"
+    if not (a.v4_count or b.v4_count):
+        by = "eval id (0.15-era rows; agentv compare needs test_id)"
+    else:
+        # a run mixing 0.15-era rows with AgentV 4 rows: agentv compare refuses it (Missing test_id in result source)
+        mixed = [f"{name}'s" for name, run in (("A", a), ("B", b)) if run.v4_count < run.count]
+        by = "test id" + (f", {' and '.join(mixed)} 0.15-era rows by eval id" if mixed else "")
     if target_a is not None or target_b is not None:
         by += f", target {target_a} vs {target_b}"
     return Comparison(

@@ -228,8 +228,10 @@ def header_text(state: HeaderState, width: int = 0) -> Text:
     text.append(f" at ≥{state.threshold:.2f}", style="dim")
     if state.threshold_source and state.threshold_source != "AgentV's default":
         text.append(f" ({visible_text(state.threshold_source)})", style="dim")
-    v4_rows = stats.v4 is not None and stats.v4.rows
-    if v4_rows:
+    # AgentV 4's status words only when every row recorded its status: the counts are the verdicts either way
+    # (queries.verdict_of), but rows without one (0.15-era rows mixed in, trimmed baselines) were judged here, at
+    # the threshold, and calling them "ok" would say AgentV recorded it
+    if stats.v4 is not None and stats.v4.rows == stats.count:
         text.append("  ")
         text.append_text(v4_text(stats.v4, with_totals=False))
     else:
@@ -249,8 +251,8 @@ def header_text(state: HeaderState, width: int = 0) -> Text:
         figures.append((1, Text(other + " threshold", style=ink(WARN), end="")))
     if state.problems:
         figures.append((0, Text(f"  {state.problems} broken", style=ink(FAIL, bold=True), end="")))
-    if v4_rows:
-        figures.append((3, v4_totals_text(cast(V4Totals, stats.v4))))  # (v4_rows: it is there)
+    if stats.v4 is not None:
+        figures.append((3, v4_totals_text(stats.v4)))
     append_fitting(text, figures, width)
     text.append("\n")
     text.append_text(histogram_text(stats.histogram, state.threshold))
@@ -529,7 +531,9 @@ class ResultList(VirtualList):
             if name in recorded:
                 text.append(label.rjust(cells - 1) + " ")
         id_width, side = self._widths(width)
-        text.append(_fit("test id" if self.results.v4_count else "eval id", id_width) + " ")
+        v4_rows, rows = self.results.v4_count, self.results.count
+        # a file mixing 0.15-era rows (eval_id) with AgentV 4 rows (test_id) lists both kinds of id
+        text.append(_fit("eval id" if not v4_rows else "test id" if v4_rows >= rows else "id", id_width) + " ")
         text.append(_fit("target", side) + " ")
         text.append(_fit("suite" if self.results.v4_count else "dataset", side))
         return text
