@@ -72,3 +72,21 @@ def test_a_slice_borrows_the_earlier_item_whose_anchor_it_aliases():
     for piece in slices:
         lends = piece.start_offset <= text.index("*five") < piece.end_offset and piece.start_offset > item5
         assert [b.start_offset for b in piece.borrowed] == ([item5] if lends else [])
+
+
+@pytest.mark.parametrize("indent", [1, 2, 4])
+def test_a_shallower_line_in_any_piece_of_a_big_text_stops_the_cut(indent):
+    """The search for a line shallower than the items is passed over where every line is indented (pieces of ~1 MiB):
+    a shallower line, wherever it is, still stops the cut; blank lines and the text's last line break do not."""
+    pad = " " * indent
+    text = suite(30_000, indent=indent).replace("\n\n", "\n")  # (no blank line but a few)
+    text = text.replace(f"\n{pad}        line one", f"\n{pad}        line one\n", 3)
+    assert len(text) > 3 << 20 and text.count("\n\n") == 3
+    assert sized_slices(text, "tests", 100_000, 100_000, min_bytes=0) is not None
+    for at in (len(text) // 10, len(text) // 2, len(text) - 100):
+        cut = text.rindex(f"\n{pad}- ", 0, at)
+        shallower = text[:cut] + "\nafter: a key\n" + text[cut + 1 :]
+        assert sized_slices(shallower, "tests", 100_000, 100_000, min_bytes=0) is None
+        if indent > 1:
+            shallow = text[:cut] + "\n" + pad[1:] + "x: one space short" + text[cut:]
+            assert sized_slices(shallow, "tests", 100_000, 100_000, min_bytes=0) is None
