@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.dom import DOMNode
 from textual.message import Message
@@ -20,6 +20,9 @@ from turnlens.formatting.results.index import ScanProgress
 
 from .messages import Compared, DriftChecked, Followed, IndexProgressed, RowsSelected, RunsAppeared, TextFound
 from .model import DRIFT_CODES, DRIFT_OTHER, Run, Selection, select_rows
+
+if TYPE_CHECKING:  # (imported in the follow thread)
+    from turnlens.formatting.results.wake import FileWake
 
 DRIFT_REPORT_EVERY = 0.25  # seconds between drift progress messages
 # seconds between index progress messages: each redraws the header (and may re-sort), in the UI thread, which holds
@@ -87,47 +90,57 @@ class RunLoader:
     # -- following -------------------------------------------------------------------------------------------
 
     def follow_every(self, seconds: float, current: Callable[[], Run | None]) -> None:
-        """Follow the file of the run on screen (`current()`), in one thread of its own until `stop`: it wakes as the
-        file is written (formatting/results/wake.py), and looks at it every FOLLOW_FALLBACK seconds besides (a file
-        replaced under its name; one stat when nothing changed); without a watch, every `seconds`. A message
-        (Followed) is posted only when something changed. The next look waits until the host applied the last
-        change (`followed`), and a run still being indexed is not looked at (every `seconds` until it is)."""
+        """Follow the file of the run on screen (`current()`) until `stop`, in a thread of its own: a row appended
+        shows at once, and an idle view costs one stat a second.
 
-        def look() -> None:
+        Each turn of the loop waits, then looks:
+        - it waits until the file watched is written to (formatting/results/wake.py) or a timeout passes: `seconds`
+          when a look is owed or no file is watched (inotify missing or refused: the loop is then a poll), else
+          FOLLOW_FALLBACK (the fallback look, for what a watch cannot see: another file renamed over this one);
+        - it looks (`_look`) unless the host is still applying the last change (until `followed`) or the run is
+          still being indexed; the look is then owed, and the next wait short.
+        A look is owed by a write that woke the loop and by a new watch (a write made before it is unseen). The file
+        watched is the run on screen's (another run chosen, a file replaced under its name: watched anew).
+        """
+
+        def follow() -> None:
             from turnlens.formatting.results.wake import FileWake
 
             wake = FileWake()
-            pending = True  # a look is due (woken, or the run could not be looked at yet)
+            owed = True  # the first look
             try:
                 while not self.stop.is_set():
                     run = current()
-                    if run is not None and wake.path != run.path:
-                        pending = wake.watch(run.path) or pending  # (a write before the watch: looked at now)
-                    due = pending or not wake.watching
-                    if wake.wait(seconds if due else FOLLOW_FALLBACK):
-                        pending = True
+                    if run is not None and wake.path != run.path:  # another run on screen, or none watched yet
+                        owed = wake.watch(run.path) or owed
+                    if wake.wait(seconds if owed or not wake.watching else FOLLOW_FALLBACK):
+                        owed = True
                     if self.stop.is_set():
                         return
                     run = current()
-                    if run is None or self._following or not run.indexed:
-                        continue
-                    pending = False
-                    before = run.results.count
-                    try:
-                        outcome = run.results.follow()
-                    except (OSError, ValueError):
-                        outcome = "replaced"
-                    if outcome == "replaced":
-                        wake.watch(run.path)  # the file under that name now (none: looked at every `seconds`)
-                    if outcome != "same":
-                        self._following = True
-                        self._post(Followed(run, outcome, run.results.count - before))
+                    if run is not None and not self._following and run.indexed:
+                        owed = False
+                        self._look(run, wake)
             finally:
                 wake.close()
 
         # a thread of its own rather than a worker of the host's: it lasts as long as the screen (workers are
         # what the screen waits on to be idle)
-        threading.Thread(target=look, name="turnlens-follow", daemon=True).start()
+        threading.Thread(target=follow, name="turnlens-follow", daemon=True).start()
+
+    def _look(self, run: Run, wake: FileWake) -> None:
+        """Index what was appended to `run`'s file (one stat when nothing was) and post Followed when anything
+        changed; a file replaced under its name is watched anew (none there: the loop polls)."""
+        before = run.results.count
+        try:
+            outcome = run.results.follow()
+        except (OSError, ValueError):
+            outcome = "replaced"
+        if outcome == "replaced":
+            wake.watch(run.path)
+        if outcome != "same":
+            self._following = True
+            self._post(Followed(run, outcome, run.results.count - before))
 
     def followed(self) -> None:
         """The host applied a Followed: the next look may start."""
