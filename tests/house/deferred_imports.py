@@ -255,16 +255,5 @@ DEFERRED: dict[str, dict[str, dict[str, str]]] = {
             f"{T}.session": "",
             f"{T}.actions": "",
         },
-        f"{T}.results.loading": {
-            f"{F}.results.discover": "",
-            f"{F}.evals.files": "",
-        },
-        f"{T}.results.screen": {
-            f"{F}.results.sniff": "",
-            f"{T}.results.model": "",
-            f"{F}.results.index": "",
-            "textual.widgets": "",
-            "textual.containers": "",
-        },
     },
 }

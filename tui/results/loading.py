@@ -16,6 +16,8 @@ from textual.message import Message
 from textual.worker import get_current_worker
 
 from turnlens.formatting.cancel import Cancelled
+from turnlens.formatting.evals.files import display_path
+from turnlens.formatting.results.discover import RunWatcher
 from turnlens.formatting.results.index import ScanProgress
 
 from .messages import Compared, DriftChecked, Followed, IndexProgressed, RowsSelected, RunsAppeared, TextFound
@@ -41,7 +43,7 @@ class RunLoader:
         self.stop = threading.Event()
         self._following = False  # a change to the current run's file waits for the host to apply it
         self._looking_for_runs = False
-        self._watcher: Any = None  # formatting.results.discover.RunWatcher over the folder of runs opened
+        self._watcher: RunWatcher | None = None  # over the folder of runs opened
 
     def _run(self, job: Callable[[], None], group: str, *, exclusive: bool = False) -> None:
         self._host.run_worker(job, thread=True, group=group, exclusive=exclusive)
@@ -148,8 +150,6 @@ class RunLoader:
 
     def watch_runs(self, folder: str, known: list[str]) -> None:
         """Look for runs appearing under `folder` (a folder of runs) on `look_for_runs`."""
-        from turnlens.formatting.results.discover import RunWatcher
-
         self._watcher = RunWatcher(folder, known)
 
     @property
@@ -194,8 +194,6 @@ class RunLoader:
         host writes them into `marks`)."""
 
         def check() -> None:
-            from turnlens.formatting.evals.files import display_path
-
             worker = get_current_worker()
             try:  # (the eval files under a results file's folder: a walk of seconds in a big one, which q stops)
                 eval_paths = checker.find_eval_paths(lambda: self.stop.is_set() or worker.is_cancelled)

@@ -18,12 +18,15 @@ from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import ScrollableContainer
 from textual.screen import ModalScreen
 from textual.timer import Timer
-from textual.widgets import Static
+from textual.widgets import OptionList, Static
 
 from turnlens.formatting.records import Diagnostic
+from turnlens.formatting.results.index import ResultsFile
 from turnlens.formatting.results.record import visible_text
+from turnlens.formatting.results.sniff import is_run_folder
 from turnlens.formatting.sanitize import sanitize
 
 from ..actions import bindings, table_commands
@@ -34,13 +37,11 @@ from .commands import show_help
 from .keys import ALL_TABLES, RESULTS_ACTIONS, marks_legend
 from .loading import RunLoader
 from .messages import DriftChecked, Followed, IndexProgressed, RowsSelected, RunsAppeared, TextFound
-from .model import ResultsModel, Run, open_runs, select_rows
+from .model import DRIFT_CODES, ResultsModel, Run, open_runs, select_rows, suite_of
 from .theming import ThemedScreen
 from .widgets import ListLook, ProblemsBar, ResultList, ResultsHeader, SearchBox, VirtualList
 
 if TYPE_CHECKING:  # (imported where used)
-    from textual.widgets import OptionList
-
     from turnlens.formatting.model import EvalCase, EvalFile
     from turnlens.formatting.results.drift import DriftChecker
 
@@ -146,8 +147,6 @@ class ResultsScreen(ThemedScreen):
         if self.follow:
             self.loader.follow_every(FOLLOW_EVERY, lambda: self.run)
             if len(self.paths) == 1 and os.path.isdir(self.paths[0]):
-                from turnlens.formatting.results.sniff import is_run_folder
-
                 if not is_run_folder(self.paths[0]):
                     self.loader.watch_runs(self.paths[0], [run.path for run in self.model.runs])
                     self.set_interval(RUNS_EVERY, self.loader.look_for_runs)
@@ -603,7 +602,6 @@ class ResultsScreen(ThemedScreen):
 
     def _inspect(self, path: str, case: EvalCase, index: int, drift: int | None) -> None:
         from ..session import Session
-        from .model import DRIFT_CODES
 
         run = self.run
         if run is None:
@@ -653,8 +651,6 @@ class ResultsScreen(ThemedScreen):
 
     def action_history(self) -> None:
         """Each test's score across the runs of this run's experiment, and their trend (agentv trend)."""
-        from .model import suite_of
-
         run = self.run
         if run is None:
             return
@@ -671,7 +667,6 @@ class ResultsScreen(ThemedScreen):
 
     @work(thread=True, exclusive=True, group="history")
     def _compute_history(self, paths: list[str], experiment: str) -> None:
-        from turnlens.formatting.results.index import ResultsFile
         from turnlens.formatting.results.trend import trend, trend_lines
 
         runs = []
@@ -827,16 +822,12 @@ class ChoiceScreen(ModalScreen[int | None]):
         self.current = current
 
     def compose(self) -> ComposeResult:
-        from textual.widgets import OptionList
-
         options = OptionList(*(Text(label) for label in self.labels), id="choice-list")
         options.border_title = self.box_title
         options.border_subtitle = "enter chooses · esc closes"
         yield options
 
     def on_mount(self) -> None:
-        from textual.widgets import OptionList
-
         options = self.query_one(OptionList)
         options.highlighted = self.current
         options.focus()
@@ -857,8 +848,6 @@ class TextBoxScreen(ModalScreen[None]):
         self.lines = lines
 
     def compose(self) -> ComposeResult:
-        from textual.containers import ScrollableContainer
-
         with ScrollableContainer(id="text-box") as box:
             box.border_title = self.box_title
             box.border_subtitle = "esc closes · arrows scroll"
