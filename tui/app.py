@@ -10,10 +10,12 @@ from typing import TYPE_CHECKING, Any, cast
 
 from textual import on
 from textual.app import App, SystemCommand
+from textual.command import CommandPalette
 from textual.screen import Screen
 from textual.theme import Theme
 
 from turnlens.formatting import gcpause
+from turnlens.formatting.inputs import classify
 
 from .navigation import OpenLatestResult, OpenTestOfResult
 from .textual_compat import CrashReportWithoutLocals, start_in_theme
@@ -71,8 +73,6 @@ class TurnlensApp(CrashReportWithoutLocals):
 
     def action_command_palette(self) -> None:
         """Textual's palette with a bounded box (tui/commands.BoundedPalette)."""
-        from textual.command import CommandPalette
-
         from .commands import BoundedPalette
 
         # (is_open takes an App[object] and reads only its screen; App is invariant in its return type)
@@ -180,9 +180,7 @@ def make_app(
         path_list = [str(samples)]
         cwd = str(samples.parent)
         repo_root = repo_root or cwd
-    from turnlens.formatting.inputs import classify  # (the same decision as `turnlens export`)
-
-    results = classify(path_list).results
+    results = classify(path_list).results  # (the same decision as `turnlens export`)
     if results and len(results) == len(path_list):
         return TurnlensApp(
             lambda: _results_screen(

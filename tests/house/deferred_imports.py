@@ -97,7 +97,9 @@ DEFERRED: dict[str, dict[str, dict[str, str]]] = {
             f"{T}.inspector.screen": "each first screen imports only itself: the inspector is not the results view",
             f"{T}.results": "",
             f"{T}.session": "the eval engine: not imported for results",
+            f"{T}.commands": "the palette's box and commands: only once the palette is first opened",
         },
+        f"{T}.inspector.screen": {f"{T}.commands": "the palette's commands and the jump box: only once opened"},
         f"{T}.inspector.authoring": {f"{F}.graders.prompts": "only the grading pane"},
         f"{T}.render": {
             "pygments.token": "syntax colours: only once a highlighted text is drawn",
@@ -243,17 +245,5 @@ DEFERRED: dict[str, dict[str, dict[str, str]]] = {
         f"{F}.memlimit": {"resource": "POSIX: the process's memory limits"},
         f"{T}.signals": {"termios": "POSIX: the terminal's settings, restored after a signal"},
     },
-    "to-move": {
-        f"{T}.app": {
-            "textual.command": "",
-            f"{T}.commands": "",
-            f"{F}.inputs": "",
-        },
-        f"{T}.inspector.screen": {
-            "rich.cells": "",
-            f"{T}.commands": "",
-            f"{T}.session": "",
-            f"{T}.actions": "",
-        },
-    },
+    "to-move": {},
 }

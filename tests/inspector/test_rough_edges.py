@@ -320,10 +320,11 @@ def test_an_installed_sample_is_told_apart_from_a_checkout(monkeypatch, tmp_path
 
 @in_module_loop
 async def test_o_on_an_installed_sample_says_so_instead_of_opening_it(samples_wide, monkeypatch):
-    from turnlens.tui import editor, session
+    from turnlens.tui import editor
+    from turnlens.tui.inspector import screen
 
     opened = []
-    monkeypatch.setattr(session, "installed_sample", lambda path: True)
+    monkeypatch.setattr(screen, "installed_sample", lambda path: True)  # (where the inspector looks it up)
     monkeypatch.setattr(editor, "run_editor", lambda command: opened.append(command))
     _in_project(monkeypatch)
     pilot = await samples_wide.fresh()

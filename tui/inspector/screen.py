@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -25,11 +26,11 @@ from turnlens.formatting.prompts import highlight
 from turnlens.formatting.sanitize import sanitize
 
 from .. import render
-from ..actions import Action, bindings, bound_keys, key_of, table_commands
+from ..actions import Action, bindings, bound_keys, help_sections, key_of, table_commands
 from ..loading import stopped_note
 from ..navigation import OpenLatestResult
 from ..rows import CaseRow, FileEntry
-from ..session import Session
+from ..session import Session, installed_sample
 from ..textual_compat import FirstResumeKeepsStyles
 from ..theme import generation as theme_generation
 from ..theme import use_theme
@@ -478,8 +479,6 @@ class InspectorScreen(FirstResumeKeepsStyles[None]):
     def _refresh_list(self) -> None:
         """The list's rows and headings as loaded so far; the list widens (up to a quarter of the screen) for long
         ids."""
-        from rich.cells import cell_len
-
         entries = self.model.file_entries()
         # The longest id, measured only for the rows added since the last time (a load appends rows); an entry the
         # model did not make again is unchanged.
@@ -885,8 +884,6 @@ class InspectorScreen(FirstResumeKeepsStyles[None]):
         if target is None:
             self.notify("No eval file to open.", markup=False, severity="warning")
             return
-        from ..session import installed_sample
-
         if installed_sample(target[0]):
             # Editing the installed package's copy would be lost at the next upgrade, or need root.
             self.notify(
@@ -960,7 +957,6 @@ class InspectorScreen(FirstResumeKeepsStyles[None]):
         self.refresh_bindings()  # esc restores too (Textual's own binding): the footer follows
 
     def action_help(self) -> None:
-        from ..actions import help_sections
         from ..screens import HelpScreen
 
         self.app.push_screen(HelpScreen(help_sections(INSPECTOR_ACTIONS)))
