@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
-from functools import partial
 
 from turnlens.formatting.cancel import never
 from turnlens.formatting.evals.files import (
@@ -16,7 +15,6 @@ from turnlens.formatting.evals.files import (
     FileReadError,
     read_bytes,
     read_head,
-    read_head_in,
     relative_path,
     wide_encoding,
 )
@@ -29,26 +27,23 @@ SKIP_DIRS = {".git", ".venv", "node_modules", "dist", "__pycache__", ".mypy_cach
 _SCHEMA_SNIFF = re.compile(rb"""^\$schema\s*:\s*["']?agentv-eval-v2["']?\s*(#.*)?$""", re.M)
 
 
-# Reads the first n bytes of the file being sniffed (raises FileReadError or OSError).
-HeadReader = Callable[[int], bytes]
-
-
-def declares_v2_schema(path: str, read: HeadReader | None = None) -> bool:
-    """AgentV 0.15's sniff: a YAML file whose first few KB declare `$schema: agentv-eval-v2`. `read`: how to read
-    the file's head (a walk's, relative to its folder), else read_head(path)."""
+def declares_v2_schema(path: str, listed_regular: bool = False) -> bool:
+    """AgentV 0.15's sniff: a YAML file whose first few KB declare `$schema: agentv-eval-v2`. `listed_regular`: a
+    walk's directory entry says it is a regular file, not a link (read_head reads it without a stat first)."""
     if not path.endswith(YAML_SUFFIXES):
         return False
     try:
-        head = read(8192) if read is not None else read_head(path, 8192)
+        head = read_head(path, 8192, listed_regular=listed_regular)
     except (FileReadError, OSError):
         return False
     return bool(_SCHEMA_SNIFF.search(head.replace(b"\r\n", b"\n") if b"\r" in head else head))
 
 
 # The files of older dialects that the current AgentV's patterns do not find, each told by a look at its first
-# bytes (sniff(path, read): `read` reads them, or None: read the path); found after the pattern's files, a group per
-# sniff in this order. A new dialect whose files the patterns miss adds its sniff here.
-SNIFFED_GROUPS: tuple[Callable[[str, HeadReader | None], bool], ...] = (declares_v2_schema,)
+# bytes (sniff(path, listed_regular): whether a walk's directory entry says it is a regular file, not a link); found
+# after the pattern's files, a group per sniff in this order. A new dialect whose files the patterns miss adds its
+# sniff here.
+SNIFFED_GROUPS: tuple[Callable[[str, bool], bool], ...] = (declares_v2_schema,)
 
 
 def eval_patterns(folder: str, repo_root: str | None = None) -> tuple[list[str], str | None]:
@@ -204,66 +199,28 @@ def _walk_eval_files(
     root_match = wglob.compile(patterns, flags=flags, limit=0).match if patterns else _no_match
     root_prefix = os.path.join(root, "")
     root_names = _name_endings(patterns)
-    with _WalkedFolder() as walked:
-        for current, _dirs, files in walk:
-            if folders is not None:
-                folders.add(walk.real)
-            walked.enter(current)
-            for name in files:
-                path = os.path.join(current, name)
-                lower = name.lower()
-                folder_may = lower.endswith(_FOLDER_NAME_ENDINGS)
-                if folder_may or root_names is None or lower.endswith(root_names):
-                    rel = relative_path(path, folder).replace(os.sep, "/")
-                    # A file outside the root is matched by its path from the folder.
-                    from_root = relative_path(path, root).replace(os.sep, "/") if path.startswith(root_prefix) else rel
-                    if (folder_may and folder_match(rel)) or root_match(from_root):
-                        yield path, 0
-                        continue
-                read = walked.reader(name, path) if walk.is_regular_file(name) else None
-                group = next((n for n, sniff in enumerate(SNIFFED_GROUPS, 1) if sniff(path, read)), None)
-                if group is not None:
-                    yield path, group
-                elif unread is not None and name.lower().endswith(_SNIFFED_EXTENSIONS):
-                    reason = _unsniffable(path)
-                    if reason is not None:
-                        unread.append((path, reason))
-
-
-class _WalkedFolder:
-    """The folder a walk is in, opened when one of its files is first sniffed: each of its regular files is then
-    read relative to it (files.read_head_in), one path component to resolve and one system call fewer than by its
-    whole path. Closed when the walk moves on, and at its end (or when it is left unfinished)."""
-
-    def __init__(self) -> None:
-        self._path = ""
-        self._fd: int | None = None  # None: not opened yet; -1: could not be (its files are read by their paths)
-
-    def __enter__(self) -> _WalkedFolder:
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self.enter("")
-
-    def enter(self, path: str) -> None:
-        if self._fd is not None and self._fd >= 0:
-            os.close(self._fd)
-        self._path, self._fd = path, None
-
-    def reader(self, name: str, path: str) -> HeadReader | None:
-        """What reads the head of its regular file `name` (`path`), or None (read it by its path)."""
-        if self._fd is None:
-            try:
-                self._fd = os.open(self._path, _FOLDER_FLAGS) if _RELATIVE_OPEN else -1
-            except OSError:
-                self._fd = -1
-        if self._fd < 0:
-            return None
-        return partial(read_head_in, self._fd, name, path)
-
-
-_RELATIVE_OPEN = os.open in os.supports_dir_fd
-_FOLDER_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+    for current, _dirs, files in walk:
+        if folders is not None:
+            folders.add(walk.real)
+        for name in files:
+            path = os.path.join(current, name)
+            lower = name.lower()
+            folder_may = lower.endswith(_FOLDER_NAME_ENDINGS)
+            if folder_may or root_names is None or lower.endswith(root_names):
+                rel = relative_path(path, folder).replace(os.sep, "/")
+                # A file outside the root is matched by its path from the folder.
+                from_root = relative_path(path, root).replace(os.sep, "/") if path.startswith(root_prefix) else rel
+                if (folder_may and folder_match(rel)) or root_match(from_root):
+                    yield path, 0
+                    continue
+            regular = walk.is_regular_file(name)  # (links, FIFOs and devices: read_head's stat first decides)
+            group = next((n for n, sniff in enumerate(SNIFFED_GROUPS, 1) if sniff(path, regular)), None)
+            if group is not None:
+                yield path, group
+            elif unread is not None and name.lower().endswith(_SNIFFED_EXTENSIONS):
+                reason = _unsniffable(path)
+                if reason is not None:
+                    unread.append((path, reason))
 
 
 _SNIFFED_EXTENSIONS = (".yaml", ".yml", ".json", ".jsonl")

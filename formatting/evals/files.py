@@ -155,6 +155,7 @@ def _refuse_mode(path: str, mode: int) -> FileReadError:
 
 
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+_NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 def open_regular(path: str) -> tuple[int, int]:
@@ -208,19 +209,16 @@ def read_bytes(path: str, limit: int | None = None) -> bytes:
         os.close(fd)
 
 
-def read_head(path: str, size: int) -> bytes:
-    """At most the first `size` bytes of a regular file (for sniffing). Raises FileReadError."""
-    fd, _size = open_regular(path)
-    return _read_head_and_close(fd, path, size, check_regular=False)
-
-
-def read_head_in(folder_fd: int, name: str, path: str, size: int) -> bytes:
-    """read_head() of the file `name` in the folder open as `folder_fd` (`path`: its whole path, for messages), for a
-    walk whose directory entry already says it is a regular file (not a link): opened relative to the folder and
-    without read_head's stat first, which resolved each path twice (sniffing a folder of 3,000 eval files before the
-    inspector's first frame). What was opened is checked to be a regular file all the same. Raises FileReadError."""
+def read_head(path: str, size: int, *, listed_regular: bool = False) -> bytes:
+    """At most the first `size` bytes of a regular file (for sniffing). `listed_regular`: a walk's directory entry
+    says `path` is a regular file, not a link: it is opened without the stat made first otherwise (sniffing a folder
+    of 3,000 eval files before the inspector's first frame), a link put there since is refused (O_NOFOLLOW), and what
+    was opened is still checked to be a regular file. Raises FileReadError."""
+    if not listed_regular:
+        fd, _size = open_regular(path)
+        return _read_head_and_close(fd, path, size, check_regular=False)
     try:
-        fd = os.open(name, _OPEN_FLAGS, dir_fd=folder_fd)
+        fd = os.open(path, _OPEN_FLAGS | _NO_FOLLOW)
     except OSError as exc:
         raise FileReadError(path, exc.strerror or str(exc), exc) from None
     return _read_head_and_close(fd, path, size, check_regular=True)  # (it may be replaced since the folder was listed)

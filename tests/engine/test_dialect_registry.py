@@ -14,6 +14,7 @@ from turnlens.formatting.dialects import registry
 from turnlens.formatting.dialects.dialect import Dialect, FileType
 from turnlens.formatting.dialects.format import format_case
 from turnlens.formatting.dialects.load import load_eval_file
+from turnlens.formatting.evals.files import read_head
 from turnlens.formatting.evals.yaml12 import YamlDoc
 from turnlens.formatting.export.evals import iter_rows
 from turnlens.formatting.model import DialectLabels, EvalCase, EvalFile, Message, Segment
@@ -152,11 +153,11 @@ def test_a_toy_dialect_whose_files_the_patterns_miss_is_discovered_by_its_sniff(
     assert found() == ["a.eval.yaml", "legacy.yaml"]
     heads: list[bytes] = []
 
-    def toy(path: str, read: discover.HeadReader | None) -> bool:
+    def toy(path: str, listed_regular: bool) -> bool:
         if not path.endswith(".toy"):
             return False
-        assert read is not None  # (a regular file: read relative to its folder)
-        heads.append(read(4))
+        assert listed_regular  # (a regular file, as its folder's listing says)
+        heads.append(read_head(path, 4, listed_regular=listed_regular))
         return True
 
     monkeypatch.setattr(discover, "SNIFFED_GROUPS", (toy, *discover.SNIFFED_GROUPS))

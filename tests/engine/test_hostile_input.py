@@ -936,33 +936,34 @@ def test_tree_walk_follows_links_only_inside_and_never_recurses(tmp_path):
     assert "out" in [os.path.relpath(folder, top) for folder, _s, _f in outside_bound]
 
 
-def test_a_folder_sniffed_relative_to_it_reads_only_its_regular_files(tmp_path):
-    """Discovery reads a regular file's head relative to its folder, without the stat read_head makes first: only
-    for what the folder's listing says is a regular file (not a link); a link, a FIFO or a device is sniffed as
-    before (by its path: stat first) or refused, never blocking."""
+def test_a_folder_sniffed_reads_only_its_regular_files(tmp_path):
+    """Discovery reads a regular file's head without the stat read_head makes first only for what the folder's
+    listing says is a regular file (not a link): a link, a FIFO or a device is sniffed as before (by its path: stat
+    first) or refused, never blocking; a file replaced since by a link or a FIFO is refused, never followed or
+    read."""
     from turnlens.formatting.dialects.discover import discover_eval_files
-    from turnlens.formatting.evals.files import NotRegularFile, read_head_in
+    from turnlens.formatting.evals.files import FileReadError, NotRegularFile, read_head
     from turnlens.formatting.walk import TreeWalk
 
     v2 = "$schema: agentv-eval-v2\nevalcases: []\n"
-    (tmp_path / "evals").mkdir()
-    (tmp_path / "evals" / "a.yaml").write_text(v2)
+    evals = tmp_path / "evals"
+    evals.mkdir()
+    (evals / "a.yaml").write_text(v2)
     (tmp_path / "v2.txt").write_text(v2)
-    (tmp_path / "evals" / "b.yaml").symlink_to(tmp_path / "v2.txt")
-    (tmp_path / "evals" / "c.yaml").symlink_to("/dev/zero")
-    os.mkfifo(tmp_path / "evals" / "d.yaml")
-    walk = TreeWalk(str(tmp_path / "evals"))
+    (evals / "b.yaml").symlink_to(tmp_path / "v2.txt")
+    (evals / "c.yaml").symlink_to("/dev/zero")
+    os.mkfifo(evals / "d.yaml")
+    walk = TreeWalk(str(evals))
     _folder, _subfolders, files = next(iter(walk))
     assert [name for name in files if walk.is_regular_file(name)] == ["a.yaml"]
-    found = discover_eval_files(str(tmp_path / "evals"), str(tmp_path))
+    found = discover_eval_files(str(evals), str(tmp_path))
     assert [os.path.basename(p) for p in found] == ["a.yaml", "b.yaml"]
-    folder = os.open(tmp_path / "evals", os.O_RDONLY)
-    try:
-        with pytest.raises(NotRegularFile):  # (a file replaced by a FIFO since its folder was listed)
-            read_head_in(folder, "d.yaml", str(tmp_path / "evals" / "d.yaml"), 8192)
-        assert read_head_in(folder, "a.yaml", "a.yaml", 7) == b"$schema"
-    finally:
-        os.close(folder)
+    # as if each had been listed as a regular file and replaced since
+    with pytest.raises(NotRegularFile):
+        read_head(str(evals / "d.yaml"), 8192, listed_regular=True)
+    with pytest.raises(FileReadError, match="links"):  # ELOOP: "Too many levels of symbolic links"
+        read_head(str(evals / "b.yaml"), 8192, listed_regular=True)
+    assert read_head(str(evals / "a.yaml"), 7, listed_regular=True) == b"$schema"
 
 
 @pytest.fixture
