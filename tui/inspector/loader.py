@@ -147,8 +147,7 @@ class CaseLoader:
         message (a message per small file would redraw it hundreds of times). What was loaded so far is kept out of
         the cyclic GC's later passes (gcpause.settle_long_lived): it lives as long as the session. Between two posts
         the collector does not run on its own (gcpause.paused): the young collections the load's allocations
-        triggered cost ~35% of a 50,000-test dataset's load, and found no garbage; the settle before each post
-        collects what became garbage meanwhile."""
+        triggered cost ~35% of a 50,000-test dataset's load, and found no garbage."""
         with gcpause.paused():
             self._post_steps_unpaused(steps, generation)
 
