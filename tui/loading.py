@@ -86,9 +86,7 @@ def case_row(key: str, eval_file: EvalFile, index: int, profile: str) -> CaseRow
         rule, markers = case_summary(case, eval_file, _profile(profile))
     except ValueError:
         return CaseRow(key, label, None, "", warnings, skipped="could not be formatted")
-    row = CaseRow(key, label, markers, RULE_SHORT.get(rule, rule), warnings)
-    row.search_text  # noqa: B018 (made here, in the loading worker: the filter's first key then looks only)
-    return row
+    return CaseRow(key, label, markers, RULE_SHORT.get(rule, rule), warnings)
 
 
 def _profile(profile: str) -> Profile:

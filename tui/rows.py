@@ -4,8 +4,7 @@ rich here), with the few plain-text helpers they are made with."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 
 from turnlens.formatting.jsstr import js_string_of
 from turnlens.formatting.model import EvalCase
@@ -49,10 +48,11 @@ class CaseRow:
     rule: str  # short rule name, "" when skipped
     warnings: int
     skipped: str | None = None
+    # What the filter looks in, lower-cased: made with the row, in the loading worker (the filter looks at every row
+    # per key; a cached_property, with its lock, cost twice as much to make).
+    search_text: str = field(init=False, repr=False, compare=False)
 
-    @cached_property
-    def search_text(self) -> str:
-        """What the filter looks in, lower-cased; made once per row (the filter looks at every row per key)."""
+    def __post_init__(self) -> None:
         parts = [self.label, self.rule]
         if self.markers is not None:
             parts.append("markers" if self.markers else "flat")
@@ -60,7 +60,7 @@ class CaseRow:
             parts.append("warnings warn")
         if self.skipped:
             parts.extend(["skipped", self.skipped])
-        return " ".join(parts).lower()
+        object.__setattr__(self, "search_text", " ".join(parts).lower())
 
 
 @dataclass(frozen=True)

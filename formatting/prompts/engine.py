@@ -64,7 +64,16 @@ def case_summary_with(
     if case.skipped is not None:
         raise ValueError(f"case {case.index} is skipped: {case.skipped}")
     an = dialect.analyse(case, eval_file, profile == "design", bodies=False)
-    return _explanation_head(case, an, dialect)[0], an.uses_markers
+    return _rule(an), an.uses_markers
+
+
+def _rule(an: Analysis) -> RuleKind:
+    """Which marker rule decides the case (the explanation's head), from its non-user and visible turns alone."""
+    if an.non_user:
+        return "non-user turn"
+    if len(an.visible) > 1:
+        return "several visible turns"
+    return "single visible turn" if an.visible else "no visible content"
 
 
 def _design_profile(lm: Rendered, agent: Rendered, an: Analysis) -> tuple[Rendered, Rendered]:
@@ -124,10 +133,9 @@ def _make_explanation_head(
 ) -> _Head:
     """_explanation_head's tuple; `chat_content`: per kept message, whether it has content for chatPrompt."""
     by_index = {m.index: m for m in case.messages}
-    rule: RuleKind
-    if an.non_user:
+    rule = _rule(an)
+    if rule == "non-user turn":
         first = by_index[an.non_user[0]]
-        rule = "non-user turn"
         trigger = list(an.non_user)
         summary = f"Role markers: {_msg_label(first)} is a non-user turn"
         evidence = [
@@ -141,8 +149,7 @@ def _make_explanation_head(
                 + ", ".join(_msg_label(by_index[i]) for i in an.visible)
                 + "."
             )
-    elif len(an.visible) > 1:
-        rule = "several visible turns"
+    elif rule == "several visible turns":
         trigger = list(an.visible)
         summary = f"Role markers: {len(an.visible)} messages have visible content"
         evidence = [
@@ -150,8 +157,7 @@ def _make_explanation_head(
             + ", ".join(_msg_label(by_index[i]) for i in an.visible)
             + "."
         ]
-    elif an.visible:
-        rule = "single visible turn"
+    elif rule == "single visible turn":
         trigger = list(an.visible)
         summary = f"Flat: only {_msg_label(by_index[an.visible[0]])} has visible content"
         evidence = [
@@ -159,7 +165,6 @@ def _make_explanation_head(
             "extraction, so the question is flat (no role markers)."
         ]
     else:
-        rule = "no visible content"
         trigger = []
         summary = "Flat: no message has visible content"
         evidence = ["No assistant or tool message and no message with visible content: the question is flat."]
