@@ -12,16 +12,21 @@ from typing import Any, TypeVar
 import rich
 from rich.segment import Segments
 from textual import events
-from textual.app import App
+from textual.app import App, ComposeResult
+from textual.content import Content
 from textual.geometry import Size
 from textual.screen import Screen
+from textual.visual import VisualType
 from textual.widget import Widget
+from textual.widgets import Header
 from textual.widgets._footer import FooterKey
+from textual.widgets._header import HeaderTitle
 
 __all__ = [
     "CrashReportWithoutLocals",
     "FooterKey",
     "FirstResumeKeepsStyles",
+    "TitleRepaintedHeader",
     "set_virtual_size_without_layout",
     "start_in_theme",
 ]
@@ -93,3 +98,23 @@ class FirstResumeKeepsStyles(Screen[ResultType]):
         if not self._resumed_once:
             self._resumed_once = True
             event.refresh_styles = False
+
+
+class _RepaintedTitle(HeaderTitle):
+    """Textual's header title, drawn again without a layout pass when it changes to one line (its size stays: the
+    header's width, one line)."""
+
+    def update(self, content: VisualType = "", *, layout: bool | None = None) -> None:
+        if layout is None:
+            layout = not isinstance(content, Content) or "\n" in content.plain
+        super().update(content, layout=layout)
+
+
+class TitleRepaintedHeader(Header):
+    """Textual's Header, its title and subtitle only drawn again when they change. Textual's HeaderTitle updates
+    with a layout pass of the whole screen; while a big dataset is listed the count in the subtitle changes twice a
+    second, and these passes took ~0.3 s of the event loop's ~0.9 s while 50,000 tests were listed."""
+
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            yield _RepaintedTitle() if type(widget) is HeaderTitle else widget

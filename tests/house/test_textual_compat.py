@@ -191,3 +191,37 @@ async def test_a_screen_pushed_is_not_restyled_whole_until_it_comes_back(monkeyp
         kept.post_message(events.ScreenResume())  # made active again (as after a screen that was transparent)
         await pilot.pause()
         assert "Kept" in restyled  # as Textual restyles any screen
+
+
+def test_the_header_title_textual_composes_is_the_one_replaced():
+    from textual.widgets import Header
+    from textual.widgets._header import HeaderTitle
+
+    assert "layout" in params(HeaderTitle.update)
+    assert "yield HeaderTitle()" in inspect.getsource(Header.compose)
+
+
+async def test_a_new_subtitle_is_drawn_without_a_layout_pass():
+    from textual.content import Content
+    from textual.widgets._header import HeaderTitle
+
+    class Host(App):
+        def compose(self):
+            yield textual_compat.TitleRepaintedHeader()
+
+    async with Host().run_test(size=(60, 5)) as pilot:
+        title = pilot.app.query_one(HeaderTitle)
+        layouts: list[bool] = []
+        refresh = title.refresh
+
+        def counted(*regions, **options):
+            layouts.append(options.get("layout", False))
+            return refresh(*regions, **options)
+
+        title.refresh = counted
+        pilot.app.sub_title = "3 cases"
+        await pilot.pause()
+        assert layouts and not any(layouts)
+        assert isinstance(title.content, Content) and "3 cases" in title.content.plain
+        title.update(Content("two\nlines"))  # (a title that could change the header's height: laid out)
+        assert layouts[-1] is True

@@ -17,7 +17,7 @@ from textual.message import Message
 from textual.reactive import Reactive
 from textual.theme import Theme
 from textual.timer import Timer
-from textual.widgets import Header, Static
+from textual.widgets import Static
 
 from turnlens.formatting import gcpause
 from turnlens.formatting.memlimit import limit_hit
@@ -31,7 +31,7 @@ from ..loading import stopped_note
 from ..navigation import OpenLatestResult
 from ..rows import CaseRow, FileEntry
 from ..session import Session, installed_sample
-from ..textual_compat import FirstResumeKeepsStyles
+from ..textual_compat import FirstResumeKeepsStyles, TitleRepaintedHeader
 from ..theme import generation as theme_generation
 from ..theme import use_theme
 from ..widgets import case_list
@@ -70,6 +70,12 @@ SUBTITLE_EVERY = 0.5  # seconds between updates of the subtitle's count while lo
 
 
 MIN_STACKED_TEXT = 56  # the case list stays beside the stacked panes while they keep this many cells of text
+
+
+def label_width(label: str) -> int:
+    """The cells an id takes in the list: its length when it is printable ASCII (cell_len measured 50,000 ids in
+    ~80 ms of the event loop, this in ~10)."""
+    return len(label) if label.isascii() and label.isprintable() else cell_len(label)
 
 
 def is_narrow(width: int, list_width: int = CASE_LIST_WIDTH) -> bool:
@@ -347,7 +353,7 @@ class InspectorScreen(FirstResumeKeepsStyles[None]):
     # ------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
-        yield Header(icon="◈")
+        yield TitleRepaintedHeader(icon="◈")
         yield Banner(id="banner")
         with Horizontal(id="main"):
             yield CaseList(announce=self.post_message, filter_key=key_of(INSPECTOR_ACTIONS, "focus_filter"), id="cases")
@@ -491,7 +497,7 @@ class InspectorScreen(FirstResumeKeepsStyles[None]):
             _, counted, last, longest = known
             if counted > len(entry.rows) or (counted and entry.rows[counted - 1] is not last):
                 counted, longest = 0, 0  # remade (a reload, another profile): measured again
-            longest = max(longest, max((cell_len(row.label) for row in entry.rows[counted:]), default=0))
+            longest = max(longest, max((label_width(row.label) for row in entry.rows[counted:]), default=0))
             widths[entry.number] = (entry, len(entry.rows), entry.rows[-1] if entry.rows else None, longest)
         self._label_widths = widths
         self._longest_label = max((longest for *_, longest in widths.values()), default=0)
