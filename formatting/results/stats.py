@@ -3,10 +3,10 @@ tokens, tool calls and LLM calls, for the whole run, by target or by suite.
 
 The figures come as AgentV 4.42.4 takes them for a run folder: score, cost and latency from the index row (latency
 from the test's timing.json first), tokens as input + output of timing.json's token_usage (else the row's), tool
-calls and LLM calls from the test's transcript.jsonl (tool calls, assistant messages). A percentile interpolates
-between the two nearest sorted values (index p/100 × (n − 1)); numbers are shown as AgentV shows them (toFixed,
-thousands separators). Per-test files are read only inside the run folder (artifacts.RunFolder), each once.
-Pure Python.
+calls and LLM calls from the test's transcript.jsonl (tool calls, assistant messages; none without one). A
+percentile interpolates between the two nearest sorted values (index p/100 × (n − 1)); numbers are shown as AgentV
+shows them (toFixed, thousands separators). Per-test files are read only inside the run folder (artifacts.RunFolder),
+each once. Pure Python.
 """
 
 from __future__ import annotations
@@ -124,10 +124,10 @@ def _add_artifacts(results: ResultsFile, index: int, run_folder: str, entry: Tes
         first, second = _number(usage.get("input")), _number(usage.get("output"))
         if first is not None and second is not None:
             entry.tokens = first + second
-    transcript = artifacts.transcript
-    if transcript is not None:
-        entry.tool_calls = sum(len(turn.tool_calls) for turn in transcript.turns)
-        entry.llm_calls = sum(1 for turn in transcript.turns if turn.role == "assistant")
+    # a test of a run without a transcript counts as none of either, as AgentV counts it
+    turns = artifacts.transcript.turns if artifacts.transcript is not None else []
+    entry.tool_calls = sum(len(turn.tool_calls) for turn in turns)
+    entry.llm_calls = sum(1 for turn in turns if turn.role == "assistant")
 
 
 def _metrics(entries: list[TestFigures]) -> list[Metric]:

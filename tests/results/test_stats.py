@@ -27,7 +27,7 @@ def scanned(run: str) -> ResultsFile:
     return results
 
 
-@pytest.mark.parametrize("name", ["first-by-target", "matrix-by-target", "agent"])
+@pytest.mark.parametrize("name", ["first-by-target", "matrix-by-target", "agent", "mixed"])
 def test_what_agentv_inspect_stats_printed(name):
     words = (REAL / "stats" / f"{name}.cmd").read_text().split()
     run, by = words[3], (words[5] if len(words) > 5 else None)
