@@ -11,7 +11,8 @@ libyaml and yaml12's builder:
   mappings or sequences of such scalars (`{role: user, content: Hi}`, `[a.md, "b c"]`);
 - literal block scalars `|` and `|-` as mapping values.
 
-Anything else (comments, tabs, CR, anchors, tags, escapes, folded or multi-line scalars, nested flows, duplicate
+Lines that are only a comment are read as empty lines (outside block scalars, whose text may start with `#`).
+Anything else (other comments, tabs, CR, anchors, tags, escapes, folded or multi-line scalars, nested flows, duplicate
 keys, keys JavaScript orders first, a value it is not sure of...) makes `parse_block` return None, and the caller
 reads the text with libyaml as before: this reader never refuses a text, and never reads one differently.
 """
@@ -46,6 +47,35 @@ _FLOW_ITEMS = LazyPattern(_FLOW_ITEM)
 MAX_DEPTH = 64
 
 
+def _without_comment_lines(text: str) -> str | None:
+    """The text with each line that is only a comment (`#` first after spaces) emptied, every line kept (their numbers
+    hold); None when a `#` stands anywhere else, or a comment could be read otherwise. A line indented deeper than
+    one holding `|` or `>` (a block scalar's, or taken for one) is kept as it is: a block scalar's text may start
+    with `#`; a comment that ends such a block scalar is emptied (an empty line there changes no `|` or `|-`
+    scalar) only when no deeper line follows it. (Config and eval files are commented: read here, PyYAML need not
+    be imported before the inspector's first frame.)"""
+    lines = text.split("\n")
+    scalar = -1  # after a line holding `|` or `>`: its indentation, which the lines of its block scalar exceed
+    ended = False  # a comment line came at or above that indentation: a deeper line after it is left to libyaml
+    for number, line in enumerate(lines):
+        stripped = line.lstrip(" ")
+        if not stripped:
+            continue
+        indent = len(line) - len(stripped)
+        if scalar >= 0 and indent > scalar:
+            if ended:
+                return None
+            continue  # the block scalar's text, `#` and all
+        if stripped[0] == "#":
+            ended = scalar >= 0
+            lines[number] = ""
+            continue
+        if "#" in line:
+            return None
+        scalar, ended = (indent if "|" in line or ">" in line else -1), False
+    return "\n".join(lines)
+
+
 class _Unsure(Exception):
     """The text uses something this reader does not: libyaml reads it instead."""
 
@@ -56,8 +86,13 @@ def parse_block(
     """(data, node lines, child lines) as yaml12's builder makes them, or None when the text is not plain block
     YAML as described above. `typed(value)` types a plain scalar starting with a character in `special` (the
     others are strings)."""
-    if "#" in text or "\t" in text or "\r" in text or "\\" in text or " \n" in text or text.endswith(" "):
-        return None  # comments, tabs, CR, escapes; trailing spaces (and lines of spaces only)
+    if "#" in text:
+        uncommented = _without_comment_lines(text)
+        if uncommented is None:
+            return None
+        text = uncommented
+    if "\t" in text or "\r" in text or "\\" in text or " \n" in text or text.endswith(" "):
+        return None  # tabs, CR, escapes; trailing spaces (and lines of spaces only)
     if text.startswith(("---", "...")) or "\n---" in text or "\n..." in text:
         return None  # document markers
     # Only the lines with text are walked, each with its line number: the empty ones (up to half the lines of a

@@ -244,10 +244,40 @@ def test_the_same_lines_in_other_places_read_the_same_or_are_left_to_libyaml():
     assert read >= 1000
 
 
+def _commented(rng: random.Random, text: str) -> str:
+    """`text` with lines that are only a comment put between its lines, at any indentation (a `#` of a comment
+    sometimes followed by what looks like YAML)."""
+    lines = text.split("\n")
+    for _ in range(rng.randint(1, 4)):
+        comment = " " * rng.choice([0, 0, 1, 2, 4, 6]) + rng.choice(["#", "# a comment", "#- x: |", "#k: >"])
+        lines.insert(rng.randrange(len(lines) + 1), comment)
+    return "\n".join(lines)
+
+
+def test_lines_that_are_only_a_comment_read_the_same_or_are_left_to_libyaml():
+    rng = random.Random(20261127)
+    read = sum(_agrees(_commented(rng, _soup(rng))) for _ in range(4000))
+    read += sum(_agrees(_commented(rng, _document(rng, False))) for _ in range(1500))
+    assert read >= 500
+    commented = "$schema: agentv-config-v2\n\n# Globs of guideline files\nguideline_patterns:\n  # one\n  - a.md\n"
+    assert _agrees(commented)
+    scalar = "a: |\n  # a heading, text\n  x\n# a comment\nb:\n  # another\n  - 1\n"
+    assert _agrees(scalar) and _fast(scalar)[0] == {"a": "# a heading, text\nx\n", "b": [1]}  # type: ignore[index]
+    assert _fast(commented) is not None and _fast(commented)[0] == {  # type: ignore[index]
+        "$schema": "agentv-config-v2",
+        "guideline_patterns": ["a.md"],
+    }
+
+
 @pytest.mark.parametrize(
     "text",
     [
         "a: 1 # comment\n",
+        "a: |\n  # text, not a comment\n",  # (a line starting with `#` in a block scalar)
+        "a: |\n  x\n# a comment\n  y\n",  # (the scalar's text after a comment that ended it)
+        "a: b\n# c\n  continued\n",
+        "a: |+\n  x\n# c\n",
+        "a: 'x' #c\n",
         "a:\tb\n",
         "a: b\r\nc: d\r\n",
         'a: "x\\ty"\n',
