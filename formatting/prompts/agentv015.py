@@ -55,12 +55,15 @@ class Formatting:
 
     skips_images = False
 
-    def analyse(self, case: EvalCase, eval_file: EvalFile, design: bool, *, bodies: bool = True) -> Analysis:
+    def analyse(self, case: EvalCase, eval_file: EvalFile, design: bool) -> Analysis:
         an = _analyse(case, tuple(eval_file.config.patterns))
-        if bodies:
-            an.guidelines = _guidelines(an)
+        an.guidelines = _guidelines(an)
         an.repo_root = eval_file.repo_root
         return an
+
+    def turns(self, case: EvalCase, eval_file: EvalFile) -> tuple[list[int], list[int]]:
+        an = _analyse(case, tuple(eval_file.config.patterns))  # (without the guidelines text)
+        return an.non_user, an.visible
 
     def render(self, an: Analysis) -> tuple[Rendered, Rendered]:
         return _render(an, self.labels)

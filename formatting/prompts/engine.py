@@ -34,6 +34,7 @@ from turnlens.formatting.prompts.parts import (
     evaluator_question,
     leading_system_count,
     role_marker,
+    uses_markers,
 )
 
 
@@ -63,17 +64,17 @@ def case_summary_with(
     cases shows of each (the rest waits until the case is shown)."""
     if case.skipped is not None:
         raise ValueError(f"case {case.index} is skipped: {case.skipped}")
-    an = dialect.analyse(case, eval_file, profile == "design", bodies=False)
-    return _rule(an), an.uses_markers
+    non_user, visible = dialect.turns(case, eval_file)
+    return _rule(non_user, visible), uses_markers(non_user, visible)
 
 
-def _rule(an: Analysis) -> RuleKind:
+def _rule(non_user: list[int], visible: list[int]) -> RuleKind:
     """Which marker rule decides the case (the explanation's head), from its non-user and visible turns alone."""
-    if an.non_user:
+    if non_user:
         return "non-user turn"
-    if len(an.visible) > 1:
+    if len(visible) > 1:
         return "several visible turns"
-    return "single visible turn" if an.visible else "no visible content"
+    return "single visible turn" if visible else "no visible content"
 
 
 def _design_profile(lm: Rendered, agent: Rendered, an: Analysis) -> tuple[Rendered, Rendered]:
@@ -133,7 +134,7 @@ def _make_explanation_head(
 ) -> _Head:
     """_explanation_head's tuple; `chat_content`: per kept message, whether it has content for chatPrompt."""
     by_index = {m.index: m for m in case.messages}
-    rule = _rule(an)
+    rule = _rule(an.non_user, an.visible)
     if rule == "non-user turn":
         first = by_index[an.non_user[0]]
         trigger = list(an.non_user)

@@ -352,10 +352,15 @@ class DialectFormatting(Protocol):
     # the loose-text fallback of the evaluator's question leaves image parts out (evaluator_question)
     skips_images: bool
 
-    def analyse(self, case: EvalCase, eval_file: EvalFile, design: bool, *, bodies: bool = True) -> Analysis:
+    def analyse(self, case: EvalCase, eval_file: EvalFile, design: bool) -> Analysis:
         """The case's kept messages, parts and marker-rule evidence; `design`: the design profile will render the
-        parts again; `bodies` False: only the explanation's head is wanted (a list's row), so the texts the prompts
-        are rendered from may be left out (a 20 MB attachment copied three times for a row's badge)."""
+        parts again."""
+        ...
+
+    def turns(self, case: EvalCase, eval_file: EvalFile) -> tuple[list[int], list[int]]:
+        """The marker rule's evidence alone, as `analyse` finds it: the indexes of the kept messages that are
+        non-user turns, and of those with visible content (a list's row shows the rule; the texts the prompts are
+        rendered from are left out: a 20 MB attachment copied three times for a row's badge)."""
         ...
 
     def render(self, an: Analysis) -> tuple[Rendered, Rendered]:
