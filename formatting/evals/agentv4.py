@@ -592,7 +592,13 @@ def _agentv_mode(ctx: _Ctx, case: EvalCase, raw: JsonObject, suite: _Suite) -> N
         if path:
             ctx.result.watched_paths.add(path)
     path, definitions, shown = ctx.targets
-    name, named_by = target_name(raw, {"execution": suite.execution, "target": suite.target})
+    execution = raw.get("execution")
+    if execution is not None and isinstance(execution, Mapping) and execution.get("target") is not None:
+        name, named_by = target_name(raw, {"execution": suite.execution, "target": suite.target})
+    else:  # (the test names none: the suite's, found once for its thousands of tests)
+        if suite.target_named is None:
+            suite.target_named = target_name(None, {"execution": suite.execution, "target": suite.target})
+        name, named_by = suite.target_named
     chosen = ctx.target_modes.get((name, named_by))
     if chosen is None:  # (the same few targets for thousands of tests)
         chosen = ctx.target_modes[name, named_by] = mode_for(name, named_by, path, definitions, ctx.env, shown)
@@ -638,6 +644,7 @@ class _Suite:
         self.metadata: JsonObject | None = None  # the suite's metadata (with `governance`), merged into each test's
         self.execution: JsonObject | None = None  # the suite's `execution` (trials, threshold…)
         self.target: Any = None  # the suite's legacy top-level `target`
+        self.target_named: tuple[str, str] | None = None  # what target_name says of the suite alone, once asked
         self.doc: YamlDoc | None = None
         # Whether `{{ var }}` can change `input` / `input_files` (a test's vars apply to the suite's as well)
         self.input_has_vars = False
