@@ -22,8 +22,10 @@ case.
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -35,7 +37,10 @@ REPO = Path(__file__).resolve().parent.parent
 # Every process runs from its bytecode caches, as an installed app does (pip compiles what it installs; Textual's
 # are). With PYTHONDONTWRITEBYTECODE set, turnlens (an editable install, never compiled by pip) compiled its sources
 # on every timed run, ~0.1 s the bare app never paid; the untimed first runs write the caches.
-ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+# Settings the user chose in the app (a theme, a threshold) are not the benchmark's: every run starts from none.
+SETTINGS_HOME = tempfile.mkdtemp(prefix="turnlens-bench-settings-")
+atexit.register(shutil.rmtree, SETTINGS_HOME, ignore_errors=True)
+ENV = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}, "XDG_CONFIG_HOME": SETTINGS_HOME}
 SIZE = (200, 50)
 GOAL_RATIO = 2.0
 GOAL_RSS_MIB = 120

@@ -26,6 +26,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -33,6 +34,10 @@ ROOT = os.path.dirname(HERE)
 OUT = os.path.join(HERE, "out")
 TURNLENS = os.path.join(ROOT, ".venv", "bin", "turnlens")
 TOOLONG = os.path.join(OUT, "toolong-venv", "bin", "tl")
+# Settings the user chose in the app (a theme, a remembered threshold) are not the benchmark's: every run starts from
+# none.
+SETTINGS_HOME = tempfile.mkdtemp(prefix="turnlens-bench-settings-")
+atexit.register(shutil.rmtree, SETTINGS_HOME, ignore_errors=True)
 SESSION = "turnlens-bench"
 # A tmux server of our own: another one on the machine may carry other environment variables, and its sessions are
 # not ours to replace.
@@ -97,7 +102,7 @@ def launch(command: str) -> tuple[float, int]:
     # every timed run (~0.1 s) while toolong's were compiled.
     subprocess.run(
         ["tmux", "-L", SOCKET, "new-session", "-d", "-s", SESSION, "-x", str(WIDTH), "-y", str(HEIGHT),
-         f"exec env -u PYTHONDONTWRITEBYTECODE {command}"],
+         f"exec env -u PYTHONDONTWRITEBYTECODE XDG_CONFIG_HOME={SETTINGS_HOME} {command}"],
         check=True,
         env={**os.environ, "TERM": "xterm-256color"},
     )  # fmt: skip

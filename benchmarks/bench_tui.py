@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -23,7 +25,10 @@ REPO = Path(__file__).resolve().parent.parent
 SIZE = (160, 48)
 # The startup probe runs from turnlens' bytecode caches, as an installed app does: with PYTHONDONTWRITEBYTECODE set,
 # turnlens (an editable install, never compiled by pip) compiled its sources on every run (~0.1 s).
-ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+# Settings the user chose in the app (a theme, a threshold) are not the benchmark's: every run starts from none.
+SETTINGS_HOME = tempfile.mkdtemp(prefix="turnlens-bench-settings-")
+atexit.register(shutil.rmtree, SETTINGS_HOME, ignore_errors=True)
+ENV = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}, "XDG_CONFIG_HOME": SETTINGS_HOME}
 
 # Runs in a fresh interpreter: imports, loading, formatting and the first paint are all counted.
 STARTUP_PROBE = r"""
