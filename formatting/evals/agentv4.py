@@ -40,7 +40,14 @@ from turnlens.formatting.evals.files import (
 from turnlens.formatting.evals.interpolate import has_vars, interpolate_env, interpolate_vars
 from turnlens.formatting.evals.loader import parse_eval_yaml, refuse
 from turnlens.formatting.evals.references import Resolver, decode_eval_bytes, read_error_text, read_text
-from turnlens.formatting.evals.targets import TargetMode, find_targets_file, mode_for, read_targets, target_name
+from turnlens.formatting.evals.targets import (
+    TargetMode,
+    find_targets_file,
+    may_name_target,
+    mode_for,
+    read_targets,
+    target_name,
+)
 from turnlens.formatting.evals.yaml12 import YamlDoc, YamlError, has_alias, parse_yaml, refusal_text
 from turnlens.formatting.jsjson import js_json_error, js_loads
 from turnlens.formatting.jsstr import (
@@ -592,8 +599,7 @@ def _agentv_mode(ctx: _Ctx, case: EvalCase, raw: JsonObject, suite: _Suite) -> N
         if path:
             ctx.result.watched_paths.add(path)
     path, definitions, shown = ctx.targets
-    execution = raw.get("execution")
-    if execution is not None and isinstance(execution, Mapping) and execution.get("target") is not None:
+    if may_name_target(raw):
         name, named_by = target_name(raw, {"execution": suite.execution, "target": suite.target})
     else:  # (the test names none: the suite's, found once for its thousands of tests)
         if suite.target_named is None:

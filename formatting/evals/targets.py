@@ -72,6 +72,13 @@ def read_targets(path: str) -> tuple[dict[str, JsonObject], str | None]:
     return out, None
 
 
+def may_name_target(test: Mapping[str, Any]) -> bool:
+    """Whether target_name could take the target from `test` itself (its `execution` has a `target`); else its
+    answer is the suite's alone, the same for every such test of the suite."""
+    execution = test.get("execution")
+    return execution is not None and isinstance(execution, Mapping) and execution.get("target") is not None
+
+
 def target_name(test: Mapping[str, Any] | None, suite: Mapping[str, Any] | None) -> tuple[str, str]:
     """(the target's name, where it was named)."""
     for where, data in (("the test", test), ("the suite", suite)):
