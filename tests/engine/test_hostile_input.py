@@ -502,7 +502,7 @@ def test_crash_report_has_no_locals():
     assert "ValueError" in text and "HIDDEN-VALUE" not in text
 
 
-def test_sanitize_ascii_shortcut_and_joined_lines_agree_with_the_full_pass():
+def test_sanitize_ascii_shortcut_and_joined_lines_agree_with_the_full_pass(monkeypatch):
     """sanitize() takes a shortcut for ASCII text, and stderr's messages are sanitised joined: both must give what
     the character-by-character pass gives, on every ASCII character and on lines that end or start with a joiner."""
     from turnlens.formatting import sanitize as sanitize_module
@@ -518,6 +518,15 @@ def test_sanitize_ascii_shortcut_and_joined_lines_agree_with_the_full_pass():
         assert sanitize(f"a{ch}b") == full(f"a{ch}b")
     lines = ["\u200dstart", "end\u200d", "\U0001f468\u200d\U0001f469", "x\x1b[31m", "\u202eevil", "ok", ""]
     assert sanitize("".join(line + "\n" for line in lines)) == "".join(sanitize(line) + "\n" for line in lines)
+    # a long text is searched a piece at a time: an unsafe character anywhere, on either side of a piece's edge
+    piece = 4096
+    monkeypatch.setattr(sanitize_module, "_ASCII_PIECE", piece)
+    long_text = ("A log line\twith a tab.\n" * (2 * piece // 24 + 1))[: 2 * piece + 10]
+    assert len(long_text) > sanitize_module._LONG_ASCII and sanitize(long_text) is long_text
+    for at in (0, piece - 1, piece, 2 * piece + 9):
+        for ch in [*map(chr, range(32)), "\x7f"]:
+            text = long_text[:at] + ch + long_text[at + 1 :]
+            assert sanitize(text) == full(text) != text or ch in "\t\n"
 
 
 # --- one sanitiser: markdown export, stderr, the app ------------------------------------------------------------
