@@ -53,6 +53,12 @@ class Action:
         return self.display or "  ".join(key_glyph(k) for k in self.keys.split(","))
 
 
+def quit_action(section: str = "", rank: int = 0) -> Action:
+    """The `q` row every screen's table has: q quits turnlens from any screen (esc goes back), so it is written
+    once, here."""
+    return Action("q", "app.quit", "Quit turnlens.", footer="Quit", rank=rank, title="Quit", section=section)
+
+
 def key_of(table: Iterable[Action], action: str) -> str:
     """The key of `action` in `table` as shown to the user (its first key), for texts that name it (a chip, a hint):
     the key is written once, in the table."""

@@ -18,7 +18,7 @@ from turnlens.formatting.model import EvalCase, FormattedCase
 from turnlens.formatting.sanitize import sanitize
 
 from . import render
-from .actions import Action, bindings, help_sections, table_commands
+from .actions import Action, bindings, help_sections, quit_action, table_commands
 from .commands import TableCommands
 from .theme import palette, use_theme
 from .widgets.footer import FittingFooter
@@ -88,7 +88,8 @@ class HelpScreen(ModalScreen[None]):
     """Keys and legend, made from the calling screen's action table."""
 
     BINDINGS = [
-        Binding("escape,question_mark,f1,q", "dismiss", "Close"),
+        Binding("escape,question_mark,f1", "dismiss", "Close"),
+        Binding("q", "app.quit", "Quit"),  # q quits from every screen, this one too
     ]
 
     def __init__(
@@ -101,7 +102,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box") as box:
             box.border_title = "turnlens — keys"
-            box.border_subtitle = "esc closes"
+            box.border_subtitle = "esc closes · q quits"
             yield Static(help_text(self.sections, self.legend), id="help-text")
 
 
@@ -144,7 +145,7 @@ class ProfileDiffScreen(PanesScreen):
     """The agentv and design chatPrompts side by side, lines that differ marked in the gutter."""
 
     ACTIONS = (
-        Action("escape,d,q", "back", "Back to the case, in the mode chosen here.", footer="Back", title="Back"),
+        Action("escape,d", "back", "Back to the case, in the mode chosen here.", footer="Back", title="Back"),
         Action("m", "toggle_mode", "Switch between lm and agent mode.", footer="Mode", title="Switch mode"),
         Action("right_square_bracket", "step(1)", "The next case's profile diff.", footer="Next", title="Next case"),
         Action("left_square_bracket", "step(-1)", "The previous case's profile diff.", title="Previous case"),
@@ -156,6 +157,7 @@ class ProfileDiffScreen(PanesScreen):
         Action("1", "focus_pane('diff-agentv')", "Focus the agentv side.", title="Focus the agentv side"),
         Action("2", "focus_pane('diff-design')", "Focus the design side.", title="Focus the design side"),
         Action("question_mark,f1", "help", "Show this help.", footer="Help", title="Help"),
+        quit_action(),
     )  # bindings and palette entries are made from it
     BINDINGS = bindings(ACTIONS)
     MAIN_PANE = "diff-agentv"

@@ -23,7 +23,7 @@ from turnlens.formatting.evals.files import max_file_size
 from turnlens.formatting.sanitize import sanitize, sanitize_line
 
 from .. import render
-from ..actions import Action, bindings, help_sections, table_commands
+from ..actions import Action, bindings, help_sections, quit_action, table_commands
 from ..commands import TableCommands
 from ..screens import CONTEXT_LINES, HelpScreen
 from ..theme import palette, use_theme
@@ -55,7 +55,7 @@ class ChangesScreen(Screen[None]):
             title="Back",
             section="Screen",
         ),
-        Action("q", "app.quit", "Quit turnlens.", footer="Quit", title="Quit", section="Screen"),
+        quit_action("Screen"),
     )
     BINDINGS = bindings(ACTIONS)
     COMMANDS = {TableCommands}

@@ -6,7 +6,8 @@ chosen (`m`); the default grader's prompt only for a test without graders of its
 for. agentv-0.15: `outcome`, the expected messages, the case's own `evaluators` with each one's prompt (else the
 default evaluator prompt), made from the lm question.
 
-The inspector's usual keys work here: `[`/`]` the previous/next case, `z` maximises, `?`/F1 help, `c` copies.
+The inspector's usual keys work here: `[`/`]` the previous/next case, `z` maximises, `?`/F1 help, `c` copies,
+`q` quits (esc goes back).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from turnlens.formatting.model import EvalCase, FormattedCase
 from turnlens.formatting.sanitize import sanitize
 
 from .. import render
-from ..actions import Action, bindings, table_commands
+from ..actions import Action, bindings, quit_action, table_commands
 from ..commands import TableCommands
 from ..screens import PanesScreen
 from ..theme import use_theme
@@ -38,7 +39,7 @@ STACK_BELOW = 120  # columns: narrower, the two panes are stacked
 Stepper = Callable[[int], "tuple[EvalCase, FormattedCase] | None"]
 
 GRADING_ACTIONS = (
-    Action("escape,e,q", "back", "Back to the case, in the mode chosen here.", footer="Back", title="Back to the case"),
+    Action("escape,e", "back", "Back to the case, in the mode chosen here.", footer="Back", title="Back to the case"),
     Action(
         "m", "toggle_mode", "Switch the mode the prompts are made in: lm or agent.", footer="Mode", title="Switch mode"
     ),
@@ -52,6 +53,7 @@ GRADING_ACTIONS = (
     Action("1", "focus_pane('grading')", "Focus what grades the case.", title="Focus what grades it"),
     Action("2", "focus_pane('evaluator')", "Focus the grader prompts.", title="Focus the grader prompts"),
     Action("question_mark,f1", "help", "Show this help.", footer="Help", title="Help"),
+    quit_action(),
 )
 
 

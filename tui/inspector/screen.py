@@ -26,7 +26,7 @@ from turnlens.formatting.prompts import highlight
 from turnlens.formatting.sanitize import sanitize
 
 from .. import render
-from ..actions import Action, bindings, bound_keys, help_sections, key_of, table_commands
+from ..actions import Action, bindings, bound_keys, help_sections, key_of, quit_action, table_commands
 from ..loading import stopped_note
 from ..navigation import OpenLatestResult
 from ..rows import CaseRow, FileEntry
@@ -275,7 +275,7 @@ INSPECTOR_ACTIONS: tuple[Action, ...] = (
         title="Help",
         section="App",
     ),
-    Action("q", "app.quit", "Quit turnlens.", footer="Quit", rank=6, title="Quit", section="App"),
+    quit_action("App", rank=6),
 )
 
 

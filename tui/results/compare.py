@@ -158,13 +158,6 @@ class CompareScreen(ThemedScreen):
     def action_clear(self) -> None:
         self.action_back()
 
-    def action_quit(self) -> None:
-        """q: back to the run list when opened from one (clearing the search first, as esc), else quit."""
-        if self.closable:
-            self.action_back()
-        else:
-            self.app.exit()
-
     def action_back(self) -> None:
         """esc: close the search, else go back (when pushed over a run list)."""
         search = self.query_one("#results-search", SearchBox)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ..actions import Action
+from ..actions import Action, quit_action
 from ..theme import palette
 from .model import AUTO_DRIFT_LIMIT
 
@@ -198,7 +198,7 @@ RESULTS_ACTIONS: tuple[Action, ...] = (
         title="Help (keys and marks)",
         section="App",
     ),
-    Action("q", "app.quit", "Quit turnlens.", footer="Quit", rank=4, title="Quit", section="App"),
+    quit_action("App", rank=4),
 )
 
 COMPARE_ACTIONS: tuple[Action, ...] = (
@@ -263,17 +263,12 @@ COMPARE_ACTIONS: tuple[Action, ...] = (
         title="Help (keys and marks)",
         section="Two runs compared (turnlens A B, or v)",
     ),
-    Action(
-        "q",
-        "quit",
-        "Quit turnlens (back to the run list when opened from one).",
-        section="Two runs compared (turnlens A B, or v)",
-    ),
+    quit_action("Two runs compared (turnlens A B, or v)", rank=4),
 )
 
 DETAIL_ACTIONS: tuple[Action, ...] = (
     Action(
-        "escape,q",
+        "escape",
         "back",
         "Back to the list.",
         footer="Back",
@@ -361,12 +356,13 @@ DETAIL_ACTIONS: tuple[Action, ...] = (
         title="Copy",
         section="One result",
     ),
-    Action("question_mark", "help", "Show the keys.", title="Help (keys)", section="One result"),
+    Action("question_mark", "help", "Show the keys.", footer="Help", rank=4, title="Help (keys)", section="One result"),
+    quit_action("One result", rank=5),
 )
 
 PAIR_ACTIONS: tuple[Action, ...] = (
     Action(
-        "escape,q",
+        "escape",
         "back",
         "Back to the compared list.",
         footer="Back",
@@ -419,7 +415,8 @@ PAIR_ACTIONS: tuple[Action, ...] = (
     ),
     Action("tab", "side(1)", "Choose side A, then the other side (what c copies).", section="One pair"),
     Action("shift+tab", "side(-1)", "Choose side B, then the other side.", section="One pair"),
-    Action("question_mark", "help", "Show the keys.", title="Help (keys)", section="One pair"),
+    Action("question_mark", "help", "Show the keys.", footer="Help", rank=5, title="Help (keys)", section="One pair"),
+    quit_action("One pair", rank=6),
 )
 
 # Every table, in the order the list's help shows them.

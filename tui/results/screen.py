@@ -810,10 +810,13 @@ def inspector_over_results(base: type[Any]) -> type[Any]:
     return InspectorOverResults
 
 
+QUIT_BINDING = Binding("q", "app.quit", "Quit")  # q quits from every screen, a box over one too (esc closes it)
+
+
 class ChoiceScreen(ModalScreen[int | None]):
     """A short list to choose one line from: enter or a click chooses, esc leaves it as it was."""
 
-    BINDINGS = [Binding("escape,q", "dismiss(None)", "Close")]
+    BINDINGS = [Binding("escape", "dismiss(None)", "Close"), QUIT_BINDING]
 
     def __init__(self, title: str, labels: list[str], current: int = 0) -> None:
         super().__init__()
@@ -824,7 +827,7 @@ class ChoiceScreen(ModalScreen[int | None]):
     def compose(self) -> ComposeResult:
         options = OptionList(*(Text(label) for label in self.labels), id="choice-list")
         options.border_title = self.box_title
-        options.border_subtitle = "enter chooses · esc closes"
+        options.border_subtitle = "enter chooses · esc closes · q quits"
         yield options
 
     def on_mount(self) -> None:
@@ -840,7 +843,7 @@ class TextBoxScreen(ModalScreen[None]):
     """A box of plain lines over the screen (made by formatting, sanitised), fitted to the terminal and
     scrolled both ways with the keys or the mouse when the lines do not fit."""
 
-    BINDINGS = [Binding("escape,q", "dismiss", "Close")]
+    BINDINGS = [Binding("escape", "dismiss", "Close"), QUIT_BINDING]
 
     def __init__(self, title: str, lines: list[str]) -> None:
         super().__init__()
@@ -850,7 +853,7 @@ class TextBoxScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with ScrollableContainer(id="text-box") as box:
             box.border_title = self.box_title
-            box.border_subtitle = "esc closes · arrows scroll"
+            box.border_subtitle = "esc closes · arrows scroll · q quits"
             # at least as wide as its title (a box of two short lines cut it), within its max-width (app.tcss: 95%)
             box.styles.min_width = min(cell_len(self.box_title) + TITLE_CHROME, self.app.size.width * 95 // 100)
             yield Static(Text("\n".join(self.lines), end="", no_wrap=True), markup=False)
@@ -862,7 +865,7 @@ class TextBoxScreen(ModalScreen[None]):
 class RunSummaryScreen(TextBoxScreen):
     """A run folder's benchmark.json, every figure (lines made by formatting/results/benchmark.py, sanitised)."""
 
-    BINDINGS = [Binding("escape,q,b", "dismiss", "Close")]
+    BINDINGS = [Binding("escape,b", "dismiss", "Close"), QUIT_BINDING]
 
     def __init__(self, name: str, lines: list[str]) -> None:
         super().__init__(f"{name} — run summary", lines)
@@ -872,10 +875,10 @@ class RunSummaryScreen(TextBoxScreen):
 class StatisticsScreen(TextBoxScreen):
     """Mean and percentiles of a run's figures (formatting/results/stats.py)."""
 
-    BINDINGS = [Binding("escape,q,percent_sign", "dismiss", "Close")]
+    BINDINGS = [Binding("escape,percent_sign", "dismiss", "Close"), QUIT_BINDING]
 
 
 class TargetsScreen(TextBoxScreen):
     """A run's targets compared: the N-way matrix and every pair (formatting/results/compare.py)."""
 
-    BINDINGS = [Binding("escape,q,t", "dismiss", "Close")]
+    BINDINGS = [Binding("escape,t", "dismiss", "Close"), QUIT_BINDING]
