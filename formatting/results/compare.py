@@ -67,6 +67,9 @@ class Comparison:
     duplicates_b: int
     paired: int = 0  # tests in both runs
     by: str = "test id"  # what the rows were paired by, said in the header
+    # The list's id column title: AgentV 4 rows pair by test_id (`agentv compare` titles it "Test ID"), 0.15-era rows
+    # by eval_id, and runs mixing the two list both kinds ("id", as the results list titles such a run's column).
+    id_title: str = "test id"
     mean_delta: float = 0.0  # rounded to three decimals, as agentv compare prints it
     mean_gain: float | None = None
     delta: float = DEFAULT_DELTA
@@ -165,12 +168,15 @@ def compare_runs(
     counts: dict[str, int] = {status: 0 for status in STATUS_ORDER}
     for row in rows:
         counts[row.status] += 1
+    id_title = "test id"
     if not (a.v4_count or b.v4_count):
         by = "eval id (0.15-era rows; agentv compare needs test_id)"
+        id_title = "eval id"
     else:
         # a run mixing 0.15-era rows with AgentV 4 rows: agentv compare refuses it (Missing test_id in result source)
         mixed = [f"{name}'s" for name, run in (("A", a), ("B", b)) if run.v4_count < run.count]
         by = "test id" + (f", {' and '.join(mixed)} 0.15-era rows by eval id" if mixed else "")
+        id_title = "id" if mixed else id_title
     if target_a is not None or target_b is not None:
         by += f", target {target_a} vs {target_b}"
     return Comparison(
@@ -182,6 +188,7 @@ def compare_runs(
         duplicates_b=len(rows_b) - len(latest_b),
         paired=len(compared.matched),
         by=by,
+        id_title=id_title,
         mean_delta=compared.mean_delta,
         mean_gain=compared.mean_gain,
         delta=step,

@@ -165,3 +165,35 @@ async def test_the_compare_header_fits_two_long_run_names_at_80_columns(tmp_path
         name_a, name_b = first_row.split("  →  ")
         assert name_a.startswith("A gpt-4.1-with-t") and "T09-00" in name_a
         assert name_b.startswith("B gpt-4.1-without-t") and "T10-15" in name_b
+
+
+def test_the_id_column_says_what_the_rows_are_paired_by(tmp_path):
+    """AgentV 4 rows pair by test id, and `agentv compare` titles that column "Test ID" (its table, recorded from
+    the real CLI, tests/fixtures/results/real/compare/tables/); 0.15-era rows pair by eval id; runs mixing the two
+    list both kinds of id (as the results list titles such a run's id column)."""
+    with open(os.path.join(REAL, "compare", "tables", "example.txt"), encoding="utf-8") as recorded:
+        table = recorded.read()
+    assert "  Test ID " in table
+    v4 = scanned(os.path.join(REAL, "compare", "example", "baseline", "index.jsonl"))
+    assert compare_runs(v4, v4).id_title == "test id"
+    old = scanned(os.path.join(FIXTURES, "run-a.jsonl"))
+    assert compare_runs(old, scanned(os.path.join(FIXTURES, "run-b.jsonl"))).id_title == "eval id"
+    assert compare_runs(old, v4).id_title == "id"
+
+
+async def test_the_compare_view_titles_its_id_column_by_what_it_pairs(monkeypatch):
+    from textual.widgets import Static
+    from tui_helpers import wait_for_idle
+
+    from turnlens.tui.app import make_app
+
+    monkeypatch.chdir(FIXTURES)
+    for paths, title in (
+        (["run-a.jsonl", "run-b.jsonl"], "eval id"),
+        ([os.path.join(RUNS4, stamp, "index.jsonl") for stamp in sorted(os.listdir(RUNS4))[:2]], "test id"),
+    ):
+        app = make_app(paths, watch=False)
+        async with app.run_test(size=(120, 30)) as pilot:
+            await wait_for_idle(pilot)
+            columns = str(app.screen.query_one("#results-columns", Static).content)
+            assert columns.endswith(f"Δ      {title}"), columns

@@ -75,16 +75,16 @@ class CompareScreen(ThemedScreen):
     def compose(self) -> ComposeResult:
         yield CompareHeader(id="compare-header")
         yield SearchBox(
-            "search eval ids", focus_list=lambda: self.set_focus(self.query_one(CompareList)), id="results-search"
+            "search ids", focus_list=lambda: self.set_focus(self.query_one(CompareList)), id="results-search"
         )
         yield ProblemsBar(id="results-problems")
-        yield Static(self._columns(), id="results-columns")
+        yield Static(self._columns("id"), id="results-columns")  # (test id or eval id: said once compared)
         yield CompareList(threshold=self.model.threshold, id="compare-list")
         yield FittingFooter()
 
     @staticmethod
-    def _columns() -> Text:
-        return Text(f"{'outcome':<11}{'A':<16}{'B':<16}{'Δ':<7}test id", end="")  # the Static pads one cell
+    def _columns(id_title: str) -> Text:
+        return Text(f"{'outcome':<11}{'A':<16}{'B':<16}{'Δ':<7}{id_title}", end="")  # the Static pads one cell
 
     def on_mount(self) -> None:
         self.follow_theme()
@@ -107,6 +107,7 @@ class CompareScreen(ThemedScreen):
     @on(Compared)
     def _compared(self, message: Compared) -> None:
         self.model.comparison = message.comparison
+        self.query_one("#results-columns", Static).update(self._columns(message.comparison.id_title))
         self._show_problems()
         self._show_comparison()
 
