@@ -8,13 +8,14 @@ libyaml and yaml12's builder:
 - block mappings with plain keys (letters, digits, `_`, `$`, `-`, not starting with a digit) and block sequences,
   compact (`- key: value`) or not, a sequence at its key's indentation;
 - single-line values: plain scalars (typed by yaml12's core schema), quoted scalars without escapes, and flow
-  mappings or sequences of such scalars (`{role: user, content: Hi}`, `[a.md, "b c"]`);
+  mappings or sequences of such scalars (`{role: user, content: Hi}`, `[a.md, "b c"]`), nested in one another
+  (`{id: t1, arguments: {path: a.ts}}`);
 - literal block scalars `|` and `|-` as mapping values.
 
 Lines that are only a comment are read as empty lines (outside block scalars, whose text may start with `#`).
-Anything else (other comments, tabs, CR, anchors, tags, escapes, folded or multi-line scalars, nested flows, duplicate
-keys, keys JavaScript orders first, a value it is not sure of...) makes `parse_block` return None, and the caller
-reads the text with libyaml as before: this reader never refuses a text, and never reads one differently.
+Anything else (other comments, tabs, CR, anchors, tags, escapes, folded or multi-line scalars, flows over lines,
+duplicate keys, keys JavaScript orders first, a value it is not sure of...) makes `parse_block` return None, and the
+caller reads the text with libyaml as before: this reader never refuses a text, and never reads one differently.
 """
 
 from __future__ import annotations
@@ -44,7 +45,12 @@ _FLOW_PAIRS = re.compile(rf"{_FLOW_PAIR}(?:,{_FLOW_PAIR}(?:,{_FLOW_PAIR}(?:,{_FL
 _FLOW_ITEM = rf" *{_FLOW_SCALAR} *(?=[,\]])"
 _FLOW_SEQ = LazyPattern(rf"\[{_FLOW_ITEM}(?:,{_FLOW_ITEM})*\]")
 _FLOW_ITEMS = LazyPattern(_FLOW_ITEM)
+# A flow collection holding another (`{id: t1, arguments: {path: a.ts}}`) is read a part at a time: a key, and a
+# scalar with the spaces after it (a collection is read where it opens).
+_FLOW_KEY = LazyPattern(rf" *({_KEY_CHARS}): +")
+_FLOW_VALUE = LazyPattern(rf" *{_FLOW_SCALAR} *")
 MAX_DEPTH = 64
+MAX_FLOW_DEPTH = 8  # flow collections in one another, on one line
 
 
 def _without_comment_lines(text: str) -> str | None:
@@ -116,6 +122,7 @@ _SCALAR = 0  # the value itself
 _FLOW = 1  # a flow collection: each place it stands in gets its own copy
 _LITERAL = 2  # a literal block scalar, on the next lines
 _BELOW = 3  # nothing on the line: the value is on the next lines
+_NESTED = 4  # a flow collection holding another: each place it stands in gets its own copy of each (_placed)
 
 
 class _Reader:
@@ -133,7 +140,7 @@ class _Reader:
         # line holds is worked out once, by its text (its indentation included, so it is always read the same way).
         self.entries: dict[str, tuple[str, Any, int]] = {}  # a mapping entry's line -> (key, value, how), see _entry
         self.items: dict[str, tuple[int, Any, int]] = {}  # a sequence item's line -> (column, value, how), see _item
-        self.flows: dict[str, Any] = {}  # flow collection text -> its value
+        self.flows: dict[str, tuple[Any, int]] = {}  # flow collection text -> (its value, _FLOW or _NESTED)
         self.string_keys: set[str] = set()  # keys seen to be plain strings (typed() says so once)
 
     def _entry(self, line: str, column: int) -> tuple[str, Any, int]:
@@ -175,16 +182,11 @@ class _Reader:
     def _value(self, text: str) -> tuple[Any, int]:
         """A value written on a line after its key or dash: (value, how) (the literal header for _LITERAL)."""
         first = text[0]
-        if first == "{":  # a flow mapping of plain or simply quoted scalars, all on this line
-            value = self.flows.get(text)
-            if value is None:
-                value = self.flows[text] = self._flow_pairs(text)
-            return value, _FLOW
-        if first == "[":
-            value = self.flows.get(text)
-            if value is None:
-                value = self.flows[text] = self._flow_items(text)
-            return value, _FLOW
+        if first == "{" or first == "[":  # a flow collection, all on this line
+            flow = self.flows.get(text)
+            if flow is None:
+                flow = self.flows[text] = self._flow(text)
+            return flow
         if first == '"' or first == "'":
             if len(text) < 2 or text[-1] != first or first in text[1:-1]:
                 raise _Unsure
@@ -238,6 +240,9 @@ class _Reader:
                 pos += 1
             elif how == _LITERAL:
                 result[key], pos = self.literal(value, pos, indent)
+            elif how == _NESTED:
+                result[key] = self._placed(value, numbers[pos])
+                pos += 1
             else:  # on the next lines: a collection indented past the key, or a sequence at its column, or null
                 pos += 1
                 at = indents[pos] if pos < n else -1
@@ -292,6 +297,10 @@ class _Reader:
                 value = value.copy()
                 child_lines[id(value)] = numbers[pos]
                 pos += 1
+            elif how == _NESTED:
+                item_lines.append(numbers[pos])
+                value = self._placed(value, numbers[pos])
+                pos += 1
             else:  # `-` alone
                 pos += 1
                 if pos == n or indents[pos] <= indent:
@@ -310,6 +319,85 @@ class _Reader:
         if item_lines[0] != first_line:
             self.node_lines[id(result)] = first_line  # `-` alone, its item on the next lines
         return result, pos
+
+    def _flow(self, text: str) -> tuple[Any, int]:
+        """The flow collection `text` (a whole value, from its `{` or `[`): (value, _FLOW), or (value, _NESTED) when it
+        holds another."""
+        first = text[0]
+        if text.find("{", 1) < 0 and text.find("[", 1) < 0:
+            return (self._flow_pairs(text) if first == "{" else self._flow_items(text)), _FLOW
+        value, end = self._nested_flow(text, 0, 1)
+        if end != len(text):
+            raise _Unsure
+        values = value.values() if first == "{" else value
+        return value, (_NESTED if any(isinstance(v, (dict, list)) for v in values) else _FLOW)
+
+    def _nested_flow(self, text: str, pos: int, depth: int) -> tuple[Any, int]:
+        """The flow collection opening at `pos` (its items plain or simply quoted scalars, or flow collections, as in
+        _flow_pairs and _flow_items): (value, where the spaces after its closer end)."""
+        if depth > MAX_FLOW_DEPTH:
+            raise _Unsure
+        is_mapping = text[pos] == "{"
+        closer = "}" if is_mapping else "]"
+        pairs: dict[str, Any] = {}
+        items: list[Any] = []
+        special, typed, string_keys = self.special, self.typed, self.string_keys
+        key = ""
+        if text.startswith(closer, pos + 1):
+            pos += 2  # `{}` or `[]` (with a space inside, they are left to libyaml)
+        else:
+            pos += 1
+            while True:
+                if is_mapping:
+                    match = _FLOW_KEY.match(text, pos)
+                    if match is None:
+                        raise _Unsure
+                    key = match.group(1)
+                    if key in pairs:
+                        raise _Unsure  # a duplicate key: the reference words the error
+                    if key not in string_keys and not self._string_key(key):
+                        raise _Unsure
+                    pos = match.end()
+                else:
+                    while text.startswith(" ", pos):
+                        pos += 1
+                value: Any
+                if text.startswith(("{", "["), pos):
+                    value, pos = self._nested_flow(text, pos, depth + 1)
+                else:
+                    match = _FLOW_VALUE.match(text, pos)
+                    if match is None:
+                        raise _Unsure
+                    double, single, plain = match.groups()
+                    if plain:
+                        plain = plain.rstrip(" ")
+                        value = typed(plain) if plain[0] in special else plain
+                    else:
+                        value = double or single or ""  # (an empty quoted scalar)
+                    pos = match.end()
+                if is_mapping:
+                    pairs[key] = value
+                else:
+                    items.append(value)
+                if text.startswith(",", pos):
+                    pos += 1
+                elif text.startswith(closer, pos):
+                    pos += 1
+                    break
+                else:
+                    raise _Unsure  # a trailing comma, a key without a value, a pair in a sequence...
+        while text.startswith(" ", pos):
+            pos += 1
+        return (pairs if is_mapping else items), pos
+
+    def _placed(self, value: Any, line: int) -> Any:
+        """A copy of the flow collection `value` for one place, on `line`: each collection in it copied too."""
+        if isinstance(value, dict):
+            copy: Any = {k: self._placed(v, line) if isinstance(v, (dict, list)) else v for k, v in value.items()}
+        else:
+            copy = [self._placed(v, line) if isinstance(v, (dict, list)) else v for v in value]
+        self.child_lines[id(copy)] = line
+        return copy
 
     def _flow_pairs(self, text: str) -> dict[str, Any]:
         if text == "{}":

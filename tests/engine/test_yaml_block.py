@@ -286,7 +286,15 @@ def test_lines_that_are_only_a_comment_read_the_same_or_are_left_to_libyaml():
         "a: b\n  continued\n",
         "a: >\n  folded\n",
         "a: |+\n  kept\n\n",
-        "a: {b: {c: d}}\n",
+        "a: {b: { }}\n",  # an empty flow written with a space in it
+        "a: [b, [ ]]\n",
+        "a: {b: {c: d},}\n",
+        "a: {b: [c, d], e}\n",  # a key without a value
+        "a: [b, {c: d}: e]\n",  # a flow mapping as a key
+        "a: {b: [c: d]}\n",  # a pair in a sequence
+        "a: {b: {c: d} e}\n",
+        "a: {b: {c: {{ v }}}}\n",
+        "a: " + "{b: " * 9 + "c" + "}" * 9 + "\n",  # nested deeper than MAX_FLOW_DEPTH
         "a: 1\na: 2\n",
         "1: one\n",
         "<<: {a: 1}\n",
@@ -308,6 +316,75 @@ def test_lines_that_are_only_a_comment_read_the_same_or_are_left_to_libyaml():
 )
 def test_what_it_leaves_to_libyaml(text):
     assert _fast(text) is None
+
+
+def _nested_flow(rng: random.Random, depth: int = 0) -> str:
+    """A flow mapping or sequence on one line whose values are scalars and flow collections in turn; now and then
+    written in a way the reader leaves to libyaml (odd scalars, keys that are not strings, no space after a key's
+    `:`, a trailing comma, an empty collection with a space in it, duplicate keys)."""
+    plain = [atom for atom in _ATOMS if ":" not in atom]
+    odd = [*_ODD, "{ }", "[ ]", "a{b", "x]", "12:30", "a:b"]
+    keys = ["a", "b", "id", "name", "path", "a-b", "x_y", "$schema"]
+
+    def value() -> str:
+        roll = rng.random()
+        if depth < 4 and roll < 0.3:
+            return _nested_flow(rng, depth + 1)
+        atom = rng.choice(odd if roll > 0.97 else ["{}", "[]"] if roll > 0.92 else plain)
+        roll = rng.random()
+        if roll < 0.15:
+            return '"' + atom.replace('"', "") + '"'
+        if roll < 0.25:
+            return "'" + atom.replace("'", "") + "'"
+        return atom
+
+    count = rng.choice([1, 1, 2, 2, 3, 4])
+    if rng.random() < 0.6:
+        names = rng.sample(keys, count) if rng.random() < 0.97 else [rng.choice(keys)] * count
+        names = [rng.choice(_KEYS) if rng.random() < 0.05 else name for name in names]
+        colons = [": " if rng.random() < 0.9 else rng.choice([":", ":  "]) for _ in names]
+        parts = [name + colon + value() for name, colon in zip(names, colons)]
+        opener, closer = "{", "}"
+    else:
+        parts = [value() for _ in range(count)]
+        opener, closer = "[", "]"
+    space = " " if rng.random() < 0.1 else ""
+    comma = rng.choice([", ", ", ", ", ", ",", " , "])
+    end = rng.choice([" ", ","]) if rng.random() < 0.1 else ""
+    return opener + space + comma.join(parts) + end + closer
+
+
+def _with_nested_flows(rng: random.Random) -> str:
+    """A small block document whose values and items are nested flow collections, some standing in several places."""
+    flows = [_nested_flow(rng) for _ in range(3)]
+    lines = []
+    for key in rng.sample(_KEYS, rng.randint(1, 4)):
+        roll = rng.random()
+        if roll < 0.4:
+            lines.append(f"{key}: {rng.choice(flows)}")
+        elif roll < 0.8:
+            lines.append(f"{key}:")
+            for _ in range(rng.randint(1, 3)):
+                lines.append(f"  - {rng.choice(flows)}")
+        else:
+            lines += [f"{key}:", f"  - id: {rng.choice(_ATOMS)}", f"    args: {rng.choice(flows)}"]
+    return "\n".join(lines) + "\n"
+
+
+def test_nested_flow_collections_read_the_same_or_are_left_to_libyaml():
+    """Flow collections in one another (a tool call's arguments: `{id: t1, arguments: {path: a.ts}}`), each place a
+    collection stands in given its own copy with its own lines."""
+    rng = random.Random(20261128)
+    read = sum(_agrees(_with_nested_flows(rng)) for _ in range(6000))
+    assert read >= 1000
+    call = "- role: assistant\n  tool_calls:\n    - {id: t1, name: run, arguments: {path: a.ts, n: [1, {b: c}]}}\n"
+    assert _agrees(call)
+    twice = "a: {b: {c: d}}\nb: {b: {c: d}}\n"
+    assert _agrees(twice)
+    data = _fast(twice)[0]  # type: ignore[index]
+    assert data["a"] == data["b"] and data["a"]["b"] is not data["b"]["b"]
+    sample = (ROOT / "sample_evals" / "evals" / "agent-tasks" / "repo-tasks.eval.yaml").read_text(encoding="utf-8")
+    assert _agrees(sample)  # read here: PyYAML is not imported before the first frame of sample_evals/
 
 
 def _chain(levels: int) -> str:
