@@ -142,7 +142,8 @@ def grader_prompt(criteria: str, question: str, reference_answer: str, answer: s
 
 
 def _visible(message: Message) -> bool:
-    """Whether the message has visible content, as _parts finds it: a text or a read file that is not blank."""
+    """Whether the message has visible content (the marker rule's evidence): a text or a read file that is not blank.
+    The one statement of the rule: the case list's rows (Formatting.turns) and the analysis (_analyse) both ask it."""
     for seg in message.segments:
         kind = seg.type
         if kind == "text":
@@ -153,16 +154,13 @@ def _visible(message: Message) -> bool:
     return False
 
 
-def _parts(
-    message: Message, with_parts: bool = True
-) -> tuple[list[Part], bool, list[str | LmFile], list[str | LmFile]]:
+def _parts(message: Message, with_parts: bool = True) -> tuple[list[Part], list[str | LmFile], list[str | LmFile]]:
     """AgentV 4's segments of one message: every text (blank ones too, except a blank string content) and every file
-    that was read; images and unknown types render as nothing. Also whether they are visible content, and the parts
-    rendered in lm and in agent mode, made in the same walk; the parts themselves only `with_parts`."""
+    that was read; images and unknown types render as nothing. Also the parts rendered in lm and in agent mode, made
+    in the same walk; the parts themselves only `with_parts`."""
     parts: list[Part] = []
     lm: list[str | LmFile] = []
     agent = lm
-    visible = False
     for seg in message.segments:
         kind = seg.type
         if kind == "text":
@@ -170,8 +168,7 @@ def _parts(
             # an empty text formats to nothing and leaves no line; a blank one is kept inside a content list
             if not value:
                 continue
-            blank = js_blank(value)
-            if blank and message.content_is_string:
+            if message.content_is_string and js_blank(value):
                 continue
             if with_parts:
                 parts.append(Part("text", value, None, seg.index))
@@ -180,7 +177,6 @@ def _parts(
                 agent.append(value)
         elif kind == "file" and seg.text is not None:
             text = seg.text
-            blank = js_blank(text)
             path = seg.display_path or ""
             agent_path = seg.resolved_path or ""
             if with_parts:
@@ -190,10 +186,7 @@ def _parts(
             agent.append(agent_file(agent_path or path))
             if text:
                 lm.append(LmFile(path, text))
-        else:
-            continue
-        visible = visible or not blank
-    return parts, visible, lm, agent
+    return parts, lm, agent
 
 
 def _analyse(case: EvalCase, with_parts: bool = True) -> Analysis:
@@ -209,7 +202,8 @@ def _analyse(case: EvalCase, with_parts: bool = True) -> Analysis:
     visible = []
     lead = 0
     for m in kept:
-        message_parts, flag, lm, agent = _parts(m, with_parts)
+        message_parts, lm, agent = _parts(m, with_parts)
+        flag = _visible(m)
         if with_parts:
             parts.append(message_parts)
         flags.append(flag)

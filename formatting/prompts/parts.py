@@ -128,7 +128,7 @@ class Analysis:
 def marker_rule(kept: list[Message], flags: list[bool]) -> tuple[bool, list[int], list[int]]:
     """Whether the question carries role markers (a non-user turn, or more than one turn with visible content), with
     the evidence: the non-user turns and the visible ones. `flags`: each kept message's visibility. (agentv4.py
-    gathers the same evidence in the walk that makes the parts.)"""
+    gathers the same evidence in its walk over the kept messages.)"""
     non_user = []
     visible = []
     for m, flag in zip(kept, flags):
