@@ -33,13 +33,16 @@ from turnlens.formatting.dialects.registry import cut_at
 from turnlens.formatting.evals.files import FileReadError, read_bytes, read_head, wide_encoding
 from turnlens.formatting.evals.loader import OUT_OF_MEMORY
 from turnlens.formatting.evals.references import NOT_UTF8, decode_eval_bytes
-from turnlens.formatting.evals.slices import Slice, drop_borrowed, sized_slices, slice_piece
+from turnlens.formatting.evals.slices import CutRefused, Slice, drop_borrowed, sized_slices, slice_piece
 from turnlens.formatting.memlimit import limit_hit
 from turnlens.formatting.model import Diagnostic, EvalFile, Profile
 
 from .rows import RULE_SHORT, CaseRow, case_label
 
 FIRST_SLICE_BYTES = 8 * 1024  # what the first frame loads of a big file (about 20 cases: a screenful of rows)
+# and at most this many cases (a suite of one-line tests holds 150 in 8 KB, each parsed and made a row before the
+# first frame, which lists a screenful)
+FIRST_SLICE_CASES = 64
 # A file from this size on is big: its first slice is loaded alone for the first frame. Loaded whole before it, a
 # file of 100 KB (300 cases) delayed the first frame by ~70 ms, one of 240 KB by ~160 ms.
 CUT_FROM_BYTES = 32 * 1024
@@ -169,11 +172,22 @@ def cut_file(path: str, dialect: str = "auto", cancelled: Callable[[], bool] = n
     if cut is None:
         return None
     check(cancelled)
-    sized = sized_slices(text, cut[0], FIRST_SLICE_BYTES, SLICE_BYTES, min_bytes=CUT_FROM_BYTES, cancelled=cancelled)
+    sized = sized_slices(
+        text,
+        cut[0],
+        FIRST_SLICE_BYTES,
+        SLICE_BYTES,
+        min_bytes=CUT_FROM_BYTES,
+        cancelled=cancelled,
+        first_items=FIRST_SLICE_CASES,
+    )
     if sized is None:
         return None
     parts = Parts(sized)
-    return Cut(text, next(iter(parts)), parts, bad_line)
+    try:
+        return Cut(text, next(iter(parts)), parts, bad_line)
+    except CutRefused:
+        return None  # (its first slice's lines are not all nested in the list)
 
 
 def first_slice(path: str) -> tuple[str, int] | None:
@@ -218,7 +232,7 @@ def load_in_slices(
     out. Raises SliceRefused for a part the loader refused (the whole load then says why, as it would have), and
     Cancelled before a part once `cancelled()` says so."""
     merged: EvalFile | None = None
-    for part in cut.parts:
+    for part in _refusing(cut.parts):
         check(cancelled)
         loaded = load_eval_file(
             path,
@@ -240,6 +254,15 @@ def load_in_slices(
         yield merged, note, last or note is not None
         if note is not None:
             return
+
+
+def _refusing(parts: Iterable[Slice]) -> Iterator[Slice]:
+    """`parts`, a SliceRefused raised where the text past the parts taken cannot be cut after all (CutRefused: the
+    lines of a big file's parts after the first are checked as the second is made, not before the first frame)."""
+    try:
+        yield from parts
+    except CutRefused:
+        raise SliceRefused from None
 
 
 # The inspector keeps every case it lists (and its parse); once a load has added this much memory in use it stops

@@ -19,6 +19,7 @@ file loaded for the refusal (an undefined alias is reported after any syntax err
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections.abc import Callable, Iterator
@@ -107,7 +108,7 @@ def split_slices(
     items = _items(text, key, min_bytes)
     if items is None:
         return None
-    head_end, first_start, item = items
+    head_end, first_start, item, _indent = items
     start_offsets = [m.start() + 1 for m in item.finditer(text, first_start)]
     if len(start_offsets) < parts * 8:
         return None
@@ -135,43 +136,60 @@ def sized_slices(
     *,
     min_bytes: int = MIN_PARALLEL_BYTES,
     cancelled: Callable[[], bool] = never,
+    first_items: int | None = None,
 ) -> Iterator[Slice] | None:
-    """The text cut as split_slices cuts it, but into slices of about `size` characters (the first one `first_size`),
+    """The text cut as split_slices cuts it, but into slices of about `size` characters (the first one `first_size`,
+    and at most `first_items` items when given: what the inspector's first frame lists of a suite of short tests),
     each ended by the first item that starts that far on, made one at a time as they are taken: the inspector's first
     case need not wait for the end of a 50 MB file to be found, and no step holds the GIL long (finding a million
     items at once was one loop of a second, or several on a busy machine). A slice whose aliases take anchors of
     earlier items borrows them as split_slices' do (`borrowing`). None when the text cannot be cut, or its alias
-    limits could be reached (as split_slices). The checks that it can be cut are made at once, through the whole
-    text; they raise Cancelled once `cancelled()` says so. A slice then takes a search through its own text: the
-    caller looks between them."""
-    items = _items(text, key, min_bytes, cancelled)
+    limits could be reached (as split_slices); the check that every line of the items is nested in the list (two
+    counts through the whole text, ~40 M instructions for 4 MB) is made for the first slice's lines as it is made,
+    and for all the others' as the second is: then CutRefused is raised when they are not (the first slice may
+    have been loaded already: the caller loads the file whole instead). The checks raise Cancelled once
+    `cancelled()` says so. A slice then takes a search through its own text: the caller looks between them."""
+    items = _items(text, key, min_bytes, cancelled, whole=False)
     if items is None:
         return None
-    head_end, first_start, item = items
+    head_end, first_start, item, indent = items
     lend = borrowing(text, head_end, first_start) if _has_yaml_token(text, "&*") else lambda start, end: ()
     if lend is None:
         return None
 
     def slices() -> Iterator[Slice]:
         start, line, case, length = head_end, text.count("\n", 0, head_end), 0, first_size
+        found: re.Match[str] | None = None
+        if first_items is not None:  # the first slice ends at its (first_items + 1)th item if that comes sooner
+            starts = item.finditer(text, first_start, start + length)
+            found = next(itertools.islice(starts, first_items, None), None)
+        checked = first_start  # the items' lines are known to be nested up to here
         while start <= len(text):
             # The next slice's first item: `length` on and after this slice's first (its match starts with the line
             # break before it, so it is searched from one character earlier).
-            found = item.search(text, max(start + length, first_start + 2) - 1)
+            if found is None:
+                found = item.search(text, max(start + length, first_start + 2) - 1)
             end = len(text) + 1 if found is None else found.start() + 1
+            if checked < len(text):  # the first slice's lines, then all the others'
+                upto = found.start() if found is not None and checked == first_start else len(text)
+                if not _nested(text, checked, upto, indent, cancelled):
+                    raise CutRefused
+                checked = upto
             cases = len(item.findall(text, max(start - 1, first_start), end - 1))
             lines = text.count("\n", start, end - 1 if found is None else end) + (found is None)
             yield Slice(line, line + lines, case, start, end, lend(start, end))
-            start, line, case, length = end, line + lines, case + cases, size
+            start, line, case, length, found = end, line + lines, case + cases, size, None
 
     return slices()
 
 
 def _items(
-    text: str, key: str, min_bytes: int, cancelled: Callable[[], bool] = never
-) -> tuple[int, int, re.Pattern[str]] | None:
-    """Where the header ends, where the items begin (the line break before the first) and the pattern of an item's
-    start, when the text can be cut at its `key` list's items (see the module's docstring); else None."""
+    text: str, key: str, min_bytes: int, cancelled: Callable[[], bool] = never, *, whole: bool = True
+) -> tuple[int, int, re.Pattern[str], int] | None:
+    """Where the header ends, where the items begin (the line break before the first), the pattern of an item's
+    start and the items' indentation, when the text can be cut at its `key` list's items (see the module's
+    docstring); else None. `whole=False`: the lines from the first item on are not checked (`_nested`: the caller
+    checks them a part at a time)."""
     if len(text) < min_bytes:
         return None
     if text.startswith(("---", "...", "%")) or _has_yaml_token(text, "!"):
@@ -189,16 +207,27 @@ def _items(
     if first is None or _blank_or_comment_lines(text, head_end - 1, first.start()) < 0:
         return None
     indent = len(first.group(1))
-    # Every content line after the first item must be an item start at `indent`, or indented deeper than it: so
-    # the key is not written again, and (items indented) no document marker or directive is there. Before the first
-    # item, one search for those; with items at column 0 (a marker `---` could pass for one), one in the whole text.
-    if _search_by_lines(_DOCUMENT_MARKER, text, 0, len(text) if indent == 0 else first.start(), cancelled):
+    # Before the first item, one search for a document marker or directive; after it, see _nested.
+    if _search_by_lines(_DOCUMENT_MARKER, text, 0, first.start(), cancelled):
         return None
+    if whole and not _nested(text, first.start(), len(text), indent, cancelled):
+        return None
+    return head_end, first.start(), re.compile(rf"\n {{{indent}}}-(?=[ \t]|\r?\n|\Z)"), indent
+
+
+def _nested(text: str, start: int, end: int, indent: int, cancelled: Callable[[], bool] = never) -> bool:
+    """Whether every content line of text[start:end] (`start`: a line break) is an item start at `indent`, or
+    indented deeper than it: so the key is not written again, and (items indented) no document marker or directive
+    is there; with items at column 0 (a marker `---` could pass for one), whether no marker is there either."""
+    if indent == 0 and _search_by_lines(_DOCUMENT_MARKER, text, start, end, cancelled):
+        return False
     shallower = re.compile(rf"\n {{0,{indent - 1}}}[^ \t\r\n#]") if indent else re.compile(r"\n[^ \t\r\n#-]")
     deep = "\n" + " " * indent if indent else None
-    if _search_by_lines(shallower, text, first.start(), len(text), cancelled, unless_every=deep):
-        return None
-    return head_end, first.start(), re.compile(rf"\n {{{indent}}}-(?=[ \t]|\r?\n|\Z)")
+    return _search_by_lines(shallower, text, start, end, cancelled, unless_every=deep) is None
+
+
+class CutRefused(Exception):
+    """sized_slices: the text past the slices made so far cannot be cut (see _nested); the caller loads it whole."""
 
 
 # An anchor (&name) or alias (*name) where YAML could read one: after a space, a line break or a flow indicator (a

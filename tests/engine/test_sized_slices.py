@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from turnlens.formatting.evals.slices import Slice, sized_slices, split_slices
+from turnlens.formatting.evals.slices import CutRefused, Slice, sized_slices, split_slices
 
 
 def suite(tests: int, *, indent: int = 2, crlf: bool = False, comments: bool = False) -> str:
@@ -49,11 +49,40 @@ def test_sized_slices_number_lines_and_cases_as_the_whole_text(options, sizes):
     assert len(slices) > 1 and (len(slices) == 200 or sizes != (1, 1))  # (at least an item each)
 
 
+@pytest.mark.parametrize("first_items", [1, 5, 1000])
+def test_the_first_slice_holds_at_most_first_items_items(first_items):
+    text = suite(200)
+    made = sized_slices(text, "tests", 5000, 20000, min_bytes=0, first_items=first_items)
+    assert made is not None
+    slices = list(made)
+    expected(text, slices, 2)
+    whole = list(sized_slices(text, "tests", 5000, 20000, min_bytes=0) or [])
+    assert slices[1].first_case == min(first_items, whole[1].first_case)  # (5,000 characters hold 33 items)
+
+
+def taken(text: str, *sizes: int, **options: int) -> list[Slice] | None:
+    """Every slice sized_slices makes, or None when it says the text cannot be cut: at once, or as the slice is made
+    past which it cannot (CutRefused: the lines are checked as the first and second slices are made)."""
+    made = sized_slices(text, "tests", *sizes, **options)
+    try:
+        return None if made is None else list(made)
+    except CutRefused:
+        return None
+
+
 def test_what_is_not_cut_whole_is_not_cut_here_either():
     text = suite(100)
-    assert sized_slices(text + "after: a key after the list\n", "tests", 100, 100, min_bytes=0) is None
+    assert taken(text + "after: a key after the list\n", 100, 100, min_bytes=0) is None
     assert sized_slices(text.replace("ok 5", "!tagged 5"), "tests", 100, 100, min_bytes=0) is None
     assert sized_slices(text, "tests", 100, 100, min_bytes=len(text) + 1) is None
+    # a key written again in the first slice's lines refuses it as it is made; further on, as the second is
+    for at in (text.index("  - id: t1\n"), text.index("  - id: t90\n")):
+        made = sized_slices(text[:at] + "tests:\n" + text[at:], "tests", 100, 100, min_bytes=0)
+        assert made is not None
+        if at > 1000:
+            next(made)  # (the first slice is made: its own lines are nested)
+        with pytest.raises(CutRefused):
+            next(made)
     # Past the alias limits (an anchor aliased 100 times) the whole file is loaded, as split_slices says.
     many = suite(150).replace("criteria: ok 0\n", "criteria: &zero ok 0\n")
     for n in range(1, 101):
@@ -82,11 +111,11 @@ def test_a_shallower_line_in_any_piece_of_a_big_text_stops_the_cut(indent):
     text = suite(30_000, indent=indent).replace("\n\n", "\n")  # (no blank line but a few)
     text = text.replace(f"\n{pad}        line one", f"\n{pad}        line one\n", 3)
     assert len(text) > 3 << 20 and text.count("\n\n") == 3
-    assert sized_slices(text, "tests", 100_000, 100_000, min_bytes=0) is not None
+    assert taken(text, 100_000, 100_000, min_bytes=0) is not None
     for at in (len(text) // 10, len(text) // 2, len(text) - 100):
         cut = text.rindex(f"\n{pad}- ", 0, at)
         shallower = text[:cut] + "\nafter: a key\n" + text[cut + 1 :]
-        assert sized_slices(shallower, "tests", 100_000, 100_000, min_bytes=0) is None
+        assert taken(shallower, 100_000, 100_000, min_bytes=0) is None
         if indent > 1:
             shallow = text[:cut] + "\n" + pad[1:] + "x: one space short" + text[cut:]
-            assert sized_slices(shallow, "tests", 100_000, 100_000, min_bytes=0) is None
+            assert taken(shallow, 100_000, 100_000, min_bytes=0) is None

@@ -313,6 +313,20 @@ def test_a_file_whose_later_slice_is_refused_ends_refused_without_a_stale_part(t
     assert not session.files[0].stale and session.case_keys() == []
 
 
+def test_a_file_whose_later_lines_cannot_be_cut_ends_as_its_whole_load(tmp_path):
+    """Only the first slice's lines are checked before the first frame: a key after the list, found as the second
+    part is made, has the file loaded whole (here refused, as the key is written twice), as a refused part does."""
+    path = big_eval(tmp_path)
+    path.write_text(path.read_text() + "evalcases: []\n")
+    quick, cut = loading.quick_first(str(path))
+    assert quick and cut is not None
+    steps = list(loading.load_steps([str(path)], repo_root=str(tmp_path), cwd=None, profile="agentv", first_cut=cut))
+    assert steps[0].partial and steps[0].eval_file.error is None and steps[0].eval_file.cases
+    whole = load_eval_file(path, repo_root=str(tmp_path))
+    assert whole.error is not None and not steps[-1].extends and not steps[-1].partial
+    assert str(steps[-1].eval_file.error) == str(whole.error)
+
+
 async def test_a_big_agentv4_suite_shows_its_first_test_while_loading(tmp_path, held_whole_load):
     path = big_suite(tmp_path)
     app = make_app([path], repo_root=str(tmp_path), watch=False)
