@@ -143,19 +143,29 @@ def sized_slices(
     each ended by the first item that starts that far on, made one at a time as they are taken: the inspector's first
     case need not wait for the end of a 50 MB file to be found, and no step holds the GIL long (finding a million
     items at once was one loop of a second, or several on a busy machine). A slice whose aliases take anchors of
-    earlier items borrows them as split_slices' do (`borrowing`). None when the text cannot be cut, or its alias
-    limits could be reached (as split_slices); the check that every line of the items is nested in the list (two
-    counts through the whole text, ~40 M instructions for 4 MB) is made for the first slice's lines as it is made,
-    and for all the others' as the second is: then CutRefused is raised when they are not (the first slice may
-    have been loaded already: the caller loads the file whole instead). The checks raise Cancelled once
+    earlier items borrows them as split_slices' do (`borrowing`). None when the text cannot be cut (as
+    split_slices); the check that every line of the items is nested in the list (two counts through the whole text,
+    ~40 M instructions for 4 MB) is made for the first slice's lines as it is made, and for all the others' as the
+    second is, and so is the check of the alias limits: then CutRefused is raised when they are not met (the first
+    slice may have been loaded already: the caller loads the file whole instead). The checks raise Cancelled once
     `cancelled()` says so. A slice then takes a search through its own text: the caller looks between them."""
     items = _items(text, key, min_bytes, cancelled, whole=False)
     if items is None:
         return None
     head_end, first_start, item, indent = items
-    lend = borrowing(text, head_end, first_start) if _has_yaml_token(text, "&*") else lambda start, end: ()
-    if lend is None:
-        return None
+    # The first slice borrows nothing (no item is before it): the anchors and aliases are looked for, through the
+    # whole text, as the second is made; past the alias limits, CutRefused then.
+    lend: Callable[[int, int], tuple[Borrowed, ...]] | None = None
+
+    def lent(start: int, end: int) -> tuple[Borrowed, ...]:
+        nonlocal lend
+        if start == head_end:
+            return ()
+        if lend is None:
+            lend = borrowing(text, head_end, first_start) if _has_yaml_token(text, "&*") else lambda start, end: ()
+            if lend is None:
+                raise CutRefused
+        return lend(start, end)
 
     def slices() -> Iterator[Slice]:
         start, line, case, length = head_end, text.count("\n", 0, head_end), 0, first_size
@@ -177,7 +187,7 @@ def sized_slices(
                 checked = upto
             cases = len(item.findall(text, max(start - 1, first_start), end - 1))
             lines = text.count("\n", start, end - 1 if found is None else end) + (found is None)
-            yield Slice(line, line + lines, case, start, end, lend(start, end))
+            yield Slice(line, line + lines, case, start, end, lent(start, end))
             start, line, case, length, found = end, line + lines, case + cases, size, None
 
     return slices()

@@ -87,8 +87,12 @@ def test_what_is_not_cut_whole_is_not_cut_here_either():
     many = suite(150).replace("criteria: ok 0\n", "criteria: &zero ok 0\n")
     for n in range(1, 101):
         many = many.replace(f"criteria: ok {n}\n", "criteria: *zero\n")
-    assert sized_slices(many, "tests", 100, 100, min_bytes=0) is None
+    assert taken(many, 100, 100, min_bytes=0) is None
     assert split_slices(many, 2, "tests", min_bytes=0) is None
+    made = sized_slices(many, "tests", 100, 100, min_bytes=0)
+    assert made is not None and not next(made).borrowed  # (the first slice is made before the aliases are counted)
+    with pytest.raises(CutRefused):
+        next(made)
 
 
 def test_a_slice_borrows_the_earlier_item_whose_anchor_it_aliases():
