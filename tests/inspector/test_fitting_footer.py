@@ -67,3 +67,29 @@ async def test_a_burst_of_binding_changes_rebuilds_the_footer_once():
         await pilot.pause()
         assert Counted.recomposed == before + 1
         assert {"Alpha", "Beta"} <= {key.description for key in screen.query(FooterKey)}
+
+
+async def test_a_change_of_bindings_that_changes_no_key_shown_keeps_the_keys_drawn():
+    """A load's last step or a focus move that leaves the footer's keys as they were does not rebuild them (each
+    rebuild remakes and styles every key); a change of what a key shows does."""
+    async with Host().run_test(size=(80, 10)) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        footer = screen.query_one(Counted)
+        keys = list(footer.query_children(FooterKey))
+        assert {"Alpha", "Beta"} <= {key.description for key in keys}
+        screen.query_one("#two").focus()  # the same bindings: nothing the footer shows changes
+        screen.refresh_bindings()
+        await pilot.pause()
+        await pilot.pause()
+        assert list(footer.query_children(FooterKey)) == keys  # the same widgets: not rebuilt
+        screen.shown = False
+        screen.refresh_bindings()
+        await pilot.pause()
+        await pilot.pause()
+        assert "Alpha" not in {key.description for key in footer.query_children(FooterKey)}
+        screen.shown = True
+        screen.refresh_bindings()
+        await pilot.pause()
+        await pilot.pause()
+        assert {"Alpha", "Beta"} <= {key.description for key in footer.query_children(FooterKey)}

@@ -33,6 +33,7 @@ class FittingFooter(Footer):
     """Footer whose entries past the width are hidden whole, never cut."""
 
     _recompose_waiting = False  # a recompose for changed bindings is scheduled and has not started
+    _bindings_screen: Screen[Any] | None = None  # the screen whose bindings changed last
 
     def on_resize(self) -> None:
         self._fit()
@@ -47,13 +48,29 @@ class FittingFooter(Footer):
         # runs, shows the last of them; each one rebuilds every key (~20 ms, several after the first frame).
         if self._recompose_waiting:
             return
+        self._bindings_screen = screen  # (what the keys are drawn from, read again when the rebuild runs)
         super().bindings_changed(screen)  # the screen is the footer's own: it subscribes to its screen's signal
         self._recompose_waiting = self.is_attached and screen.app.app_focus  # as Footer decides to recompose
 
     async def recompose(self) -> None:
         self._recompose_waiting = False
+        drawn = self._drawn()
+        screen = self._bindings_screen
+        if drawn and screen is not None and drawn == to_draw(screen, self.show_command_palette):
+            # Nothing the keys show changed (a load's last step, the banner's keys enabled, a focus move within the
+            # same bindings): the keys drawn stay. A rebuild remakes and styles every key, 35-50 ms of the event loop
+            # each time, one of them just after the first frame when a load ends. (The first build, before the first
+            # frame, is made without this check.)
+            return
         await super().recompose()
         self._fit()
+
+    def _drawn(self) -> list[tuple[object, ...]]:
+        """The keys drawn: each one's key, display, label, action, whether it is disabled, and its tooltip."""
+        return [
+            (key.key, key.key_display, key.description, key.action, key.has_class("-disabled"), key.tooltip)
+            for key in self.query_children(FooterKey)
+        ]
 
     def _fit(self) -> None:
         width = self.size.width
@@ -73,3 +90,37 @@ class FittingFooter(Footer):
             key.display = fits
             if fits:
                 used += needed
+
+
+def to_draw(screen: Screen[Any], show_command_palette: bool) -> list[tuple[object, ...]] | None:
+    """What Footer.compose would draw from `screen`'s bindings now, in the form of FittingFooter._drawn (None: a
+    binding in a group, which it draws otherwise: always rebuilt)."""
+    app = screen.app
+    active = screen.active_bindings
+    keys: dict[str, tuple[object, ...]] = {}
+    for _node, binding, enabled, tooltip in active.values():
+        if not binding.show:
+            continue
+        if binding.group is not None:
+            return None
+        display = app.get_key_display(binding)
+        keys.setdefault(
+            binding.action,
+            (binding.key, display, binding.description, binding.action, not enabled, tooltip or None),
+        )
+    out = list(keys.values())
+    palette = active.get(app.COMMAND_PALETTE_BINDING) if show_command_palette and app.ENABLE_COMMAND_PALETTE else None
+    if palette is not None:
+        _node, binding, enabled, _tooltip = palette
+        tip = binding.tooltip or binding.description
+        out.append(
+            (
+                binding.key,
+                app.get_key_display(binding),
+                binding.description,
+                binding.action,
+                not enabled,
+                tip or None,
+            )
+        )
+    return out
