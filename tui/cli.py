@@ -134,9 +134,7 @@ def _parser() -> argparse.ArgumentParser:
         parser,
         "compare: a score change of at least D is a win or a loss (any number; default 0.1, as `agentv compare -t`)",
     )
-    parser.add_argument(
-        "--theme", metavar="NAME", help="colour theme (remembered; the palette's 'Theme' lists them)"
-    )
+    parser.add_argument("--theme", metavar="NAME", help="colour theme (remembered; the palette's 'Theme' lists them)")
     parser.add_argument("--baseline", metavar="TARGET", help="one run: compare this target (with --candidate)")
     parser.add_argument("--candidate", metavar="TARGET", help="one run: the target compared with --baseline")
     parser.add_argument("--no-watch", action="store_true", help="do not re-render when the files change")

@@ -47,6 +47,18 @@ def test_every_table_has_q_quit_in_its_footer_help_and_palette(name):
     assert "app.quit" not in escape  # esc goes back (or clears), never quits by itself
 
 
+@pytest.mark.parametrize("name", list(_tables()))
+def test_every_action_with_a_key_is_in_the_palette(name):
+    """Keyboard first: every action a key runs has a palette entry too (the inspector's pane keys 1-5 and 0, esc's
+    clear and back, the pair's tab and shift+tab had none); the palette's own key is the exception."""
+    missing = [
+        (row.keys, row.action)
+        for row in _tables()[name]
+        if row.keys and row.action and not row.title and row.action != "app.command_palette"
+    ]
+    assert not missing, missing
+
+
 def test_every_box_over_a_screen_quits_on_q_and_closes_on_esc():
     from turnlens.tui.results.screen import (
         ChoiceScreen,
@@ -120,3 +132,30 @@ async def test_q_quits_from_the_inspectors_sub_screens(keys, screen_name, monkey
     monkeypatch.chdir(FIXTURE_REPO)
     app = make_app([CASES], repo_root=str(FIXTURE_REPO), watch=False)
     await _quits_on_q(app, ("down", "down", *keys), screen_name)
+
+
+async def test_q_is_handled_as_it_arrives_and_typed_into_a_text_box(monkeypatch):
+    """q quits at the app's first look at the key: it no longer waits for the focused widget and its parents to pass
+    it up. In a search box, the palette's or the list's filter, it is a letter."""
+    monkeypatch.chdir(FIXTURE_REPO)
+    app = make_app([CASES], repo_root=str(FIXTURE_REPO), watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_idle(pilot)
+        await pilot.press("slash", "q")
+        await wait_for_idle(pilot)
+        assert not app.quitting
+        assert app.focused is not None and getattr(app.focused, "value", None) == "q"
+        await pilot.press("escape", "escape")
+        await wait_for_idle(pilot)
+        await pilot.press("ctrl+p", "q")
+        await wait_for_idle(pilot)
+        assert not app.quitting and type(app.screen).__name__ == "BoundedPalette"
+        await pilot.press("escape")
+        await wait_for_idle(pilot)
+        from turnlens.tui.textual_compat import FooterKey
+
+        shown = [key.key for key in app.screen.query(FooterKey) if key.display]
+        assert "q" in shown  # the screen's own q, in its footer
+        await pilot.press("q")
+        await pilot.pause()
+        assert app.quitting

@@ -50,7 +50,7 @@ class ChangesScreen(Screen[None]):
         Action(
             "escape",
             "back",
-            "Back (quits when this is the first screen).",
+            "Back to the inspector (opened from it with D).",
             footer="Back",
             title="Back",
             section="Screen",
@@ -270,12 +270,16 @@ class ChangesScreen(Screen[None]):
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(help_sections(self.ACTIONS), legend=_LEGEND))
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # esc goes back, and only when there is a screen to go back to (the inspector's D): as the first screen
+        # (turnlens diff --view) it has none, and q quits
+        if action == "back":
+            return len(self.app.screen_stack) > 2
+        return True
+
     def action_back(self) -> None:
         self.workers.cancel_group(self, "diff")
-        if len(self.app.screen_stack) > 2:
-            self.dismiss()
-        else:
-            self.app.exit()
+        self.dismiss()
 
     def action_copy(self) -> None:
         focused = self.focused

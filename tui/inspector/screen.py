@@ -186,10 +186,17 @@ INSPECTOR_ACTIONS: tuple[Action, ...] = (
     ),
     Action("", "", f"Focus a pane: {_PANE_NAMES}.", display="1 … 5", section="Panes"),
     *(
-        Action(str(n), f"focus_pane('{pane_id}')", f"Focus the {title} pane.", help=False, section="Panes")
+        Action(
+            str(n),
+            f"focus_pane('{pane_id}')",
+            f"Focus the {title} pane.",
+            help=False,
+            title=f"Focus the {title} pane",
+            section="Panes",
+        )
         for n, (pane_id, title) in enumerate(PANES, 1)
     ),
-    Action("0", "focus_cases", "Focus the case list.", section="Panes"),
+    Action("0", "focus_cases", "Focus the case list.", title="Focus the case list", section="Panes"),
     Action("", "", "Next / previous pane.", display="tab  shift+tab", section="Panes"),
     Action(
         "",

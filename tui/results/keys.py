@@ -187,6 +187,7 @@ RESULTS_ACTIONS: tuple[Action, ...] = (
         "escape",
         "clear",
         "Clear the full-text search, else the search, else the filter; else, opened from a case, back to it.",
+        title="Clear the search or the filter (back to the case)",
         section="App",
     ),
     Action(
@@ -245,6 +246,7 @@ COMPARE_ACTIONS: tuple[Action, ...] = (
         "Clear the search, else go back to the run list.",
         footer="Back",
         rank=2,
+        title="Back to the run list (or clear the search)",
         section="Two runs compared (turnlens A B, or v)",
     ),
     Action(
@@ -252,6 +254,7 @@ COMPARE_ACTIONS: tuple[Action, ...] = (
         "clear",
         "Clear the search.",
         help=False,
+        title="Clear the search",
         section="Two runs compared (turnlens A B, or v)",
     ),
     Action(
@@ -413,8 +416,20 @@ PAIR_ACTIONS: tuple[Action, ...] = (
         title="Copy",
         section="One pair",
     ),
-    Action("tab", "side(1)", "Choose side A, then the other side (what c copies).", section="One pair"),
-    Action("shift+tab", "side(-1)", "Choose side B, then the other side.", section="One pair"),
+    Action(
+        "tab",
+        "side(1)",
+        "Choose side A, then the other side (what c copies).",
+        title="Choose a side (A, then the other)",
+        section="One pair",
+    ),
+    Action(
+        "shift+tab",
+        "side(-1)",
+        "Choose side B, then the other side.",
+        title="Choose a side (B, then the other)",
+        section="One pair",
+    ),
     Action("question_mark", "help", "Show the keys.", footer="Help", rank=5, title="Help (keys)", section="One pair"),
     quit_action("One pair", rank=6),
 )
