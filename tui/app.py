@@ -43,6 +43,7 @@ class TurnlensApp(CrashReportWithoutLocals):
         settings: Settings | None = None,
     ) -> None:
         super().__init__()
+        self._css_variables_wanted = True
         self._first_screen_factory = first_screen_factory
         self.settings = settings  # choices remembered (None: nothing is remembered)
         self.register_theme(TURNLENS)
@@ -50,7 +51,13 @@ class TurnlensApp(CrashReportWithoutLocals):
         start_in_theme(self, theme if theme is not None and self.unknown_theme is None else THEME)
         use_theme(self.current_theme)
 
+    # Textual's __init__ makes the stylesheet with the variables of its default theme; start_in_theme gives it the
+    # theme's before anything is parsed: until then there are none to make (the colour system and ours, ~5 ms).
+    _css_variables_wanted = False
+
     def get_css_variables(self) -> dict[str, str]:
+        if not self._css_variables_wanted:
+            return {}
         variables = super().get_css_variables()
         variables.update(highlight_texts(variables))
         variables.update(pane_title_text(variables))

@@ -301,6 +301,7 @@ def pane_title_text(variables: dict[str, str]) -> dict[str, str]:
 
 _lock = threading.Lock()
 _current: Palette = palette_for(TURNLENS)
+_current_theme: Theme = TURNLENS  # the theme _current was made for: the app starts in it, and is not made again
 _generation = 0
 
 
@@ -316,9 +317,12 @@ def generation() -> int:
 
 def use_theme(theme: Theme) -> bool:
     """Make `theme`'s palette the current one; True when it changed."""
-    global _current, _generation
+    global _current, _current_theme, _generation
+    if theme == _current_theme:
+        return False  # (each screen is told of a new theme: the first makes its palette, ~5 ms)
     new = palette_for(theme)
     with _lock:
+        _current_theme = theme
         if new == _current:
             return False
         _current = new
