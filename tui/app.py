@@ -19,7 +19,7 @@ from turnlens.formatting import gcpause
 from turnlens.formatting.inputs import classify
 
 from .navigation import OpenLatestResult, OpenTestOfResult
-from .textual_compat import CrashReportWithoutLocals, start_in_theme
+from .textual_compat import CrashReportWithoutLocals, StylesheetInParts, start_in_theme
 from .theme import TURNLENS, highlight_texts, pane_title_text, use_theme
 
 if TYPE_CHECKING:
@@ -27,9 +27,12 @@ if TYPE_CHECKING:
 
 SCREENSHOT_HELP = "Save an SVG screenshot of the screen in the working folder (else the temp folder)."
 THEME = "turnlens"  # tui/theme.py: Textual's dark theme with the content's colours named
+# app.tcss's rules after the line starting with this are for the screens other than the inspector's: when the
+# inspector opens first, they are parsed once another screen opens (half the file's ~40 M instructions of parsing).
+OTHER_SCREENS_CSS = "/* ==== the other screens"
 
 
-class TurnlensApp(CrashReportWithoutLocals):
+class TurnlensApp(CrashReportWithoutLocals, StylesheetInParts):
     """The app; its crash report leaves out each frame's local variables (tui/textual_compat.py)."""
 
     CSS_PATH = "app.tcss"
@@ -41,8 +44,12 @@ class TurnlensApp(CrashReportWithoutLocals):
         *,
         theme: str | None = None,
         settings: Settings | None = None,
+        inspector_first: bool = False,
     ) -> None:
+        """`inspector_first`: the first screen is the inspector (app.tcss is parsed in two parts: OTHER_SCREENS_CSS)."""
         super().__init__()
+        if inspector_first:
+            self.parse_css_in_parts(OTHER_SCREENS_CSS)
         self._css_variables_wanted = True
         self._first_screen_factory = first_screen_factory
         self.settings = settings  # choices remembered (None: nothing is remembered)
@@ -233,7 +240,7 @@ def make_app(
         session.notes = notes
         return InspectorScreen(session, mode=mode, profile=profile, watch=watch)
 
-    return TurnlensApp(inspector, theme=theme, settings=settings)
+    return TurnlensApp(inspector, theme=theme, settings=settings, inspector_first=True)
 
 
 def _results_note(path: str, eval_paths: Sequence[str]) -> str:

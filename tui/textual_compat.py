@@ -24,6 +24,7 @@ from textual.widgets._header import HeaderTitle
 
 __all__ = [
     "CrashReportWithoutLocals",
+    "StylesheetInParts",
     "FooterKey",
     "FirstResumeKeepsStyles",
     "TitleRepaintedHeader",
@@ -52,6 +53,41 @@ def start_in_theme(app: App[Any], name: str) -> None:
     )
     app._refresh_truecolor_filter(app.ansi_theme)
     app.stylesheet.set_variables(app.get_css_variables())
+
+
+class StylesheetInParts(App[None]):
+    """An app whose one CSS file (CSS_PATH) can be parsed in two parts (`parse_css_in_parts`): its rules up to a line
+    starting with a marker, before the first screen's first frame, and the rules after it once another screen opens.
+    Textual parses the whole file before the first frame. The rest is added where Textual loads a pushed screen's
+    own CSS (`App._load_screen_css`), and the stylesheet is parsed again and applied as Textual does it there."""
+
+    _later_css: tuple[str, tuple[str, str]] | None = None  # (the rules after the marker, where they were read from)
+    _first_screen_pushed = False
+
+    def parse_css_in_parts(self, marker: str) -> None:
+        """From __init__: the CSS file's rules up to the line starting with `marker` for the first screen pushed, the
+        rest for any screen pushed after it. Without that line, the file is read whole as Textual reads it."""
+        (path,) = self.css_path
+        with open(path, encoding="utf-8") as css_file:
+            text = css_file.read()
+        at = text.find("\n" + marker)
+        if at < 0:
+            return
+        first, later = text[: at + 1], text[at + 1 :]
+        self.css_path = []  # (Textual would read the file whole as the app starts)
+        self.stylesheet.add_source(first, read_from=(str(path), ""))
+        # (the rest after as many empty lines as come before it: an error in it names its line in the file)
+        self._later_css = ("\n" * first.count("\n") + later, (str(path), marker))
+
+    def _load_screen_css(self, screen: Screen[Any]) -> None:
+        later = self._later_css
+        if later is not None and self._first_screen_pushed:
+            self._later_css = None
+            self.stylesheet.add_source(later[0], read_from=later[1])
+            self.stylesheet.reparse()
+            self.stylesheet.update(self)
+        self._first_screen_pushed = True
+        super()._load_screen_css(screen)
 
 
 class CrashReportWithoutLocals(App[None]):

@@ -225,3 +225,43 @@ async def test_a_new_subtitle_is_drawn_without_a_layout_pass():
         assert isinstance(title.content, Content) and "3 cases" in title.content.plain
         title.update(Content("two\nlines"))  # (a title that could change the header's height: laid out)
         assert layouts[-1] is True
+
+
+def test_the_screen_css_loader_the_stylesheet_in_parts_extends():
+    assert params(App._load_screen_css) == ["self", "screen"]
+    source = inspect.getsource(App._load_screen_css)
+    # What Textual does once it added a screen's CSS, which the rest of a stylesheet in parts does too.
+    assert "self.stylesheet.reparse()" in source and "self.stylesheet.update(self)" in source
+
+
+async def test_the_inspector_parses_the_other_screens_rules_once_another_screen_opens():
+    """app.tcss's rules after OTHER_SCREENS_CSS are left out of the inspector's first frame; once another screen is
+    pushed the stylesheet holds every rule of the file, as when it is read whole (the results view's app)."""
+    from textual.css.stylesheet import Stylesheet
+    from textual.screen import Screen
+
+    from turnlens.tui.app import OTHER_SCREENS_CSS, TurnlensApp, make_app
+
+    css = TUI / "app.tcss"
+    assert css.read_text(encoding="utf-8").count("\n" + OTHER_SCREENS_CSS) == 1
+
+    def own_rules(app: App) -> list[str]:
+        return sorted(rule.css for rule in app.stylesheet.rules if not rule.is_default_rules)
+
+    app = make_app(["sample_evals/code-review.yaml"], watch=False)
+    assert isinstance(app, TurnlensApp)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        whole = Stylesheet(variables=app.get_css_variables())
+        whole.read(css)
+        every_rule = sorted(rule.css for rule in whole.rules)
+        first = own_rules(app)
+        assert first and len(first) < len(every_rule) and set(first) < set(every_rule)
+        assert not any("GradingScreen" in rule or "ResultsScreen" in rule for rule in first)
+        await app.push_screen(Screen())
+        await pilot.pause()
+        assert own_rules(app) == every_rule
+    results = make_app(["sample_evals/.agentv/results"], watch=False)
+    async with results.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert own_rules(results) == every_rule  # (read whole: its first screen is not the inspector)
