@@ -12,7 +12,7 @@ Pure Python: never imports textual or rich.
 from __future__ import annotations
 
 from array import array
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
@@ -235,8 +235,8 @@ def select(
     return array("I", indexes)
 
 
-# Past this many new records (or a 64th of those listed), a new selection is made whole: each insertion moves the
-# rows after it.
+# Past this many new records (or a 64th of those listed), the new records are sorted and merged in rather than
+# inserted one by one: each insertion moves the rows after it.
 MAX_INSERTED = 2048
 
 
@@ -251,14 +251,20 @@ def insert_selected(
     query: str = "",
     threshold: float = DEFAULT_THRESHOLD,
     upto: int | None = None,
-) -> array[int] | None:
+) -> array[int]:
     """`select()` for records appended since `listed` was selected with the same choices over the first
     `listed_upto` records: the new records are filtered and put in their place (after the rows they tie with, as
-    the stable sort does), each at the cost of a binary search. None when too many were appended (select again)."""
+    the stable sort does), each at the cost of a binary search; when many were appended, they are sorted and merged
+    in (their own sort and one merge: fewer instructions than sorting every row again)."""
     count = results.count if upto is None else min(upto, results.count)
-    new = select(results, filter=filter, query=query, threshold=threshold, upto=count, start=listed_upto)
-    if len(new) > max(MAX_INSERTED, len(listed) // 64):
-        return None
+    many = count - listed_upto > max(MAX_INSERTED, len(listed) // 64)
+    new = select(
+        results, sort=sort if many else "file", filter=filter, query=query, threshold=threshold, upto=count,
+        start=listed_upto,
+    )  # fmt: skip
+    if many:
+        merged = _merged(results, sort, array("I", listed if not reverse else listed[::-1]), new)
+        return merged[::-1] if reverse else merged
     rows = array("I", listed)
     key = _sort_key(results, sort)
     for index in new:  # ascending file order: each goes after its ties
@@ -267,6 +273,47 @@ def insert_selected(
         else:
             rows.insert(bisect_right(rows, key(index), key=key), index)
     return rows
+
+
+def _merged(results: RecordColumns, sort: str, before: array[int], after: array[int]) -> array[int]:
+    """The ascending order (as `select` sorts, not reversed) of the rows of `before` and `after`, each already in that
+    order, every row of `after` later in the file than those of `before`. Each of the sort's groups (errors, rows
+    without a score, ...) is found by a binary search, and two sorted runs are merged by the same stable sort
+    (Timsort finds the runs and merges them), so ties stay in file order."""
+    if sort == "score":
+        flags, scores = results.flags, results.scores
+        # the groups, in order: errors; rows without a score; rows with one (by score)
+
+        def group(i: int) -> int:
+            flag = flags[i]
+            return 0 if flag & FLAG_ERROR else 1 if flag & FLAG_NO_SCORE else 2
+
+        b1, b2 = bisect_left(before, 1, key=group), bisect_left(before, 2, key=group)
+        a1, a2 = bisect_left(after, 1, key=group), bisect_left(after, 2, key=group)
+        errors = [*before[:b1], *after[:a1]]
+        errors.sort(key=_sort_key(results, "score"))
+        scored = [*before[b2:], *after[a2:]]
+        scored.sort(key=scores.__getitem__)
+        merged = array("I", errors)
+        merged += before[b1:b2]
+        merged += after[a1:a2]
+        merged.extend(scored)
+        return merged
+    if sort == "id":
+        return array("I", sorted([*before, *after], key=results.eval_ids.__getitem__))
+    if sort in ("duration", "cost", "time"):
+        column = {"duration": results.durations, "cost": results.costs, "time": results.timestamps}[sort]
+
+        def unrecorded(i: int) -> bool:
+            return column[i] != column[i]  # NaN: none recorded, listed last in file order
+
+        b, a = bisect_left(before, True, key=unrecorded), bisect_left(after, True, key=unrecorded)
+        known = sorted([*before[:b], *after[:a]], key=column.__getitem__, reverse=sort != "time")
+        merged = array("I", known)
+        merged += before[b:]
+        merged += after[a:]
+        return merged
+    return before + after  # file order
 
 
 def _column(column: array[Any], indexes: range | list[int]) -> array[Any]:

@@ -92,3 +92,22 @@ def test_a_run_of_only_errors_or_only_scored_rows():
     assert list(select(only_errors, sort="score")) == [1, 0, 2, 3]
     assert list(select(only_scored, sort="score")) == [1, 0, 2, 3]
     assert list(select(only_scored, sort="score", filter="errors")) == []
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_rows_appended_in_bulk_are_merged_into_the_order_as_a_new_selection_would_list_them(seed, monkeypatch):
+    """insert_selected with more new rows than it inserts one by one: they are sorted and merged into the rows
+    listed before, which must give select()'s order for every sort, filter and direction."""
+    from turnlens.formatting.results import queries
+
+    monkeypatch.setattr(queries, "MAX_INSERTED", 0)  # (every appended batch merged)
+    rng = random.Random(seed)
+    columns = random_run(rng, rng.choice([1, 40, 300]))
+    for sort in SORTS:
+        for reverse in (False, True):
+            for filter in ("all", "failures", "errors"):
+                choices = {"sort": sort, "reverse": reverse, "filter": filter}
+                for listed_upto in sorted({0, columns.count // 2, columns.count - 1}):
+                    listed = select(columns, upto=listed_upto, **choices)
+                    merged = queries.insert_selected(columns, listed, listed_upto, **choices)
+                    assert list(merged) == list(select(columns, **choices)), (choices, listed_upto)

@@ -103,12 +103,17 @@ def test_the_header_counts_agree_with_each_row_verdict():
     for index in range(3000):
         flag = chooser.choice([0, 0, 0, FLAG_ERROR, FLAG_NO_SCORE, FLAG_ERROR | FLAG_NO_SCORE])
         score = math.nan if flag & FLAG_NO_SCORE else chooser.choice(values)
-        status = chooser.choice([0, 1, 2, 3, 3, 3])
+        status = chooser.choice([0, 1, 2, 3, 3, 3, 7])  # (7: a byte no status has, judged as a row without one)
+        duration = chooser.choice([math.nan, 0.1, 1e3, 7.25])
         columns.add_rows([(index, index + 1, index + 1, score, flag, math.nan, 0, 0, f"t{index}", status) + (
-            math.nan, math.nan, math.nan)])  # fmt: skip
+            duration, math.nan, math.nan)])  # fmt: skip
+    columns.v4_count = 1
     for threshold in (0.8, 0.5, 1.0):
         verdicts = [verdict_of(s, f, x, threshold) for s, f, x in zip(columns.statuses, columns.flags, columns.scores)]
         scored = [x for f, x in zip(columns.flags, columns.scores) if not f & FLAG_NO_SCORE]
+        total = 0.0
+        for x in scored:  # added in row order
+            total += x
         histogram = [0] * 10
         for x in scored:
             histogram[9 if x >= 0.9 else 0 if x < 0.1 else int(x * 10)] += 1
@@ -126,15 +131,29 @@ def test_the_header_counts_agree_with_each_row_verdict():
             other,
         )
         assert whole.histogram == histogram
+        assert whole.mean == total / len(scored) or math.isnan(total)
+        assert whole.v4 is not None and whole.v4.duration_ms == sum(x for x in columns.durations if x == x)
+        assert whole.v4.statuses == [columns.statuses.tobytes().count(status) for status in range(4)]
         counter = StatsCounter()  # in steps, as the header counts while a run is indexed
         full = columns.count
         for upto in (1, 700, 1500, full):
             columns.count = upto
             stepped = counter.update(columns, threshold)
         columns.count = full
-        assert (stepped.passed, stepped.failed, stepped.errors, stepped.histogram) == (
+        assert (stepped.passed, stepped.failed, stepped.errors, stepped.histogram, stepped.other_threshold) == (
             whole.passed,
             whole.failed,
             whole.errors,
             whole.histogram,
+            whole.other_threshold,
         )
+        assert stepped.mean == whole.mean or math.isnan(total)
+    # the mean's sum is added in row order, as a loop adds it (another order can differ in the last digits)
+    finite = RecordColumns()
+    for index in range(2000):
+        score = chooser.choice([0.1, 0.7, 1e-9, 0.333, 1e6])
+        finite.add_rows([(index, index + 1, index + 1, score, 0, math.nan, 0, 0, "t", 3, math.nan, math.nan, math.nan)])
+    total = 0.0
+    for x in finite.scores:
+        total += x
+    assert compute_stats(finite, 0.8).mean == total / 2000 != math.fsum(finite.scores) / 2000

@@ -168,7 +168,8 @@ class Selection:
     threshold: float
     upto: int | None = None  # the records indexed when it was asked for (None: all there are then)
     # The rows listed for the same choices over the first `previous_upto` records: the records appended since are
-    # put in their place (an appended row costs its own insertion, not a sort of every row).
+    # put in their place (an appended row costs its own insertion, many appended rows their sort and a merge, not a
+    # sort of every row).
     previous: Sequence[int] | None = None
     previous_upto: int = 0
 
@@ -177,7 +178,7 @@ def select_rows(selection: Selection) -> Sequence[int]:
     """The record indexes to list, in order; `drifted` keeps the results whose request no longer matches."""
     run, filter = selection.run, selection.filter
     if selection.previous is not None:
-        inserted = insert_selected(
+        return insert_selected(
             run.results,
             selection.previous,
             selection.previous_upto,
@@ -188,8 +189,6 @@ def select_rows(selection: Selection) -> Sequence[int]:
             threshold=selection.threshold,
             upto=selection.upto,
         )
-        if inserted is not None:
-            return inserted
     base_filter = "all" if filter == "drifted" else filter
     rows = select(
         run.results,
