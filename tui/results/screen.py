@@ -105,6 +105,7 @@ class ResultsScreen(ThemedScreen):
         self._text_timer: Timer | None = None  # ticks the elapsed time of a full-text search on a large file
         self._highlighted: int | None = None  # the record under the list's cursor
         self._open_pending: int | None = None  # a record to open once the run is indexed
+        self._columns_shown: Text | None = None  # the column names above the list, as last drawn
 
     @property
     def run(self) -> Run | None:
@@ -270,7 +271,11 @@ class ResultsScreen(ThemedScreen):
     def _update_columns(self) -> None:
         list_ = self._list
         width = list_.scrollable_content_region.width or self.size.width
-        self.query_one("#results-columns", Static).update(list_.column_header(width))
+        header = list_.column_header(width)
+        if header != self._columns_shown:  # (an update lays the screen out: ~10-30 ms each while a run is indexed)
+            self._columns_shown = header
+            # one line high whatever its text (app.tcss): no layout needed
+            self.query_one("#results-columns", Static).update(header, layout=False)
 
     def on_resize(self, event: events.Resize) -> None:
         if self.run is not None:

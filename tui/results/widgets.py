@@ -31,7 +31,7 @@ from turnlens.formatting.results.queries import DEFAULT_THRESHOLD, VERDICT_ERROR
 from turnlens.formatting.results.record import visible_text
 from turnlens.formatting.wording import shorten_apart
 
-from ..theme import palette
+from ..theme import generation, palette
 from ..untrusted import sanitize_label
 from ..widgets.search_input import SearchInput
 from .model import (
@@ -307,6 +307,10 @@ class ResultsHeader(Widget):
         return text
 
 
+# Lines a list keeps as drawn (a few screens' worth), forgotten all at once past that.
+DRAWN_LINES = 1024
+
+
 class VirtualList(ScrollView, can_focus=True):
     """A keyboard/mouse list over `rows` (any sequence) that renders only visible lines. Subclasses draw rows."""
 
@@ -350,6 +354,7 @@ class VirtualList(ScrollView, can_focus=True):
         self.rows: Sequence[object] = ()  # row values, as the owner keeps them
         self._user_moved = False
         self._empty_note: Text | None = None  # said when there are no rows (e.g. a filter that matches none)
+        self._drawn: dict[object, Strip] = {}  # rows' lines as drawn, by row and what else they show (row_key)
 
     # -- data down -------------------------------------------------------------------------------------------
 
@@ -380,6 +385,7 @@ class VirtualList(ScrollView, can_focus=True):
     def reset(self) -> None:
         """Empty, cursor at the top, following nothing (another run is about to be shown)."""
         self._user_moved = False
+        self._drawn.clear()
         self.set_rows(range(0))
         self.cursor = 0
 
@@ -402,6 +408,11 @@ class VirtualList(ScrollView, can_focus=True):
     def render_row(self, row: object, width: int) -> Text:
         raise NotImplementedError
 
+    def row_key(self, row: object) -> object:
+        """Everything but the row itself, the width and the list's style that drawing `row` depends on (hashable),
+        to keep its drawn line for the next frames; None: drawn again each time."""
+        return None
+
     def render_line(self, y: int) -> Strip:
         scroll_y = self.scroll_offset.y
         position = scroll_y + y
@@ -413,7 +424,19 @@ class VirtualList(ScrollView, can_focus=True):
                 note.truncate(width, overflow="ellipsis", pad=True)
                 return Strip(list(note.render(self.app.console))).adjust_cell_length(width, base).apply_style(base)
             return Strip.blank(width, base)
-        text = self.render_row(self.rows[position], width)
+        row = self.rows[position]
+        # a row's line is drawn once for as long as what it shows stays the same: the list is drawn again for each
+        # new order while a big run is indexed, mostly with the rows it showed (~0.3 ms a row drawn); the cursor's
+        # row (its style follows focus) is drawn each time
+        key = None
+        if position != self.cursor:
+            extra = self.row_key(row)
+            if extra is not None:
+                key = (row, width, base, extra)
+                drawn = self._drawn.get(key)
+                if drawn is not None:
+                    return drawn
+        text = self.render_row(row, width)
         text.no_wrap = True
         text.overflow = "ellipsis"
         text.truncate(width, overflow="ellipsis", pad=True)
@@ -421,7 +444,12 @@ class VirtualList(ScrollView, can_focus=True):
         if position == self.cursor:
             # the cursor's background over the list's (a plain apply_style would put it under, unseen)
             base = base + self.get_component_rich_style("virtual-list--cursor")
-        return Strip(segments).adjust_cell_length(width, base).apply_style(base)
+        strip = Strip(segments).adjust_cell_length(width, base).apply_style(base)
+        if key is not None:
+            if len(self._drawn) >= DRAWN_LINES:
+                self._drawn.clear()
+            self._drawn[key] = strip
+        return strip
 
     def on_resize(self, event: events.Resize) -> None:
         self.virtual_size = Size(event.size.width, len(self.rows))
@@ -503,6 +531,14 @@ class ResultList(VirtualList):
         """Another run (or the same file read again): empty, at the top, until its rows are set."""
         self.results = results
         self.reset()
+
+    def row_key(self, row: object) -> object:
+        index = int(cast(SupportsInt, row))
+        results, look = self.results, self.look
+        marks = look.drift_marks
+        mark = -1 if marks is None else marks[index] if index < len(marks) else DRIFT_UNKNOWN
+        recorded = frozenset(results.recorded)
+        return (results.revision, generation(), look.threshold, look.show_time, mark, recorded)
 
     def _widths(self, width: int) -> tuple[int, int]:
         """The id column's width and the target's and suite's, for a line of `width` cells: what the fixed
