@@ -419,12 +419,14 @@ def results_view(size_mb: int, runs: int) -> None:
         TreePeak,
         ensure_file,
         in_process_index,
+        indexed_at,
         kill_session,
         launch,
         shows_json_line,
         shows_result_row,
         tmux,
         tree_cpu_seconds,
+        until_indexed,
         wait_for,
     )
 
@@ -450,7 +452,7 @@ def results_view(size_mb: int, runs: int) -> None:
         started, pid = launch(f"{TURNLENS} {path}")
         tree = TreePeak(pid)
         first = wait_for(shows_result_row, started, 120)
-        indexed = wait_for(lambda s: any(line.startswith(" indexed") for line in s.splitlines()), started, 300)
+        indexed = wait_for(indexed_at, started, 300, until_indexed)
         time.sleep(0.05)  # the workers are waited for once the index is done
         cpu = tree_cpu_seconds(pid)
         own, peak, workers = tree.stop()
