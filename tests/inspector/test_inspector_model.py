@@ -154,3 +154,18 @@ def test_what_grading_and_the_profile_diff_open():
     model.select(key_of(model, "no-outcome"))  # skipped
     assert model.grading() == (None, "A skipped case has no grader prompt.")
     assert model.profile_diff() == (None, "A skipped case has no chatPrompt to compare.")
+
+
+def test_a_refused_files_line_is_said_once(tmp_path):
+    """AgentV's words for a JSONL dataset's bad line start with "Line N:": the list's heading did not say it twice
+    ("line 2: Line 2: Invalid JSON …"); a refusal worded without its line still gets one."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "data.jsonl").write_text('{"id": "a", "input": "q", "criteria": "c"}\n{"id": "b", "inp\n')
+    (tmp_path / "suite.eval.yaml").write_text('tests:\n  - id: a\n    input: "open\n')
+    paths = [str(tmp_path / "data.jsonl"), str(tmp_path / "suite.eval.yaml")]
+    session = Session(paths, repo_root=str(tmp_path))
+    model = InspectorModel(session)
+    model.apply_steps(list(load_steps(paths, repo_root=session.repo_root, cwd=None, profile=model.profile)))
+    errors = [entry.error for entry in model.file_entries()]
+    assert errors[0] is not None and errors[0].startswith("Line 2: ") and "line 2: Line 2" not in errors[0]
+    assert errors[1] is not None and errors[1].startswith("line "), errors[1]

@@ -241,8 +241,11 @@ class InspectorModel:
         else:
             error = None
             if loaded.error is not None:
-                where = f"line {loaded.error.line}: " if loaded.error.line else ""
-                error = where + relativize(loaded.error.message, self.session.repo_root)
+                message = relativize(loaded.error.message, self.session.repo_root)
+                line = loaded.error.line
+                # (AgentV's own words for a JSONL dataset's line start with "Line N:": not said twice)
+                said = line and message.lower().startswith(f"line {line}:")
+                error = (f"line {line}: " if line and not said else "") + message
             dialect = loaded.good.labels.tag if loaded.good is not None else ""
             entry = FileEntry(loaded.rel, error, loaded.stale, rows, number, dialect)
             self._entries[number] = (loaded, loaded.generation, loaded.good, rows, entry)
