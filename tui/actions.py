@@ -47,6 +47,7 @@ class Action:
     section: str = ""  # the help screen's heading this row goes under
     help: bool = True  # listed in the help screen
     rank: int = 0  # footer order (lowest first): what must stay visible on a narrow terminal ranks first
+    opens_text_box: bool = False  # the action focuses a text box at once: see text_box_keys
 
     @property
     def shown_keys(self) -> str:
@@ -57,6 +58,14 @@ def quit_action(section: str = "", rank: int = 0) -> Action:
     """The `q` row every screen's table has: q quits turnlens from any screen (esc goes back), so it is written
     once, here."""
     return Action("q", "app.quit", "Quit turnlens.", footer="Quit", rank=rank, title="Quit", section=section)
+
+
+def text_box_keys(table: Iterable[Action]) -> dict[str, str]:
+    """{key: action} for the rows whose action focuses a text box (a search). The app runs them as the key arrives
+    (TurnlensApp.on_event), so that what is typed straight after the key goes into the box: Textual picks the widget
+    a key goes to as the key arrives, and a search box focused only once the key was handled left the keys typed
+    after it to the list (a sort, the threshold, or q quitting)."""
+    return {key: row.action for row in table if row.opens_text_box for key in row.keys.split(",")}
 
 
 def key_of(table: Iterable[Action], action: str) -> str:

@@ -91,10 +91,18 @@ class TurnlensApp(CrashReportWithoutLocals, StylesheetInParts):
         and back up through its parents to the app, each step queued behind what the event loop had to do first (a
         layout, a frame: ~100 ms of CPU each, 0.4 s apiece with three busy loops on the core). The screens' tables
         still bind and list q (their footer, help and palette: an app binding for it took its place in the footer).
-        Typed into a text box (a search, the palette), q is a letter."""
-        if isinstance(event, events.Key) and event.key == "q" and not event.is_forwarded and not self._typing():
-            await self.action_quit()
-            return
+        Typed into a text box (a search, the palette), q is a letter. A key that opens a search box is run as it
+        arrives too (the screen's TEXT_BOX_KEYS, actions.text_box_keys), so that what is typed after it goes into the
+        box, as Textual sends a key to the widget focused when the key arrives."""
+        if isinstance(event, events.Key) and not event.is_forwarded and not self._typing():
+            if event.key == "q":
+                await self.action_quit()
+                return
+            screen = self.screen
+            action = cast("dict[str, str]", getattr(screen, "TEXT_BOX_KEYS", {})).get(event.key)
+            if action is not None and screen.check_action(action, ()) is not False:
+                await self.run_action(action, screen)
+                return
         await super().on_event(event)
 
     def _typing(self) -> bool:

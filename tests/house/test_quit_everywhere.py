@@ -159,3 +159,35 @@ async def test_q_is_handled_as_it_arrives_and_typed_into_a_text_box(monkeypatch)
         await pilot.press("q")
         await pilot.pause()
         assert app.quitting
+
+
+def _type_ahead(app, keys: str) -> None:
+    """`keys` as they arrive when typed fast (or with the event loop busy): every one queued before the first is
+    handled, as pilot.press, which waits after each key, never does."""
+    from textual import events
+
+    for char in keys:
+        app.post_message(events.Key("slash" if char == "/" else char, char))
+
+
+@pytest.mark.parametrize(
+    ("paths", "keys", "box"),
+    [
+        ((CASES,), "/faq", "#case-filter"),
+        ((str(RESULTS / "run-a.jsonl"),), "/s-q", "#results-search"),
+        ((str(RESULTS / "run-a.jsonl"),), "Fsq", "#results-text-search"),
+        ((str(RESULTS / "run-a.jsonl"), str(RESULTS / "run-b.jsonl")), "/s-q", "#results-search"),
+    ],
+    ids=["inspector", "results", "results full text", "compare"],
+)
+async def test_what_is_typed_straight_after_a_search_key_goes_into_the_box(paths, keys, box, monkeypatch):
+    """Textual sends a key to the widget focused when the key arrives: the keys typed after / went to the list
+    before the box had the focus (s sorted, - lowered the threshold, q quit)."""
+    monkeypatch.chdir(FIXTURE_REPO)
+    app = make_app(list(paths), repo_root=str(FIXTURE_REPO), watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_idle(pilot)
+        _type_ahead(app, keys)
+        await wait_for_idle(pilot)
+        assert not app.quitting
+        assert app.screen.query_one(box).value == keys[1:]  # type: ignore[attr-defined]

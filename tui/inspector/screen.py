@@ -26,7 +26,7 @@ from turnlens.formatting.prompts import highlight
 from turnlens.formatting.sanitize import sanitize
 
 from .. import render
-from ..actions import Action, bindings, bound_keys, help_sections, key_of, quit_action, table_commands
+from ..actions import Action, bindings, bound_keys, help_sections, key_of, quit_action, table_commands, text_box_keys
 from ..loading import stopped_note
 from ..navigation import OpenLatestResult
 from ..rows import CaseRow, FileEntry
@@ -134,6 +134,7 @@ INSPECTOR_ACTIONS: tuple[Action, ...] = (
         rank=1,
         title="Search cases",
         section="Cases",
+        opens_text_box=True,
     ),
     Action(
         "n",
@@ -300,6 +301,7 @@ class InspectorScreen(FirstResumeKeepsStyles[None]):
     """Eval cases of one or more files, side by side with what they become."""
 
     BINDINGS = bindings(INSPECTOR_ACTIONS)
+    TEXT_BOX_KEYS = text_box_keys(INSPECTOR_ACTIONS)
     COMMANDS = {inspector_commands}  # (Textual takes a callable that gives the provider: made when first asked)
     # The list has the focus from the first frame: the filter box, first in the focus chain, took it until the first
     # case was shown, and a `q` pressed meanwhile (a big file still loading) was typed into it instead of quitting.
@@ -678,7 +680,7 @@ class InspectorScreen(FirstResumeKeepsStyles[None]):
     # ------------------------------------------------------------------ actions
 
     def action_focus_filter(self) -> None:
-        self.query_one("#case-filter").focus()
+        self.set_focus(self.query_one("#case-filter"))  # (at once: actions.text_box_keys)
 
     def action_focus_cases(self) -> None:
         self.query_one("#case-options").focus()

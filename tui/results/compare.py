@@ -21,7 +21,7 @@ from turnlens.formatting.results.queries import DEFAULT_THRESHOLD
 from turnlens.formatting.results.record import visible_text
 from turnlens.formatting.sanitize import sanitize
 
-from ..actions import bindings, table_commands
+from ..actions import bindings, table_commands, text_box_keys
 from ..commands import TableCommands
 from ..widgets.footer import FittingFooter
 from .commands import show_help
@@ -38,6 +38,7 @@ class CompareScreen(ThemedScreen):
 
     COMMANDS = {TableCommands}
     BINDINGS = bindings(COMPARE_ACTIONS)
+    TEXT_BOX_KEYS = text_box_keys(COMPARE_ACTIONS)
 
     def __init__(
         self,

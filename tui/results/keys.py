@@ -51,6 +51,7 @@ RESULTS_ACTIONS: tuple[Action, ...] = (
         rank=3,
         title="Search results",
         section="Results list",
+        opens_text_box=True,
     ),
     Action(
         "F",
@@ -58,6 +59,7 @@ RESULTS_ACTIONS: tuple[Action, ...] = (
         "Full-text search inside every result (question, answer, reasoning…).",
         title="Full-text search inside every result",
         section="Results list",
+        opens_text_box=True,
     ),
     Action(
         "plus,equals_sign",
@@ -232,6 +234,7 @@ COMPARE_ACTIONS: tuple[Action, ...] = (
         rank=1,
         title="Search results",
         section="Two runs compared (turnlens A B, or v)",
+        opens_text_box=True,
     ),
     Action(
         "c",

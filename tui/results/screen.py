@@ -29,7 +29,7 @@ from turnlens.formatting.results.record import visible_text
 from turnlens.formatting.results.sniff import is_run_folder
 from turnlens.formatting.sanitize import sanitize
 
-from ..actions import bindings, table_commands
+from ..actions import bindings, table_commands, text_box_keys
 from ..commands import TableCommands
 from ..navigation import OpenTestOfResult, SelectsCase
 from ..widgets.footer import FittingFooter
@@ -77,6 +77,7 @@ class ResultsScreen(ThemedScreen):
 
     COMMANDS = {TableCommands}
     BINDINGS = bindings(RESULTS_ACTIONS)
+    TEXT_BOX_KEYS = text_box_keys(RESULTS_ACTIONS)
     over_inspector = False  # opened from a case in the inspector (its latest result): esc goes back to it
 
     def __init__(

@@ -856,7 +856,7 @@ class SearchBox(SearchInput):
         self.add_class("-visible")
         if note:
             self.border_subtitle = note
-        self.focus()
+        self.screen.set_focus(self)  # (at once: actions.text_box_keys)
 
     def close(self) -> None:
         self.border_subtitle = ""
