@@ -1,7 +1,7 @@
 """The one way turnlens walks a folder tree (eval discovery, folders of runs): iterative (a tree 1,100 levels deep
-is no recursion), bounded in depth, each folder once (link loops), never through a directory link that leads out
-of the folders it is bounded to (the folder named, the repository root), never into /proc or /sys. What it leaves
-out is reported in `cuts`, so that nothing is left out silently. Pure Python.
+is no recursion), bounded in depth, each folder once (link loops), never through a link (to a folder or a file) that
+leads out of the folders it is bounded to (the folder named, the repository root), never into /proc or /sys. What
+it leaves out is reported in `cuts`, so that nothing is left out silently. Pure Python.
 
 One `evals/a/root -> /` link made an export walk the whole filesystem (other processes' /proc/<pid>/cwd
 included: a million unrelated rows) and the app overflow its stack.
@@ -34,8 +34,8 @@ class TreeWalk:
     """`for folder, subfolders, files in TreeWalk(top, bounds=[…]):` like os.walk top-down (the same order: a
     folder, then each subfolder's tree by name; names sorted), where the caller may prune `subfolders` in place.
 
-    A directory link is followed only when its real path lies inside one of `bounds` (real paths are taken of
-    them) and outside /proc and /sys; `skip` names folders never entered. `cuts` receives (path, why) for each
+    A link, to a folder or a file, is followed only when its real path lies inside one of `bounds` (real paths are
+    taken of them) and outside /proc and /sys; `skip` names folders never entered. `cuts` receives (path, why) for each
     link not followed, each folder whose subfolders lie past `max_depth`, and `top` itself when it is in /proc or
     /sys, and the walk itself when it stops after `max_folders`; `cut_count` counts them past MAX_CUTS.
     `skip_folder(path)`, when given, is asked of each subfolder: true leaves it out (and everything below it).
@@ -100,6 +100,8 @@ class TreeWalk:
                 except OSError:
                     continue
                 if not is_dir:
+                    if entry.is_symlink() and not self._may_follow(entry.path, "read"):
+                        continue
                     files.append(entry.name)
                     file_entries[entry.name] = entry
                 elif entry.name in self.skip:
@@ -130,16 +132,18 @@ class TreeWalk:
         except OSError:
             return False
 
-    def _may_follow(self, link: str) -> bool:
+    def _may_follow(self, link: str, verb: str = "followed") -> bool:
+        """Whether the link `link` (to a folder, or to a file: `verb` "read") leads inside `bounds` and outside /proc
+        and /sys; if not, it is cut."""
         try:
             target = os.path.realpath(link)
         except (OSError, ValueError):
             return False
         if forbidden(target):
-            self._cut(link, f"a link into {forbidden(target)}: not followed")
+            self._cut(link, f"a link into {forbidden(target)}: not {verb}")
             return False
         if not any(inside(target, bound) for bound in self.bounds):
-            self._cut(link, f"a link to {target}, outside the folder searched: not followed")
+            self._cut(link, f"a link to {target}, outside the folder searched: not {verb}")
             return False
         return True
 

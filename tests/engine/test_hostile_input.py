@@ -945,6 +945,30 @@ def test_tree_walk_follows_links_only_inside_and_never_recurses(tmp_path):
     assert "out" in [os.path.relpath(folder, top) for folder, _s, _f in outside_bound]
 
 
+def test_tree_walk_leaves_out_a_file_link_that_leads_out(tmp_path):
+    """A link to a file is read only when it leads inside the folders searched, as a link to a folder is followed:
+    `evals/x.eval.yaml -> /proc/self/environ` or a file elsewhere on the machine is named, not read."""
+    from turnlens.formatting.walk import TreeWalk
+
+    top = tmp_path / "top"
+    (top / "shared").mkdir(parents=True)
+    (top / "shared" / "in.yaml").write_text("tests: []\n")
+    (tmp_path / "outside.yaml").write_text("tests: []\n")
+    (top / "in.eval.yaml").symlink_to(top / "shared" / "in.yaml")
+    (top / "out.eval.yaml").symlink_to(tmp_path / "outside.yaml")
+    (top / "env.eval.yaml").symlink_to("/proc/self/environ")
+    walk = TreeWalk(str(top))
+    files = {os.path.relpath(os.path.join(folder, name), top) for folder, _s, names in walk for name in names}
+    assert files == {"in.eval.yaml", "shared/in.yaml"}
+    cuts = dict((os.path.relpath(path, top), why) for path, why in walk.report())
+    assert cuts == {
+        "env.eval.yaml": "a link into /proc: not read",
+        "out.eval.yaml": f"a link to {os.path.realpath(tmp_path / 'outside.yaml')}, outside the folder searched: not read",
+    }
+    inside_bound = TreeWalk(str(top), bounds=[str(tmp_path)])  # the repository root: a link into it is read
+    assert "out.eval.yaml" in [name for _folder, _s, names in inside_bound for name in names]
+
+
 def test_a_folder_sniffed_reads_only_its_regular_files(tmp_path):
     """Discovery reads a regular file's head without the stat read_head makes first only for what the folder's
     listing says is a regular file (not a link): a link, a FIFO or a device is sniffed as before (by its path: stat
