@@ -527,6 +527,12 @@ def test_sanitize_ascii_shortcut_and_joined_lines_agree_with_the_full_pass(monke
         for ch in [*map(chr, range(32)), "\x7f"]:
             text = long_text[:at] + ch + long_text[at + 1 :]
             assert sanitize(text) == full(text) != text or ch in "\t\n"
+    # many unsafe characters, in and across pieces: replaced in one join, or past MAX_FOUND by one pass
+    spaced = "".join(long_text[at] if at % 7 else chr(at % 32) for at in range(len(long_text)))
+    many = spaced.replace("\x1b", "\x7f", 3)
+    assert sanitize(many) == full(many)
+    monkeypatch.setattr(sanitize_module, "MAX_FOUND", 10)
+    assert sanitize(many) == full(many)
 
 
 # --- one sanitiser: markdown export, stderr, the app ------------------------------------------------------------
