@@ -109,19 +109,23 @@ _ODD = ["a: b", "-x", "- x", "?x", "{x}", "[x]", 'say "hi"', "!tag", "&anc", "*a
 _KEYS = ["a", "b", "id", "role", "content", "true", "null", "no", "y", "$schema", "a-b", "x_y", "Yes", "on", "nan"]
 
 
+def _maybe_quoted(rng: random.Random, atom: str) -> str:
+    """`atom` as written, or now and then double- or single-quoted (its own quotes of that kind dropped)."""
+    roll = rng.random()
+    if roll < 0.15:
+        return '"' + atom.replace('"', "") + '"'
+    if roll < 0.25:
+        return "'" + atom.replace("'", "") + "'"
+    return atom
+
+
 def _document(rng: random.Random, odd: bool, long: bool = False) -> str:
     """A random block YAML document; `odd`: with scalars the reader leaves to libyaml; `long`: with runs of empty
     lines and long sequences."""
     atoms = _ATOMS + (_ODD if odd else [])
 
     def scalar() -> str:
-        atom = rng.choice(atoms)
-        roll = rng.random()
-        if roll < 0.15:
-            return '"' + atom.replace('"', "") + '"'
-        if roll < 0.25:
-            return "'" + atom.replace("'", "") + "'"
-        return atom
+        return _maybe_quoted(rng, rng.choice(atoms))
 
     def flow() -> str:
         if rng.random() < 0.5:
@@ -330,13 +334,7 @@ def _nested_flow(rng: random.Random, depth: int = 0) -> str:
         roll = rng.random()
         if depth < 4 and roll < 0.3:
             return _nested_flow(rng, depth + 1)
-        atom = rng.choice(odd if roll > 0.97 else ["{}", "[]"] if roll > 0.92 else plain)
-        roll = rng.random()
-        if roll < 0.15:
-            return '"' + atom.replace('"', "") + '"'
-        if roll < 0.25:
-            return "'" + atom.replace("'", "") + "'"
-        return atom
+        return _maybe_quoted(rng, rng.choice(odd if roll > 0.97 else ["{}", "[]"] if roll > 0.92 else plain))
 
     count = rng.choice([1, 1, 2, 2, 3, 4])
     if rng.random() < 0.6:
