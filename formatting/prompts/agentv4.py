@@ -32,11 +32,11 @@ from turnlens.formatting.prompts.parts import (
     lm_file_format,
     made,
     marked,
+    marker_rule,
     not_a_string,
     outside_root,
     same_rendered,
     system_text,
-    uses_markers,
 )
 from turnlens.formatting.wording import plural
 
@@ -53,15 +53,9 @@ class Formatting:
         return _analyse(case, design)
 
     def turns(self, case: EvalCase, eval_file: EvalFile) -> tuple[list[int], list[int]]:
-        # (_analyse's walk without the rendered parts: a quarter of its time, for each row of a 50,000-test list)
-        non_user = []
-        visible = []
-        for m in case.messages:
-            if m.dropped is None:
-                if _visible(m):
-                    visible.append(m.index)
-                if m.role == "assistant" or m.role == "tool":
-                    non_user.append(m.index)
+        # (_analyse's evidence without the rendered parts: a quarter of its time, for each row of a 50,000-test list)
+        kept = [m for m in case.messages if m.dropped is None]
+        _markers, non_user, visible = marker_rule(kept, [_visible(m) for m in kept])
         return non_user, visible
 
     def render(self, an: Analysis) -> tuple[Rendered, Rendered]:
@@ -197,10 +191,7 @@ def _analyse(case: EvalCase, with_parts: bool = True) -> Analysis:
     lm_all: list[list[str | LmFile]] = []
     agent_all: list[list[str | LmFile]] = []
     with_files = False
-    # marker_rule's evidence and leading_system_count, gathered in the same walk
-    non_user = []
-    visible = []
-    lead = 0
+    lead = 0  # leading_system_count, found in the same walk
     for m in kept:
         message_parts, lm, agent = _parts(m, with_parts)
         flag = _visible(m)
@@ -211,20 +202,16 @@ def _analyse(case: EvalCase, with_parts: bool = True) -> Analysis:
         agent_all.append(agent)
         if agent is not lm:
             with_files = True
-        if flag:
-            visible.append(m.index)
-        role = m.role
-        if role == "assistant" or role == "tool":
-            non_user.append(m.index)
-        elif role == "system" and lead == len(lm_all) - 1:  # still in the leading run of system messages
+        if m.role == "system" and lead == len(lm_all) - 1:  # still in the leading run of system messages
             lead += 1
+    markers, non_user, visible = marker_rule(kept, flags)
     return Analysis(
         kept,
         parts,
         [],
         [],
         [],
-        uses_markers(non_user, visible),
+        markers,
         non_user,
         visible,
         flags,

@@ -127,8 +127,8 @@ class Analysis:
 
 def marker_rule(kept: list[Message], flags: list[bool]) -> tuple[bool, list[int], list[int]]:
     """Whether the question carries role markers (a non-user turn, or more than one turn with visible content), with
-    the evidence: the non-user turns and the visible ones. `flags`: each kept message's visibility. (agentv4.py
-    gathers the same evidence in its walk over the kept messages.)"""
+    the evidence: the non-user turns and the visible ones. `flags`: each kept message's visibility. The one statement
+    of which turns are non-user turns: both dialects' analyses and a list row's evidence (Formatting.turns) ask it."""
     non_user = []
     visible = []
     for m, flag in zip(kept, flags):
